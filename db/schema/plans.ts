@@ -1,0 +1,19 @@
+import { boolean, integer, pgTable, text } from "drizzle-orm/pg-core";
+
+/** The plan catalogue, seeded from spec §8; the gateway reads limits from here, never from constants. */
+export const plans = pgTable("plans", {
+  id: text("id").primaryKey(), // sandbox | starter | pro | enterprise
+  nameA: text("name_a").notNull(), // Sandbox, Starter, Pro, Enterprise (meta.plan)
+  nameB: text("name_b").notNull(), // Free Sandbox, API Starter, API Pro, API Business
+  rank: integer("rank").notNull(),
+  aPerMinute: integer("a_per_minute").notNull(),
+  aPerMonth: integer("a_per_month").notNull(),
+  bPerMinute: integer("b_per_minute").notNull(),
+  bPerDay: integer("b_per_day").notNull(),
+  bMaxPayloadBytes: integer("b_max_payload_bytes").notNull(),
+  webhooks: boolean("webhooks").notNull(),
+  /** demo | delayed-15m | live: the freshest data a live key on this plan may see. */
+  dataEntitlement: text("data_entitlement").notNull(),
+  /** Which live key styles this plan admits: svc_live_ ("live") and svc_sk_live_ ("sk"). */
+  liveKeyStyles: text("live_key_styles").array().notNull(),
+});
