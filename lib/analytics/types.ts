@@ -1,0 +1,100 @@
+/** Plain data shapes shared by the market store, the demo simulator and the pure analytics functions. */
+import type { OptionRight } from "./bsm";
+
+export type MarketEnv = "demo" | "live";
+
+export interface Instrument {
+  symbol: string;
+  name: string;
+  sector: string;
+  kind: "equity" | "index" | "volatility_index";
+  nextEarningsDate: string | null; // YYYY-MM-DD
+  dividendYield: number; // continuous, decimal (0.012 = 1.2 %)
+}
+
+export interface Bar {
+  symbol: string;
+  interval: "1d" | "5m";
+  ts: Date; // bar start; daily bars at 00:00 UTC of the session date
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
+
+export interface OptionQuote {
+  symbol: string;
+  asOf: Date;
+  expiry: string; // YYYY-MM-DD
+  strike: number;
+  right: OptionRight;
+  bid: number;
+  ask: number;
+  last: number | null;
+  volume: number;
+  openInterest: number;
+}
+
+export interface OptionTrade {
+  tradeId: string;
+  symbol: string;
+  ts: Date;
+  expiry: string;
+  strike: number;
+  right: OptionRight;
+  price: number; // per share
+  size: number; // contracts
+  exchange: string;
+  condition: string;
+  bid: number; // quote in force at the print
+  ask: number;
+}
+
+export interface TreasuryYield {
+  date: string; // YYYY-MM-DD
+  tenor: Tenor;
+  yieldPct: number; // percent, e.g. 4.25
+}
+
+export const TENORS = ["1M", "2M", "3M", "4M", "6M", "1Y", "2Y", "3Y", "5Y", "7Y", "10Y", "20Y", "30Y"] as const;
+export type Tenor = (typeof TENORS)[number];
+/** Tenor length in years, used for interpolation and for the risk-free rate at an option's expiry. */
+export const TENOR_YEARS: Record<Tenor, number> = {
+  "1M": 1 / 12, "2M": 2 / 12, "3M": 3 / 12, "4M": 4 / 12, "6M": 0.5, "1Y": 1, "2Y": 2, "3Y": 3, "5Y": 5,
+  "7Y": 7, "10Y": 10, "20Y": 20, "30Y": 30,
+};
+
+/** Options and price metrics of one symbol at one as-of time; the input of scores, no-trade and ranking. */
+export interface SymbolMetrics {
+  symbol: string;
+  asOf: string; // ISO time of the newest data used
+  spot: number;
+  atmIv30: number | null; // 30-day constant-maturity ATM implied vol, decimal
+  ivRank: number | null; // 0–100, position of today's atmIv30 in its lookback range
+  ivPercentile: number | null; // 0–100, share of lookback days with a lower atmIv30
+  ivLookbackDays: number; // number of daily observations behind rank and percentile
+  hv30: number | null; // 30-day close-to-close realised vol, annualised, decimal
+  putCallVolumeRatio: number | null;
+  putCallOiRatio: number | null;
+  skew25d: number | null; // IV(25-delta put) − IV(25-delta call), decimal vol
+  termSlope: number | null; // IV(90-day CM) − IV(30-day CM), decimal vol
+  expectedMove: { date: string; days: number; move: number; movePct: number } | null; // to next earnings
+  daysToEarnings: number | null;
+  liquidityScore: number; // 0–100
+  avgSpreadPct: number | null; // mean (ask − bid) / mid of near-the-money contracts, fraction
+  totalOptionVolume: number;
+  totalOpenInterest: number;
+  momentum20d: number | null; // 20-session return, decimal
+  trend50d: number | null; // close / 50-session SMA − 1, decimal
+  flow: FlowSummary;
+}
+
+export interface FlowSummary {
+  bullishPremium: number; // USD
+  bearishPremium: number; // USD
+  netPremium: number; // bullish − bearish, USD
+  sweepCount: number;
+  blockCount: number;
+  unusualCount: number;
+}
