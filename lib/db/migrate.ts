@@ -1,10 +1,10 @@
 import { migrate } from "drizzle-orm/postgres-js/migrator";
-import { fileURLToPath } from "node:url";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Database } from "./client";
 
 const MIGRATIONS_LOCK = 727_001; // advisory lock id: several processes may start at once on one database
-export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "../../db/migrations");
+// Resolved from the working directory: every entry point (next start, tsx scripts) runs from the project root.
+export const migrationsFolder = join(process.cwd(), "db/migrations");
 
 /** Applies committed migrations, serialised across processes by a session advisory lock on one reserved connection. */
 export async function runMigrations(database: Database, folder = migrationsFolder): Promise<void> {

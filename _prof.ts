@@ -1,0 +1,11 @@
+import { generateDemoMarket, generateEodChain, generateDailyBars } from "./lib/market/demo/simulator";
+import { sessionsEndingAt, currentSession } from "./lib/market/demo/calendar";
+const now = Date.parse("2026-11-18T17:42:31Z");
+const days = sessionsEndingAt(currentSession(now), 261);
+let t = performance.now();
+generateDailyBars(1, days);
+console.log("daily", performance.now() - t); t = performance.now();
+for (const d of days.slice(-252)) generateEodChain(1, d);
+console.log("eod", performance.now() - t); t = performance.now();
+generateDemoMarket({ seed: 1, now });
+console.log("all", performance.now() - t);

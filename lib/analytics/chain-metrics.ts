@@ -1,0 +1,102 @@
+/** Metrics of one option-chain snapshot that need no volatility model: put/call ratios, liquidity, expected move. */
+import type { OptionQuote } from "./types";
+
+/** Contracts with strikes within this fraction of spot count as near the money for the spread measure. */
+export const NEAR_MONEY_BAND = 0.1;
+const MS_PER_DAY = 86_400_000;
+
+export const definitions = {
+  expectedMove:
+    "Expected move to a date (USD): spot × σ × sqrt(days / 365), a one-standard-deviation move under the lognormal " +
+    "model, with σ the ATM implied vol (decimal) of the first expiry on or after the date and days the calendar days " +
+    "from the as-of UTC date to the date (an event today counts as 1 day). movePct is move / spot as a fraction " +
+    "(0.05 = 5 %). Null for dates in the past.",
+  daysToEarnings: "Calendar days from the as-of UTC date to the next earnings date; null when none is scheduled or it has passed.",
+  putCallVolumeRatio: "Put/call volume ratio: total put contract volume / total call contract volume; null when no calls traded.",
+  putCallOiRatio: "Put/call open-interest ratio: total put open interest / total call open interest; null when call OI is 0.",
+  avgSpreadPct:
+    "Average relative bid-ask spread (fraction; 0.05 = 5 %): mean of (ask − bid) / ((ask + bid) / 2) over contracts " +
+    "with strikes within ±10 % of spot and a usable quote (bid > 0, ask ≥ bid). Null when there are none.",
+  liquidityScore:
+    "Liquidity score (0–100) = spread points + volume points + open-interest points. Spread points (0–50): " +
+    "50 × max(0, 1 − avgSpreadPct / 0.20), so a 0 % spread scores 50 and 20 % or wider scores 0 (0 when no near-the-money " +
+    "quote). Volume points (0–25): 25 × min(1, log10(1 + total volume) / 5), full at 100,000 contracts. Open-interest " +
+    "points (0–25): 25 × min(1, log10(1 + total open interest) / 6), full at 1,000,000 contracts.",
+  totalOptionVolume: "Sum of the day's contract volume over every contract in the chain.",
+  totalOpenInterest: "Sum of open interest over every contract in the chain.",
+} as const;
+
+/** Whole calendar days from the UTC date of `asOf` to `date` (YYYY-MM-DD); negative for past dates. */
+export function calendarDaysUntil(asOf: Date, date: string): number {
+  const [y, m, d] = date.split("-").map(Number);
+  const today = Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), asOf.getUTCDate());
+  return Math.round((Date.UTC(y, m - 1, d) - today) / MS_PER_DAY);
+}
+
+export interface ExpectedMove {
+  date: string;
+  days: number; // calendar days
+  move: number; // USD
+  movePct: number; // move / spot, fraction
+}
+
+export function expectedMoveToDate(spot: number, iv: number, asOf: Date, date: string): ExpectedMove | null {
+  const days = calendarDaysUntil(asOf, date);
+  if (!(days >= 0) || !(spot > 0) || !(iv >= 0)) return null;
+  // A same-day event (e.g. earnings after today's close) still carries a one-day move.
+  const move = spot * iv * Math.sqrt(Math.max(days, 1) / 365);
+  return { date, days, move, movePct: move / spot };
+}
+
+export interface PutCallRatios {
+  putCallVolumeRatio: number | null;
+  putCallOiRatio: number | null;
+}
+
+export function putCallRatios(chain: OptionQuote[]): PutCallRatios {
+  let putVol = 0, callVol = 0, putOi = 0, callOi = 0;
+  for (const q of chain) {
+    if (q.right === "P") {
+      putVol += q.volume;
+      putOi += q.openInterest;
+    } else {
+      callVol += q.volume;
+      callOi += q.openInterest;
+    }
+  }
+  return {
+    putCallVolumeRatio: callVol > 0 ? putVol / callVol : null,
+    putCallOiRatio: callOi > 0 ? putOi / callOi : null,
+  };
+}
+
+export interface LiquidityScore {
+  score: number; // 0–100
+  avgSpreadPct: number | null; // fraction
+  spreadPoints: number; // 0–50
+  volumePoints: number; // 0–25
+  openInterestPoints: number; // 0–25
+  totalVolume: number;
+  totalOpenInterest: number;
+}
+
+export function liquidityScore(chain: OptionQuote[], spot: number): LiquidityScore {
+  let totalVolume = 0, totalOpenInterest = 0, spreadSum = 0, spreadCount = 0;
+  for (const q of chain) {
+    totalVolume += q.volume;
+    totalOpenInterest += q.openInterest;
+    const nearMoney = Math.abs(q.strike / spot - 1) <= NEAR_MONEY_BAND;
+    if (nearMoney && q.bid > 0 && q.ask >= q.bid) {
+      spreadSum += (q.ask - q.bid) / ((q.bid + q.ask) / 2);
+      spreadCount++;
+    }
+  }
+  const avgSpreadPct = spreadCount > 0 ? spreadSum / spreadCount : null;
+  const spreadPoints = avgSpreadPct === null ? 0 : 50 * Math.max(0, 1 - avgSpreadPct / 0.2);
+  const volumePoints = 25 * Math.min(1, Math.log10(1 + Math.max(0, totalVolume)) / 5);
+  const openInterestPoints = 25 * Math.min(1, Math.log10(1 + Math.max(0, totalOpenInterest)) / 6);
+  return {
+    score: spreadPoints + volumePoints + openInterestPoints,
+    avgSpreadPct, spreadPoints, volumePoints, openInterestPoints, totalVolume, totalOpenInterest,
+  };
+}

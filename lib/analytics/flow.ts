@@ -1,0 +1,232 @@
+/**
+ * Options-flow events derived from trade prints: sweeps, blocks and unusual-volume prints.
+ * Output carries derived analytics only: no trade id, exchange code or sale condition leaves this module
+ * (event ids are a hash of the constituent trade ids; exchanges appear only as a count).
+ */
+import { createHash } from "node:crypto";
+import type { OptionRight } from "./bsm";
+import type { OptionTrade } from "./types";
+
+export const CONTRACT_MULTIPLIER = 100;
+
+export type FlowEventType = "sweep" | "block" | "unusual";
+/** Where the print sat against the quote in force: at/above ask, between mid and ask, at mid, between bid and mid, at/below bid. */
+export type FlowSide = "ask" | "ask_side" | "mid" | "bid_side" | "bid";
+export type FlowSentiment = "bullish" | "bearish" | "neutral";
+
+export interface FlowContractRef {
+  symbol: string;
+  expiry: string;
+  strike: number;
+  right: OptionRight;
+}
+
+export interface FlowEvent {
+  id: string;
+  symbol: string;
+  time: string; // ISO 8601 with milliseconds, UTC
+  type: FlowEventType;
+  contract: { expiry: string; strike: number; right: "call" | "put" };
+  size: number;
+  avgPrice: number;
+  premium: number;
+  side: FlowSide;
+  sentiment: FlowSentiment;
+  exchangeCount: number;
+  legs: number;
+  unusual: boolean;
+  volumeOiRatio: number | null;
+}
+
+export interface FlowOptions {
+  sweepWindowMs?: number;
+  blockMinContracts?: number;
+  blockMinPremium?: number;
+}
+
+export const FLOW_DEFAULTS = { sweepWindowMs: 1000, blockMinContracts: 100, blockMinPremium: 100_000 } as const;
+
+export const definitions = {
+  id: "Stable event identifier: first 16 hex characters of SHA-256 over the event's constituent trade identifiers (sorted). Not a trade id.",
+  symbol: "Underlying symbol, upper-case.",
+  time: "Time of the event's first print, ISO 8601 UTC with milliseconds.",
+  type:
+    "sweep: prints on one contract, same direction (bought: ask/ask_side; sold: bid/bid_side), all within sweepWindowMs (default 1000 ms) of the first, on at least 2 distinct exchanges. " +
+    "block: a single print (not part of a sweep) of size >= blockMinContracts (default 100) or premium >= blockMinPremium (default 100,000 USD). " +
+    "unusual: a single print that is neither but whose contract's cumulative same-day volume exceeds its open interest. Other prints produce no event.",
+  "contract.expiry": "Option expiry date, YYYY-MM-DD.",
+  "contract.strike": "Strike price, USD per share.",
+  "contract.right": "call or put.",
+  size: "Contracts traded in the event (sum over its prints).",
+  avgPrice: "Size-weighted average print price, USD per share: sum(price x size) / sum(size), rounded to 4 decimals.",
+  premium: "Premium traded, USD: sum(price x size x 100), rounded to cents.",
+  side:
+    "Where the print sat against the quote in force at the print: price >= ask -> ask; price <= bid -> bid; otherwise above mid -> ask_side, below mid -> bid_side, equal to mid -> mid. " +
+    "A sweep takes its legs' side when all agree, otherwise ask_side (bought) or bid_side (sold).",
+  sentiment:
+    "Directional reading of the trade: bought calls (ask, ask_side) and sold puts (bid, bid_side) -> bullish; bought puts and sold calls -> bearish; mid -> neutral.",
+  exchangeCount: "Number of distinct exchanges the event's prints executed on (1 for a single print).",
+  legs: "Number of prints aggregated into the event (1 for blocks and unusual prints).",
+  unusual:
+    "true when the contract's cumulative volume that UTC day (sizes of all its prints at or before the event's last print, inclusive) exceeds its open interest; open interest 0 with any volume counts as exceeding; unknown open interest -> false.",
+  volumeOiRatio: "Cumulative same-day contract volume (as in `unusual`) / open interest, rounded to 4 decimals; null when open interest is unknown or 0.",
+} as const;
+
+const EPS = 1e-9;
+
+export function classifySide(price: number, bid: number, ask: number): FlowSide {
+  if (price >= ask - EPS) return "ask";
+  if (price <= bid + EPS) return "bid";
+  const mid = (bid + ask) / 2;
+  if (Math.abs(price - mid) <= EPS) return "mid";
+  return price > mid ? "ask_side" : "bid_side";
+}
+
+/** Bought (ask, ask_side) calls are bullish, bought puts bearish; sold (bid, bid_side) the inverse; mid neutral. */
+export function sentimentOf(side: FlowSide, right: OptionRight): FlowSentiment {
+  if (side === "mid") return "neutral";
+  const bought = side === "ask" || side === "ask_side";
+  return bought === (right === "C") ? "bullish" : "bearish";
+}
+
+const round = (x: number, dp: number) => {
+  const f = 10 ** dp;
+  return Math.round(x * f) / f;
+};
+
+const contractKey = (t: FlowContractRef) => `${t.symbol.toUpperCase()}|${t.expiry}|${t.strike}|${t.right}`;
+const utcDate = (d: Date) => d.toISOString().slice(0, 10);
+const direction = (s: FlowSide): "buy" | "sell" | null =>
+  s === "ask" || s === "ask_side" ? "buy" : s === "bid" || s === "bid_side" ? "sell" : null;
+const byTime = (a: OptionTrade, b: OptionTrade) =>
+  a.ts.getTime() - b.ts.getTime() || (a.tradeId < b.tradeId ? -1 : a.tradeId > b.tradeId ? 1 : 0);
+
+export function eventId(tradeIds: string[]): string {
+  return createHash("sha256").update([...tradeIds].sort().join("\u0000")).digest("hex").slice(0, 16);
+}
+
+/**
+ * Cumulative same-UTC-day volume of a print's contract at the print's time (all prints with ts <= the print's ts).
+ * Keyed by trade object.
+ */
+function cumulativeVolumes(trades: OptionTrade[]): Map<OptionTrade, number> {
+  const groups = new Map<string, OptionTrade[]>();
+  for (const t of trades) {
+    const k = `${contractKey(t)}|${utcDate(t.ts)}`;
+    const g = groups.get(k);
+    if (g) g.push(t);
+    else groups.set(k, [t]);
+  }
+  const out = new Map<OptionTrade, number>();
+  for (const g of groups.values()) {
+    g.sort(byTime);
+    let cum = 0;
+    for (let i = 0; i < g.length; ) {
+      let j = i;
+      while (j < g.length && g[j].ts.getTime() === g[i].ts.getTime()) cum += g[j++].size;
+      for (let k = i; k < j; k++) out.set(g[k], cum);
+      i = j;
+    }
+  }
+  return out;
+}
+
+/** Splits time-sorted prints of one contract and direction into clusters anchored at their first print. */
+function clusters(prints: OptionTrade[], windowMs: number): OptionTrade[][] {
+  const out: OptionTrade[][] = [];
+  let cur: OptionTrade[] = [];
+  for (const p of prints) {
+    if (cur.length > 0 && p.ts.getTime() - cur[0].ts.getTime() <= windowMs) cur.push(p);
+    else {
+      if (cur.length > 0) out.push(cur);
+      cur = [p];
+    }
+  }
+  if (cur.length > 0) out.push(cur);
+  return out;
+}
+
+/**
+ * Builds flow events from trade prints (any order, any number of symbols). Returns events newest first
+ * (ties by id). Prints with non-positive size or price are ignored.
+ */
+export function buildFlowEvents(
+  trades: OptionTrade[],
+  openInterest: (t: FlowContractRef) => number | null,
+  opts: FlowOptions = {},
+): FlowEvent[] {
+  const windowMs = opts.sweepWindowMs ?? FLOW_DEFAULTS.sweepWindowMs;
+  const blockMinContracts = opts.blockMinContracts ?? FLOW_DEFAULTS.blockMinContracts;
+  const blockMinPremium = opts.blockMinPremium ?? FLOW_DEFAULTS.blockMinPremium;
+  const valid = trades.filter((t) => t.size > 0 && t.price > 0 && Number.isFinite(t.price)).sort(byTime);
+  const cumVol = cumulativeVolumes(valid);
+  const oiCache = new Map<string, number | null>();
+  const oiOf = (t: OptionTrade) => {
+    const k = contractKey(t);
+    if (!oiCache.has(k)) {
+      oiCache.set(k, openInterest({ symbol: t.symbol.toUpperCase(), expiry: t.expiry, strike: t.strike, right: t.right }));
+    }
+    return oiCache.get(k) ?? null;
+  };
+
+  const sides = new Map<OptionTrade, FlowSide>(valid.map((t) => [t, classifySide(t.price, t.bid, t.ask)]));
+  const byContractDir = new Map<string, OptionTrade[]>();
+  for (const t of valid) {
+    const dir = direction(sides.get(t)!);
+    if (!dir) continue;
+    const k = `${contractKey(t)}|${dir}`;
+    const g = byContractDir.get(k);
+    if (g) g.push(t);
+    else byContractDir.set(k, [t]);
+  }
+  const inSweep = new Set<OptionTrade>();
+  const groups: OptionTrade[][] = [];
+  for (const prints of byContractDir.values()) {
+    for (const c of clusters(prints, windowMs)) {
+      if (new Set(c.map((p) => p.exchange)).size >= 2) {
+        groups.push(c);
+        for (const p of c) inSweep.add(p);
+      }
+    }
+  }
+
+  const events: FlowEvent[] = [];
+  const make = (legs: OptionTrade[], kind: "sweep" | "single"): FlowEvent | null => {
+    const first = legs[0];
+    const last = legs[legs.length - 1];
+    const size = legs.reduce((s, p) => s + p.size, 0);
+    const notional = legs.reduce((s, p) => s + p.price * p.size, 0);
+    const premium = round(notional * CONTRACT_MULTIPLIER, 2);
+    const oi = oiOf(first);
+    const vol = cumVol.get(last) ?? size;
+    const unusual = oi !== null && vol > oi;
+    const isBlock = kind === "single" && (size >= blockMinContracts || premium >= blockMinPremium);
+    if (kind === "single" && !isBlock && !unusual) return null;
+    const legSides = legs.map((p) => sides.get(p)!);
+    let side = legSides[0];
+    if (legSides.some((s) => s !== side)) side = direction(side) === "buy" ? "ask_side" : "bid_side";
+    return {
+      id: eventId(legs.map((p) => p.tradeId)),
+      symbol: first.symbol.toUpperCase(),
+      time: first.ts.toISOString(),
+      type: kind === "sweep" ? "sweep" : isBlock ? "block" : "unusual",
+      contract: { expiry: first.expiry, strike: first.strike, right: first.right === "C" ? "call" : "put" },
+      size,
+      avgPrice: round(notional / size, 4),
+      premium,
+      side,
+      sentiment: sentimentOf(side, first.right),
+      exchangeCount: new Set(legs.map((p) => p.exchange)).size,
+      legs: legs.length,
+      unusual,
+      volumeOiRatio: oi !== null && oi > 0 ? round(vol / oi, 4) : null,
+    };
+  };
+  for (const g of groups) events.push(make(g, "sweep")!);
+  for (const t of valid) {
+    if (inSweep.has(t)) continue;
+    const e = make([t], "single");
+    if (e) events.push(e);
+  }
+  return events.sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

@@ -1,0 +1,128 @@
+/**
+ * IV rank/percentile and the assembly of every options and price metric of one symbol (SymbolMetrics).
+ * The building blocks live in vol-surface (smiles, ATM, skew), chain-metrics and price-metrics.
+ */
+import { definitions as chainDefinitions, calendarDaysUntil, expectedMoveToDate, liquidityScore, putCallRatios } from "./chain-metrics";
+import { definitions as priceDefinitions, momentum, realizedVol, trendVsSma } from "./price-metrics";
+import type { Bar, FlowSummary, Instrument, OptionQuote, SymbolMetrics } from "./types";
+import {
+  definitions as surfaceDefinitions, atmIvForExpiry, constantMaturityAtmIvFromSmiles, impliedVolSmile, skew25Delta, termSlope,
+} from "./vol-surface";
+import type { RateFn } from "./vol-surface";
+
+export { calendarDaysUntil, expectedMoveToDate, liquidityScore, putCallRatios } from "./chain-metrics";
+export { momentum, realizedVol, trendVsSma } from "./price-metrics";
+export {
+  atmIvForExpiry, constantMaturityAtmIv, constantMaturityAtmIvFromSmiles, impliedVolSmile, skew25Delta, termSlope, yearFraction,
+} from "./vol-surface";
+
+/** One trading year of daily observations, today included. */
+export const IV_LOOKBACK_DAYS = 252;
+export const IV_MIN_OBSERVATIONS = 20;
+
+export const definitions = {
+  spot: "Underlying price (USD): the close of the newest bar supplied (the latest daily close).",
+  asOf: "ISO 8601 time of the newest data used: the later of the newest option quote's time and the newest bar's start.",
+  atmIv30:
+    "30-day constant-maturity at-the-money implied volatility (annualised, decimal; 0.25 = 25 %). " +
+    surfaceDefinitions.constantMaturityAtmIv,
+  ivRank:
+    "IV rank (0–100): where today's 30-day constant-maturity ATM IV sits in its range over the lookback, " +
+    "(current − min) / (max − min) × 100. The lookback is the last 252 daily observations including today. " +
+    "Null with fewer than 20 observations or a flat range (max = min).",
+  ivPercentile:
+    "IV percentile (0–100): the share of the lookback's earlier daily observations (up to 251 days before today) " +
+    "whose 30-day constant-maturity ATM IV is strictly below today's, × 100. Null under the same conditions as IV rank.",
+  ivLookbackDays: "Number of daily observations, today included, behind IV rank and IV percentile (at most 252; 0 without today's value).",
+} as const;
+
+/** Definitions of every SymbolMetrics field, for the API reference. */
+export const symbolMetricsDefinitions = {
+  ...definitions,
+  ...priceDefinitions,
+  ...chainDefinitions,
+  skew25d: surfaceDefinitions.skew25d,
+  termSlope: surfaceDefinitions.termSlope,
+} as const;
+
+export interface IvRankResult {
+  ivRank: number | null;
+  ivPercentile: number | null;
+  lookbackDays: number;
+}
+
+/** `history` is ascending and excludes today's `current`; non-finite entries are ignored. */
+export function ivRankAndPercentile(history: number[], current: number): IvRankResult {
+  if (!Number.isFinite(current)) return { ivRank: null, ivPercentile: null, lookbackDays: 0 };
+  const past = history.filter(Number.isFinite).slice(-(IV_LOOKBACK_DAYS - 1));
+  const lookbackDays = past.length + 1;
+  const min = Math.min(current, ...past);
+  const max = Math.max(current, ...past);
+  if (lookbackDays < IV_MIN_OBSERVATIONS || max === min) return { ivRank: null, ivPercentile: null, lookbackDays };
+  const below = past.filter((v) => v < current).length;
+  return { ivRank: ((current - min) / (max - min)) * 100, ivPercentile: (below / past.length) * 100, lookbackDays };
+}
+
+export interface SymbolMetricsInput {
+  instrument: Instrument;
+  dailyBars: Bar[]; // ascending
+  chain: OptionQuote[]; // latest snapshot
+  ivHistory: number[]; // daily CM30 ATM IV, ascending, excluding today
+  flow: FlowSummary;
+  asOf: Date;
+  rate: RateFn; // continuous, decimal
+}
+
+/** Every metric of one symbol. Throws a RangeError when no bar has a positive close (no spot to work from). */
+export function computeSymbolMetrics(input: SymbolMetricsInput): SymbolMetrics {
+  const { instrument, chain, asOf, rate } = input;
+  const bars = input.dailyBars.filter((b) => b.close > 0 && Number.isFinite(b.close)).sort((a, b) => a.ts.getTime() - b.ts.getTime());
+  if (bars.length === 0) throw new RangeError(`no positive close for ${instrument.symbol}`);
+  const closes = bars.map((b) => b.close);
+  const spot = closes[closes.length - 1];
+  const q = instrument.dividendYield;
+
+  const smiles = impliedVolSmile(chain, spot, asOf, rate, q);
+  const atmIv30 = constantMaturityAtmIvFromSmiles(smiles, 30);
+  const atmIv90 = constantMaturityAtmIvFromSmiles(smiles, 90);
+  const rank = atmIv30 === null ? { ivRank: null, ivPercentile: null, lookbackDays: 0 } : ivRankAndPercentile(input.ivHistory, atmIv30);
+
+  const earnings = instrument.nextEarningsDate;
+  const daysAhead = earnings ? calendarDaysUntil(asOf, earnings) : null;
+  const daysToEarnings = daysAhead !== null && daysAhead >= 0 ? daysAhead : null;
+  let expectedMove: SymbolMetrics["expectedMove"] = null;
+  if (earnings && daysToEarnings !== null) {
+    // The first expiry on or after the event is the first whose ATM IV prices the event in.
+    const eventIv = smiles.filter((s) => s.expiry >= earnings).map((s) => atmIvForExpiry(s)).find((iv) => iv !== null);
+    if (eventIv != null) expectedMove = expectedMoveToDate(spot, eventIv, asOf, earnings);
+  }
+
+  const liquidity = liquidityScore(chain, spot);
+  const ratios = putCallRatios(chain);
+  const newestQuote = chain.reduce((m, x) => Math.max(m, x.asOf.getTime()), -Infinity);
+  const newest = Math.max(newestQuote, bars[bars.length - 1].ts.getTime());
+
+  return {
+    symbol: instrument.symbol,
+    asOf: new Date(newest).toISOString(),
+    spot,
+    atmIv30,
+    ivRank: rank.ivRank,
+    ivPercentile: rank.ivPercentile,
+    ivLookbackDays: rank.lookbackDays,
+    hv30: realizedVol(closes, 30),
+    putCallVolumeRatio: ratios.putCallVolumeRatio,
+    putCallOiRatio: ratios.putCallOiRatio,
+    skew25d: skew25Delta(smiles, q, 30)?.skew ?? null,
+    termSlope: termSlope(atmIv90, atmIv30),
+    expectedMove,
+    daysToEarnings,
+    liquidityScore: liquidity.score,
+    avgSpreadPct: liquidity.avgSpreadPct,
+    totalOptionVolume: liquidity.totalVolume,
+    totalOpenInterest: liquidity.totalOpenInterest,
+    momentum20d: momentum(closes, 20),
+    trend50d: trendVsSma(closes, 50),
+    flow: input.flow,
+  };
+}

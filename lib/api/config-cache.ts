@@ -1,0 +1,62 @@
+/** Plan catalogue and licensing states, read from the database and cached briefly in each process. */
+import type { Database } from "../db/client";
+import { TtlCache } from "../util/ttl-cache";
+
+export interface Plan {
+  id: string;
+  nameA: string;
+  nameB: string;
+  aPerMinute: number;
+  aPerMonth: number;
+  bPerMinute: number;
+  bPerDay: number;
+  bMaxPayloadBytes: number;
+  webhooks: boolean;
+  dataEntitlement: "demo" | "delayed-15m" | "live";
+  liveKeyStyles: string[];
+}
+
+export type LicensingState = "enabled" | "pending_licensing";
+
+export interface GatewayConfig {
+  plans: Map<string, Plan>;
+  licensing: Map<string, LicensingState>; // `${endpointId}|${env}`
+}
+
+export class ConfigCache {
+  private readonly cache: TtlCache<"config", GatewayConfig>;
+
+  constructor(database: Database, ttlMs: number) {
+    this.cache = new TtlCache(ttlMs, 1, async () => {
+      const [planRows, licensingRows] = await Promise.all([
+        database.sql`select id, name_a, name_b, a_per_minute, a_per_month, b_per_minute, b_per_day,
+          b_max_payload_bytes, webhooks, data_entitlement, live_key_styles from plans`,
+        database.sql`select endpoint_id, env, state from endpoint_licensing`,
+      ]);
+      const plans = new Map<string, Plan>();
+      for (const r of planRows) {
+        plans.set(r.id, {
+          id: r.id, nameA: r.name_a, nameB: r.name_b, aPerMinute: r.a_per_minute, aPerMonth: r.a_per_month,
+          bPerMinute: r.b_per_minute, bPerDay: r.b_per_day, bMaxPayloadBytes: r.b_max_payload_bytes,
+          webhooks: r.webhooks, dataEntitlement: r.data_entitlement, liveKeyStyles: r.live_key_styles,
+        });
+      }
+      const licensing = new Map<string, LicensingState>();
+      for (const r of licensingRows) licensing.set(`${r.endpoint_id}|${r.env}`, r.state);
+      return { plans, licensing };
+    });
+  }
+
+  get(): GatewayConfig | Promise<GatewayConfig> {
+    return this.cache.get("config");
+  }
+
+  invalidate(): void {
+    this.cache.invalidate();
+  }
+}
+
+/** A missing licensing row fails closed: an endpoint nobody reviewed is not served. */
+export function licensingState(config: GatewayConfig, endpointId: string, env: "test" | "live"): LicensingState {
+  return config.licensing.get(`${endpointId}|${env}`) ?? "pending_licensing";
+}

@@ -1,0 +1,102 @@
+/** Reads the caller's key from the three accepted headers and verifies it (CONTRACT §2). */
+import type { Database } from "../db/client";
+import { parseKey } from "../keys/format";
+import { TtlCache } from "../util/ttl-cache";
+import { ApiError } from "./errors";
+import type { GatewayConfig, Plan } from "./config-cache";
+
+interface KeyRecord {
+  id: string;
+  accountId: string;
+  env: "test" | "live";
+  style: "standard" | "sk";
+  status: "active" | "inactive" | "revoked";
+  accountStatus: "active" | "inactive";
+  planId: string;
+  prefix: string;
+}
+
+export interface Caller {
+  keyId: string;
+  accountId: string;
+  env: "test" | "live";
+  style: "standard" | "sk";
+  keyPrefix: string;
+  /** The plan whose limits apply: Sandbox for test keys, the account's plan for live keys (CONTRACT §3). */
+  plan: Plan;
+}
+
+const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
+
+/** Returns the one key the request carries; two different keys are a bad request. */
+export function extractKey(headers: Headers): string | null {
+  const found = new Set<string>();
+  const authorization = headers.get("authorization");
+  if (authorization !== null) {
+    const m = BEARER.exec(authorization);
+    if (!m) throw new ApiError("invalid_api_key", "The Authorization header must be 'Bearer <API key>'.");
+    found.add(m[1]);
+  }
+  for (const name of ["x-api-key", "x-service-key"]) {
+    const value = headers.get(name);
+    if (value !== null && value.trim() !== "") found.add(value.trim());
+  }
+  if (found.size > 1) throw new ApiError("invalid_request", "The request carries two different API keys; send exactly one.");
+  return found.size === 1 ? [...found][0] : null;
+}
+
+export class KeyVerifier {
+  private readonly cache: TtlCache<string, KeyRecord | null>;
+
+  constructor(database: Database, ttlMs: number) {
+    this.cache = new TtlCache(ttlMs, 50_000, async (digest) => {
+      const rows = await database.sql`
+        select k.id, k.account_id, k.env, k.style, k.status, k.prefix, a.status as account_status, a.plan_id
+        from api_keys k join accounts a on a.id = k.account_id
+        where k.digest = ${digest}`;
+      if (rows.length === 0) return null;
+      const r = rows[0];
+      return {
+        id: r.id, accountId: r.account_id, env: r.env, style: r.style, status: r.status,
+        accountStatus: r.account_status, planId: r.plan_id, prefix: r.prefix,
+      };
+    });
+  }
+
+  lookup(digest: string): KeyRecord | null | Promise<KeyRecord | null> {
+    return this.cache.get(digest);
+  }
+}
+
+export type Authentication =
+  | { ok: true; caller: Caller }
+  /** `caller` is set when the key is known, so the refused call is still metered against it. */
+  | { ok: false; error: ApiError; caller?: Caller };
+
+export async function authenticate(headers: Headers, verifier: KeyVerifier, config: GatewayConfig): Promise<Authentication> {
+  let key: string | null;
+  try {
+    key = extractKey(headers);
+  } catch (err) {
+    return { ok: false, error: err as ApiError };
+  }
+  if (key === null) return { ok: false, error: new ApiError("missing_api_key", "No API key: send Authorization: Bearer <key>, x-api-key or X-Service-Key.") };
+  const parsed = parseKey(key);
+  if (!parsed) return { ok: false, error: new ApiError("invalid_api_key", "The API key is not valid.") };
+  const record = await verifier.lookup(parsed.digest);
+  if (!record || record.status === "revoked") return { ok: false, error: new ApiError("invalid_api_key", "The API key is not valid.") };
+  const planId = record.env === "test" ? "sandbox" : record.planId;
+  const plan = config.plans.get(planId);
+  if (!plan) throw new Error(`plan ${planId} missing from the catalogue`);
+  const caller: Caller = {
+    keyId: record.id, accountId: record.accountId, env: record.env, style: record.style, keyPrefix: record.prefix, plan,
+  };
+  if (record.status === "inactive" || record.accountStatus === "inactive") {
+    return { ok: false, caller, error: new ApiError("inactive_key", "This API key or its account is deactivated.") };
+  }
+  if (record.env === "live" && !plan.liveKeyStyles.includes(record.style === "sk" ? "sk" : "live")) {
+    const needs = record.style === "sk" ? "a paid plan (Starter or higher)" : "a Pro or Enterprise subscription";
+    return { ok: false, caller, error: new ApiError("subscription_required", `This live key needs ${needs}.`) };
+  }
+  return { ok: true, caller };
+}

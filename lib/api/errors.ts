@@ -1,0 +1,51 @@
+/** One error class and one code → status table for the whole API (CONTRACT §1–§6, spec §7). */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  inactive_key: 403,
+  subscription_required: 403,
+  plan_limit_exceeded: 403,
+  endpoint_pending_licensing: 403,
+  not_found: 404,
+  symbol_not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  data_source_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
+  invalid_request: "The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field.",
+  missing_api_key: "No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key.",
+  invalid_api_key: "The key is malformed (wrong prefix, length or checksum), unknown, or revoked.",
+  inactive_key: "The key, or the account that owns it, is deactivated.",
+  subscription_required: "The account's plan does not include what the request needs (live key style, or webhooks).",
+  plan_limit_exceeded: "The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent.",
+  endpoint_pending_licensing: "The endpoint is switched off for this key environment pending a data-licensing review.",
+  not_found: "No such route, or no such resource for this account.",
+  symbol_not_found: "The symbol is well-formed but the service has no data for it.",
+  method_not_allowed: "The route exists but not with this HTTP method; see the Allow header.",
+  payload_too_large: "The request body exceeds the plan's maximum payload.",
+  rate_limit_exceeded: "The per-minute burst limit is spent; retry after the Retry-After seconds.",
+  internal_error: "An unexpected failure; quote the request id to support.",
+  data_source_unavailable: "The data source for this request has no data or cannot be reached.",
+};
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const invalid = (message: string) => new ApiError("invalid_request", message);

@@ -1,0 +1,183 @@
+/**
+ * The one pipeline every /api/v1 request goes through (CONTRACT §2–§6):
+ * request id → route → credentials → payload size → licensing → handler → burst + quota + metering → envelope.
+ * The handler runs before the limits statement so that limits and metering share one database round trip; handlers
+ * that touch account state run only after their call is admitted.
+ */
+import type { Database } from "../db/client";
+import type { AnalyticsEngine, ViewSpec } from "../engine/types";
+import { dataLabel } from "../engine/types";
+import { errorFields, log } from "../log";
+import { ConfigCache, licensingState } from "./config-cache";
+import { authenticate, KeyVerifier, type Caller } from "./credentials";
+import { errorBody, successBody, type ErrorContext } from "./envelope";
+import { ApiError } from "./errors";
+import { admitAndRecord, settle, type Metered } from "./limits";
+import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
+import { rateLimitHeaders } from "./rate-headers";
+import { requestIdFrom } from "./request-id";
+import type { Family, HandlerResult, RouteDef } from "./route";
+import { createRouter } from "./router";
+import { burstWindow, quotaWindow, secondsLeft } from "./windows";
+
+export interface PipelineDeps {
+  database: Database;
+  engine: AnalyticsEngine;
+  routes: RouteDef[];
+  keyCacheTtlMs: number;
+  configCacheTtlMs: number;
+  clock?: () => Date;
+}
+
+type Outcome = { ok: true; result: HandlerResult } | { ok: false; error: ApiError };
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+export function createPipeline(deps: PipelineDeps) {
+  const verifier = new KeyVerifier(deps.database, deps.keyCacheTtlMs);
+  const config = new ConfigCache(deps.database, deps.configCacheTtlMs);
+  const match = createRouter(deps.routes);
+  const clock = deps.clock ?? (() => new Date());
+
+  function respond(status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response {
+    return new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, "x-request-id": requestId, ...extra } });
+  }
+
+  function fail(family: Family, error: ApiError, requestId: string, ctx: ErrorContext, extra: Record<string, string> = {}): Response {
+    return respond(error.status, errorBody(family, error, ctx), requestId, { ...error.headers, ...extra });
+  }
+
+  async function run(route: RouteDef, request: Request, url: URL, rawParams: Record<string, string>, caller: Caller, view: ViewSpec, requestId: string, now: Date, bodyText: string): Promise<Outcome> {
+    try {
+      const params = parseParams(route, rawParams);
+      const query = parseQuery(route, url.searchParams);
+      const body = parseJsonBody(route, request, bodyText);
+      const result = await route.handler({ params, query, body, caller, view, engine: deps.engine, database: deps.database, requestId, now });
+      return { ok: true, result };
+    } catch (err) {
+      if (err instanceof ApiError) return { ok: false, error: err };
+      log.error("handler failed", { request_id: requestId, endpoint: route.id, ...errorFields(err) });
+      return { ok: false, error: new ApiError("internal_error", `An unexpected error occurred. Quote request id ${requestId} to support.`) };
+    }
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const started = performance.now();
+    const now = clock();
+    const requestId = requestIdFrom(request.headers);
+    const url = new URL(request.url);
+    const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
+    const anonymous: ErrorContext = { env: null, label: "none", now };
+    const m = match(request.method, path);
+    if (m.kind === "not_found") return fail("A", new ApiError("not_found", `No route ${path} under /api/v1.`), requestId, anonymous);
+    if (m.kind === "method_not_allowed") {
+      const error = new ApiError("method_not_allowed", `${request.method} is not allowed on ${path}; allowed: ${m.allow.join(", ")}.`);
+      return fail(m.route.family, error, requestId, anonymous, { allow: m.allow.join(", ") });
+    }
+    const route = m.route;
+    if (!route.authenticated) {
+      const outcome = await run(route, request, url, m.params, undefined as never, { env: "demo", entitlement: "demo" }, requestId, now, "");
+      if (!outcome.ok) return fail(route.family, outcome.error, requestId, anonymous);
+      const data = outcome.result.data;
+      return respond(200, route.family === "B" && route.response ? successBodyNoData(data, now) : data, requestId, { "cache-control": "no-store" });
+    }
+
+    let cfg;
+    try {
+      cfg = await config.get();
+    } catch (err) {
+      log.error("configuration unavailable", { request_id: requestId, ...errorFields(err) });
+      return fail(route.family, new ApiError("data_source_unavailable", "The service's store is unreachable; retry shortly."), requestId, anonymous, { "retry-after": "5" });
+    }
+    let auth;
+    try {
+      auth = await authenticate(request.headers, verifier, cfg);
+    } catch (err) {
+      log.error("key lookup failed", { request_id: requestId, ...errorFields(err) });
+      return fail(route.family, new ApiError("data_source_unavailable", "The service's store is unreachable; retry shortly."), requestId, anonymous, { "retry-after": "5" });
+    }
+    const metered = (caller: Caller): Metered => ({
+      requestId, keyId: caller.keyId, accountId: caller.accountId, endpointId: route.id, latencyMs: performance.now() - started, now,
+    });
+    if (!auth.ok) {
+      if (auth.caller) await settle(deps.database.sql, metered(auth.caller), auth.error.status, auth.error.code, null).catch(logMeterError(requestId));
+      const ctx = auth.caller ? errorContext(auth.caller, now) : anonymous;
+      return fail(route.family, auth.error, requestId, ctx);
+    }
+    const caller = auth.caller;
+    const view: ViewSpec = { env: caller.env === "test" ? "demo" : "live", entitlement: caller.env === "test" ? "demo" : caller.plan.dataEntitlement };
+    const ctx = errorContext(caller, now);
+    const refuse = async (error: ApiError) => {
+      await settle(deps.database.sql, metered(caller), error.status, error.code, null).catch(logMeterError(requestId));
+      return fail(route.family, error, requestId, ctx);
+    };
+
+    let bodyText = "";
+    if (route.body) {
+      try {
+        bodyText = await readBody(request, route.family === "B" ? caller.plan.bMaxPayloadBytes : 64 * 1024);
+      } catch (err) {
+        if (err instanceof ApiError) return refuse(err);
+        return refuse(new ApiError("invalid_request", "The request body could not be read."));
+      }
+    }
+    if (licensingState(cfg, route.id, caller.env) !== "enabled") {
+      return refuse(new ApiError("endpoint_pending_licensing", `${route.method} ${route.path} is switched off for ${caller.env} keys pending a data-licensing review.`));
+    }
+
+    const burst = burstWindow(route.family, caller.plan, now);
+    const quota = quotaWindow(route.family, caller.plan, now);
+    let outcome: Outcome;
+    let limits;
+    try {
+      if (route.touchesAccountState) {
+        limits = await admitAndRecord(deps.database.sql, metered(caller), burst, quota, 200, null, false);
+        if (limits.limited === null) {
+          outcome = await run(route, request, url, m.params, caller, view, requestId, now, bodyText);
+          const status = outcome.ok ? (outcome.result.status ?? route.successStatus ?? 200) : outcome.error.status;
+          const failed = status < 200 || status >= 300;
+          await settle(deps.database.sql, metered(caller), status, outcome.ok ? null : outcome.error.code, failed ? quota : null);
+          if (failed) limits.quotaUsed -= 1;
+        } else {
+          outcome = { ok: false, error: new ApiError("internal_error", "") }; // replaced below by the limit error
+          await settle(deps.database.sql, metered(caller), limits.status, limits.limited === "burst" ? "rate_limit_exceeded" : "plan_limit_exceeded", null);
+        }
+      } else {
+        outcome = await run(route, request, url, m.params, caller, view, requestId, now, bodyText);
+        const status = outcome.ok ? (outcome.result.status ?? route.successStatus ?? 200) : outcome.error.status;
+        limits = await admitAndRecord(deps.database.sql, metered(caller), burst, quota, status, outcome.ok ? null : outcome.error.code, true);
+      }
+    } catch (err) {
+      log.error("limits or metering failed", { request_id: requestId, endpoint: route.id, ...errorFields(err) });
+      return fail(route.family, new ApiError("data_source_unavailable", "The service's store is unreachable; retry shortly."), requestId, ctx, { "retry-after": "5" });
+    }
+
+    const headers = rateLimitHeaders(burst, limits.burstUsed, quota, limits.quotaUsed, now);
+    if (limits.limited === "burst") {
+      const wait = String(secondsLeft(burst, now));
+      return fail(route.family, new ApiError("rate_limit_exceeded", `Per-minute limit of ${burst.limit} requests reached; retry in ${wait} s.`), requestId, ctx, { ...headers, "retry-after": wait });
+    }
+    if (limits.limited === "quota") {
+      const error = new ApiError("plan_limit_exceeded", `The ${caller.plan.nameA} plan's ${quota.name === "month" ? "monthly" : "daily"} quota of ${quota.limit} calls is spent.`);
+      return fail(route.family, error, requestId, ctx, headers);
+    }
+    if (!outcome.ok) return fail(route.family, outcome.error, requestId, ctx, headers);
+    const { result } = outcome;
+    const label = result.asOf ? dataLabel(view, result.asOf, now) : view.env === "demo" ? "demo" : "none";
+    const body = successBody(route.family, result.data, { path, planName: caller.plan.nameA, env: caller.env, label: label as never, requestId, now });
+    if (log.enabled("debug")) log.debug("served", { request_id: requestId, endpoint: route.id, key: caller.keyPrefix, ms: performance.now() - started });
+    return respond(result.status ?? route.successStatus ?? 200, body, requestId, { ...headers, "cache-control": "no-store" });
+  }
+
+  return { handle, invalidateConfig: () => config.invalidate() };
+}
+
+function errorContext(caller: Caller, now: Date): ErrorContext {
+  return { env: caller.env, label: caller.env === "test" ? "demo" : caller.plan.dataEntitlement === "demo" ? "demo" : "none", now };
+}
+
+function successBodyNoData(data: unknown, now: Date): unknown {
+  return successBody("B", data, { path: "", planName: "", env: "live", label: "none" as never, requestId: "", now });
+}
+
+const logMeterError = (requestId: string) => (err: unknown) => log.error("metering failed", { request_id: requestId, ...errorFields(err) });

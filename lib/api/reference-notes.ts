@@ -1,0 +1,49 @@
+/** The prose part of the API reference: rules that apply to every route. */
+export const REFERENCE_NOTES = `
+The service's own derived options-market analytics over HTTPS JSON. Two route families share one base URL:
+family A (\`/ticker\`, \`/signal-score\`, \`/options-flow\`) answers with \`data\`, \`meta\`, \`disclaimer\`, \`not_financial_advice\`
+and errors exactly \`{"error":{"code","message"}}\`; family B (\`/ai\`, \`/data\`, \`/alerts\`, \`/outputs\`, \`/health\`) answers with
+\`data\`, \`disclaimer\`, \`isMockData\`, \`timestamp\`, \`dataLabel\` on every response, errors included (plus \`error\`).
+
+## Keys
+Send one key as \`Authorization: Bearer <key>\`, \`x-api-key: <key>\` or \`X-Service-Key: <key>\`; two different keys are a 400.
+\`svc_test_…\` keys are free and read demo data on the Sandbox plan. \`svc_live_…\` keys need Pro or Enterprise;
+\`svc_sk_live_…\` keys (issued on approval of an API access request) need any paid plan. A key is 30 characters after its
+prefix: 24 random base62 characters (≈142 bits) and a 6-character CRC-32 checksum. Only a SHA-256 digest is stored.
+Checks, in order: no key → 401 \`missing_api_key\`; malformed, unknown or revoked → 401 \`invalid_api_key\`; deactivated key
+or account → 403 \`inactive_key\`; live key without the subscription → 403 \`subscription_required\`. A revoked or
+deactivated key stops working on every server within 5 seconds.
+
+## Limits
+Limits belong to the calling key's plan (test keys: Sandbox; live keys: the account's plan) and are counted per key.
+Family A: per minute and per calendar month (UTC); family B: per minute and per UTC day, plus a maximum request body.
+Order: credentials → body size (B, 413 \`payload_too_large\`) → licensing (403 \`endpoint_pending_licensing\`) → per-minute
+burst (429 \`rate_limit_exceeded\` with \`Retry-After\` seconds) → quota (403 \`plan_limit_exceeded\`). Windows are fixed UTC
+minutes, days and months. Every request past the licensing gate uses one unit of the burst window; only 2xx responses
+use quota. Limits are exact across any number of servers. See \`x-plans\` for the numbers.
+
+Every authenticated response carries \`RateLimit-Policy\` (e.g. \`"minute";q=10;w=60, "month";q=100;w=2592000\`) and
+\`RateLimit\` (e.g. \`"minute";r=7;t=42, "month";r=93;t=1209600\`: r = remaining, t = seconds to reset), and the classic
+\`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` (burst window) and \`X-RateLimit-Reset\` (Unix time, seconds, when the
+burst window resets). Every response carries \`X-Request-Id\` (yours echoed if it is 1–128 of \`A–Z a–z 0–9 . _ : -\`).
+
+## Licensing
+Each endpoint is \`enabled\` or \`pending_licensing\` per key environment. By default live \`GET /api/v1/options-flow\`
+is pending; everything else is enabled. Pending calls are not counted against quota.
+
+## Freshness labels
+Test keys: \`demo\` (\`is_mock\`/\`isMockData\` true). Live keys: from the age of the newest data used and the plan's entitlement
+(Starter: delayed-15m; Pro and Enterprise: live). Entitlement live and age ≤ 15 min → \`live\`; age ≤ 30 min → \`delayed-15m\`;
+older → \`end-of-day\`. A delayed-15m entitlement is served data at least 15 minutes old. Error bodies of family B carry
+\`demo\` for test keys and \`none\` otherwise, since they serve no data. No live data for a symbol → 503 \`data_source_unavailable\`.
+
+## Data
+Responses carry derived analytics only, never a raw quote, trade print or chain row as received. Demo data is the
+service's own synthetic market and must never be treated as a live quote. Every body carries the disclaimer
+(family A error bodies excepted); \`not_financial_advice\` is always true.
+`.trim();
+
+/** Definitions of every number the API returns, collected from the analytics modules. */
+export function metricDefinitions(): Record<string, Record<string, string>> {
+  return {};
+}

@@ -1,0 +1,51 @@
+/** A route: its method, path template, family, input schemas (which also document it) and a handler. */
+import type { z } from "zod";
+import type { Database } from "../db/client";
+import type { AnalyticsEngine, ViewSpec } from "../engine/types";
+import type { Caller } from "./credentials";
+
+export type Family = "A" | "B";
+export type HttpMethod = "GET" | "POST" | "DELETE";
+
+export interface HandlerContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+  params: P;
+  query: Q;
+  body: B;
+  caller: Caller;
+  view: ViewSpec;
+  engine: AnalyticsEngine;
+  database: Database;
+  requestId: string;
+  now: Date;
+}
+
+export interface HandlerResult {
+  data: unknown;
+  /** As-of time of the market data used; absent for account resources (webhooks). */
+  asOf?: Date;
+  status?: number;
+}
+
+export interface RouteDef {
+  /** Endpoint id, e.g. "GET /api/v1/options-flow"; the key of licensing state and metering. */
+  id: string;
+  method: HttpMethod;
+  path: string; // OpenAPI template, e.g. /api/v1/ticker/{symbol}/summary
+  family: Family;
+  summary: string;
+  description: string;
+  tags: string[];
+  /** false for health and the reference: no key, not metered. */
+  authenticated: boolean;
+  /** Handlers that read or write account state run after the limits are admitted (two round trips). */
+  touchesAccountState?: boolean;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response?: z.ZodType;
+  /** Status of a successful answer (200 unless said). */
+  successStatus?: number;
+  handler(ctx: HandlerContext<any, any, any>): Promise<HandlerResult> | HandlerResult;
+}
+
+export const defineRoute = (route: Omit<RouteDef, "id">): RouteDef => ({ ...route, id: `${route.method} ${route.path}` });

@@ -1,0 +1,96 @@
+/** Variant B webhook registration (spec §6). Needs a plan with webhooks (Pro, Enterprise). */
+import { z } from "zod";
+import { deleteWebhook, getWebhook, listWebhooks, registerWebhook, WEBHOOK_EVENTS, WebhookLimitError } from "../../domain/webhooks";
+import { ApiError, invalid } from "../errors";
+import { defineRoute, type HandlerContext } from "../route";
+import { symbolSchema } from "./inputs";
+import { schemas } from "./responses";
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+export const alertBody = z
+  .object({
+    url: z.string().max(2048).url().describe("HTTPS endpoint that receives signed deliveries (http://localhost is accepted for test keys)."),
+    events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length).describe("Event types to deliver."),
+    symbols: z.array(symbolSchema).min(1).max(50).describe("Symbols to watch (1–50)."),
+    ivRankAbove: z.number().min(0).max(100).optional().describe("iv_rank.crossed_above fires when IV rank rises above this (0–100)."),
+    ivRankBelow: z.number().min(0).max(100).optional().describe("iv_rank.crossed_below fires when IV rank falls below this (0–100)."),
+    description: z.string().max(200).optional(),
+  })
+  .strict()
+  .superRefine((b, ctx) => {
+    if (new Set(b.events).size !== b.events.length) ctx.addIssue({ code: "custom", path: ["events"], message: "events must not repeat" });
+    if (b.events.includes("iv_rank.crossed_above") && b.ivRankAbove === undefined)
+      ctx.addIssue({ code: "custom", path: ["ivRankAbove"], message: "required with iv_rank.crossed_above" });
+    if (b.events.includes("iv_rank.crossed_below") && b.ivRankBelow === undefined)
+      ctx.addIssue({ code: "custom", path: ["ivRankBelow"], message: "required with iv_rank.crossed_below" });
+  });
+
+const webhookParams = z.object({ webhookId: z.string().regex(/^wh_[0-9a-f]{24}$/, { message: "is not a webhook id" }) }).strict();
+
+function requireWebhooks(ctx: HandlerContext) {
+  if (!ctx.caller.plan.webhooks) {
+    throw new ApiError("subscription_required", `Webhooks need the API Pro or API Business plan; this key's plan is ${ctx.caller.plan.nameB}.`);
+  }
+}
+
+const notFound = () => new ApiError("not_found", "No such webhook for this account.");
+
+export const createAlert = defineRoute({
+  method: "POST", path: "/api/v1/alerts", family: "B", tags: ["Variant B", "Webhooks"], authenticated: true, touchesAccountState: true,
+  summary: "Register a webhook for IV or no-trade alerts",
+  description: "Registers a webhook. The signing secret is shown once; deliveries are signed per the Standard Webhooks scheme.",
+  body: alertBody, response: schemas.webhookCreated, successStatus: 201,
+  handler: async (ctx) => {
+    requireWebhooks(ctx);
+    const body = ctx.body as z.infer<typeof alertBody>;
+    const url = new URL(body.url);
+    const loopback = LOOPBACK.has(url.hostname);
+    if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback && ctx.caller.env === "test")) {
+      throw invalid("body field 'url': must be an https URL (http://localhost is accepted for test keys only).");
+    }
+    try {
+      const created = await registerWebhook(ctx.database.db, ctx.caller, body);
+      return { data: created, status: 201 };
+    } catch (err) {
+      if (err instanceof WebhookLimitError) throw invalid(err.message);
+      throw err;
+    }
+  },
+});
+
+export const listAlerts = defineRoute({
+  method: "GET", path: "/api/v1/alerts", family: "B", tags: ["Variant B", "Webhooks"], authenticated: true, touchesAccountState: true,
+  summary: "List this account's webhooks", description: "Active and paused registrations of the calling key's account.",
+  response: schemas.webhookList,
+  handler: async (ctx) => {
+    requireWebhooks(ctx);
+    return { data: { webhooks: await listWebhooks(ctx.database.db, ctx.caller.accountId) } };
+  },
+});
+
+export const getAlert = defineRoute({
+  method: "GET", path: "/api/v1/alerts/{webhookId}", family: "B", tags: ["Variant B", "Webhooks"], authenticated: true, touchesAccountState: true,
+  summary: "One webhook registration", description: "A registration of the calling key's account; another account's id answers 404.",
+  params: webhookParams, response: schemas.webhook,
+  handler: async (ctx) => {
+    requireWebhooks(ctx);
+    const found = await getWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId);
+    if (!found) throw notFound();
+    return { data: found };
+  },
+});
+
+export const deleteAlert = defineRoute({
+  method: "DELETE", path: "/api/v1/alerts/{webhookId}", family: "B", tags: ["Variant B", "Webhooks"], authenticated: true, touchesAccountState: true,
+  summary: "Delete a webhook", description: "Stops deliveries; the registration answers with status deleted.",
+  params: webhookParams, response: schemas.webhook,
+  handler: async (ctx) => {
+    requireWebhooks(ctx);
+    const deleted = await deleteWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId);
+    if (!deleted) throw notFound();
+    return { data: deleted };
+  },
+});
+
+export const alertRoutes = [createAlert, listAlerts, getAlert, deleteAlert];

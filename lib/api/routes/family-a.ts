@@ -1,0 +1,57 @@
+/** Variant A routes (spec §4.1): meta envelope, exact spec §7 error bodies. */
+import { z } from "zod";
+import { defineRoute } from "../route";
+import { isoDateTimeString, nonNegativeIntString, symbolParams, symbolSchema } from "./inputs";
+import { schemas } from "./responses";
+
+export const tickerSummary = defineRoute({
+  method: "GET",
+  path: "/api/v1/ticker/{symbol}/summary",
+  family: "A",
+  tags: ["Variant A"],
+  summary: "Research summary for a ticker",
+  description: "Price, service_score (0–100), sentiment, risk_level and a generated summary, from the service's own analytics.",
+  authenticated: true,
+  params: symbolParams,
+  response: schemas.tickerSummary,
+  handler: ({ engine, view, params }) => engine.tickerSummary(view, params.symbol),
+});
+
+export const signalScore = defineRoute({
+  method: "GET",
+  path: "/api/v1/signal-score/{symbol}",
+  family: "A",
+  tags: ["Variant A"],
+  summary: "Signal score for a ticker",
+  description: "service_score (0–100) with its weighted components, sentiment, risk level, and the options metrics behind them.",
+  authenticated: true,
+  params: symbolParams,
+  response: schemas.signalScore,
+  handler: ({ engine, view, params }) => engine.signalScore(view, params.symbol),
+});
+
+export const optionsFlowQuery = z
+  .object({
+    symbol: symbolSchema.optional(),
+    min_premium: nonNegativeIntString(1_000_000_000_000).optional().describe("Minimum premium of an event in USD (integer ≥ 0)."),
+    type: z.enum(["sweep", "block", "unusual"]).optional().describe("Only events of this type."),
+    since: isoDateTimeString.optional().describe("Only events at or after this time (ISO 8601 with zone)."),
+    limit: nonNegativeIntString(500).refine((n) => n >= 1, { message: "must be at least 1" }).optional().describe("At most this many events (1–500, default 50)."),
+  })
+  .strict();
+
+export const optionsFlow = defineRoute({
+  method: "GET",
+  path: "/api/v1/options-flow",
+  family: "A",
+  tags: ["Variant A"],
+  summary: "Options-flow events",
+  description: "Sweeps, blocks and unusual-volume events built from option trades, newest first. Pending data licensing for live keys by default.",
+  authenticated: true,
+  query: optionsFlowQuery,
+  response: schemas.optionsFlow,
+  handler: ({ engine, view, query }) =>
+    engine.optionsFlow(view, { symbol: query.symbol, minPremium: query.min_premium, type: query.type, since: query.since, limit: query.limit ?? 50 }),
+});
+
+export const familyARoutes = [tickerSummary, signalScore, optionsFlow];

@@ -1,0 +1,114 @@
+/** Variant B analytics routes (spec §4.2): flat envelope with isMockData, timestamp, dataLabel. */
+import { z } from "zod";
+import { invalid } from "../errors";
+import { defineRoute } from "../route";
+import { symbolSchema, tickerParams } from "./inputs";
+import { schemas } from "./responses";
+import { strategyRequestSchema } from "../../analytics/strategy-schema";
+
+export const aiSummary = defineRoute({
+  method: "GET",
+  path: "/api/v1/ai/symbol/{ticker}/summary",
+  family: "B",
+  tags: ["Variant B"],
+  summary: "AI research summary for a symbol",
+  description: "A deterministic research summary generated from the symbol's numbers, with confidence (0–1) and bias.",
+  authenticated: true,
+  params: tickerParams,
+  response: schemas.aiSummary,
+  handler: ({ engine, view, params }) => engine.aiSummary(view, params.ticker),
+});
+
+export const noTrade = defineRoute({
+  method: "GET",
+  path: "/api/v1/ai/symbol/{ticker}/no-trade",
+  family: "B",
+  tags: ["Variant B"],
+  summary: "No-trade analysis across 8 risk categories",
+  description: "Checks in eight named risk categories, each pass/warn/fail against documented thresholds, and a decision.",
+  authenticated: true,
+  params: tickerParams,
+  response: schemas.noTrade,
+  handler: ({ engine, view, params }) => engine.noTrade(view, params.ticker),
+});
+
+export const yieldCurve = defineRoute({
+  method: "GET",
+  path: "/api/v1/data/yield-curve",
+  family: "B",
+  tags: ["Variant B"],
+  summary: "Treasury yield curve",
+  description: "The newest par yield curve, every tenor, inversion flags and the 10y–2y spread in basis points.",
+  authenticated: true,
+  response: schemas.yieldCurve,
+  handler: ({ engine, view }) => engine.yieldCurve(view),
+});
+
+export const marketSentiment = defineRoute({
+  method: "GET",
+  path: "/api/v1/data/market-sentiment",
+  family: "B",
+  tags: ["Variant B"],
+  summary: "Composite market sentiment",
+  description: "A 0–100 score and label from put/call, volatility index vs its average, breadth, momentum and skew.",
+  authenticated: true,
+  response: schemas.marketSentiment,
+  handler: ({ engine, view }) => engine.marketSentiment(view),
+});
+
+const MAX_WATCHLIST = 50;
+export const watchlistQuery = z
+  .object({
+    symbols: z
+      .string()
+      .min(1)
+      .max(MAX_WATCHLIST * 10)
+      .describe(`Comma-separated symbols, 1–${MAX_WATCHLIST}.`)
+      .transform((s, ctx) => {
+        const parts = s.split(",").map((p) => p.trim()).filter((p) => p !== "");
+        const out: string[] = [];
+        for (const p of parts) {
+          const r = symbolSchema.safeParse(p);
+          if (!r.success) {
+            ctx.addIssue({ code: "custom", message: `'${p.slice(0, 16)}' is not a ticker symbol` });
+            return z.NEVER;
+          }
+          if (!out.includes(r.data)) out.push(r.data);
+        }
+        if (out.length === 0) ctx.addIssue({ code: "custom", message: "give at least one symbol" });
+        if (out.length > MAX_WATCHLIST) ctx.addIssue({ code: "custom", message: `at most ${MAX_WATCHLIST} symbols` });
+        return out;
+      }),
+  })
+  .strict();
+
+export const watchlistRanking = defineRoute({
+  method: "GET",
+  path: "/api/v1/data/watchlist-ranking",
+  family: "B",
+  tags: ["Variant B"],
+  summary: "Watchlist ranked by IV rank and liquidity",
+  description: "Ranks the given symbols by 0.6 × IV rank + 0.4 × liquidity score, with each symbol's no-trade decision.",
+  authenticated: true,
+  query: watchlistQuery,
+  response: schemas.watchlistRanking,
+  handler: ({ engine, view, query }) => {
+    if (!query.symbols) throw invalid("query field 'symbols' is required.");
+    return engine.watchlistRanking(view, query.symbols);
+  },
+});
+
+export const researchOutputs = defineRoute({
+  method: "POST",
+  path: "/api/v1/outputs",
+  family: "B",
+  tags: ["Variant B"],
+  summary: "Structured research output for a strategy",
+  description: "Prices a strategy's legs from the current chain and returns payoff, greeks, probability of profit and risk flags.",
+  authenticated: true,
+  body: strategyRequestSchema,
+  response: schemas.researchOutput,
+  handler: ({ engine, view, body }) => engine.researchOutput(view, body),
+});
+
+export const familyBRoutes = [aiSummary, noTrade, yieldCurve, marketSentiment, watchlistRanking, researchOutputs];

@@ -1,0 +1,27 @@
+/** Input schemas shared by routes. Symbols: case-insensitive in, upper-case out (CONTRACT §1). */
+import { z } from "zod";
+
+export const SYMBOL_PATTERN = /^[A-Z]{1,6}([.-][A-Z]{1,2})?$/;
+
+export const symbolSchema = z
+  .string()
+  .max(16)
+  .transform((s) => s.toUpperCase())
+  .refine((s) => SYMBOL_PATTERN.test(s), { message: "must be a ticker symbol: 1–6 letters, optionally . or - and 1–2 letters (e.g. BRK.B)" })
+  .describe("Ticker symbol, case-insensitive (answered upper-case). Pattern ^[A-Z]{1,6}([.-][A-Z]{1,2})?$");
+
+export const symbolParams = z.object({ symbol: symbolSchema }).strict();
+export const tickerParams = z.object({ ticker: symbolSchema }).strict();
+
+/** Non-negative integer given as decimal digits only (no sign, exponent or fraction). */
+export const nonNegativeIntString = (max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,15}$/, { message: "must be a non-negative integer" })
+    .transform(Number)
+    .refine((n) => n <= max, { message: `must be at most ${max}` });
+
+export const isoDateTimeString = z
+  .string()
+  .datetime({ offset: true, message: "must be an ISO 8601 date-time with a zone, e.g. 2026-11-20T14:30:00Z" })
+  .transform((s) => new Date(s));

@@ -1,0 +1,29 @@
+/** Health and the API reference: no key, never metered (CONTRACT §1). */
+import { VERSION } from "../../version";
+import { defineRoute, type RouteDef } from "../route";
+import { schemas } from "./responses";
+
+const startedAt = Date.now();
+
+export const health = defineRoute({
+  method: "GET", path: "/api/v1/health", family: "B", tags: ["Service"], authenticated: false,
+  summary: "Health check and version", description: "status ok, or degraded when the database does not answer within 2 s; version; uptime in seconds.",
+  response: schemas.health,
+  handler: async ({ database }) => {
+    const reachable = await Promise.race([
+      database.sql`select 1`.then(() => true, () => false),
+      new Promise<boolean>((resolve) => setTimeout(resolve, 2000, false).unref()),
+    ]);
+    return { data: { status: reachable ? "ok" : "degraded", version: VERSION, uptime: Math.round((Date.now() - startedAt) / 100) / 10 } };
+  },
+});
+
+/** The reference is built lazily from the route table, so it always documents exactly what is served. */
+export function openApiRoute(build: () => unknown): RouteDef {
+  let doc: unknown;
+  return defineRoute({
+    method: "GET", path: "/api/v1/openapi.json", family: "A", tags: ["Service"], authenticated: false,
+    summary: "This API reference (OpenAPI 3.1)", description: "Generated from the schemas that validate requests.",
+    handler: () => ({ data: (doc ??= build()) }),
+  });
+}

@@ -1,0 +1,152 @@
+/** Public `data` shapes of every route; the OpenAPI reference is generated from these. */
+import { z } from "zod";
+
+const num = (d: string) => z.number().describe(d);
+const nnum = (d: string) => z.number().nullable().describe(d);
+const component = z.object({
+  name: z.string(),
+  available: z.boolean().optional().describe("false when the input was missing (it then counts as neutral)."),
+  directional: z.boolean().optional().describe("true for components that push the score up or down (signal score)."),
+  value: z.number().nullable().describe("The input value of the component (units per its definition)."),
+  weight: num("Weight of the component in the composite (weights of the used components sum to 1)."),
+  score: num("Component sub-score, 0–100 (or −1…+1 for directional signal components, see definitions)."),
+  contribution: num("weight × score."),
+});
+
+const metricsA = z.object({
+  atm_iv_30d: nnum("30-day constant-maturity at-the-money implied volatility, decimal (0.25 = 25 %)."),
+  iv_rank: nnum("IV rank, 0–100: (today − min) / (max − min) of atm_iv_30d over the lookback."),
+  iv_percentile: nnum("IV percentile, 0–100: share of lookback days whose atm_iv_30d was below today's."),
+  iv_lookback_days: num("Number of daily observations behind iv_rank and iv_percentile (up to 252)."),
+  hv_30d: nnum("30-session close-to-close realised volatility, annualised, decimal."),
+  put_call_volume_ratio: nnum("Put volume / call volume across the chain."),
+  put_call_oi_ratio: nnum("Put open interest / call open interest across the chain."),
+  skew_25d: nnum("IV of the 25-delta put minus IV of the 25-delta call, decimal vol, expiry nearest 30 days."),
+  term_slope: nnum("90-day minus 30-day constant-maturity ATM IV, decimal vol."),
+  liquidity_score: num("0–100: 50 % spread, 25 % volume, 25 % open-interest components."),
+  avg_spread_pct: nnum("Mean (ask − bid) / mid of contracts within ±10 % of spot, fraction."),
+  momentum_20d: nnum("20-session return, decimal."),
+  trend_50d: nnum("Close / 50-session simple moving average − 1, decimal."),
+  expected_move: z
+    .object({ date: z.string(), days: z.number(), move: z.number(), move_pct: z.number() })
+    .nullable()
+    .describe("Expected move to the next earnings date: spot × IV × √(days/365); move in USD, move_pct a fraction of spot."),
+});
+
+export const schemas = {
+  tickerSummary: z.object({
+    symbol: z.string(), name: z.string(),
+    price: num("Last price of the underlying, USD."),
+    service_score: num("Composite signal score, integer 0–100 (50 = neutral)."),
+    sentiment: z.enum(["bullish", "bearish", "neutral"]),
+    risk_level: z.enum(["low", "moderate", "elevated", "high"]),
+    summary: z.string().describe("Generated deterministically from the numbers."),
+    iv_rank: nnum("See signal-score metrics.iv_rank."),
+    atm_iv_30d: nnum("See signal-score metrics.atm_iv_30d."),
+    as_of: z.string().describe("As-of time of the newest data used (ISO 8601)."),
+  }),
+  signalScore: z.object({
+    symbol: z.string(),
+    service_score: num("Composite signal score, integer 0–100: round(50 + 50 × weighted mean of directional components)."),
+    sentiment: z.enum(["bullish", "bearish", "neutral"]),
+    risk_level: z.enum(["low", "moderate", "elevated", "high"]),
+    confidence: num("Agreement of the directional signals, 0–1."),
+    bias: z.enum(["long", "short", "neutral"]),
+    components: z.array(component),
+    metrics: metricsA,
+    as_of: z.string(),
+  }),
+  optionsFlow: z.object({
+    events: z.array(
+      z.object({
+        id: z.string().describe("Stable identifier of the event (a hash, not a trade id)."),
+        symbol: z.string(), time: z.string(),
+        type: z.enum(["sweep", "block", "unusual"]),
+        contract: z.object({ expiry: z.string(), strike: z.number(), right: z.enum(["call", "put"]) }),
+        size: num("Contracts in the event."),
+        avg_price: num("Size-weighted average price per share, USD."),
+        premium: num("price × size × 100 (contract multiplier), USD."),
+        side: z.enum(["ask", "ask_side", "mid", "bid_side", "bid"]),
+        sentiment: z.enum(["bullish", "bearish", "neutral"]),
+        exchange_count: num("Distinct exchanges in the event (sweeps: 2 or more)."),
+        unusual: z.boolean().describe("Cumulative day volume of the contract exceeded its open interest."),
+        volume_oi_ratio: nnum("Cumulative day volume / open interest at the event."),
+      }),
+    ),
+    count: num("Number of events returned."),
+  }),
+  aiSummary: z.object({
+    symbol: z.string(), summary: z.string(),
+    confidence: num("Agreement of the directional signals, 0–1."),
+    bias: z.enum(["long", "short", "neutral"]),
+    serviceScore: num("Composite signal score 0–100."),
+    sentiment: z.enum(["bullish", "bearish", "neutral"]),
+    isMockData: z.boolean(), disclaimer: z.string(), asOf: z.string(),
+  }),
+  noTrade: z.object({
+    symbol: z.string(),
+    decision: z.enum(["trade", "caution", "no_trade"]).describe("no_trade if any check fails; caution if two or more warn; else trade."),
+    reasons: z.array(z.object({ category: z.string(), checkId: z.string(), message: z.string() })),
+    checks: z.array(
+      z.object({
+        id: z.string(), category: z.string(), status: z.enum(["pass", "warn", "fail"]),
+        value: z.number().nullable(), threshold: z.object({ warn: z.number(), fail: z.number() }),
+        direction: z.enum(["higher_is_worse", "lower_is_worse"]),
+        unit: z.string(), explanation: z.string(),
+      }),
+    ),
+    categories: z.array(z.string()).describe("The 8 risk categories."),
+    disclaimer: z.string(), asOf: z.string(),
+  }),
+  yieldCurve: z.object({
+    date: z.string().describe("Date of the newest curve (YYYY-MM-DD)."),
+    curve: z.array(z.object({ tenor: z.string(), years: z.number(), yieldPct: num("Par yield, percent.") })),
+    interpolation: z.string().describe("How yields between tenors are read: linear in years, flat beyond the ends."),
+    inversion: z.object({ "10y2y": z.boolean(), "10y3m": z.boolean() }).describe("true when the 10-year yield is below the 2-year (3-month) yield."),
+    spread10y2y: nnum("10-year minus 2-year par yield, basis points."),
+    spread10y3m: nnum("10-year minus 3-month par yield, basis points."),
+    shape: z.string(),
+    unit: z.literal("bp").describe("Unit of the spreads."),
+    timestamp: z.string(),
+  }),
+  marketSentiment: z.object({
+    score: num("Composite 0–100 (0 extreme fear, 100 extreme greed)."),
+    label: z.enum(["extreme_fear", "fear", "neutral", "greed", "extreme_greed"]),
+    coverage: num("Share of the base weight whose inputs were available, 0–1."),
+    components: z.array(component),
+    missing: z.array(z.string()).describe("Components left out for lack of data; the others' weights are renormalised."),
+    timestamp: z.string(),
+  }),
+  watchlistRanking: z.object({
+    symbols: z.array(z.string()).describe("The requested symbols, upper-case, de-duplicated."),
+    ranked: z.array(
+      z.object({
+        rank: z.number(), symbol: z.string(),
+        score: num("0.6 × IV rank + 0.4 × liquidity score, 0–100."),
+        ivRank: z.number().nullable(), liquidityScore: z.number(),
+        decision: z.enum(["trade", "caution", "no_trade"]),
+      }),
+    ),
+    noTradeCount: num("How many of the symbols have decision no_trade."),
+    timestamp: z.string(),
+  }),
+  researchOutput: z.object({
+    output: z.record(z.string(), z.unknown()).describe("Strategy legs, net premium, max profit and loss, breakevens, greeks, probability of profit, expected move."),
+    riskFlags: z.array(z.object({ code: z.string(), severity: z.enum(["info", "warning", "high"]), message: z.string() })),
+    disclaimer: z.string(),
+  }),
+  webhook: z.object({
+    webhookId: z.string(), status: z.enum(["active", "paused", "disabled", "deleted"]), url: z.string(),
+    events: z.array(z.string()), symbols: z.array(z.string()), params: z.record(z.string(), z.unknown()),
+    environment: z.enum(["test", "live"]), createdAt: z.string(),
+  }),
+  webhookCreated: z.object({
+    webhookId: z.string(), status: z.literal("active"), url: z.string(), events: z.array(z.string()),
+    symbols: z.array(z.string()), params: z.record(z.string(), z.unknown()), environment: z.enum(["test", "live"]),
+    createdAt: z.string(), signingSecret: z.string().describe("whsec_… secret for verifying deliveries; shown only here."),
+  }),
+  webhookList: z.object({ webhooks: z.array(z.record(z.string(), z.unknown())) }),
+  health: z.object({
+    status: z.enum(["ok", "degraded"]), version: z.string(), uptime: num("Seconds since the process started."),
+  }),
+};

@@ -1,0 +1,26 @@
+/** The seed of the plan catalogue, from spec §8 (A and B tables name the same four levels, CONTRACT §3). */
+export const PLAN_SEED = [
+  {
+    id: "sandbox", nameA: "Sandbox", nameB: "Free Sandbox", rank: 0,
+    aPerMinute: 10, aPerMonth: 100, bPerMinute: 5, bPerDay: 100, bMaxPayloadBytes: 10 * 1024,
+    webhooks: false, dataEntitlement: "demo", liveKeyStyles: [] as string[],
+  },
+  {
+    id: "starter", nameA: "Starter", nameB: "API Starter", rank: 1,
+    aPerMinute: 30, aPerMonth: 10_000, bPerMinute: 60, bPerDay: 10_000, bMaxPayloadBytes: 100 * 1024,
+    webhooks: false, dataEntitlement: "delayed-15m", liveKeyStyles: ["sk"],
+  },
+  {
+    id: "pro", nameA: "Pro", nameB: "API Pro", rank: 2,
+    aPerMinute: 120, aPerMonth: 100_000, bPerMinute: 300, bPerDay: 100_000, bMaxPayloadBytes: 1024 * 1024,
+    webhooks: true, dataEntitlement: "live", liveKeyStyles: ["live", "sk"],
+  },
+  {
+    id: "enterprise", nameA: "Enterprise", nameB: "API Business", rank: 3,
+    aPerMinute: 600, aPerMonth: 2_000_000, bPerMinute: 1000, bPerDay: 1_000_000, bMaxPayloadBytes: 10 * 1024 * 1024,
+    webhooks: true, dataEntitlement: "live", liveKeyStyles: ["live", "sk"],
+  },
+];
+
+export const PLAN_IDS = ["sandbox", "starter", "pro", "enterprise"] as const;
+export type PlanId = (typeof PLAN_IDS)[number];

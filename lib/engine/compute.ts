@@ -1,0 +1,141 @@
+/**
+ * Turns one market snapshot into every analytic the API serves. Pure; per-symbol results are reused from the
+ * previous view when that symbol's inputs did not change, so a data update costs only what it touched.
+ */
+import type { Bar, FlowSummary, Instrument, OptionQuote, OptionTrade, SymbolMetrics, TreasuryYield } from "../analytics/types";
+import { buildFlowEvents, type FlowEvent } from "../analytics/flow";
+import { summarizeFlow } from "../analytics/flow-filters";
+import { atmIvHistory, closesByDate } from "../analytics/iv-history";
+import { computeSymbolMetrics } from "../analytics/vol-metrics";
+import { signalScore, type SignalScore } from "../analytics/signal-score";
+import { noTradeAnalysis, type NoTradeAnalysis } from "../analytics/no-trade";
+import { buildYieldCurve, riskFreeRate, type YieldCurve } from "../analytics/yield-curve";
+import { marketSentiment, breadthFromBars, type MarketSentiment } from "../analytics/market-sentiment";
+import { momentum } from "../analytics/price-metrics";
+
+export interface MarketSnapshotInput {
+  instruments: Instrument[];
+  dailyBarsBySymbol: Map<string, Bar[]>; // ascending
+  latestChainBySymbol: Map<string, OptionQuote[]>;
+  chainHistoryBySymbol: Map<string, OptionQuote[][]>; // one array per EOD snapshot
+  tradesBySymbol: Map<string, OptionTrade[]>;
+  yields: TreasuryYield[];
+}
+
+export interface SymbolAnalytics {
+  instrument: Instrument;
+  metrics: SymbolMetrics;
+  signal: SignalScore;
+  noTrade: NoTradeAnalysis;
+  chain: OptionQuote[];
+  asOf: Date;
+  flowEvents: FlowEvent[];
+  /** Fingerprint of the inputs, to reuse this result when nothing changed. */
+  inputKey: string;
+  historyKey: string;
+  ivHistory: number[];
+}
+
+export interface MarketView {
+  instruments: Map<string, Instrument>;
+  symbols: Map<string, SymbolAnalytics>;
+  flowEvents: FlowEvent[]; // all symbols, newest first
+  flowAsOf: Date | null;
+  curve: YieldCurve | null;
+  curveAsOf: Date | null;
+  sentiment: MarketSentiment | null;
+  sentimentAsOf: Date | null;
+  volIndex: number | null;
+  rate: (years: number) => number;
+  computedMs: number;
+}
+
+const INDEX_SYMBOL_KINDS = new Set(["index"]);
+const VOL_INDEX_KIND = "volatility_index";
+const NO_RATE = () => 0; // no Treasury curve loaded: discount at zero, stated in the reference
+
+const newest = (dates: Date[]): Date | null => (dates.length ? new Date(Math.max(...dates.map((d) => d.getTime()))) : null);
+
+function emptyFlow(): FlowSummary {
+  return { bullishPremium: 0, bearishPremium: 0, netPremium: 0, sweepCount: 0, blockCount: 0, unusualCount: 0 };
+}
+
+export function computeMarketView(snap: MarketSnapshotInput, previous: MarketView | null): MarketView {
+  const started = performance.now();
+  const curve = buildYieldCurve(snap.yields);
+  const rate = curve ? riskFreeRate(curve.curve) : NO_RATE;
+  const curveKey = curve ? `${curve.date}:${curve.curve.map((p) => p.yieldPct).join(",")}` : "none";
+  const curveAsOf = curve ? new Date(`${curve.date}T21:00:00Z`) : null;
+
+  const volInstrument = snap.instruments.find((i) => i.kind === VOL_INDEX_KIND);
+  const volCloses = volInstrument ? (snap.dailyBarsBySymbol.get(volInstrument.symbol) ?? []).map((b) => b.close) : [];
+  const volIndex = volCloses.length ? volCloses[volCloses.length - 1] : null;
+
+  // Pass 1: options metrics and flow for every symbol with a chain.
+  const partial = new Map<string, Omit<SymbolAnalytics, "noTrade">>();
+  for (const instrument of snap.instruments) {
+    const chain = snap.latestChainBySymbol.get(instrument.symbol) ?? [];
+    const bars = snap.dailyBarsBySymbol.get(instrument.symbol) ?? [];
+    if (chain.length === 0 || bars.length === 0) continue;
+    const trades = snap.tradesBySymbol.get(instrument.symbol) ?? [];
+    const history = snap.chainHistoryBySymbol.get(instrument.symbol) ?? [];
+    const chainAsOf = newest([chain[0].asOf]) ?? chain[0].asOf;
+    const lastBar = bars[bars.length - 1];
+    const lastTrade = trades.length ? trades[trades.length - 1] : null;
+    const historyKey = `${history.length}|${history.at(-1)?.[0]?.asOf.getTime() ?? 0}|${bars.length}|${curveKey}|${instrument.dividendYield}`;
+    const inputKey = `${chain.length}|${chainAsOf.getTime()}|${lastBar.ts.getTime()}|${lastBar.close}|${trades.length}|${lastTrade?.ts.getTime() ?? 0}|${historyKey}|${instrument.nextEarningsDate}`;
+    const prev = previous?.symbols.get(instrument.symbol);
+    if (prev && prev.inputKey === inputKey) {
+      partial.set(instrument.symbol, prev);
+      continue;
+    }
+    const ivHistory = prev && prev.historyKey === historyKey
+      ? prev.ivHistory
+      : atmIvHistory(history, closesByDate(bars), rate, instrument.dividendYield)
+          .filter((p) => p.date < chainAsOf.toISOString().slice(0, 10))
+          .map((p) => p.atmIv30);
+    const oi = new Map<string, number>();
+    for (const q of chain) oi.set(`${q.expiry}|${q.strike}|${q.right}`, q.openInterest);
+    const flowEvents = buildFlowEvents(trades, (c) => oi.get(`${c.expiry}|${c.strike}|${c.right}`) ?? null);
+    const asOf = newest([chainAsOf, lastBar.ts, ...(lastTrade ? [lastTrade.ts] : [])])!;
+    const metrics = computeSymbolMetrics({
+      instrument, dailyBars: bars, chain, ivHistory, flow: flowEvents.length ? summarizeFlow(flowEvents) : emptyFlow(), asOf, rate,
+    });
+    partial.set(instrument.symbol, {
+      instrument, metrics, signal: signalScore(metrics), chain, asOf, flowEvents, inputKey, historyKey, ivHistory,
+    });
+  }
+
+  // Pass 2: market-wide sentiment, then no-trade (which reads it).
+  const equities = new Map([...snap.dailyBarsBySymbol].filter(([s]) => snap.instruments.find((i) => i.symbol === s)?.kind === "equity"));
+  const index = snap.instruments.find((i) => INDEX_SYMBOL_KINDS.has(i.kind));
+  const indexAnalytics = index ? partial.get(index.symbol) : undefined;
+  let putVolume = 0;
+  let callVolume = 0;
+  for (const a of partial.values()) {
+    for (const q of a.chain) (q.right === "P" ? (putVolume += q.volume) : (callVolume += q.volume));
+  }
+  const avg = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
+  const sentimentInputs = {
+    putCallRatio: callVolume > 0 ? putVolume / callVolume : null,
+    volIndex,
+    volIndexAvg: avg(volCloses.slice(-50)),
+    breadth: breadthFromBars(equities),
+    momentum: index ? momentum((snap.dailyBarsBySymbol.get(index.symbol) ?? []).map((b) => b.close), 20) : null,
+    skew: indexAnalytics?.metrics.skew25d ?? null,
+  };
+  const hasMarketData = partial.size > 0;
+  const sentiment = hasMarketData ? marketSentiment(sentimentInputs) : null;
+  const sentimentAsOf = newest([...partial.values()].map((a) => a.asOf));
+
+  const symbols = new Map<string, SymbolAnalytics>();
+  for (const [symbol, a] of partial) {
+    symbols.set(symbol, { ...a, noTrade: noTradeAnalysis(a.metrics, { marketSentimentScore: sentiment?.score ?? null, volIndex }) });
+  }
+  const flowEvents = [...symbols.values()].flatMap((a) => a.flowEvents).sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : a.id < b.id ? -1 : 1));
+  const flowAsOf = newest([...symbols.values()].map((a) => a.asOf));
+  return {
+    instruments: new Map(snap.instruments.map((i) => [i.symbol, i])),
+    symbols, flowEvents, flowAsOf, curve, curveAsOf, sentiment, sentimentAsOf, volIndex, rate, computedMs: performance.now() - started,
+  };
+}

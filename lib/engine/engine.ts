@@ -1,0 +1,124 @@
+/**
+ * The analytics engine: keeps one computed view per (market environment, entitlement) in memory, recomputed once
+ * per data update (the version row) — no request reprices a chain. Delayed views read data at least 15 minutes old.
+ */
+import type { Database } from "../db/client";
+import type { MarketEnv } from "../analytics/types";
+import { errorFields, log } from "../log";
+import { readMarketVersions } from "../market/versions";
+import { loadMarketSnapshot } from "../market/store-read";
+import { startDemoTicker } from "../market/store";
+import { computeMarketView, type MarketSnapshotInput, type MarketView } from "./compute";
+import { createQueries } from "./queries";
+import type { AnalyticsEngine, ViewSpec } from "./types";
+
+const DELAY_MS = 15 * 60_000;
+const POLL_MS = 1000;
+/** A delayed view's cutoff moves with the clock; recompute it at most this often when no new data arrives. */
+const DELAYED_REFRESH_MS = 60_000;
+
+interface ViewState {
+  version: number;
+  computedAt: number;
+  view: MarketView;
+}
+
+export interface EngineOptions {
+  seed: string;
+  demoTicker: boolean;
+  now?: () => Date;
+}
+
+export type SnapshotLoader = (env: MarketEnv, cutoff: Date | null) => Promise<MarketSnapshotInput>;
+
+export class MarketEngine {
+  private readonly states = new Map<string, ViewState>();
+  private readonly inflight = new Map<string, Promise<ViewState>>();
+  private versions: Record<MarketEnv, number> = { demo: -1, live: -1 };
+  private poller: NodeJS.Timeout | null = null;
+  private healthy = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly load: SnapshotLoader,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async start(): Promise<void> {
+    await this.poll();
+    this.poller = setInterval(() => void this.poll(), POLL_MS);
+    this.poller.unref();
+  }
+
+  private async poll(): Promise<void> {
+    try {
+      this.versions = await readMarketVersions(this.database.db);
+      this.healthy = true;
+      // Recompute views already in use in the background, so requests keep being served from the previous one.
+      for (const key of this.states.keys()) {
+        const [env, entitlement] = key.split("|") as [MarketEnv, string];
+        if (this.isStale(key, env, entitlement)) void this.refresh(key, env, entitlement).catch(() => {});
+      }
+    } catch (err) {
+      this.healthy = false;
+      log.warn("market version poll failed", errorFields(err));
+    }
+  }
+
+  private isStale(key: string, env: MarketEnv, entitlement: string): boolean {
+    const state = this.states.get(key);
+    if (!state) return true;
+    if (state.version !== this.versions[env]) return true;
+    return entitlement === "delayed-15m" && Date.now() - state.computedAt > DELAYED_REFRESH_MS;
+  }
+
+  private refresh(key: string, env: MarketEnv, entitlement: string): Promise<ViewState> {
+    const pending = this.inflight.get(key);
+    if (pending) return pending;
+    const version = this.versions[env];
+    const run = (async () => {
+      const cutoff = entitlement === "delayed-15m" ? new Date(this.now().getTime() - DELAY_MS) : null;
+      const snapshot = await this.load(env, cutoff);
+      const view = computeMarketView(snapshot, this.states.get(key)?.view ?? null);
+      const state = { version, computedAt: Date.now(), view };
+      this.states.set(key, state);
+      log.debug("market view computed", { env, entitlement, ms: Math.round(view.computedMs), symbols: view.symbols.size });
+      return state;
+    })().finally(() => this.inflight.delete(key));
+    this.inflight.set(key, run);
+    return run;
+  }
+
+  /** The current view; waits only when none has been computed yet. */
+  async view(spec: ViewSpec): Promise<MarketView> {
+    const entitlement = spec.env === "demo" ? "demo" : spec.entitlement;
+    const key = `${spec.env}|${entitlement}`;
+    const state = this.states.get(key);
+    if (state) return state.view;
+    return (await this.refresh(key, spec.env, entitlement)).view;
+  }
+
+  ready(): boolean {
+    return this.healthy;
+  }
+
+  async stop(): Promise<void> {
+    if (this.poller) clearInterval(this.poller);
+    await Promise.allSettled(this.inflight.values());
+  }
+}
+
+export async function startMarketEngine(database: Database, options: EngineOptions): Promise<AnalyticsEngine> {
+  const engine = new MarketEngine(database, (env, cutoff) => loadMarketSnapshot(database.db, env, { cutoff }), options.now);
+  await engine.start();
+  const stopTicker = options.demoTicker ? startDemoTicker(database, { seed: options.seed }) : null;
+  const queries = createQueries((spec) => engine.view(spec), options.now ?? (() => new Date()));
+  return {
+    ...queries,
+    ready: () => engine.ready(),
+    async stop() {
+      await stopTicker?.();
+      await engine.stop();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/** Maps computed analytics to the public `data` shapes (lib/api/routes/responses.ts). */
+import type { FlowEvent } from "../analytics/flow";
+import type { SymbolAnalytics } from "./compute";
+
+const r = (x: number | null, digits = 4): number | null => (x === null || !Number.isFinite(x) ? null : Math.round(x * 10 ** digits) / 10 ** digits);
+
+export function tickerSummaryData(a: SymbolAnalytics) {
+  const m = a.metrics;
+  return {
+    symbol: a.instrument.symbol,
+    name: a.instrument.name,
+    price: m.spot,
+    service_score: a.signal.service_score,
+    sentiment: a.signal.sentiment,
+    risk_level: a.signal.risk_level,
+    summary: a.signal.summary,
+    iv_rank: r(m.ivRank, 1),
+    atm_iv_30d: r(m.atmIv30),
+    as_of: a.asOf.toISOString(),
+  };
+}
+
+export function signalScoreData(a: SymbolAnalytics) {
+  const m = a.metrics;
+  return {
+    symbol: a.instrument.symbol,
+    service_score: a.signal.service_score,
+    sentiment: a.signal.sentiment,
+    risk_level: a.signal.risk_level,
+    confidence: a.signal.confidence,
+    bias: a.signal.bias,
+    components: a.signal.components.map((c) => ({ name: c.name, value: r(c.value), weight: r(c.weight), score: r(c.score), contribution: r(c.contribution) })),
+    metrics: {
+      atm_iv_30d: r(m.atmIv30),
+      iv_rank: r(m.ivRank, 1),
+      iv_percentile: r(m.ivPercentile, 1),
+      iv_lookback_days: m.ivLookbackDays,
+      hv_30d: r(m.hv30),
+      put_call_volume_ratio: r(m.putCallVolumeRatio),
+      put_call_oi_ratio: r(m.putCallOiRatio),
+      skew_25d: r(m.skew25d),
+      term_slope: r(m.termSlope),
+      liquidity_score: r(m.liquidityScore, 1),
+      avg_spread_pct: r(m.avgSpreadPct),
+      momentum_20d: r(m.momentum20d),
+      trend_50d: r(m.trend50d),
+      expected_move: m.expectedMove
+        ? { date: m.expectedMove.date, days: m.expectedMove.days, move: r(m.expectedMove.move, 2), move_pct: r(m.expectedMove.movePct, 4) }
+        : null,
+    },
+    as_of: a.asOf.toISOString(),
+  };
+}
+
+export function flowEventData(e: FlowEvent) {
+  return {
+    id: e.id, symbol: e.symbol, time: e.time, type: e.type, contract: e.contract, size: e.size, avg_price: e.avgPrice,
+    premium: e.premium, side: e.side, sentiment: e.sentiment, exchange_count: e.exchangeCount, unusual: e.unusual,
+    volume_oi_ratio: e.volumeOiRatio,
+  };
+}
+
+export function aiSummaryData(a: SymbolAnalytics, isMock: boolean, disclaimer: string) {
+  return {
+    symbol: a.instrument.symbol,
+    summary: a.signal.summary,
+    confidence: a.signal.confidence,
+    bias: a.signal.bias,
+    serviceScore: a.signal.service_score,
+    sentiment: a.signal.sentiment,
+    isMockData: isMock,
+    disclaimer,
+    asOf: a.asOf.toISOString(),
+  };
+}
+
+export function noTradeData(a: SymbolAnalytics, disclaimer: string) {
+  return {
+    symbol: a.instrument.symbol,
+    decision: a.noTrade.decision,
+    reasons: a.noTrade.reasons,
+    checks: a.noTrade.checks,
+    categories: a.noTrade.categories,
+    disclaimer,
+    asOf: a.asOf.toISOString(),
+  };
+}

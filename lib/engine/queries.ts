@@ -1,0 +1,119 @@
+/**
+ * Answers the routes' questions from the current view. Each public payload is built and checked against its
+ * response schema once per view, so a request only looks it up (no analytics work on the hot path).
+ */
+import type { z } from "zod";
+import { ApiError } from "../api/errors";
+import { DISCLAIMER } from "../api/disclaimer";
+import { schemas } from "../api/routes/responses";
+import { filterFlowEvents } from "../analytics/flow-filters";
+import { buildStrategyOutput } from "../analytics/strategy";
+import { StrategyInputError, type StrategyRequest } from "../analytics/strategy-schema";
+import { rankWatchlist } from "../analytics/watchlist";
+import type { MarketView, SymbolAnalytics } from "./compute";
+import { aiSummaryData, flowEventData, noTradeData, signalScoreData, tickerSummaryData } from "./payloads";
+import type { AnalyticsEngine, FlowQuery, Served, ViewSpec } from "./types";
+
+type Queries = Omit<AnalyticsEngine, "ready" | "stop">;
+
+const MEMO_LIMIT = 5000;
+
+const unavailable = (what: string) => new ApiError("data_source_unavailable", `No ${what} is available from the data source right now.`);
+
+/** Unknown to this environment → 404; known but without data (or an empty store) → 503 (CONTRACT §1, §6). */
+function symbolIn(view: MarketView, symbol: string): SymbolAnalytics {
+  const analytics = view.symbols.get(symbol);
+  if (analytics) return analytics;
+  if (view.instruments.size === 0) throw unavailable("market data");
+  if (view.instruments.has(symbol)) throw unavailable(`data for ${symbol}`);
+  throw new ApiError("symbol_not_found", `The service has no data for symbol ${symbol}.`);
+}
+
+export function createQueries(viewOf: (spec: ViewSpec) => Promise<MarketView>, now: () => Date): Queries {
+  const memo = new WeakMap<MarketView, Map<string, unknown>>();
+  /** Builds a payload once per view, validated (and stripped of anything undocumented) by its public schema. */
+  function once<T>(view: MarketView, key: string, schema: z.ZodType, build: () => T): T {
+    let m = memo.get(view);
+    if (!m) memo.set(view, (m = new Map()));
+    const hit = m.get(key);
+    if (hit !== undefined) return hit as T;
+    const value = schema.parse(build()) as T;
+    if (m.size < MEMO_LIMIT) m.set(key, value); // callers choose keys (filters): bound what one view may hold
+    return value;
+  }
+  const served = <T>(data: T, asOf: Date | null): Served<T> => {
+    if (!asOf) throw unavailable("market data");
+    return { data, asOf };
+  };
+  const isMock = (spec: ViewSpec) => spec.env === "demo";
+
+  return {
+    async tickerSummary(spec, symbol) {
+      const view = await viewOf(spec);
+      const a = symbolIn(view, symbol);
+      return served(once(view, `ticker:${symbol}`, schemas.tickerSummary, () => tickerSummaryData(a)), a.asOf);
+    },
+    async signalScore(spec, symbol) {
+      const view = await viewOf(spec);
+      const a = symbolIn(view, symbol);
+      return served(once(view, `signal:${symbol}`, schemas.signalScore, () => signalScoreData(a)), a.asOf);
+    },
+    async optionsFlow(spec, q: FlowQuery) {
+      const view = await viewOf(spec);
+      if (q.symbol) symbolIn(view, q.symbol);
+      if (!view.flowAsOf) throw unavailable("options flow");
+      const events = filterFlowEvents(view.flowEvents, { symbol: q.symbol, minPremium: q.minPremium, type: q.type, since: q.since, limit: q.limit });
+      const key = `flow:${q.symbol ?? ""}:${q.minPremium ?? ""}:${q.type ?? ""}:${q.since?.toISOString() ?? ""}:${q.limit}`;
+      const data = q.since ? schemas.optionsFlow.parse({ events: events.map(flowEventData), count: events.length })
+        : once(view, key, schemas.optionsFlow, () => ({ events: events.map(flowEventData), count: events.length }));
+      return served(data, q.symbol ? view.symbols.get(q.symbol)!.asOf : view.flowAsOf);
+    },
+    async aiSummary(spec, symbol) {
+      const view = await viewOf(spec);
+      const a = symbolIn(view, symbol);
+      return served(once(view, `ai:${symbol}`, schemas.aiSummary, () => aiSummaryData(a, isMock(spec), DISCLAIMER)), a.asOf);
+    },
+    async noTrade(spec, symbol) {
+      const view = await viewOf(spec);
+      const a = symbolIn(view, symbol);
+      return served(once(view, `notrade:${symbol}`, schemas.noTrade, () => noTradeData(a, DISCLAIMER)), a.asOf);
+    },
+    async yieldCurve(spec) {
+      const view = await viewOf(spec);
+      const curve = view.curve;
+      if (!curve) throw unavailable("Treasury yield curve");
+      return served(once(view, "curve", schemas.yieldCurve, () => ({ ...curve, unit: "bp", timestamp: view.curveAsOf!.toISOString() })), view.curveAsOf);
+    },
+    async marketSentiment(spec) {
+      const view = await viewOf(spec);
+      const s = view.sentiment;
+      if (!s) throw unavailable("market sentiment");
+      return served(once(view, "sentiment", schemas.marketSentiment, () => ({ ...s, timestamp: view.sentimentAsOf!.toISOString() })), view.sentimentAsOf);
+    },
+    async watchlistRanking(spec, symbols) {
+      const view = await viewOf(spec);
+      const items = symbols.map((s) => symbolIn(view, s));
+      const asOf = new Date(Math.max(...items.map((a) => a.asOf.getTime())));
+      const ranking = rankWatchlist(items.map((a) => ({ metrics: a.metrics, decision: a.noTrade.decision })));
+      const data = once(view, `watch:${symbols.join(",")}`, schemas.watchlistRanking, () => ({
+        symbols, ranked: ranking.ranked, noTradeCount: ranking.noTradeCount, timestamp: asOf.toISOString(),
+      }));
+      return served(data, asOf);
+    },
+    async researchOutput(spec, request) {
+      const req = request as StrategyRequest;
+      const view = await viewOf(spec);
+      const a = symbolIn(view, req.symbol);
+      try {
+        const { output, riskFlags } = buildStrategyOutput(req, {
+          spot: a.metrics.spot, asOf: now(), chain: a.chain, rate: view.rate,
+          dividendYield: a.instrument.dividendYield, nextEarningsDate: a.instrument.nextEarningsDate,
+        });
+        return served(schemas.researchOutput.parse({ output, riskFlags, disclaimer: DISCLAIMER }), a.asOf);
+      } catch (err) {
+        if (err instanceof StrategyInputError) throw new ApiError("invalid_request", `body field '${err.field}': ${err.message}`);
+        throw err;
+      }
+    },
+  };
+}

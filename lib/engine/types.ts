@@ -1,0 +1,48 @@
+/** What the gateway's handlers ask of the analytics engine. Every answer says when its data is as of. */
+import type { MarketEnv } from "../analytics/types";
+
+export type Entitlement = "demo" | "delayed-15m" | "live";
+export type DataLabel = "live" | "delayed-15m" | "end-of-day" | "demo";
+
+export interface Served<T> {
+  data: T;
+  /** As-of time of the newest market data the answer used. */
+  asOf: Date;
+}
+
+export interface ViewSpec {
+  env: MarketEnv;
+  entitlement: Entitlement;
+}
+
+export interface FlowQuery {
+  symbol?: string;
+  minPremium?: number;
+  type?: "sweep" | "block" | "unusual";
+  since?: Date;
+  limit: number;
+}
+
+export interface AnalyticsEngine {
+  tickerSummary(view: ViewSpec, symbol: string): Promise<Served<Record<string, unknown>>>;
+  signalScore(view: ViewSpec, symbol: string): Promise<Served<Record<string, unknown>>>;
+  optionsFlow(view: ViewSpec, query: FlowQuery): Promise<Served<Record<string, unknown>>>;
+  aiSummary(view: ViewSpec, symbol: string): Promise<Served<Record<string, unknown>>>;
+  noTrade(view: ViewSpec, symbol: string): Promise<Served<Record<string, unknown>>>;
+  yieldCurve(view: ViewSpec): Promise<Served<Record<string, unknown>>>;
+  marketSentiment(view: ViewSpec): Promise<Served<Record<string, unknown>>>;
+  watchlistRanking(view: ViewSpec, symbols: string[]): Promise<Served<Record<string, unknown>>>;
+  researchOutput(view: ViewSpec, request: unknown): Promise<Served<Record<string, unknown>>>;
+  /** Whether the engine can currently read its store (for health). */
+  ready(): boolean;
+  stop(): Promise<void>;
+}
+
+/** Freshness label from the as-of time of the data used and the entitlement (documented in the API reference). */
+export function dataLabel(view: ViewSpec, asOf: Date, now: Date): DataLabel {
+  if (view.env === "demo") return "demo";
+  const ageMs = now.getTime() - asOf.getTime();
+  if (view.entitlement === "live" && ageMs <= 15 * 60_000) return "live";
+  if (ageMs <= 30 * 60_000) return "delayed-15m";
+  return "end-of-day";
+}

@@ -1,0 +1,109 @@
+/** Session calendar of the demo market: every weekday is a session, 14:30–21:00 UTC (no holidays, on purpose). */
+
+export const DAY_MS = 86_400_000;
+export const MINUTE_MS = 60_000;
+export const OPEN_OFFSET_MS = (14 * 60 + 30) * MINUTE_MS;
+export const CLOSE_OFFSET_MS = 21 * 60 * MINUTE_MS;
+export const SESSION_MINUTES = 390;
+export const YEAR_MS = 365 * DAY_MS;
+/** Paths start here so that every value is the same whichever "now" it is computed for. */
+export const EPOCH_DAY = Date.UTC(2016, 0, 4); // a Monday
+
+export function dayStart(t: number): number {
+  return Math.floor(t / DAY_MS) * DAY_MS;
+}
+
+export function isWeekday(dayMs: number): boolean {
+  const dow = new Date(dayMs).getUTCDay();
+  return dow !== 0 && dow !== 6;
+}
+
+export const sessionOpen = (dayMs: number) => dayMs + OPEN_OFFSET_MS;
+export const sessionClose = (dayMs: number) => dayMs + CLOSE_OFFSET_MS;
+
+export function previousSession(dayMs: number): number {
+  let d = dayMs - DAY_MS;
+  while (!isWeekday(d)) d -= DAY_MS;
+  return d;
+}
+
+export function nextSession(dayMs: number): number {
+  let d = dayMs + DAY_MS;
+  while (!isWeekday(d)) d += DAY_MS;
+  return d;
+}
+
+/** The latest session that has opened at time t (before today's open that is the previous weekday). */
+export function currentSession(t: number): number {
+  let d = dayStart(t);
+  if (!isWeekday(d) || t < sessionOpen(d)) d = previousSession(d);
+  return d;
+}
+
+/** Minutes of the session elapsed at t, clamped to [0, 390]. */
+export function sessionMinute(dayMs: number, t: number): number {
+  return Math.max(0, Math.min(SESSION_MINUTES, Math.floor((t - sessionOpen(dayMs)) / MINUTE_MS)));
+}
+
+/** Session days ascending, the last being `lastDay`, `count` in all. */
+export function sessionsEndingAt(lastDay: number, count: number): number[] {
+  const out = [lastDay];
+  while (out.length < count) out.push(previousSession(out[out.length - 1]));
+  return out.reverse();
+}
+
+/** Weekday sessions strictly between the epoch and dayMs: the session's index on the path. */
+export function sessionIndex(dayMs: number): number {
+  const days = Math.round((dayMs - EPOCH_DAY) / DAY_MS);
+  const weeks = Math.floor(days / 7);
+  return weeks * 5 + Math.min(days - weeks * 7, 5);
+}
+
+export function sessionDayAt(index: number): number {
+  const weeks = Math.floor(index / 5);
+  return EPOCH_DAY + (weeks * 7 + (index - weeks * 5)) * DAY_MS;
+}
+
+/** Time of the chain snapshot in force at t: the latest whole minute within the current session. */
+export function chainAsOf(t: number): number {
+  const day = currentSession(t);
+  return sessionOpen(day) + sessionMinute(day, t) * MINUTE_MS;
+}
+
+export function isSessionClose(t: number): boolean {
+  return t - dayStart(t) === CLOSE_OFFSET_MS;
+}
+
+const isoCache = new Map<number, string>();
+
+/** YYYY-MM-DD of a UTC day; memoised because chain and trade generation format the same few days millions of times. */
+export function isoDate(dayMs: number): string {
+  let s = isoCache.get(dayMs);
+  if (s === undefined) {
+    s = new Date(dayMs).toISOString().slice(0, 10);
+    if (isoCache.size > 20_000) isoCache.clear();
+    isoCache.set(dayMs, s);
+  }
+  return s;
+}
+
+export function parseIsoDate(date: string): number {
+  return Date.parse(`${date}T00:00:00Z`);
+}
+
+/** Intraday share of volume traded by minute m of 390: a U-shaped curve (heavy open and close). */
+// Integral of the 1 + 2.5(2x − 1)^2 density from 0 to u.
+function uShapeIntegral(u: number): number {
+  return u + (2.5 / 6) * (Math.pow(2 * u - 1, 3) + 1);
+}
+const U_TOTAL = uShapeIntegral(1);
+
+export function cumulativeVolumeShare(minute: number): number {
+  return uShapeIntegral(Math.max(0, Math.min(1, minute / SESSION_MINUTES))) / U_TOTAL;
+}
+
+/** Relative trade intensity at session fraction x (same U shape, mean 1). */
+export function intensityAt(x: number): number {
+  return (1 + 2.5 * Math.pow(2 * x - 1, 2)) / (1 + 2.5 / 3);
+}
+

@@ -1,0 +1,136 @@
+/**
+ * The demo volatility surface of one symbol at one time: ATM level from the regime-driven daily path, a term
+ * structure that is upward sloping when the short level is below the long-run one (calm) and inverted in stress,
+ * event variance on expiries after the next earnings date, and a skew that makes downside strikes richer.
+ */
+import { DAY_MS, YEAR_MS, currentSession, dayStart, isoDate, previousSession, sessionClose, sessionMinute, SESSION_MINUTES } from "./calendar";
+import { dailyPoint, longRunVol, marketDay, type Regime } from "./paths";
+import { spotAt } from "./intraday";
+import { rateAt } from "./yields";
+import { nextEarnings, type DemoSymbol } from "./universe";
+
+export interface SurfaceContext {
+  seed: number | string;
+  sym: DemoSymbol;
+  t: number;
+  dayMs: number; // current session
+  spot: number;
+  atmShort: number; // instantaneous short-dated ATM vol
+  longRun: number;
+  regime: Regime;
+  earningsMs: number | null; // next earnings date still ahead of this session
+  refPrice: number; // previous close: centre of the strike grid, stable for the whole day
+  refVol: number; // previous close's ATM vol: keeps open interest stable for the whole day
+}
+
+export interface Expiry {
+  date: string;
+  closeMs: number; // options stop trading at the session close of that day
+  monthly: boolean;
+}
+
+const TERM_DECAY_YEARS = 0.3;
+
+export function surfaceContext(seed: number | string, sym: DemoSymbol, t: number): SurfaceContext {
+  const dayMs = currentSession(t);
+  const prevDay = previousSession(dayMs);
+  const today = dailyPoint(seed, sym.symbol, dayMs);
+  const prev = dailyPoint(seed, sym.symbol, prevDay);
+  const f = sessionMinute(dayMs, t) / SESSION_MINUTES;
+  const earnings = nextEarnings(sym, dayMs + DAY_MS);
+  return {
+    seed, sym, t, dayMs,
+    spot: spotAt(seed, sym.symbol, dayMs, t),
+    atmShort: prev.atmVol + f * (today.atmVol - prev.atmVol),
+    longRun: longRunVol(sym),
+    regime: marketDay(seed, dayMs).regime,
+    earningsMs: earnings,
+    refPrice: prev.close,
+    refVol: prev.atmVol,
+  };
+}
+
+function thirdFriday(year: number, month: number): number {
+  const first = Date.UTC(year, month, 1);
+  const dow = new Date(first).getUTCDay();
+  return first + (((5 - dow + 7) % 7) + 14) * DAY_MS;
+}
+
+const expiryCache = new Map<string, Expiry[]>();
+
+/** Weekly Fridays for the next four weeks plus third-Friday monthlies out to about six months. */
+export function listExpiries(t: number): Expiry[] {
+  const today = dayStart(t);
+  const key = `${today}|${t >= sessionClose(today)}`; // the list only changes at a session close
+  let list = expiryCache.get(key);
+  if (!list) {
+    if (expiryCache.size > 5000) expiryCache.clear();
+    list = buildExpiries(t);
+    expiryCache.set(key, list);
+  }
+  return list;
+}
+
+function buildExpiries(t: number): Expiry[] {
+  const today = dayStart(t);
+  const out = new Map<number, boolean>();
+  let friday = today + ((5 - new Date(today).getUTCDay() + 7) % 7) * DAY_MS;
+  if (sessionClose(friday) <= t) friday += 7 * DAY_MS;
+  for (let k = 0; k < 4; k++) out.set(friday + 7 * k * DAY_MS, false);
+  const d = new Date(today);
+  for (let k = 0; k <= 7; k++) {
+    const tf = thirdFriday(d.getUTCFullYear(), d.getUTCMonth() + k);
+    if (sessionClose(tf) > t && tf - today <= 190 * DAY_MS) out.set(tf, true);
+  }
+  return [...out.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([ms, monthly]) => ({ date: isoDate(ms), closeMs: sessionClose(ms), monthly }));
+}
+
+export function strikeStep(price: number): number {
+  const target = price * 0.02;
+  for (const step of [0.5, 1, 2.5, 5, 10, 25, 50, 100]) if (step >= target) return step;
+  return 100;
+}
+
+/** Strikes within ±25 % of the previous close. */
+export function strikeGrid(refPrice: number): number[] {
+  const step = strikeStep(refPrice);
+  const lo = Math.ceil((refPrice * 0.75) / step);
+  const hi = Math.floor((refPrice * 1.25) / step);
+  const out: number[] = [];
+  for (let k = lo; k <= hi; k++) out.push(Math.round(k * step * 100) / 100);
+  return out;
+}
+
+/** Per-expiry values shared by all strikes: time, rate, forward and the ATM vol with any event variance. */
+export interface ExpiryPoint {
+  years: number;
+  rate: number;
+  forward: number;
+  atmVol: number;
+  sqrtT: number;
+}
+
+export interface SurfacePoint {
+  vol: number; // at this strike
+  z: number; // standardised moneyness ln(K/F) / (atmVol √T), clamped to ±4
+}
+
+export function expiryPoint(ctx: SurfaceContext, expiry: Expiry, spot = ctx.spot, atmShort = ctx.atmShort): ExpiryPoint {
+  const years = Math.max((expiry.closeMs - ctx.t) / YEAR_MS, 1 / (365 * 24 * 4));
+  const rate = rateAt(ctx.seed, ctx.dayMs, years);
+  const forward = spot * Math.exp((rate - ctx.sym.dividendYield) * years);
+  const lr2 = ctx.longRun * ctx.longRun;
+  let variance = (lr2 + (atmShort * atmShort - lr2) * Math.exp(-years / TERM_DECAY_YEARS)) * years;
+  const expiryDay = expiry.closeMs - (expiry.closeMs % DAY_MS);
+  if (ctx.earningsMs !== null && ctx.earningsMs <= expiryDay) variance += ctx.sym.earningsMove ** 2; // event variance
+  return { years, rate, forward, atmVol: Math.sqrt(variance / years), sqrtT: Math.sqrt(years) };
+}
+
+export function surfacePoint(ctx: SurfaceContext, e: ExpiryPoint, strike: number): SurfacePoint {
+  const z = Math.max(-4, Math.min(4, Math.log(strike / e.forward) / (e.atmVol * e.sqrtT)));
+  const skew = (ctx.sym.kind === "index" ? 0.14 : 0.08) * (ctx.regime === "stressed" ? 1.3 : 1);
+  const smile = ctx.sym.kind === "index" ? 0.01 : 0.018;
+  return { z, vol: e.atmVol * Math.max(0.5, 1 - skew * z + smile * z * z) };
+}

@@ -1,0 +1,66 @@
+/**
+ * The single validated write path for market data, used by CSV imports and provider feeds alike:
+ * check every row (invariants, duplicate keys, known symbols), and only if all pass, upsert everything,
+ * record an import_runs row and bump the environment's market-data version — in ONE transaction.
+ */
+import { createHash } from "node:crypto";
+import { importRuns } from "../../../db/schema";
+import type { Db } from "../../db/client";
+import type { MarketEnv } from "../../analytics/types";
+import { bumpMarketVersion } from "../versions";
+import { specFor } from "./kinds";
+import { findUnknownSymbols } from "./known-symbols";
+import { KIND_TABLES, type KindTable } from "./tables";
+import { upsertRows, type UpsertCounts } from "./upsert";
+import { checkRows, sortErrors } from "./validate";
+import type { ImportError, ImportKind, KindRow } from "./types";
+
+export interface WriteSource {
+  /** Recorded in import_runs.file_name, e.g. the CSV's base name or "provider:acme". */
+  fileName: string;
+  /** sha256 (hex) of the source; for in-memory rows, of their JSON. */
+  sha256: string;
+  /** Rows read from the source (import_runs.rows); defaults to the number of rows written. */
+  rows?: number;
+}
+
+export interface WriteOptions {
+  /** Source line of each row, for error messages; otherwise errors cite the 1-based row index. */
+  lines?: readonly number[];
+  source?: WriteSource;
+}
+
+export interface WriteResult extends UpsertCounts {
+  ok: boolean;
+  errors: ImportError[];
+}
+
+const nothing = (errors: ImportError[]): WriteResult => ({ ok: false, inserted: 0, updated: 0, unchanged: 0, errors });
+
+export async function writeRows<K extends ImportKind>(
+  db: Db,
+  kind: K,
+  rows: readonly KindRow<K>[],
+  env: MarketEnv = "live",
+  opts: WriteOptions = {},
+): Promise<WriteResult> {
+  // Nothing to write is not an error here (a feed with nothing new); CSV files with no data rows are rejected earlier.
+  if (rows.length === 0) return { ok: true, inserted: 0, updated: 0, unchanged: 0, errors: [] };
+  const spec = specFor(kind);
+  const invalid = checkRows(spec, rows, opts.lines);
+  return db.transaction(async (tx) => {
+    const unknown = await findUnknownSymbols(tx, spec, rows, env, opts.lines);
+    const errors = sortErrors([...invalid, ...unknown]);
+    if (errors.length) return nothing(errors);
+    const target = KIND_TABLES[kind] as KindTable<KindRow<K>>;
+    const values = rows.map((r) => target.values(r, env));
+    const counts = await upsertRows(tx, target.table, target.keyProps, values);
+    const source = opts.source ?? {
+      fileName: `(${kind} rows)`,
+      sha256: createHash("sha256").update(JSON.stringify(rows)).digest("hex"),
+    };
+    await tx.insert(importRuns).values({ env, kind, fileName: source.fileName, sha256: source.sha256, rows: source.rows ?? rows.length });
+    await bumpMarketVersion(tx, env);
+    return { ok: true, ...counts, errors: [] };
+  });
+}

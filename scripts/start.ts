@@ -1,0 +1,99 @@
+/**
+ * `npm start`: the product on one machine. Without DATABASE_URL it runs the embedded engine (data kept in .data/),
+ * applies migrations, seeds reference data, the demo market and a demo key, builds the app if needed and serves it.
+ *   --dev       next dev instead of a production build
+ *   --no-serve  prepare the database and print the demo key, then exit
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { openDatabase } from "../lib/db/client";
+import { startEmbeddedDatabase, type EmbeddedDatabase } from "../lib/db/embedded";
+import { runMigrations } from "../lib/db/migrate";
+import { appEnv } from "../lib/env";
+import { errorFields, log } from "../lib/log";
+import { meteredRoutes } from "../lib/api/routes";
+import { ensureDemoAccess } from "../lib/domain/demo-access";
+import { seedReferenceData } from "../lib/domain/seed";
+import { seedDemoMarket } from "../lib/market/store";
+
+const args = new Set(process.argv.slice(2));
+const env = appEnv();
+const dataDir = resolve(env.DATA_DIR);
+
+function newestMtime(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
+    const p = join(dir, e.name);
+    return Math.max(m, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }, 0);
+}
+
+function needsBuild(): boolean {
+  const buildId = join(".next", "BUILD_ID");
+  if (!existsSync(buildId)) return true;
+  const built = statSync(buildId).mtimeMs;
+  return ["app", "components", "lib", "db/schema"].some((d) => newestMtime(d) > built);
+}
+
+function run(cmd: string, argv: string[], extraEnv: Record<string, string>): Promise<number> {
+  return new Promise((resolveExit) => {
+    const child = spawn(cmd, argv, { stdio: "inherit", env: { ...process.env, ...extraEnv } });
+    const forward = (sig: NodeJS.Signals) => child.kill(sig);
+    process.on("SIGINT", forward);
+    process.on("SIGTERM", forward);
+    child.on("exit", (code) => resolveExit(code ?? 1));
+  });
+}
+
+async function main() {
+  mkdirSync(dataDir, { recursive: true });
+  let embedded: EmbeddedDatabase | null = null;
+  let url = env.DATABASE_URL;
+  if (!url) {
+    embedded = await startEmbeddedDatabase(join(dataDir, "pglite"));
+    url = embedded.url;
+    log.info("embedded database started", { data_dir: join(dataDir, "pglite") });
+  }
+  const database = openDatabase(url, { max: 4 });
+  try {
+    await runMigrations(database);
+    await seedReferenceData(database.db, meteredRoutes.map((r) => ({ id: r.id, method: r.method, path: r.path, family: r.family, summary: r.summary })));
+    const t0 = Date.now();
+    await seedDemoMarket(database.db, { seed: env.DEMO_SEED, now: new Date() });
+    log.info("demo market ready", { ms: Date.now() - t0 });
+    const demo = await ensureDemoAccess(database.db, dataDir);
+    const base = `http://localhost:${env.PORT}`;
+    process.stdout.write(
+      `\nDemo account: ${demo.email}\nDemo test key (Sandbox plan, demo data): ${demo.key}\n` +
+        `Try:  curl -H "Authorization: Bearer ${demo.key}" ${base}/api/v1/ticker/AAPL/summary\n` +
+        `API reference: ${base}/api/v1/openapi.json\n\n`,
+    );
+  } finally {
+    await database.close();
+  }
+  if (args.has("--no-serve")) {
+    await embedded?.stop();
+    return;
+  }
+  const extraEnv = { DATABASE_URL: url, PORT: String(env.PORT) };
+  const next = join("node_modules", ".bin", "next");
+  let code: number;
+  if (args.has("--dev")) {
+    code = await run(next, ["dev", "-p", String(env.PORT)], extraEnv);
+  } else {
+    if (needsBuild()) {
+      log.info("building the app (first run or sources changed)");
+      const built = await run(next, ["build"], {});
+      if (built !== 0) throw new Error("next build failed");
+    }
+    code = await run(next, ["start", "-p", String(env.PORT), "-H", "0.0.0.0"], extraEnv);
+  }
+  await embedded?.stop();
+  process.exit(code);
+}
+
+main().catch((err) => {
+  log.error("start failed", errorFields(err));
+  process.exit(1);
+});

@@ -1,0 +1,43 @@
+/**
+ * The API-only server: the same pipeline as the Next app on a lean Node HTTP server. Scale it horizontally;
+ * every process shares one PostgreSQL. Needs DATABASE_URL.
+ */
+import { serve } from "@hono/node-server";
+import type { Server } from "node:http";
+import { appEnv, requireDatabaseUrl } from "../lib/env";
+import { errorFields, log } from "../lib/log";
+import { startGateway } from "../lib/server/gateway";
+
+const MAX_HEADER_BYTES = 32 * 1024;
+
+async function main() {
+  const env = appEnv();
+  const gateway = await startGateway({ databaseUrl: requireDatabaseUrl(), poolMax: Number(process.env.API_POOL_MAX ?? 10) });
+  const server = serve({
+    fetch: gateway.handle,
+    port: env.API_PORT,
+    hostname: env.HOST,
+    serverOptions: { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 },
+  }) as Server;
+  // Malformed or oversized requests never reach the pipeline: answer them in the contract's error shape.
+  server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooBig = err.code === "HPE_HEADER_OVERFLOW";
+    const status = tooBig ? "431 Request Header Fields Too Large" : "400 Bad Request";
+    const body = JSON.stringify({ error: { code: "invalid_request", message: tooBig ? `Request headers exceed ${MAX_HEADER_BYTES} bytes.` : "Malformed HTTP request." } });
+    socket.end(`HTTP/1.1 ${status}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
+  server.on("listening", () => log.info("api server listening", { url: `http://${env.HOST}:${env.API_PORT}`, pid: process.pid }));
+  const shutdown = (signal: string) => {
+    log.info("shutting down", { signal });
+    server.close(() => void gateway.close().then(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((err) => {
+  log.error("api server failed to start", errorFields(err));
+  process.exit(1);
+});

@@ -1,0 +1,126 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { bsmPrice } from "../../lib/analytics/bsm";
+import type { OptionRight } from "../../lib/analytics/bsm";
+import { atmIvHistory } from "../../lib/analytics/iv-history";
+import type { OptionQuote } from "../../lib/analytics/types";
+import {
+  atmIvForExpiry, constantMaturityAtmIv, impliedVolSmile, ivAtCallDelta, skew25Delta, termSlope, yearFraction,
+} from "../../lib/analytics/vol-surface";
+import type { ExpirySmile } from "../../lib/analytics/vol-surface";
+
+const close = (actual: number | null | undefined, expected: number, tol: number, what: string) =>
+  assert.ok(actual != null && Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
+
+// 20:00 UTC, the expiry close, so an expiry N calendar days ahead is exactly N/365 years away.
+const AS_OF = new Date("2026-01-05T20:00:00Z");
+const rateFn = (years: number) => 0.03 + 0.01 * years; // an upward-sloping curve, to exercise rate(T)
+const Q = 0.01;
+const addDays = (d: Date, n: number) => new Date(d.getTime() + n * 86_400_000).toISOString().slice(0, 10);
+const range = (lo: number, hi: number, step: number) => Array.from({ length: Math.round((hi - lo) / step) + 1 }, (_, i) => lo + i * step);
+
+/** Both rights at every strike, priced with bsmPrice at volFn(strike, right), quoted one cent either side of the model price. */
+function syntheticChain(spot: number, asOf: Date, days: number[], strikes: number[], volFn: (k: number, r: OptionRight, d: number) => number): OptionQuote[] {
+  return days.flatMap((d) =>
+    strikes.flatMap((strike) =>
+      (["C", "P"] as OptionRight[]).map((right) => {
+        const years = d / 365;
+        const price = bsmPrice({ spot, strike, years, rate: rateFn(years), dividendYield: Q, vol: volFn(strike, right, d), right });
+        return { symbol: "TEST", asOf, expiry: addDays(asOf, d), strike, right, bid: price - 0.01, ask: price + 0.01, last: null, volume: 10, openInterest: 100 };
+      })));
+}
+
+test("yearFraction is ACT/365 to 20:00 UTC on the expiry date", () => {
+  close(yearFraction(AS_OF, "2026-02-04"), 30 / 365, 1e-15, "30 days");
+  close(yearFraction(new Date("2026-01-05T14:30:00Z"), "2026-01-05"), 5.5 / (365 * 24), 1e-15, "same day, 9:30 ET open");
+  assert.ok(yearFraction(new Date("2026-01-05T21:00:00Z"), "2026-01-05") < 0, "expired after the close");
+});
+
+test("flat 25 % vol chain: every expiry's ATM IV, the 30- and 90-day CM ATM IV recover 0.25 to 1e-6; term slope 0", () => {
+  const chain = syntheticChain(100, AS_OF, [9, 23, 37, 65, 100, 128], range(70, 130, 5), () => 0.25);
+  const smiles = impliedVolSmile(chain, 100, AS_OF, rateFn, Q);
+  assert.equal(smiles.length, 6);
+  for (const s of smiles) close(atmIvForExpiry(s), 0.25, 1e-6, `ATM ${s.expiry}`);
+  const iv30 = constantMaturityAtmIv(chain, 100, AS_OF, rateFn, Q, 30);
+  const iv90 = constantMaturityAtmIv(chain, 100, AS_OF, rateFn, Q, 90);
+  close(iv30, 0.25, 1e-6, "CM30");
+  close(iv90, 0.25, 1e-6, "CM90");
+  close(termSlope(iv90, iv30), 0, 1e-6, "term slope");
+  assert.equal(termSlope(null, iv30), null);
+});
+
+test("CM30 interpolates linearly in total variance: 21d at 20 %, 42d at 30 % → sqrt(0.07) = 0.264575 (hand-computed)", () => {
+  // w21 = 0.04·21/365, w42 = 0.09·42/365; w30 = (0.84 + 2.94·9/21)/365 = 2.1/365; σ30 = sqrt(2.1/30) = sqrt(0.07).
+  const chain = syntheticChain(100, AS_OF, [21, 42], range(80, 120, 2.5), (_k, _r, d) => (d === 21 ? 0.2 : 0.3));
+  close(constantMaturityAtmIv(chain, 100, AS_OF, rateFn, Q, 30), Math.sqrt(0.07), 1e-6, "CM30");
+  close(constantMaturityAtmIv(chain, 100, AS_OF, rateFn, Q, 30), 0.2645751, 1e-6, "CM30 digits");
+  close(constantMaturityAtmIv(chain, 100, AS_OF, rateFn, Q, 10), 0.2, 1e-6, "flat before the first expiry");
+  close(constantMaturityAtmIv(chain, 100, AS_OF, rateFn, Q, 90), 0.3, 1e-6, "flat after the last expiry");
+  assert.equal(constantMaturityAtmIv([], 100, AS_OF, rateFn, Q, 30), null);
+});
+
+test("smile uses the OTM contract (puts below the forward, calls above) and skips bid ≤ 0 and crossed quotes", () => {
+  // Put and call of each strike are priced at different vols so the chosen contract is visible in the IV.
+  const volFn = (_k: number, right: OptionRight) => (right === "P" ? 0.3 : 0.2);
+  const chain = syntheticChain(100, AS_OF, [30], [90, 95, 105, 110], volFn);
+  const withoutPut95 = chain.filter((q) => !(q.strike === 95 && q.right === "P"));
+  const broken: OptionQuote[] = [
+    { ...chain[0], strike: 80, right: "P", bid: 0, ask: 0.05 },
+    { ...chain[0], strike: 120, right: "C", bid: 0.5, ask: 0.4 },
+  ];
+  const [smile] = impliedVolSmile([...withoutPut95, ...broken], 100, AS_OF, rateFn, Q);
+  assert.deepEqual(smile.points.map((p) => [p.strike, p.right]), [[90, "P"], [95, "C"], [105, "C"], [110, "C"]]);
+  close(smile.points[0].iv, 0.3, 1e-6, "OTM put 90");
+  close(smile.points[1].iv, 0.2, 1e-6, "ITM call 95 stands in for the missing put");
+  close(smile.points[3].iv, 0.2, 1e-6, "OTM call 110");
+  close(smile.forward, 100 * Math.exp((rateFn(30 / 365) - Q) * (30 / 365)), 1e-12, "forward");
+});
+
+const smileOf = (forward: number, points: [number, number][]): ExpirySmile => ({
+  expiry: "2026-02-04", years: 30 / 365, rate: 0.03, forward,
+  points: points.map(([strike, iv]) => ({ strike, iv, right: "C", mid: 1, callDelta: 0.5 })),
+});
+
+test("ATM IV: linear in strike between the strikes around the forward; nearest strike within 2.5 % when unbracketed", () => {
+  close(atmIvForExpiry(smileOf(101, [[95, 0.33], [100, 0.3], [105, 0.25]])), 0.29, 1e-12, "0.30 + 0.2·(0.25 − 0.30)");
+  close(atmIvForExpiry(smileOf(100, [[95, 0.33], [100, 0.3]])), 0.3, 1e-12, "forward on a strike");
+  close(atmIvForExpiry(smileOf(101, [[95, 0.33], [99.5, 0.27]])), 0.27, 1e-12, "99.5 is 1.5 % from 101");
+  assert.equal(atmIvForExpiry(smileOf(101, [[90, 0.33], [95, 0.3]])), null, "95 is 5.9 % away");
+});
+
+test("ivAtCallDelta interpolates linearly in delta: Δ 0.30 → 21 %, Δ 0.20 → 23 % gives 22 % at Δ 0.25", () => {
+  const smile = smileOf(100, []);
+  smile.points = [
+    { strike: 104, right: "C", mid: 1, iv: 0.21, callDelta: 0.3 },
+    { strike: 108, right: "C", mid: 1, iv: 0.23, callDelta: 0.2 },
+  ];
+  close(ivAtCallDelta(smile, 0.25), 0.22, 1e-12, "midpoint");
+  close(ivAtCallDelta(smile, 0.28), 0.214, 1e-12, "0.21 + 0.2·0.02");
+  assert.equal(ivAtCallDelta(smile, 0.1), null, "no extrapolation");
+});
+
+test("25-delta skew: put wing at 30 %, call wing at 22 % → skew 0.08 on the expiry nearest 30 days", () => {
+  const volFn = (k: number, _r: OptionRight, d: number) => (d === 60 ? (k < 100 ? 0.4 : 0.2) : k < 100 ? 0.3 : 0.22);
+  const chain = syntheticChain(100, AS_OF, [26, 60], range(70, 130, 2.5), volFn);
+  const skew = skew25Delta(impliedVolSmile(chain, 100, AS_OF, rateFn, Q), Q, 30);
+  assert.ok(skew !== null);
+  assert.equal(skew.expiry, addDays(AS_OF, 26));
+  close(skew.days, 26, 1e-9, "days");
+  close(skew.putIv, 0.3, 1e-6, "25d put IV");
+  close(skew.callIv, 0.22, 1e-6, "25d call IV");
+  close(skew.skew, 0.08, 1e-6, "skew");
+});
+
+test("IV history from sparse near-ATM snapshots: one CM30 value per day, days without a close dropped", () => {
+  const days = [new Date("2026-01-05T20:00:00Z"), new Date("2026-01-06T20:00:00Z"), new Date("2026-01-07T20:00:00Z")];
+  const vols = [0.2, 0.25, 0.3];
+  const spots = [100, 102, 99];
+  const snapshots = days.map((asOf, i) => syntheticChain(spots[i], asOf, [25, 39], [95, 100, 105], () => vols[i]));
+  const stale = syntheticChain(100, new Date("2026-01-06T15:00:00Z"), [25, 39], [95, 100, 105], () => 0.9);
+  const closes = { "2026-01-05": 100, "2026-01-06": 102, "2026-01-07": 99 };
+  const history = atmIvHistory([snapshots[2], stale, snapshots[0], snapshots[1]], closes, rateFn, Q);
+  assert.deepEqual(history.map((h) => h.date), ["2026-01-05", "2026-01-06", "2026-01-07"]);
+  history.forEach((h, i) => close(h.atmIv30, vols[i], 1e-6, h.date));
+  const withoutClose = atmIvHistory(snapshots, { "2026-01-05": 100, "2026-01-07": 99 }, rateFn, Q);
+  assert.deepEqual(withoutClose.map((h) => h.date), ["2026-01-05", "2026-01-07"]);
+});
