@@ -13,8 +13,13 @@ const MAX_HEADER_BYTES = 32 * 1024;
 async function main() {
   const env = appEnv();
   const gateway = await startGateway({ databaseUrl: requireDatabaseUrl(), poolMax: Number(process.env.API_POOL_MAX ?? 10) });
+  // The benchmark's baseline (BENCH_CONSTANT_ROUTE=1 only): the same server answering constant JSON, no pipeline.
+  const constant = process.env.BENCH_CONSTANT_ROUTE === "1";
+  const fetch = constant
+    ? (req: Request) => (new URL(req.url).pathname === "/__bench/constant" ? Response.json({ ok: true, data: { value: 42 } }) : gateway.handle(req))
+    : gateway.handle;
   const server = serve({
-    fetch: gateway.handle,
+    fetch,
     port: env.API_PORT,
     hostname: env.HOST,
     serverOptions: { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 },

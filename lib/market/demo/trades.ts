@@ -16,8 +16,21 @@ import { nextEarnings, selectUniverse, type DemoSymbol } from "./universe";
 export const EXCHANGES = ["CBOE", "ISE", "PHLX", "AMEX", "ARCA", "BOX", "MIAX", "NOM", "BZX", "C2", "EDGX", "GEMX", "MPRL"] as const;
 const SWEEP_WINDOW_MS = 900;
 
-/** Arrival times (ms) of a symbol's trade events in a session. */
+const timesCache = new Map<string, number[]>();
+
+/** Arrival times (ms) of a symbol's trade events in a session (memoised: a ticker asks for the same day every few seconds). */
 export function eventTimes(seed: number | string, sym: DemoSymbol, dayMs: number): number[] {
+  const key = `${seed}|${sym.symbol}|${dayMs}`;
+  let times = timesCache.get(key);
+  if (!times) {
+    if (timesCache.size > 2000) timesCache.clear();
+    times = arrivals(seed, sym, dayMs);
+    timesCache.set(key, times);
+  }
+  return times;
+}
+
+function arrivals(seed: number | string, sym: DemoSymbol, dayMs: number): number[] {
   if (!hasOptions(sym)) return [];
   const rng = rngFor(seed, "arrivals", sym.symbol, dayMs);
   const earningsSoon = (nextEarnings(sym, dayMs) ?? Infinity) - dayMs <= 7 * DAY_MS;

@@ -1,0 +1,100 @@
+/**
+ * Bulk writes for the market tables: one `insert … select from unnest(array params)` per chunk, so a chunk of
+ * thousands of rows costs one statement with a handful of parameters on PostgreSQL and on PGlite alike.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "../db/client";
+import type { Bar, Instrument, MarketEnv, OptionQuote, OptionTrade, TreasuryYield } from "../analytics/types";
+
+export type Tx = Pick<Db, "execute" | "insert">;
+type Cell = string | number | null;
+type PgType = "text" | "float8" | "int8" | "int4" | "timestamptz" | "date";
+
+interface TableSpec<T> {
+  table: string;
+  columns: [column: string, type: PgType, get: (row: T) => Cell][];
+  key: string; // conflict target, for upserts
+}
+
+const CHUNK_ROWS = 10_000;
+
+/** A PostgreSQL array literal; the drizzle postgres-js driver passes parameters through unserialised. */
+export function arrayLiteral(values: Cell[]): string {
+  const parts = values.map((v) => {
+    if (v === null) return "NULL";
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) throw new Error(`non-finite number in bulk insert: ${v}`);
+      return String(v);
+    }
+    return `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  });
+  return `{${parts.join(",")}}`;
+}
+
+const iso = (d: Date) => d.toISOString();
+
+export const INSTRUMENTS: TableSpec<Instrument> = {
+  table: "instruments",
+  key: "env, symbol",
+  columns: [
+    ["symbol", "text", (r) => r.symbol], ["name", "text", (r) => r.name], ["sector", "text", (r) => r.sector],
+    ["kind", "text", (r) => r.kind], ["next_earnings_date", "date", (r) => r.nextEarningsDate], ["dividend_yield", "float8", (r) => r.dividendYield],
+  ],
+};
+
+export const BARS: TableSpec<Bar> = {
+  table: "bars",
+  key: "env, symbol, interval, ts",
+  columns: [
+    ["symbol", "text", (r) => r.symbol], ["interval", "text", (r) => r.interval], ["ts", "timestamptz", (r) => iso(r.ts)],
+    ["open", "float8", (r) => r.open], ["high", "float8", (r) => r.high], ["low", "float8", (r) => r.low],
+    ["close", "float8", (r) => r.close], ["volume", "int8", (r) => r.volume],
+  ],
+};
+
+export const QUOTES: TableSpec<OptionQuote> = {
+  table: "option_quotes",
+  key: "env, symbol, as_of, expiry, strike, \"right\"",
+  columns: [
+    ["symbol", "text", (r) => r.symbol], ["as_of", "timestamptz", (r) => iso(r.asOf)], ["expiry", "date", (r) => r.expiry],
+    ["strike", "float8", (r) => r.strike], ["right", "text", (r) => r.right], ["bid", "float8", (r) => r.bid], ["ask", "float8", (r) => r.ask],
+    ["last", "float8", (r) => r.last], ["volume", "int8", (r) => r.volume], ["open_interest", "int8", (r) => r.openInterest],
+  ],
+};
+
+export const TRADES: TableSpec<OptionTrade> = {
+  table: "option_trades",
+  key: "env, trade_id",
+  columns: [
+    ["trade_id", "text", (r) => r.tradeId], ["symbol", "text", (r) => r.symbol], ["ts", "timestamptz", (r) => iso(r.ts)],
+    ["expiry", "date", (r) => r.expiry], ["strike", "float8", (r) => r.strike], ["right", "text", (r) => r.right],
+    ["price", "float8", (r) => r.price], ["size", "int4", (r) => r.size], ["exchange", "text", (r) => r.exchange],
+    ["condition", "text", (r) => r.condition], ["bid", "float8", (r) => r.bid], ["ask", "float8", (r) => r.ask],
+  ],
+};
+
+export const YIELDS: TableSpec<TreasuryYield> = {
+  table: "treasury_yields",
+  key: "env, date, tenor",
+  columns: [["date", "date", (r) => r.date], ["tenor", "text", (r) => r.tenor], ["yield_pct", "float8", (r) => r.yieldPct]],
+};
+
+const quoteIdent = (name: string) => `"${name}"`;
+
+/** Inserts rows for one environment; on a key conflict either keeps the stored row or overwrites it. */
+export async function bulkInsert<T>(tx: Tx, env: MarketEnv, spec: TableSpec<T>, rows: readonly T[], onConflict: "nothing" | "update" = "nothing"): Promise<void> {
+  const names = spec.columns.map(([c]) => quoteIdent(c)).join(", ");
+  const conflict =
+    onConflict === "nothing"
+      ? "do nothing"
+      : `do update set ${spec.columns.map(([c]) => `${quoteIdent(c)} = excluded.${quoteIdent(c)}`).join(", ")}`;
+  for (let i = 0; i < rows.length; i += CHUNK_ROWS) {
+    const chunk = rows.slice(i, i + CHUNK_ROWS);
+    const arrays: SQL[] = spec.columns.map(([, type, get]) => sql`${arrayLiteral(chunk.map(get))}::${sql.raw(type)}[]`);
+    await tx.execute(
+      sql`insert into ${sql.raw(quoteIdent(spec.table))} ("env", ${sql.raw(names)})
+          select ${env}::market_env, u.* from unnest(${sql.join(arrays, sql`, `)}) as u
+          on conflict (${sql.raw(spec.key)}) ${sql.raw(conflict)}`,
+    );
+  }
+}

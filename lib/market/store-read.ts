@@ -1,0 +1,143 @@
+/**
+ * Reads one market environment into memory for the analytics engine: one query per table, inside one read-only
+ * repeatable-read transaction so a concurrent tick or import is seen entirely or not at all.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import type { Bar, Instrument, MarketEnv, OptionQuote, OptionTrade, Tenor, TreasuryYield } from "../analytics/types";
+
+export interface MarketSnapshot {
+  instruments: Instrument[];
+  dailyBarsBySymbol: Map<string, Bar[]>; // ascending, at most DAILY_BARS per symbol
+  latestChainBySymbol: Map<string, OptionQuote[]>; // the newest snapshot per symbol
+  chainHistoryBySymbol: Map<string, OptionQuote[][]>; // newest snapshot of each earlier UTC date, ascending; excludes the latest
+  tradesBySymbol: Map<string, OptionTrade[]>; // the 24 h ending at each symbol's newest print, ascending
+  yields: TreasuryYield[]; // the last YIELD_DATES dates, ascending
+  version: number;
+  asOfBySymbol: Map<string, Date>; // newest of chain snapshot, last print and daily bar
+}
+
+export interface LoadOptions {
+  /** Read only data at or before this time (delayed views); default: everything. */
+  cutoff?: Date | null;
+  /** Alias of cutoff. */
+  now?: Date;
+}
+
+const DAILY_BARS = 300;
+const HISTORY_DAYS = 400; // calendar days of EOD chain history: a little over 252 sessions
+const YIELD_DATES = 30;
+const FAR_FUTURE = "9999-12-31T00:00:00Z";
+
+const ms = (v: unknown) => new Date(Number(v));
+const num = (v: unknown) => Number(v);
+type Row = Record<string, unknown>;
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function toQuote(r: Row): OptionQuote {
+  return {
+    symbol: r.symbol as string, asOf: ms(r.as_of_ms), expiry: r.expiry as string, strike: num(r.strike), right: r.right as OptionQuote["right"],
+    bid: num(r.bid), ask: num(r.ask), last: r.last === null ? null : num(r.last), volume: num(r.volume), openInterest: num(r.open_interest),
+  };
+}
+
+export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptions = {}): Promise<MarketSnapshot> {
+  const cutoff = (opts.cutoff ?? opts.now)?.toISOString() ?? FAR_FUTURE;
+  const at = sql`least(${cutoff}::timestamptz, now() + interval '1 day')`; // anchors look-back windows without a cutoff
+  return db.transaction(
+    async (tx) => {
+      const instrumentRows = await tx.execute<Row>(sql`
+        select symbol, name, sector, kind, next_earnings_date::text as next_earnings_date, dividend_yield
+        from instruments where env = ${env} order by symbol`);
+      const barRows = await tx.execute<Row>(sql`
+        select symbol, round(extract(epoch from ts) * 1000)::float8 as ts_ms, open, high, low, close, volume from (
+          select b.*, row_number() over (partition by symbol order by ts desc) as rn from bars b
+          where env = ${env} and interval = '1d' and ts <= ${cutoff}::timestamptz and ts > ${at} - interval '500 days'
+        ) x where rn <= ${DAILY_BARS} order by symbol, ts`);
+      const quoteRows = await tx.execute<Row>(sql`
+        with snaps as (
+          select symbol, as_of,
+            row_number() over (partition by symbol order by as_of desc) as rn_all,
+            row_number() over (partition by symbol, (as_of at time zone 'UTC')::date order by as_of desc) as rn_day
+          from (select distinct symbol, as_of from option_quotes
+                where env = ${env} and as_of <= ${cutoff}::timestamptz and as_of > ${at} - make_interval(days => ${HISTORY_DAYS})) d
+        )
+        select q.symbol, round(extract(epoch from q.as_of) * 1000)::float8 as as_of_ms, q.expiry::text as expiry, q.strike, q."right",
+               q.bid, q.ask, q.last, q.volume, q.open_interest, s.rn_all = 1 as latest
+        from option_quotes q join snaps s on s.symbol = q.symbol and s.as_of = q.as_of
+        where q.env = ${env} and (s.rn_all = 1 or s.rn_day = 1)
+        order by q.symbol, q.as_of, q.expiry, q.strike, q."right"`);
+      const tradeRows = await tx.execute<Row>(sql`
+        select t.trade_id, t.symbol, round(extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.expiry::text as expiry, t.strike, t."right",
+               t.price, t.size, t.exchange, t.condition, t.bid, t.ask
+        from instruments i
+        cross join lateral (select max(ts) as newest from option_trades
+                            where env = i.env and symbol = i.symbol and ts <= ${cutoff}::timestamptz) n
+        join option_trades t on t.env = i.env and t.symbol = i.symbol
+          and t.ts > n.newest - interval '24 hours' and t.ts <= n.newest
+        where i.env = ${env}
+        order by t.ts, t.trade_id`);
+      const yieldRows = await tx.execute<Row>(sql`
+        select date::text as date, tenor, yield_pct from treasury_yields
+        where env = ${env} and date in (
+          select distinct date from treasury_yields where env = ${env} and date <= (${cutoff}::timestamptz at time zone 'UTC')::date
+          order by date desc limit ${YIELD_DATES})
+        order by date, tenor`);
+      const versionRows = await tx.execute<Row>(sql`select version from market_data_versions where env = ${env}`);
+      return assemble(instrumentRows, barRows, quoteRows, tradeRows, yieldRows, versionRows);
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+}
+
+function assemble(instrumentRows: Row[], barRows: Row[], quoteRows: Row[], tradeRows: Row[], yieldRows: Row[], versionRows: Row[]): MarketSnapshot {
+  const instruments: Instrument[] = instrumentRows.map((r) => ({
+    symbol: r.symbol as string, name: r.name as string, sector: r.sector as string, kind: r.kind as Instrument["kind"],
+    nextEarningsDate: (r.next_earnings_date as string | null) ?? null, dividendYield: num(r.dividend_yield),
+  }));
+  const dailyBarsBySymbol = new Map<string, Bar[]>();
+  for (const r of barRows) {
+    push(dailyBarsBySymbol, r.symbol as string, {
+      symbol: r.symbol as string, interval: "1d", ts: ms(r.ts_ms), open: num(r.open), high: num(r.high), low: num(r.low), close: num(r.close), volume: num(r.volume),
+    });
+  }
+  const latestChainBySymbol = new Map<string, OptionQuote[]>();
+  const chainHistoryBySymbol = new Map<string, OptionQuote[][]>();
+  for (const r of quoteRows) {
+    const q = toQuote(r);
+    if (r.latest) {
+      push(latestChainBySymbol, q.symbol, q);
+      continue;
+    }
+    const days = chainHistoryBySymbol.get(q.symbol) ?? chainHistoryBySymbol.set(q.symbol, []).get(q.symbol)!;
+    const lastDay = days[days.length - 1];
+    if (lastDay && +lastDay[0].asOf === +q.asOf) lastDay.push(q);
+    else days.push([q]);
+  }
+  const tradesBySymbol = new Map<string, OptionTrade[]>();
+  for (const r of tradeRows) {
+    push(tradesBySymbol, r.symbol as string, {
+      tradeId: r.trade_id as string, symbol: r.symbol as string, ts: ms(r.ts_ms), expiry: r.expiry as string, strike: num(r.strike),
+      right: r.right as OptionTrade["right"], price: num(r.price), size: num(r.size), exchange: r.exchange as string,
+      condition: r.condition as string, bid: num(r.bid), ask: num(r.ask),
+    });
+  }
+  const yields = yieldRows.map((r) => ({ date: r.date as string, tenor: r.tenor as Tenor, yieldPct: num(r.yield_pct) }));
+  const asOfBySymbol = new Map<string, Date>();
+  const bump = (symbol: string, t: Date) => {
+    const prev = asOfBySymbol.get(symbol);
+    if (!prev || t > prev) asOfBySymbol.set(symbol, t);
+  };
+  for (const [symbol, chain] of latestChainBySymbol) bump(symbol, chain[0].asOf);
+  for (const [symbol, trades] of tradesBySymbol) bump(symbol, trades[trades.length - 1].ts);
+  for (const [symbol, bars] of dailyBarsBySymbol) if (!asOfBySymbol.has(symbol)) bump(symbol, bars[bars.length - 1].ts);
+  return {
+    instruments, dailyBarsBySymbol, latestChainBySymbol, chainHistoryBySymbol, tradesBySymbol, yields,
+    version: versionRows.length ? num(versionRows[0].version) : 0, asOfBySymbol,
+  };
+}

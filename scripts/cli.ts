@@ -1,0 +1,139 @@
+/**
+ * Operator CLI: `npm run -s cli -- <command>`. JSON on stdout; on error a one-line reason on stderr and exit 1
+ * (2 for usage errors). A thin shell over the domain functions the portal and admin console use.
+ */
+import { parseArgs } from "node:util";
+import { connectForTool } from "../lib/db/connect";
+import type { Database } from "../lib/db/client";
+import { setLogLevel } from "../lib/log";
+import { createAccount, setAccountPlan, setAccountStatus } from "../lib/domain/accounts";
+import { changeKeyStatus, createKeyForEmail } from "../lib/domain/keys";
+import { listEndpoints, setLicensing } from "../lib/domain/licensing";
+import { DomainError } from "../lib/domain/errors";
+import { meteredRoutes } from "../lib/api/routes";
+import { seedReferenceData } from "../lib/domain/seed";
+import { IMPORT_KINDS, importFile, isImportKind, formatImportError } from "../lib/market/import";
+import { seedDemoMarket } from "../lib/market/store";
+import { appEnv } from "../lib/env";
+
+class UsageError extends Error {}
+const ACTOR = `cli:${process.env.USER ?? "operator"}`;
+
+type Flags = Record<string, string | boolean | undefined>;
+const USAGE = `usage: cli <command>
+  account create --email E [--plan sandbox|starter|pro|enterprise] [--admin]
+  account set-plan --email E --plan P
+  account deactivate|activate --email E
+  key create --email E --env test|live [--style sk] [--name N]
+  key deactivate|activate|revoke --id ID
+  endpoint list
+  endpoint set-licensing --path P --env live|test --state enabled|pending_licensing --reason R [--method M]
+  import <${IMPORT_KINDS.join("|")}> --file F [--env live|demo]
+  demo seed`;
+
+function need(flags: Flags, name: string): string {
+  const v = flags[name];
+  if (typeof v !== "string" || v.trim() === "") throw new UsageError(`--${name} is required`);
+  return v;
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], name: string): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(", ")}`);
+  return value as T;
+}
+
+async function run(database: Database, words: string[], flags: Flags): Promise<unknown> {
+  const db = database.db;
+  const [group, action, arg] = words;
+  const cmd = `${group ?? ""} ${action ?? ""}`.trim();
+  switch (cmd) {
+    case "account create":
+      return createAccount(db, { email: need(flags, "email"), plan: (flags.plan as string) ?? "sandbox", admin: flags.admin === true }, ACTOR);
+    case "account set-plan":
+      return setAccountPlan(db, need(flags, "email"), need(flags, "plan"), ACTOR);
+    case "account deactivate":
+    case "account activate":
+      return setAccountStatus(db, need(flags, "email"), action === "activate" ? "active" : "inactive", ACTOR);
+    case "key create": {
+      const style = flags.style === undefined ? "standard" : oneOf(String(flags.style), ["sk"] as const, "style");
+      return createKeyForEmail(db, {
+        email: need(flags, "email"), env: oneOf(need(flags, "env"), ["test", "live"] as const, "env"), style, name: flags.name as string | undefined,
+      }, ACTOR);
+    }
+    case "key deactivate":
+    case "key activate":
+    case "key revoke":
+      return changeKeyStatus(db, need(flags, "id"), action as "deactivate" | "activate" | "revoke", ACTOR);
+    case "endpoint list":
+      return listEndpoints(db);
+    case "endpoint set-licensing":
+      return setLicensing(db, {
+        path: need(flags, "path"), method: flags.method as string | undefined,
+        env: oneOf(need(flags, "env"), ["test", "live"] as const, "env"),
+        state: oneOf(need(flags, "state"), ["enabled", "pending_licensing"] as const, "state"),
+        reason: need(flags, "reason"),
+      }, ACTOR);
+    case "demo seed":
+      await seedDemoMarket(db, { seed: appEnv().DEMO_SEED, now: new Date() });
+      return { ok: true };
+    default:
+      if (group === "import") {
+        const kind = action ?? "";
+        if (!isImportKind(kind)) throw new UsageError(`import kind must be one of ${IMPORT_KINDS.join(", ")}`);
+        if (arg) throw new UsageError(`unexpected argument ${arg}`);
+        const env = flags.env === undefined ? "live" : oneOf(String(flags.env), ["live", "demo"] as const, "env");
+        const report = await importFile(db, kind, need(flags, "file"), { env });
+        if (!report.ok) {
+          process.stdout.write(JSON.stringify(report, null, 2) + "\n");
+          const first = report.errors[0];
+          throw new DomainError("invalid", `import rejected: ${report.errors.length} bad row(s), nothing written${first ? `; first: ${formatImportError(first)}` : ""}`);
+        }
+        return report;
+      }
+      throw new UsageError(`unknown command '${words.join(" ")}'`);
+  }
+}
+
+async function main(): Promise<number> {
+  setLogLevel("warn");
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: process.argv.slice(2), allowPositionals: true, strict: true,
+      options: {
+        email: { type: "string" }, plan: { type: "string" }, admin: { type: "boolean" }, env: { type: "string" }, style: { type: "string" },
+        name: { type: "string" }, id: { type: "string" }, path: { type: "string" }, method: { type: "string" }, state: { type: "string" },
+        reason: { type: "string" }, file: { type: "string" }, help: { type: "boolean" },
+      },
+    });
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (parsed.values.help || parsed.positionals.length === 0) {
+    process.stderr.write(USAGE + "\n");
+    return parsed.values.help ? 0 : 2;
+  }
+  const database = await connectForTool();
+  try {
+    await seedReferenceData(database.db, meteredRoutes.map((r) => ({ id: r.id, method: r.method, path: r.path, family: r.family, summary: r.summary })));
+    const result = await run(database, parsed.positionals, parsed.values);
+    process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n${USAGE}\n`);
+      return 2;
+    }
+    if (err instanceof DomainError) {
+      process.stderr.write(`${err.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`error: ${(err as Error).message.split("\n")[0]}\n`);
+    return 1;
+  } finally {
+    await database.close();
+  }
+}
+
+main().then((code) => process.exit(code));

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The whole test suite: typecheck, unit, integration (real PostgreSQL), embedded smoke, browser end-to-end.
+# Needs PostgreSQL at TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/test) and Chromium (/usr/bin/chromium).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export TEST_PG_URL="${TEST_PG_URL:-postgres://postgres@127.0.0.1:5432/test}"
+logs="$(mktemp -d)"
+failures=0
+
+step() { printf '\n=== %s ===\n' "$1"; }
+
+ensure_postgres() {
+  if node -e "const p=require('postgres');const s=p(process.env.TEST_PG_URL,{connect_timeout:3,max:1});s\`select 1\`.then(()=>s.end()).then(()=>process.exit(0),()=>process.exit(1))" 2>/dev/null; then return 0; fi
+  if [ "$(id -u)" = 0 ] && command -v pg_ctlcluster >/dev/null && [ -d /etc/postgresql ]; then
+    echo "PostgreSQL is not answering; starting the local cluster"
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+    sleep 2
+    node -e "const p=require('postgres');const s=p(process.env.TEST_PG_URL,{connect_timeout:5,max:1});s\`select 1\`.then(()=>s.end()).then(()=>process.exit(0),()=>process.exit(1))" && return 0
+  fi
+  echo "ERROR: PostgreSQL is not reachable at $TEST_PG_URL. Start it, or set TEST_PG_URL to a server where user may create databases." >&2
+  return 1
+}
+
+ensure_chromium() {
+  export CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
+  [ -x "$CHROMIUM_PATH" ] && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Chromium is missing; installing Debian's chromium package"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >"$logs/apt.log" 2>&1 || { tail -20 "$logs/apt.log"; }
+    [ -x "$CHROMIUM_PATH" ] && return 0
+  fi
+  echo "ERROR: Chromium not found at $CHROMIUM_PATH. Install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH." >&2
+  return 1
+}
+
+run_step() { # name, log file, command...
+  local name="$1" log="$2"; shift 2
+  step "$name"
+  "$@" 2>&1 | tee "$logs/$log"
+  local rc=${PIPESTATUS[0]}
+  [ "$rc" = 0 ] || { echo "FAILED: $name (exit $rc)"; failures=$((failures + 1)); }
+}
+
+ensure_postgres || exit 1
+run_step "typecheck" typecheck.log npx tsc --noEmit
+run_step "unit tests" unit.log npx tsx scripts/run-node-tests.ts unit
+run_step "integration tests (PostgreSQL)" integration.log npx tsx scripts/run-node-tests.ts integration
+run_step "embedded smoke (npm start on PGlite)" smoke.log npx tsx scripts/smoke-embedded.ts
+if ensure_chromium; then
+  run_step "end-to-end (Playwright, Chromium)" e2e.log npx playwright test
+else
+  failures=$((failures + 1))
+fi
+
+passed=$(cat "$logs"/unit.log "$logs"/integration.log 2>/dev/null | sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' | awk '{s+=$1} END {print s+0}')
+failed=$(cat "$logs"/unit.log "$logs"/integration.log 2>/dev/null | sed -n 's/^ℹ fail \([0-9]*\)$/\1/p' | awk '{s+=$1} END {print s+0}')
+e2e_passed=$(sed -n 's/^ *\([0-9][0-9]*\) passed.*/\1/p' "$logs/e2e.log" 2>/dev/null | tail -1)
+e2e_failed=$(sed -n 's/^ *\([0-9][0-9]*\) failed.*/\1/p' "$logs/e2e.log" 2>/dev/null | tail -1)
+smoke_ok=$(grep -c '^smoke: ok' "$logs/smoke.log" 2>/dev/null)
+total_passed=$(( ${passed:-0} + ${e2e_passed:-0} + ${smoke_ok:-0} ))
+total_failed=$(( ${failed:-0} + ${e2e_failed:-0} ))
+[ "$failures" -gt 0 ] && [ "$total_failed" = 0 ] && total_failed=$failures
+echo
+echo "steps failed: $failures"
+echo "${total_passed} passed, ${total_failed} failed"
+rm -rf "$logs"
+[ "$failures" = 0 ]
