@@ -13,7 +13,7 @@ const TIMEOUT_MS = 6 * 60_000; // includes a first `next build`
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "orapi-smoke-"));
   const port = await freePort();
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" };
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let out = "";

@@ -3,7 +3,7 @@
  * per data update (the version row) — no request reprices a chain. Delayed views read data at least 15 minutes old.
  */
 import type { Database } from "../db/client";
-import type { MarketEnv } from "../analytics/types";
+import type { MarketEnv, OptionQuote } from "../analytics/types";
 import { errorFields, log } from "../log";
 import { readMarketVersions } from "../market/versions";
 import { loadMarketSnapshot } from "../market/store-read";
@@ -16,11 +16,17 @@ const DELAY_MS = 15 * 60_000;
 const POLL_MS = 1000;
 /** A delayed view's cutoff moves with the clock; recompute it at most this often when no new data arrives. */
 const DELAYED_REFRESH_MS = 60_000;
+/** The demo ticker only appends, so demo views load just the new history days; a full reload now and then catches a reseed. */
+const FULL_RELOAD_MS = 10 * 60_000;
+const HISTORY_WINDOW_DAYS = 400;
 
 interface ViewState {
   version: number;
   computedAt: number;
   view: MarketView;
+  history: Map<string, OptionQuote[][]>;
+  historyLastDate: string | null;
+  fullLoadAt: number;
 }
 
 export interface EngineOptions {
@@ -29,7 +35,21 @@ export interface EngineOptions {
   now?: () => Date;
 }
 
-export type SnapshotLoader = (env: MarketEnv, cutoff: Date | null) => Promise<MarketSnapshotInput>;
+export type SnapshotLoader = (env: MarketEnv, cutoff: Date | null, historyAfter: string | null) => Promise<MarketSnapshotInput>;
+
+const dateOf = (days: OptionQuote[][]) => days.at(-1)?.[0]?.asOf.toISOString().slice(0, 10) ?? null;
+
+/** Appends newly loaded history days to the held ones (new arrays: the compute step keys its reuse on them). */
+function mergeHistory(held: Map<string, OptionQuote[][]>, fresh: Map<string, OptionQuote[][]>, now: Date): Map<string, OptionQuote[][]> {
+  const oldest = new Date(now.getTime() - HISTORY_WINDOW_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const merged = new Map<string, OptionQuote[][]>();
+  for (const symbol of new Set([...held.keys(), ...fresh.keys()])) {
+    const added = fresh.get(symbol) ?? [];
+    const days = added.length ? [...(held.get(symbol) ?? []), ...added] : (held.get(symbol) ?? []);
+    merged.set(symbol, days.length && (dateOf([days[0]]) ?? "") < oldest ? days.filter((d) => (dateOf([d]) ?? "") >= oldest) : days);
+  }
+  return merged;
+}
 
 export class MarketEngine {
   private readonly states = new Map<string, ViewState>();
@@ -77,10 +97,21 @@ export class MarketEngine {
     if (pending) return pending;
     const version = this.versions[env];
     const run = (async () => {
-      const cutoff = entitlement === "delayed-15m" ? new Date(this.now().getTime() - DELAY_MS) : null;
-      const snapshot = await this.load(env, cutoff);
-      const view = computeMarketView(snapshot, this.states.get(key)?.view ?? null);
-      const state = { version, computedAt: Date.now(), view };
+      const now = this.now();
+      const cutoff = entitlement === "delayed-15m" ? new Date(now.getTime() - DELAY_MS) : null;
+      const prev = this.states.get(key);
+      const incremental = env === "demo" && prev !== undefined && Date.now() - prev.fullLoadAt < FULL_RELOAD_MS;
+      const snapshot = await this.load(env, cutoff, incremental ? prev.historyLastDate : null);
+      const history = incremental ? mergeHistory(prev.history, snapshot.chainHistoryBySymbol, now) : snapshot.chainHistoryBySymbol;
+      const view = computeMarketView({ ...snapshot, chainHistoryBySymbol: history }, prev?.view ?? null);
+      let historyLastDate: string | null = null;
+      for (const days of history.values()) {
+        const d = dateOf(days);
+        if (d && (!historyLastDate || d > historyLastDate)) historyLastDate = d;
+      }
+      const state: ViewState = {
+        version, computedAt: Date.now(), view, history, historyLastDate, fullLoadAt: incremental ? prev.fullLoadAt : Date.now(),
+      };
       this.states.set(key, state);
       log.debug("market view computed", { env, entitlement, ms: Math.round(view.computedMs), symbols: view.symbols.size });
       return state;
@@ -98,6 +129,12 @@ export class MarketEngine {
     return (await this.refresh(key, spec.env, entitlement)).view;
   }
 
+  /** Computes the views a fresh process will certainly serve, so its first requests do not wait. */
+  async warm(): Promise<void> {
+    await this.view({ env: "demo", entitlement: "demo" });
+    if (this.versions.live > 0) await Promise.all([this.view({ env: "live", entitlement: "live" }), this.view({ env: "live", entitlement: "delayed-15m" })]);
+  }
+
   ready(): boolean {
     return this.healthy;
   }
@@ -109,8 +146,9 @@ export class MarketEngine {
 }
 
 export async function startMarketEngine(database: Database, options: EngineOptions): Promise<AnalyticsEngine> {
-  const engine = new MarketEngine(database, (env, cutoff) => loadMarketSnapshot(database.db, env, { cutoff }), options.now);
+  const engine = new MarketEngine(database, (env, cutoff, historyAfter) => loadMarketSnapshot(database.db, env, { cutoff, historyAfter }), options.now);
   await engine.start();
+  await engine.warm();
   const stopTicker = options.demoTicker ? startDemoTicker(database, { seed: options.seed }) : null;
   const queries = createQueries((spec) => engine.view(spec), options.now ?? (() => new Date()));
   return {

@@ -79,7 +79,7 @@ export function noTradeData(a: SymbolAnalytics, disclaimer: string) {
     symbol: a.instrument.symbol,
     decision: a.noTrade.decision,
     reasons: a.noTrade.reasons,
-    checks: a.noTrade.checks,
+    checks: a.noTrade.checks.map((c) => ({ ...c, value: r(c.value, 4) })),
     categories: a.noTrade.categories,
     disclaimer,
     asOf: a.asOf.toISOString(),

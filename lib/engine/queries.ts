@@ -17,6 +17,7 @@ import type { AnalyticsEngine, FlowQuery, Served, ViewSpec } from "./types";
 type Queries = Omit<AnalyticsEngine, "ready" | "stop">;
 
 const MEMO_LIMIT = 5000;
+const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 const unavailable = (what: string) => new ApiError("data_source_unavailable", `No ${what} is available from the data source right now.`);
 
@@ -96,7 +97,10 @@ export function createQueries(viewOf: (spec: ViewSpec) => Promise<MarketView>, n
       const asOf = new Date(Math.max(...items.map((a) => a.asOf.getTime())));
       const ranking = rankWatchlist(items.map((a) => ({ metrics: a.metrics, decision: a.noTrade.decision })));
       const data = once(view, `watch:${symbols.join(",")}`, schemas.watchlistRanking, () => ({
-        symbols, ranked: ranking.ranked, noTradeCount: ranking.noTradeCount, timestamp: asOf.toISOString(),
+        symbols,
+        ranked: ranking.ranked.map((r) => ({ ...r, ivRank: r.ivRank === null ? null : round(r.ivRank, 1), liquidityScore: round(r.liquidityScore, 1) })),
+        noTradeCount: ranking.noTradeCount,
+        timestamp: asOf.toISOString(),
       }));
       return served(data, asOf);
     },

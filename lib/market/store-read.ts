@@ -22,6 +22,8 @@ export interface LoadOptions {
   cutoff?: Date | null;
   /** Alias of cutoff. */
   now?: Date;
+  /** Load EOD history only for UTC dates after this one (YYYY-MM-DD): the caller already holds the earlier days. */
+  historyAfter?: string | null;
 }
 
 const DAILY_BARS = 300;
@@ -49,6 +51,7 @@ function toQuote(r: Row): OptionQuote {
 export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptions = {}): Promise<MarketSnapshot> {
   const cutoff = (opts.cutoff ?? opts.now)?.toISOString() ?? FAR_FUTURE;
   const at = sql`least(${cutoff}::timestamptz, now() + interval '1 day')`; // anchors look-back windows without a cutoff
+  const historyAfter = opts.historyAfter ?? "0001-01-01";
   return db.transaction(
     async (tx) => {
       const instrumentRows = await tx.execute<Row>(sql`
@@ -70,7 +73,7 @@ export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptio
         select q.symbol, round(extract(epoch from q.as_of) * 1000)::float8 as as_of_ms, q.expiry::text as expiry, q.strike, q."right",
                q.bid, q.ask, q.last, q.volume, q.open_interest, s.rn_all = 1 as latest
         from option_quotes q join snaps s on s.symbol = q.symbol and s.as_of = q.as_of
-        where q.env = ${env} and (s.rn_all = 1 or s.rn_day = 1)
+        where q.env = ${env} and (s.rn_all = 1 or (s.rn_day = 1 and (s.as_of at time zone 'UTC')::date > ${historyAfter}::date))
         order by q.symbol, q.as_of, q.expiry, q.strike, q."right"`);
       const tradeRows = await tx.execute<Row>(sql`
         select t.trade_id, t.symbol, round(extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.expiry::text as expiry, t.strike, t."right",
