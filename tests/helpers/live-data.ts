@@ -1,0 +1,32 @@
+/** Writes a small live market (a few symbols of the simulator, through the validated import path) into env "live". */
+import type { Db } from "../../lib/db/client";
+import type { OptionTrade } from "../../lib/analytics/types";
+import { generateDemoMarket } from "../../lib/market/demo/simulator";
+import { writeRows } from "../../lib/market/import";
+
+export const LIVE_SEED = "live-fixture-seed";
+
+/** The most recent Friday 21:00 UTC at least an hour before `now`: a finished session whatever day the suite runs. */
+export function lastFridayClose(now: Date): Date {
+  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 21));
+  while (d.getUTCDay() !== 5 || d.getTime() > now.getTime() - 3_600_000) d.setUTCDate(d.getUTCDate() - 1);
+  return d;
+}
+
+export async function writeLiveMarket(db: Db, symbols: string[], at: Date) {
+  const m = generateDemoMarket({ seed: LIVE_SEED, now: at, symbols });
+  for (const [kind, rows] of [
+    ["instruments", m.instruments], ["treasury", m.yields], ["bars", m.dailyBars],
+    ["chain", [...m.chainHistory, ...m.chain]], ["trades", m.trades],
+  ] as const) {
+    const result = await writeRows(db, kind, rows as never[], "live");
+    if (!result.ok) throw new Error(`live ${kind}: ${JSON.stringify(result.errors.slice(0, 3))}`);
+  }
+  return m;
+}
+
+/** One print on a listed contract at `ts`, so the symbol's newest data is that recent. */
+export function printAt(m: ReturnType<typeof generateDemoMarket>, symbol: string, ts: Date, id: string): OptionTrade {
+  const q = m.chain.find((c) => c.symbol === symbol && c.bid > 0.5)!;
+  return { tradeId: id, symbol, ts, expiry: q.expiry, strike: q.strike, right: q.right, price: q.ask, size: 3, exchange: "CBOE", condition: "AUTO", bid: q.bid, ask: q.ask };
+}
