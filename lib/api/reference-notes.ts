@@ -1,3 +1,21 @@
+import { definitions as signalScoreDefs } from "../analytics/signal-score";
+import { definitions as chainDefs } from "../analytics/chain-metrics";
+import { definitions as priceDefs } from "../analytics/price-metrics";
+import { symbolMetricsDefinitions } from "../analytics/vol-metrics";
+import { definitions as ivDefs } from "../analytics/iv";
+import { definitions as surfaceDefs } from "../analytics/vol-surface";
+import { definitions as ivHistoryDefs } from "../analytics/iv-history";
+import { definitions as flowDefs } from "../analytics/flow";
+import { definitions as flowFilterDefs } from "../analytics/flow-filters";
+import { definitions as noTradeDefs } from "../analytics/no-trade";
+import { definitions as curveDefs } from "../analytics/yield-curve";
+import { definitions as sentimentDefs } from "../analytics/market-sentiment";
+import { definitions as watchlistDefs } from "../analytics/watchlist";
+import { definitions as strategySchemaDefs } from "../analytics/strategy-schema";
+import { definitions as strategyDefs } from "../analytics/strategy";
+import { definitions as payoffDefs } from "../analytics/strategy-payoff";
+import { IMPORT_FORMATS } from "../market/import/formats";
+
 /** The prose part of the API reference: rules that apply to every route. */
 export const REFERENCE_NOTES = `
 The service's own derived options-market analytics over HTTPS JSON. Two route families share one base URL:
@@ -43,7 +61,20 @@ service's own synthetic market and must never be treated as a live quote. Every 
 (family A error bodies excepted); \`not_financial_advice\` is always true.
 `.trim();
 
-/** Definitions of every number the API returns, collected from the analytics modules. */
+/** Definitions of every number the API returns, from the analytics modules that compute them. */
 export function metricDefinitions(): Record<string, Record<string, string>> {
-  return {};
+  return {
+    "ticker summary, signal score (service_score, sentiment, risk_level, confidence, bias, components)": signalScoreDefs,
+    "symbol metrics (IV, IV rank and percentile, skew, term slope, ratios, liquidity, momentum, trend)": { ...symbolMetricsDefinitions, ...chainDefs, ...priceDefs },
+    "implied volatility and the volatility surface": { ...ivDefs, ...surfaceDefs, ...ivHistoryDefs },
+    "options flow (events, premium, side, sentiment, filters)": { ...flowDefs, ...flowFilterDefs },
+    "no-trade analysis (8 risk categories, checks, decision)": noTradeDefs,
+    "yield curve (tenors, interpolation, inversion, spreads in basis points)": curveDefs,
+    "market sentiment (score, label, components, weights)": sentimentDefs,
+    "watchlist ranking": watchlistDefs,
+    "research outputs (strategy legs, payoff, greeks, probability of profit, risk flags)": { ...strategySchemaDefs, ...strategyDefs, ...payoffDefs },
+    "import CSV layouts (cli import <kind>)": Object.fromEntries(
+      Object.entries(IMPORT_FORMATS).map(([kind, f]) => [kind, `${f.title} ${f.notes.map((n) => `• ${n}`).join(" ")}`]),
+    ),
+  };
 }

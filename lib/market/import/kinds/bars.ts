@@ -1,13 +1,4 @@
-/**
- * `bars` CSV: symbol,interval,timestamp,open,high,low,close,volume
- * - interval: 1d (daily) or 5m (intraday, 5 minutes)
- * - timestamp: bar START. 1d: the session date YYYY-MM-DD (or an ISO date-time at local midnight, whose
- *   calendar date is taken); stored at 00:00 UTC of that date. 5m: ISO 8601 date-time WITH zone
- *   (2025-01-17T14:35:00Z, 2025-01-17T09:35:00-05:00) on a 5-minute boundary.
- * - open, high, low, close: price per share in the instrument's currency, > 0, with
- *   low ≤ open ≤ high and low ≤ close ≤ high
- * - volume: shares, whole number ≥ 0
- */
+/** The `bars` CSV layout is documented in ../formats.ts (served in the API reference). */
 import type { Bar } from "../../../analytics/types";
 import { CellError, CellReader, parseCount, parseIsoDate, parseNumber, parseSymbol, parseTimestamp } from "../cells";
 import { RowChecker, utcMidnight } from "../checks";

@@ -1,15 +1,4 @@
-/**
- * `chain` CSV (option-chain snapshot): symbol,as_of,expiry,strike,right,bid,ask,last,volume,open_interest
- * - symbol: the UNDERLYING symbol (must exist in instruments)
- * - as_of: snapshot time, ISO 8601 date-time WITH zone
- * - expiry: YYYY-MM-DD, not before the as_of date
- * - strike: price per share, > 0
- * - right: C | P | call | put (any case), stored C / P
- * - bid, ask: option price per share (not per contract), ≥ 0, bid ≤ ask
- * - last: last trade price per share, ≥ 0; blank = none
- * - volume, open_interest: contracts, whole numbers ≥ 0
- * One row per contract per as_of; a contract may appear once per as_of.
- */
+/** The `chain` CSV layout is documented in ../formats.ts (served in the API reference). */
 import type { OptionQuote } from "../../../analytics/types";
 import { CellReader, parseCount, parseIsoDate, parseNumber, parseOptionalNumber, parseRight, parseSymbol, parseTimestamp } from "../cells";
 import { RowChecker } from "../checks";

@@ -1,12 +1,4 @@
-/**
- * `instruments` CSV: symbol,name,sector,kind,next_earnings_date,dividend_yield
- * - symbol: case-insensitive, stored upper-case; ^[A-Z]{1,6}([.-][A-Z]{1,2})?$
- * - name, sector: non-empty text
- * - kind: equity | index | volatility_index
- * - next_earnings_date: YYYY-MM-DD, optional (blank = unknown); must be blank for index / volatility_index
- * - dividend_yield: continuous annual yield as a DECIMAL (0.012 = 1.2 %), 0 ≤ y ≤ 0.5; blank = 0
- * Bars, chain and trades rows may only reference symbols that have a row here (same env).
- */
+/** The `instruments` CSV layout is documented in ../formats.ts (served in the API reference). */
 import type { Instrument } from "../../../analytics/types";
 import { CellReader, parseNumber, parseOptionalIsoDate, parseSymbol, parseText } from "../cells";
 import { RowChecker } from "../checks";

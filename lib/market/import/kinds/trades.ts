@@ -1,13 +1,4 @@
-/**
- * `trades` CSV (option trade prints): trade_id,symbol,timestamp,expiry,strike,right,price,size,exchange,condition,bid,ask
- * - trade_id: the feed's unique id of the print (text, non-empty; the upsert key within an env)
- * - symbol: the UNDERLYING symbol (must exist in instruments)
- * - timestamp: print time, ISO 8601 date-time WITH zone; stored to the millisecond
- * - expiry: YYYY-MM-DD, not before the trade date; strike > 0; right C | P | call | put
- * - price: per share, > 0; size: contracts, whole number ≥ 1
- * - exchange: venue code, non-empty; condition: sale-condition code, may be blank
- * - bid, ask: the quote in force at the print, per share, ≥ 0, bid ≤ ask (price may print outside it)
- */
+/** The `trades` CSV layout is documented in ../formats.ts (served in the API reference). */
 import type { OptionTrade } from "../../../analytics/types";
 import { CellReader, parseCount, parseIsoDate, parseNumber, parseRight, parseSymbol, parseText, parseTimestamp } from "../cells";
 import { RowChecker } from "../checks";

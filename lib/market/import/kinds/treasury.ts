@@ -1,15 +1,4 @@
-/**
- * `treasury` CSV: the US Treasury "Daily Treasury Par Yield Curve Rates" download, exactly as published:
- *   Date,1 Mo,2 Mo,3 Mo,4 Mo,6 Mo,1 Yr,2 Yr,3 Yr,5 Yr,7 Yr,10 Yr,20 Yr,30 Yr
- * - Columns are mapped by header name (case-insensitive), so their order does not matter and a year's file
- *   may lack tenor columns (4 Mo before late 2022, 2 Mo before late 2018, …). Date and at least one tenor
- *   column are required; any other column name is rejected.
- * - "1.5 Month" (published since 2025) is accepted and IGNORED: it is not one of the stored tenors.
- * - Date: MM/DD/YYYY. Row order is free (the Treasury publishes newest first). A date may appear once.
- * - Yields: percent (4.25 = 4.25 %), plausible range -1..25. A blank cell (or N/A) means "not published"
- *   and stores nothing for that date x tenor — never zero.
- * Stored as one treasury_yields row per date x tenor, tenors 1M … 30Y.
- */
+/** The `treasury` CSV layout is documented in ../formats.ts (served in the API reference). */
 import { TENORS, type Tenor, type TreasuryYield } from "../../../analytics/types";
 import { CellReader, parseNumber, parseUsDate } from "../cells";
 import { RowChecker, utcMidnight } from "../checks";

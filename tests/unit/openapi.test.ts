@@ -1,0 +1,43 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { allRoutes, meteredRoutes } from "../../lib/api/routes";
+import { buildOpenApi } from "../../lib/api/openapi";
+import { ERROR_STATUS } from "../../lib/api/errors";
+
+const doc = buildOpenApi(allRoutes) as any;
+
+test("the reference is OpenAPI 3.1 and documents every served route and method", () => {
+  assert.equal(doc.openapi, "3.1.0");
+  for (const r of allRoutes) {
+    const op = doc.paths[r.path]?.[r.method.toLowerCase()];
+    assert.ok(op, `${r.id} is documented`);
+    assert.ok(op.summary && op.description, `${r.id} has a summary and description`);
+    assert.ok(op.responses[String(r.successStatus ?? 200)], `${r.id} documents its success status`);
+  }
+  assert.equal(meteredRoutes.length, 13);
+});
+
+test("parameters and bodies come from the validating schemas", () => {
+  const flow = doc.paths["/api/v1/options-flow"].get;
+  const names = flow.parameters.map((p: any) => p.name).sort();
+  assert.deepEqual(names, ["limit", "min_premium", "since", "symbol", "type"]);
+  const summary = doc.paths["/api/v1/ticker/{symbol}/summary"].get;
+  assert.deepEqual(summary.parameters.map((p: any) => [p.name, p.in, p.required]), [["symbol", "path", true]]);
+  const outputs = doc.paths["/api/v1/outputs"].post.requestBody.content["application/json"].schema;
+  assert.ok(outputs.properties.strategy.enum.includes("iron_condor"));
+  assert.ok(doc.paths["/api/v1/alerts"].post.requestBody.content["application/json"].schema.properties.url);
+});
+
+test("every error code, every limit and every number's definition is in the reference", () => {
+  assert.deepEqual(doc["x-error-codes"].map((e: any) => e.code).sort(), Object.keys(ERROR_STATUS).sort());
+  assert.deepEqual(doc["x-plans"].map((p: any) => [p.plan, p.familyA.perMinute, p.familyA.perMonth, p.familyB.perMinute, p.familyB.perDay]), [
+    ["Sandbox", 10, 100, 5, 100], ["Starter", 30, 10_000, 60, 10_000], ["Pro", 120, 100_000, 300, 100_000], ["Enterprise", 600, 2_000_000, 1000, 1_000_000],
+  ]);
+  const defs = JSON.stringify(doc["x-definitions"]);
+  for (const term of ["service_score", "ivRank", "spread10y2y", "premium", "probabilityOfProfit", "liquidityScore", "treasury"]) {
+    assert.ok(defs.includes(term), `definitions mention ${term}`);
+  }
+  const statuses = doc.paths["/api/v1/ticker/{symbol}/summary"].get.responses;
+  for (const s of ["400", "401", "403", "404", "429", "500", "503"]) assert.ok(statuses[s], `family A route documents ${s}`);
+  assert.ok(doc.paths["/api/v1/outputs"].post.responses["413"], "B body routes document 413");
+});
