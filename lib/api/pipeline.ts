@@ -61,8 +61,20 @@ export function createPipeline(deps: PipelineDeps) {
     }
   }
 
+  /** One structured access-log line per request (request id, status, latency; never the key). */
   async function handle(request: Request): Promise<Response> {
     const started = performance.now();
+    const response = await serve(request, started);
+    if (log.enabled("info")) {
+      log.info("request", {
+        request_id: response.headers.get("x-request-id"), method: request.method, path: new URL(request.url).pathname,
+        status: response.status, ms: Math.round((performance.now() - started) * 10) / 10,
+      });
+    }
+    return response;
+  }
+
+  async function serve(request: Request, started: number): Promise<Response> {
     const now = clock();
     const requestId = requestIdFrom(request.headers);
     const url = new URL(request.url);
@@ -165,7 +177,6 @@ export function createPipeline(deps: PipelineDeps) {
     const { result } = outcome;
     const label = result.asOf ? dataLabel(view, result.asOf, now) : view.env === "demo" ? "demo" : "none";
     const body = successBody(route.family, result.data, { path, planName: caller.plan.nameA, env: caller.env, label: label as never, requestId, now });
-    if (log.enabled("debug")) log.debug("served", { request_id: requestId, endpoint: route.id, key: caller.keyPrefix, ms: performance.now() - started });
     return respond(result.status ?? route.successStatus ?? 200, body, requestId, { ...headers, "cache-control": "no-store" });
   }
 
