@@ -16,7 +16,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
       <body className="flex min-h-screen flex-col">
         <a
           href="#main"
-          className="sr-only z-50 rounded bg-white px-3 py-2 font-medium text-blue-800 focus:not-sr-only focus:absolute focus:left-2 focus:top-2"
+          className="fixed left-2 top-2 z-50 -translate-y-[200%] rounded bg-white px-3 py-2 font-medium text-blue-800 shadow-lg focus:translate-y-0"
         >
           Skip to content
         </a>

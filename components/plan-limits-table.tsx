@@ -24,7 +24,7 @@ export function PlanLimitsTable() {
         <tbody>
           {PLAN_SEED.map((p) => (
             <tr key={p.id} className="border-t border-slate-200">
-              <th scope="row" className="px-3 py-2 font-medium">
+              <th scope="row" className="whitespace-nowrap px-3 py-2 font-medium">
                 {p.nameA} <span className="font-normal text-slate-600">/ {p.nameB}</span>
               </th>
               <td className="px-3 py-2 text-right tabular-nums">{fmt(p.aPerMinute)}</td>
@@ -33,7 +33,7 @@ export function PlanLimitsTable() {
               <td className="px-3 py-2 text-right tabular-nums">{fmt(p.bPerDay)}</td>
               <td className="px-3 py-2 text-right tabular-nums">{kib(p.bMaxPayloadBytes)}</td>
               <td className="px-3 py-2">{p.webhooks ? "Yes" : "No"}</td>
-              <td className="px-3 py-2">{p.dataEntitlement === "demo" ? "Demo only" : p.dataEntitlement}</td>
+              <td className="whitespace-nowrap px-3 py-2">{p.dataEntitlement === "demo" ? "Demo only" : p.dataEntitlement}</td>
             </tr>
           ))}
         </tbody>

@@ -24,7 +24,7 @@ test("Tab reaches the skip link first; activating it moves focus to main", async
   await page.keyboard.press("Tab");
   const skip = page.getByRole("link", { name: "Skip to content" });
   await expect(skip).toBeFocused();
-  await expect(skip).toBeVisible();
+  await expect(skip).toBeInViewport();
   await page.keyboard.press("Enter");
   await expect(page.locator("main#main")).toBeFocused();
 });

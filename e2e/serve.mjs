@@ -9,30 +9,38 @@ const dataDir = mkdtempSync(join(tmpdir(), "ora-e2e-"));
 const env = { ...process.env, DATA_DIR: dataDir, PORT: process.env.E2E_PORT ?? "3100", DEMO_TICKER: "on" };
 delete env.DATABASE_URL; // always the embedded engine, never a shared database
 
-const child = spawn("npx", ["tsx", "scripts/start.ts"], { stdio: "inherit", env });
+// Own process group: npx does not wait for tsx on SIGTERM, so signals go to the whole group (npx, tsx, start.ts, next).
+const child = spawn("npx", ["tsx", "scripts/start.ts"], { stdio: "inherit", env, detached: true });
 
-let cleaned = false;
-function cleanup() {
-  if (cleaned) return;
-  cleaned = true;
+const groupAlive = () => {
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+let finishing = false;
+async function finish(code) {
+  if (finishing) return;
+  finishing = true;
+  // Wait (up to 20 s) for the launcher to stop the server and the embedded database before removing its files.
+  for (let i = 0; i < 200 && groupAlive(); i++) await new Promise((r) => setTimeout(r, 100));
+  if (groupAlive()) process.kill(-child.pid, "SIGKILL");
   try {
     rmSync(dataDir, { recursive: true, force: true });
   } catch (err) {
     console.error(`e2e/serve: could not remove ${dataDir}: ${err}`);
   }
+  process.exit(code);
 }
 
-for (const sig of ["SIGTERM", "SIGINT"]) {
+for (const sig of ["SIGTERM", "SIGINT", "SIGHUP"]) {
   process.on(sig, () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(sig);
-    else {
-      cleanup();
-      process.exit(0);
-    }
+    if (groupAlive()) process.kill(-child.pid, sig);
+    void finish(0);
   });
 }
 
-child.on("exit", (code, signal) => {
-  cleanup();
-  process.exit(code ?? (signal ? 0 : 1));
-});
+child.on("exit", (code, signal) => void finish(code ?? (signal ? 0 : 1)));

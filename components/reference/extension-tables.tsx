@@ -26,14 +26,14 @@ export function PlansTable({ plans }: { plans: PlanRow[] }) {
           {plans.map((p) => (
             <tr key={p.plan} className="border-t border-slate-200">
               <th scope="row" className={`${th} font-medium`}>{p.plan}</th>
-              <td className={th}>{p.tier}</td>
+              <td className={`${th} whitespace-nowrap`}>{p.tier}</td>
               <td className={`${th} text-right tabular-nums`}>{n(p.familyA.perMinute)}</td>
               <td className={`${th} text-right tabular-nums`}>{n(p.familyA.perMonth)}</td>
               <td className={`${th} text-right tabular-nums`}>{n(p.familyB.perMinute)}</td>
               <td className={`${th} text-right tabular-nums`}>{n(p.familyB.perDay)}</td>
               <td className={`${th} text-right tabular-nums`}>{n(p.familyB.maxPayloadBytes)}</td>
               <td className={th}>{p.familyB.webhooks ? "Yes" : "No"}</td>
-              <td className={th}>{p.liveData}</td>
+              <td className={`${th} whitespace-nowrap`}>{p.liveData}</td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,9 @@
 import { RichText, InlineText } from "./rich-text";
 import type { Operation } from "./types";
 
+/** "`a`: x. `b`: y." → one line per error code. */
+const splitCodes = (text: string) => text.split(/ (?=`[a-z_]+`: )/);
+
 /** One path + method, collapsed by default; <details>/<summary> is keyboard operable (Enter / Space). */
 export function OperationDetails({ method, path, op }: { method: string; path: string; op: Operation }) {
   const params = op.parameters ?? [];
@@ -8,7 +11,8 @@ export function OperationDetails({ method, path, op }: { method: string; path: s
   const responses = Object.entries(op.responses ?? {});
   return (
     <details className="group rounded-md border border-slate-200 open:shadow-sm">
-      <summary className="flex cursor-pointer flex-wrap items-baseline gap-3 rounded-md px-4 py-3 hover:bg-slate-50">
+      <summary className="flex cursor-pointer list-none [&::-webkit-details-marker]:hidden flex-wrap items-baseline gap-3 rounded-md px-4 py-3 hover:bg-slate-50">
+        <span aria-hidden="true" className="inline-block w-3 text-slate-500 transition-transform group-open:rotate-90">▸</span>
         <span className="w-16 rounded bg-slate-800 px-1.5 py-0.5 text-center font-mono text-xs font-semibold uppercase text-white">
           {method}
         </span>
@@ -61,7 +65,11 @@ export function OperationDetails({ method, path, op }: { method: string; path: s
             {responses.map(([status, r]) => (
               <div key={status} className="flex gap-3">
                 <dt className="w-12 shrink-0 font-mono font-semibold">{status}</dt>
-                <dd className="text-slate-800">{r.description ? <InlineText text={r.description} /> : "—"}</dd>
+                <dd className="space-y-1 text-slate-800">
+                  {splitCodes(r.description ?? "—").map((line) => (
+                    <p key={line}><InlineText text={line} /></p>
+                  ))}
+                </dd>
               </div>
             ))}
           </dl>
