@@ -4,6 +4,7 @@
  */
 import { serve } from "@hono/node-server";
 import type { Server } from "node:http";
+import { randomUUID } from "node:crypto";
 import { appEnv, requireDatabaseUrl } from "../lib/env";
 import { errorFields, log } from "../lib/log";
 import { startGateway } from "../lib/server/gateway";
@@ -28,9 +29,12 @@ async function main() {
   server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const tooBig = err.code === "HPE_HEADER_OVERFLOW";
-    const status = tooBig ? "431 Request Header Fields Too Large" : "400 Bad Request";
     const body = JSON.stringify({ error: { code: "invalid_request", message: tooBig ? `Request headers exceed ${MAX_HEADER_BYTES} bytes.` : "Malformed HTTP request." } });
-    socket.end(`HTTP/1.1 ${status}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    const requestId = `req_${randomUUID().replaceAll("-", "")}`;
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+        `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   server.on("listening", () => log.info("api server listening", { url: `http://${env.HOST}:${env.API_PORT}`, pid: process.pid }));
   const shutdown = (signal: string) => {

@@ -32,7 +32,8 @@ const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 export function extractKey(headers: Headers): string | null {
   const found = new Set<string>();
   const authorization = headers.get("authorization");
-  if (authorization !== null) {
+  // An empty Authorization (or a bare "Bearer") carries no key, like an empty x-api-key.
+  if (authorization !== null && !/^\s*(Bearer\s*)?$/i.test(authorization)) {
     const m = BEARER.exec(authorization);
     if (!m) throw new ApiError("invalid_api_key", "The Authorization header must be 'Bearer <API key>'.");
     found.add(m[1]);

@@ -24,6 +24,12 @@ export interface LimitOutcome {
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
+/** The daily aggregate's upsert: one call added to its key × UTC day × endpoint row. */
+const addToDaily = (sql: postgres.Sql) => sql`
+  on conflict (key_id, day, endpoint_id) do update set calls = d.calls + 1, ok_calls = d.ok_calls + excluded.ok_calls,
+    client_errors = d.client_errors + excluded.client_errors, server_errors = d.server_errors + excluded.server_errors,
+    latency_ms_sum = d.latency_ms_sum + excluded.latency_ms_sum`;
+
 /**
  * Decides the call's fate and records it. `status`/`errorCode` are what the handler produced; only a 2xx consumes quota.
  * With `record` false (calls that touch account state) nothing is metered yet: `settle` does it after the handler.
@@ -75,9 +81,7 @@ export async function admitAndRecord(
       select ${m.keyId}, ${m.accountId}::uuid, ${day(m.now)}::date, ${m.endpointId}, 1, (final_status between 200 and 299)::int,
         (final_status between 400 and 499)::int, (final_status >= 500)::int, ${m.latencyMs}::float8
       from final where ${record}::boolean
-      on conflict (key_id, day, endpoint_id) do update set calls = d.calls + 1, ok_calls = d.ok_calls + excluded.ok_calls,
-        client_errors = d.client_errors + excluded.client_errors, server_errors = d.server_errors + excluded.server_errors,
-        latency_ms_sum = d.latency_ms_sum + excluded.latency_ms_sum
+      ${addToDaily(sql)}
     )
     select limited, final_status, burst_count, quota_count, burst_prior, quota_prior from final`;
   const r = rows[0];
@@ -92,7 +96,8 @@ export async function admitAndRecord(
 /**
  * Records a call that was decided outside `admitAndRecord`: refused before the limits (inactive key, pending licensing,
  * oversized body), or a state-touching call after its handler. `refundQuota` returns an admitted call's quota unit
- * when the handler did not succeed.
+ * when the handler did not succeed. Answers the windows' current use, for the rate-limit headers. (The refund and the
+ * read are evaluated on the statement's snapshot: the read shows the count before this statement's refund.)
  */
 export async function settle(
   sql: postgres.Sql,
@@ -100,8 +105,9 @@ export async function settle(
   status: number,
   errorCode: string | null,
   refundQuota: Window | null,
-): Promise<void> {
-  await sql`
+  windows: { burst: Window; quota: Window },
+): Promise<{ burstUsed: number; quotaUsed: number }> {
+  const rows = await sql`
     with refund as (
       update usage_counters set count = count - 1
       where ${refundQuota !== null}::boolean and key_id = ${m.keyId} and bucket = ${refundQuota?.bucket ?? ""}
@@ -113,7 +119,8 @@ export async function settle(
     insert into usage_daily as d (key_id, account_id, day, endpoint_id, calls, ok_calls, client_errors, server_errors, latency_ms_sum)
     values (${m.keyId}, ${m.accountId}::uuid, ${day(m.now)}::date, ${m.endpointId}, 1, ${status >= 200 && status < 300 ? 1 : 0},
       ${status >= 400 && status < 500 ? 1 : 0}, ${status >= 500 ? 1 : 0}, ${m.latencyMs})
-    on conflict (key_id, day, endpoint_id) do update set calls = d.calls + 1, ok_calls = d.ok_calls + excluded.ok_calls,
-      client_errors = d.client_errors + excluded.client_errors, server_errors = d.server_errors + excluded.server_errors,
-      latency_ms_sum = d.latency_ms_sum + excluded.latency_ms_sum`;
+    ${addToDaily(sql)}
+    returning (select count from usage_counters where key_id = ${m.keyId} and bucket = ${windows.burst.bucket} and window_start = ${windows.burst.start.toISOString()}::timestamptz) as burst_used,
+      (select count from usage_counters where key_id = ${m.keyId} and bucket = ${windows.quota.bucket} and window_start = ${windows.quota.start.toISOString()}::timestamptz) as quota_used`;
+  return { burstUsed: rows[0]?.burst_used ?? 0, quotaUsed: rows[0]?.quota_used ?? 0 };
 }

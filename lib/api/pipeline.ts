@@ -111,17 +111,27 @@ export function createPipeline(deps: PipelineDeps) {
     const metered = (caller: Caller): Metered => ({
       requestId, keyId: caller.keyId, accountId: caller.accountId, endpointId: route.id, latencyMs: performance.now() - started, now,
     });
+    const windowsOf = (caller: Caller) => ({ burst: burstWindow(route.family, caller.plan, now), quota: quotaWindow(route.family, caller.plan, now) });
     if (!auth.ok) {
-      if (auth.caller) await settle(deps.database.sql, metered(auth.caller), auth.error.status, auth.error.code, null).catch(logMeterError(requestId));
+      if (auth.caller) {
+        await settle(deps.database.sql, metered(auth.caller), auth.error.status, auth.error.code, null, windowsOf(auth.caller)).catch(logMeterError(requestId));
+      }
       const ctx = auth.caller ? errorContext(auth.caller, now) : anonymous;
       return fail(route.family, auth.error, requestId, ctx);
     }
     const caller = auth.caller;
     const view: ViewSpec = { env: caller.env === "test" ? "demo" : "live", entitlement: caller.env === "test" ? "demo" : caller.plan.dataEntitlement };
     const ctx = errorContext(caller, now);
+    const { burst, quota } = windowsOf(caller);
+    /** Refused after authentication, before the limits: metered, not counted, and told where its windows stand. */
     const refuse = async (error: ApiError) => {
-      await settle(deps.database.sql, metered(caller), error.status, error.code, null).catch(logMeterError(requestId));
-      return fail(route.family, error, requestId, ctx);
+      try {
+        const used = await settle(deps.database.sql, metered(caller), error.status, error.code, null, { burst, quota });
+        return fail(route.family, error, requestId, ctx, rateLimitHeaders(burst, used.burstUsed, quota, used.quotaUsed, now));
+      } catch (err) {
+        logMeterError(requestId)(err);
+        return fail(route.family, error, requestId, ctx);
+      }
     };
 
     let bodyText = "";
@@ -137,8 +147,6 @@ export function createPipeline(deps: PipelineDeps) {
       return refuse(new ApiError("endpoint_pending_licensing", `${route.method} ${route.path} is switched off for ${caller.env} keys pending a data-licensing review.`));
     }
 
-    const burst = burstWindow(route.family, caller.plan, now);
-    const quota = quotaWindow(route.family, caller.plan, now);
     let outcome: Outcome;
     let limits;
     try {
@@ -148,11 +156,11 @@ export function createPipeline(deps: PipelineDeps) {
           outcome = await run(route, request, url, m.params, caller, view, requestId, now, bodyText);
           const status = outcome.ok ? (outcome.result.status ?? route.successStatus ?? 200) : outcome.error.status;
           const failed = status < 200 || status >= 300;
-          await settle(deps.database.sql, metered(caller), status, outcome.ok ? null : outcome.error.code, failed ? quota : null);
+          await settle(deps.database.sql, metered(caller), status, outcome.ok ? null : outcome.error.code, failed ? quota : null, { burst, quota });
           if (failed) limits.quotaUsed -= 1;
         } else {
           outcome = { ok: false, error: new ApiError("internal_error", "") }; // replaced below by the limit error
-          await settle(deps.database.sql, metered(caller), limits.status, limits.limited === "burst" ? "rate_limit_exceeded" : "plan_limit_exceeded", null);
+          await settle(deps.database.sql, metered(caller), limits.status, limits.limited === "burst" ? "rate_limit_exceeded" : "plan_limit_exceeded", null, { burst, quota });
         }
       } else {
         outcome = await run(route, request, url, m.params, caller, view, requestId, now, bodyText);

@@ -105,7 +105,8 @@ export function createQueries(viewOf: (spec: ViewSpec) => Promise<MarketView>, n
       return served(data, asOf);
     },
     async researchOutput(spec, request) {
-      const req = request as StrategyRequest;
+      const sent = request as StrategyRequest;
+      const req = { ...sent, symbol: sent.symbol.toUpperCase() }; // symbols are case-insensitive on input (CONTRACT §1)
       const view = await viewOf(spec);
       const a = symbolIn(view, req.symbol);
       try {
