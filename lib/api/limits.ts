@@ -4,6 +4,8 @@
  * makes concurrent callers on any number of processes admit exactly min(N, limit).
  */
 import type postgres from "postgres";
+import { sql as drizzleSql } from "drizzle-orm";
+import type { Db } from "../db/client";
 import type { Window } from "./windows";
 
 export interface Metered {
@@ -88,31 +90,25 @@ export async function admitAndRecord(
   return {
     limited: r.limited,
     status: r.final_status,
-    burstUsed: r.burst_count ?? r.burst_prior ?? burst.limit,
-    quotaUsed: r.quota_count ?? r.quota_prior ?? 0,
+    // A refused call may have waited on the row lock: the statement's snapshot is stale, the limit is not.
+    burstUsed: r.limited === "burst" ? burst.limit : (r.burst_count ?? r.burst_prior ?? burst.limit),
+    quotaUsed: r.limited === "quota" ? quota.limit : (r.quota_count ?? r.quota_prior ?? 0),
   };
 }
 
 /**
  * Records a call that was decided outside `admitAndRecord`: refused before the limits (inactive key, pending licensing,
- * oversized body), or a state-touching call after its handler. `refundQuota` returns an admitted call's quota unit
- * when the handler did not succeed. Answers the windows' current use, for the rate-limit headers. (The refund and the
- * read are evaluated on the statement's snapshot: the read shows the count before this statement's refund.)
+ * oversized body), or a state-touching call after its handler. Answers the windows' current use, for the headers.
  */
 export async function settle(
   sql: postgres.Sql,
   m: Metered,
   status: number,
   errorCode: string | null,
-  refundQuota: Window | null,
   windows: { burst: Window; quota: Window },
 ): Promise<{ burstUsed: number; quotaUsed: number }> {
   const rows = await sql`
-    with refund as (
-      update usage_counters set count = count - 1
-      where ${refundQuota !== null}::boolean and key_id = ${m.keyId} and bucket = ${refundQuota?.bucket ?? ""}
-        and window_start = ${(refundQuota?.start ?? m.now).toISOString()}::timestamptz and count > 0
-    ), event as (
+    with event as (
       insert into usage_events (request_id, key_id, account_id, endpoint_id, status, error_code, latency_ms, created_at)
       values (${m.requestId}, ${m.keyId}, ${m.accountId}::uuid, ${m.endpointId}, ${status}, ${errorCode}, ${m.latencyMs}, ${m.now.toISOString()}::timestamptz)
     )
@@ -123,4 +119,18 @@ export async function settle(
     returning (select count from usage_counters where key_id = ${m.keyId} and bucket = ${windows.burst.bucket} and window_start = ${windows.burst.start.toISOString()}::timestamptz) as burst_used,
       (select count from usage_counters where key_id = ${m.keyId} and bucket = ${windows.quota.bucket} and window_start = ${windows.quota.start.toISOString()}::timestamptz) as quota_used`;
   return { burstUsed: rows[0]?.burst_used ?? 0, quotaUsed: rows[0]?.quota_used ?? 0 };
+}
+
+/**
+ * Takes one quota unit inside the caller's transaction, only if one is left; null when the quota is spent (the caller
+ * then rolls back whatever its handler wrote). Used by calls that change account state, so that only successful calls
+ * consume quota and concurrent callers still get exactly min(N, limit).
+ */
+export async function takeQuota(tx: { execute: Db["execute"] }, keyId: string, quota: Window): Promise<number | null> {
+  const rows = await tx.execute<{ count: number }>(drizzleSql`
+    insert into usage_counters as c (key_id, bucket, window_start, count)
+    values (${keyId}, ${quota.bucket}, ${quota.start.toISOString()}::timestamptz, 1)
+    on conflict (key_id, bucket, window_start) do update set count = c.count + 1 where c.count < ${quota.limit}::int
+    returning c.count`);
+  return rows.length ? Number(rows[0].count) : null;
 }

@@ -4,7 +4,7 @@
  * The handler runs before the limits statement so that limits and metering share one database round trip; handlers
  * that touch account state run only after their call is admitted.
  */
-import type { Database } from "../db/client";
+import type { Database, Db } from "../db/client";
 import type { AnalyticsEngine, ViewSpec } from "../engine/types";
 import { dataLabel } from "../engine/types";
 import { errorFields, log } from "../log";
@@ -12,13 +12,13 @@ import { ConfigCache, licensingState } from "./config-cache";
 import { authenticate, KeyVerifier, type Caller } from "./credentials";
 import { errorBody, successBody, type ErrorContext } from "./envelope";
 import { ApiError } from "./errors";
-import { admitAndRecord, settle, type Metered } from "./limits";
+import { admitAndRecord, settle, takeQuota, type Metered } from "./limits";
 import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
 import { rateLimitHeaders } from "./rate-headers";
 import { requestIdFrom } from "./request-id";
 import type { Family, HandlerResult, RouteDef } from "./route";
 import { createRouter } from "./router";
-import { burstWindow, quotaWindow, secondsLeft } from "./windows";
+import { burstWindow, quotaWindow, secondsLeft, type Window } from "./windows";
 
 export interface PipelineDeps {
   database: Database;
@@ -32,6 +32,7 @@ export interface PipelineDeps {
 type Outcome = { ok: true; result: HandlerResult } | { ok: false; error: ApiError };
 
 const JSON_TYPE = "application/json; charset=utf-8";
+const ROLLBACK = new Error("rollback"); // thrown inside a transaction to undo a call that did not succeed
 
 export function createPipeline(deps: PipelineDeps) {
   const verifier = new KeyVerifier(deps.database, deps.keyCacheTtlMs);
@@ -47,12 +48,12 @@ export function createPipeline(deps: PipelineDeps) {
     return respond(error.status, errorBody(family, error, ctx), requestId, { ...error.headers, ...extra });
   }
 
-  async function run(route: RouteDef, request: Request, url: URL, rawParams: Record<string, string>, caller: Caller, view: ViewSpec, requestId: string, now: Date, bodyText: string): Promise<Outcome> {
+  async function run(route: RouteDef, request: Request, url: URL, rawParams: Record<string, string>, caller: Caller, view: ViewSpec, requestId: string, now: Date, bodyText: string, database: Database = deps.database): Promise<Outcome> {
     try {
       const params = parseParams(route, rawParams);
       const query = parseQuery(route, url.searchParams);
       const body = parseJsonBody(route, request, bodyText);
-      const result = await route.handler({ params, query, body, caller, view, engine: deps.engine, database: deps.database, requestId, now });
+      const result = await route.handler({ params, query, body, caller, view, engine: deps.engine, database, requestId, now });
       return { ok: true, result };
     } catch (err) {
       if (err instanceof ApiError) return { ok: false, error: err };
@@ -62,6 +63,32 @@ export function createPipeline(deps: PipelineDeps) {
   }
 
   /** One structured access-log line per request (request id, status, latency; never the key). */
+  /**
+   * Runs a state-changing handler in a transaction that also takes its quota unit: a failed call writes nothing and
+   * uses no quota, and when the quota is spent by concurrent callers the handler's writes are rolled back.
+   */
+  async function runInTransaction(route: RouteDef, request: Request, url: URL, rawParams: Record<string, string>, caller: Caller, view: ViewSpec, requestId: string, now: Date, bodyText: string, quota: Window) {
+    // Assigned inside the transaction callback; a holder keeps TypeScript from narrowing it to the initial value.
+    const r: { outcome: Outcome; quotaUsed: number | null; quotaSpent: boolean } = {
+      outcome: { ok: false, error: new ApiError("internal_error", "") }, quotaUsed: null, quotaSpent: false,
+    };
+    try {
+      await deps.database.db.transaction(async (tx) => {
+        const outcome = (r.outcome = await run(route, request, url, rawParams, caller, view, requestId, now, bodyText, { ...deps.database, db: tx as unknown as Db }));
+        const status = outcome.ok ? (outcome.result.status ?? route.successStatus ?? 200) : outcome.error.status;
+        if (status < 200 || status >= 300) throw ROLLBACK;
+        r.quotaUsed = await takeQuota(tx, caller.keyId, quota);
+        if (r.quotaUsed === null) {
+          r.quotaSpent = true;
+          throw ROLLBACK;
+        }
+      });
+    } catch (err) {
+      if (err !== ROLLBACK) throw err;
+    }
+    return r;
+  }
+
   async function handle(request: Request): Promise<Response> {
     const started = performance.now();
     const response = await serve(request, started);
@@ -114,7 +141,7 @@ export function createPipeline(deps: PipelineDeps) {
     const windowsOf = (caller: Caller) => ({ burst: burstWindow(route.family, caller.plan, now), quota: quotaWindow(route.family, caller.plan, now) });
     if (!auth.ok) {
       if (auth.caller) {
-        await settle(deps.database.sql, metered(auth.caller), auth.error.status, auth.error.code, null, windowsOf(auth.caller)).catch(logMeterError(requestId));
+        await settle(deps.database.sql, metered(auth.caller), auth.error.status, auth.error.code, windowsOf(auth.caller)).catch(logMeterError(requestId));
       }
       const ctx = auth.caller ? errorContext(auth.caller, now) : anonymous;
       return fail(route.family, auth.error, requestId, ctx);
@@ -126,7 +153,7 @@ export function createPipeline(deps: PipelineDeps) {
     /** Refused after authentication, before the limits: metered, not counted, and told where its windows stand. */
     const refuse = async (error: ApiError) => {
       try {
-        const used = await settle(deps.database.sql, metered(caller), error.status, error.code, null, { burst, quota });
+        const used = await settle(deps.database.sql, metered(caller), error.status, error.code, { burst, quota });
         return fail(route.family, error, requestId, ctx, rateLimitHeaders(burst, used.burstUsed, quota, used.quotaUsed, now));
       } catch (err) {
         logMeterError(requestId)(err);
@@ -151,17 +178,19 @@ export function createPipeline(deps: PipelineDeps) {
     let limits;
     try {
       if (route.touchesAccountState) {
-        limits = await admitAndRecord(deps.database.sql, metered(caller), burst, quota, 200, null, false);
+        // Burst is taken and the quota checked now; the quota unit is taken together with the handler's writes.
+        limits = await admitAndRecord(deps.database.sql, metered(caller), burst, quota, 0, null, false);
         if (limits.limited === null) {
-          outcome = await run(route, request, url, m.params, caller, view, requestId, now, bodyText);
-          const status = outcome.ok ? (outcome.result.status ?? route.successStatus ?? 200) : outcome.error.status;
-          const failed = status < 200 || status >= 300;
-          await settle(deps.database.sql, metered(caller), status, outcome.ok ? null : outcome.error.code, failed ? quota : null, { burst, quota });
-          if (failed) limits.quotaUsed -= 1;
+          const called = await runInTransaction(route, request, url, m.params, caller, view, requestId, now, bodyText, quota);
+          outcome = called.outcome;
+          if (called.quotaUsed !== null) limits.quotaUsed = called.quotaUsed;
+          if (called.quotaSpent) limits = { ...limits, limited: "quota", status: 403, quotaUsed: quota.limit };
         } else {
           outcome = { ok: false, error: new ApiError("internal_error", "") }; // replaced below by the limit error
-          await settle(deps.database.sql, metered(caller), limits.status, limits.limited === "burst" ? "rate_limit_exceeded" : "plan_limit_exceeded", null, { burst, quota });
         }
+        const status = limits.limited ? limits.status : outcome.ok ? (outcome.result.status ?? route.successStatus ?? 200) : outcome.error.status;
+        const code = limits.limited === "burst" ? "rate_limit_exceeded" : limits.limited === "quota" ? "plan_limit_exceeded" : outcome.ok ? null : outcome.error.code;
+        await settle(deps.database.sql, metered(caller), status, code, { burst, quota });
       } else {
         outcome = await run(route, request, url, m.params, caller, view, requestId, now, bodyText);
         const status = outcome.ok ? (outcome.result.status ?? route.successStatus ?? 200) : outcome.error.status;

@@ -1,0 +1,305 @@
+/**
+ * The operator CLI (scripts/cli.ts) run as a child process against a test database: JSON on stdout, a one-line reason
+ * on stderr and a non-zero exit on failure (2 for usage errors), and the database state after every command.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { meteredRoutes } from "../../lib/api/routes";
+
+let t: TestDatabase;
+const stdouts: string[] = [];
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stderr without npm's own warnings about the machine's npm configuration (they come from npx, not the CLI). */
+  lines: string[];
+  json: any;
+}
+
+function cli(...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      "npx",
+      ["tsx", "scripts/cli.ts", ...args],
+      { env: { ...process.env, DATABASE_URL: t.url, LOG_LEVEL: "warn" }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const exit = (err as { code?: unknown } | null)?.code;
+        if (err && typeof exit !== "number") return reject(err); // killed by the timeout, or npx not found
+        const code = err ? (exit as number) : 0;
+        stdouts.push(stdout);
+        let json: unknown = undefined;
+        try {
+          json = stdout.trim() ? JSON.parse(stdout) : undefined;
+        } catch {
+          json = undefined;
+        }
+        const lines = stderr.split("\n").filter((l) => l.trim() !== "" && !/^npm warn /i.test(l));
+        resolve({ code, stdout, stderr, lines, json });
+      },
+    );
+  });
+}
+
+const HEX64 = /[0-9a-f]{64}/i;
+const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+
+async function auditRows(action: string) {
+  return t.sql`select actor, action, subject, details from audit_log where action = ${action} order by id`;
+}
+
+async function count(table: string, where = "true"): Promise<number> {
+  const [r] = await t.sql.unsafe(`select count(*)::int as n from ${table} where ${where}`);
+  return r.n as number;
+}
+
+describe("operator CLI", () => {
+  const email = "Ops.Alice@Example.com";
+  const normal = "ops.alice@example.com";
+  let accountId = "";
+  const keys: Record<string, { id: string; key: string }> = {};
+
+  before(async () => {
+    t = await createTestDatabase("cli");
+  });
+  after(async () => {
+    await t?.drop();
+  });
+
+  it("account create prints the account as JSON and writes account, owner and audit rows", async () => {
+    const r = await cli("account", "create", "--email", email, "--plan", "starter");
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.lines, []);
+    assert.match(r.json.accountId, /^[0-9a-f-]{36}$/);
+    assert.deepEqual({ ...r.json, accountId: undefined }, { accountId: undefined, email: normal, plan: "starter", status: "active", admin: false });
+    accountId = r.json.accountId;
+    const [acc] = await t.sql`select a.plan_id, a.status, u.email, u.role from accounts a join users u on u.account_id = a.id where a.id = ${accountId}`;
+    assert.deepEqual({ ...acc }, { plan_id: "starter", status: "active", email: normal, role: "owner" });
+    const audit = await auditRows("account.create");
+    assert.equal(audit.length, 1);
+    assert.match(audit[0].actor, /^cli:/);
+    assert.equal(audit[0].subject, `account:${accountId}`);
+
+    const plain = await cli("account", "create", "--email", "bob@example.com");
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.equal(plain.json.plan, "sandbox", "default plan");
+  });
+
+  it("a duplicate account fails with a non-zero exit, one line on stderr, nothing written", async () => {
+    const accounts = await count("accounts");
+    const r = await cli("account", "create", "--email", normal.toUpperCase());
+    assert.notEqual(r.code, 0);
+    assert.equal(r.lines.length, 1, `stderr: ${r.stderr}`);
+    assert.match(r.lines[0], /already exists/);
+    assert.equal(r.stdout, "");
+    assert.equal(await count("accounts"), accounts);
+    assert.equal((await auditRows("account.create")).length, 2);
+  });
+
+  it("account set-plan changes the plan and audits it; an unknown plan is refused", async () => {
+    const r = await cli("account", "set-plan", "--email", normal, "--plan", "pro");
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json.plan, "pro");
+    assert.equal(r.json.accountId, accountId);
+    assert.equal((await t.sql`select plan_id from accounts where id = ${accountId}`)[0].plan_id, "pro");
+    const audit = await auditRows("account.set_plan");
+    assert.deepEqual(audit.map((a) => a.details), [{ from: "starter", to: "pro" }]);
+
+    const [bad, nobody] = await Promise.all([
+      cli("account", "set-plan", "--email", normal, "--plan", "gold"),
+      cli("account", "set-plan", "--email", "nobody@example.com", "--plan", "pro"),
+    ]);
+    assert.notEqual(bad.code, 0);
+    assert.equal(bad.lines.length, 1, bad.stderr);
+    assert.equal((await t.sql`select plan_id from accounts where id = ${accountId}`)[0].plan_id, "pro");
+    assert.notEqual(nobody.code, 0);
+    assert.equal(nobody.lines.length, 1, nobody.stderr);
+  });
+
+  it("key create issues svc_test_ / svc_live_ / svc_sk_live_ keys and stores only their digest", async () => {
+    const cases = [
+      { args: ["--env", "test"], prefix: "svc_test_", env: "test", style: "standard", plan: "sandbox", name: "test" },
+      { args: ["--env", "live"], prefix: "svc_live_", env: "live", style: "standard", plan: "pro", name: "live" },
+      { args: ["--env", "live", "--style", "sk"], prefix: "svc_sk_live_", env: "live", style: "sk", plan: "pro", name: "sk" },
+    ];
+    for (const c of cases) {
+      const r = await cli("key", "create", "--email", normal, ...c.args);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(Object.keys(r.json).sort(), ["env", "id", "key", "plan", "prefix"]);
+      assert.equal(r.json.env, c.env);
+      assert.equal(r.json.plan, c.plan);
+      assert.ok(r.json.key.startsWith(c.prefix), r.json.key);
+      assert.match(r.json.key, /^svc_(test|live|sk_live)_[0-9A-Za-z]{30}$/);
+      assert.ok(r.json.key.startsWith(r.json.prefix) && r.json.prefix.length < r.json.key.length - 20, `prefix ${r.json.prefix} is a short display form`);
+      const [row] = await t.sql`select account_id::text as account_id, env, style, status, prefix, digest from api_keys where id = ${r.json.id}`;
+      assert.deepEqual({ ...row }, { account_id: accountId, env: c.env, style: c.style, status: "active", prefix: r.json.prefix, digest: sha256(r.json.key) });
+      const stored = await t.sql`select count(*)::int as n from api_keys k where position(${r.json.key} in row_to_json(k)::text) > 0`;
+      assert.equal(stored[0].n, 0, "the full key is not stored");
+      keys[c.name] = { id: r.json.id, key: r.json.key };
+    }
+    const [sandboxUser, testSk, badEnv] = await Promise.all([
+      cli("key", "create", "--email", "bob@example.com", "--env", "test"),
+      cli("key", "create", "--email", normal, "--env", "test", "--style", "sk"),
+      cli("key", "create", "--email", normal, "--env", "prod"),
+    ]);
+    assert.equal(sandboxUser.json.plan, "sandbox");
+    assert.notEqual(testSk.code, 0);
+    assert.equal(testSk.lines.length, 1, testSk.stderr);
+    assert.equal(badEnv.code, 2);
+    assert.match(badEnv.lines[0], /--env/);
+    assert.equal(await count("api_keys"), 4);
+    assert.equal((await auditRows("key.create")).length, 4);
+  });
+
+  it("key deactivate / activate / revoke change the state; a revoked key cannot be activated", async () => {
+    const id = keys.test.id;
+    const state = async () => (await t.sql`select status, revoked_at from api_keys where id = ${id}`)[0];
+    const d = await cli("key", "deactivate", "--id", id);
+    assert.equal(d.code, 0, d.stderr);
+    assert.equal(d.json.status, "inactive");
+    assert.equal((await state()).status, "inactive");
+    const a = await cli("key", "activate", "--id", id);
+    assert.equal(a.code, 0, a.stderr);
+    assert.equal((await state()).status, "active");
+    const again = await cli("key", "activate", "--id", id);
+    assert.notEqual(again.code, 0, "activating an active key is a conflict");
+    assert.equal(again.lines.length, 1, again.stderr);
+    const rv = await cli("key", "revoke", "--id", id);
+    assert.equal(rv.code, 0, rv.stderr);
+    assert.equal(rv.json.status, "revoked");
+    const s = await state();
+    assert.equal(s.status, "revoked");
+    assert.ok(s.revoked_at, "revoked_at set");
+    const actions = ["activate", "deactivate", "revoke"];
+    const [missing, ...onRevoked] = await Promise.all([cli("key", "revoke", "--id", "key_doesnotexist"), ...actions.map((a) => cli("key", a, "--id", id))]);
+    onRevoked.forEach((r, i) => {
+      assert.notEqual(r.code, 0, `${actions[i]} on a revoked key`);
+      assert.equal(r.lines.length, 1, r.stderr);
+      assert.match(r.lines[0], /revoked/);
+    });
+    assert.equal((await state()).status, "revoked");
+    assert.notEqual(missing.code, 0);
+    assert.equal(missing.lines.length, 1);
+    const audit = await t.sql`select action, details from audit_log where subject = ${`key:${id}`} order by id`;
+    assert.deepEqual(audit.map((x) => x.action), ["key.create", "key.deactivate", "key.activate", "key.revoke"]);
+    assert.deepEqual(audit[3].details, { from: "active", to: "revoked" });
+  });
+
+  it("endpoint list shows every metered route with its licensing; live options-flow is pending by default", async () => {
+    const r = await cli("endpoint", "list");
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(Array.isArray(r.json));
+    assert.deepEqual(r.json.map((e: { id: string }) => e.id).sort(), meteredRoutes.map((x) => x.id).sort());
+    for (const e of r.json) {
+      const route = meteredRoutes.find((x) => x.id === e.id)!;
+      assert.deepEqual({ method: e.method, path: e.path, family: e.family }, { method: route.method, path: route.path, family: route.family });
+      const expected = e.id === "GET /api/v1/options-flow" ? { test: "enabled", live: "pending_licensing" } : { test: "enabled", live: "enabled" };
+      assert.deepEqual(e.licensing, expected, e.id);
+    }
+    assert.ok(!r.json.some((e: { path: string }) => e.path === "/api/v1/health" || e.path === "/api/v1/openapi.json"), "unmetered routes are not listed");
+  });
+
+  it("endpoint set-licensing changes the state with a reason and audits actor and reason", async () => {
+    const r = await cli("endpoint", "set-licensing", "--path", "/api/v1/options-flow", "--env", "live", "--state", "enabled", "--reason", "Licence signed with the exchange");
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.json.map((e: { id: string; licensing: unknown }) => [e.id, e.licensing]), [["GET /api/v1/options-flow", { test: "enabled", live: "enabled" }]]);
+    const [row] = await t.sql`select state, reason, updated_by from endpoint_licensing where endpoint_id = 'GET /api/v1/options-flow' and env = 'live'`;
+    assert.equal(row.state, "enabled");
+    assert.equal(row.reason, "Licence signed with the exchange");
+    assert.match(row.updated_by, /^cli:/);
+    const audit = await auditRows("endpoint.set_licensing");
+    assert.equal(audit.length, 1);
+    assert.match(audit[0].actor, /^cli:/);
+    assert.equal(audit[0].subject, "endpoint:GET /api/v1/options-flow");
+    assert.deepEqual(audit[0].details, { env: "live", from: "pending_licensing", to: "enabled", reason: "Licence signed with the exchange" });
+
+    // A later `endpoint list` (which re-seeds reference data) keeps the admin's decision.
+    const list = await cli("endpoint", "list");
+    assert.deepEqual(list.json.find((e: { id: string }) => e.id === "GET /api/v1/options-flow").licensing, { test: "enabled", live: "enabled" });
+  });
+
+  it("endpoint set-licensing without a reason (or with a blank / too short one, or an unknown path) fails and writes nothing", async () => {
+    const before = { audit: await count("audit_log"), state: (await t.sql`select state, reason from endpoint_licensing where endpoint_id = 'GET /api/v1/options-flow' and env = 'live'`)[0] };
+    const base = ["endpoint", "set-licensing", "--path", "/api/v1/options-flow", "--env", "live", "--state", "pending_licensing"];
+    const [missing, blank, short, unknown, badState] = await Promise.all([
+      cli(...base),
+      cli(...base, "--reason", "  "),
+      cli(...base, "--reason", "x"),
+      cli("endpoint", "set-licensing", "--path", "/api/v1/nope", "--env", "live", "--state", "enabled", "--reason", "because"),
+      cli(...base.slice(0, -1), "off", "--reason", "because"),
+    ]);
+    assert.notEqual(missing.code, 0);
+    assert.match(missing.lines[0], /--reason/, `first stderr line names the missing flag: ${missing.stderr}`);
+    assert.equal(missing.stdout, "");
+    assert.notEqual(blank.code, 0);
+    assert.match(blank.lines[0], /reason/);
+    assert.notEqual(short.code, 0);
+    assert.equal(short.lines.length, 1, short.stderr);
+    assert.match(short.lines[0], /reason/);
+    assert.notEqual(unknown.code, 0);
+    assert.equal(unknown.lines.length, 1, unknown.stderr);
+    assert.equal(badState.code, 2);
+    assert.equal(await count("audit_log"), before.audit);
+    assert.deepEqual({ ...(await t.sql`select state, reason from endpoint_licensing where endpoint_id = 'GET /api/v1/options-flow' and env = 'live'`)[0] }, { ...before.state });
+  });
+
+  it("usage errors exit 2: unknown command, unknown flag, no command", async () => {
+    const [unknown, flag, none, noEmail] = await Promise.all([cli("frobnicate", "all"), cli("endpoint", "list", "--bogus"), cli(), cli("account", "create")]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.lines[0], /unknown command/);
+    assert.equal(unknown.stdout, "");
+    assert.equal(flag.code, 2);
+    assert.equal(none.code, 2);
+    assert.equal(noEmail.code, 2);
+    assert.match(noEmail.lines[0], /--email/);
+  });
+
+  it("import treasury writes the good file and reports it as JSON", async () => {
+    const r = await cli("import", "treasury", "--file", "tests/fixtures/import/treasury-good.csv");
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.json.ok, true);
+    assert.equal(r.json.kind, "treasury");
+    assert.equal(r.json.env, "live");
+    assert.deepEqual(r.json.errors, []);
+    assert.ok(r.json.inserted > 0);
+    assert.equal(await count("treasury_yields", "env = 'live'"), r.json.inserted);
+    const runs = await t.sql`select kind, env, file_name, rows from import_runs`;
+    assert.deepEqual(runs.map((x) => [x.kind, x.env, x.file_name, x.rows]), [["treasury", "live", "treasury-good.csv", r.json.rows]]);
+  });
+
+  it("import of a bad file exits non-zero and writes nothing", async () => {
+    const before = { yields: await count("treasury_yields"), runs: await count("import_runs"), versions: await t.sql`select * from market_data_versions order by 1` };
+    const files = ["treasury-bad.csv", "treasury-bad-header.csv"];
+    const [missing, badKind, ...bad] = await Promise.all([
+      cli("import", "treasury", "--file", "tests/fixtures/import/no-such-file.csv"),
+      cli("import", "quotes", "--file", "tests/fixtures/import/treasury-good.csv"),
+      ...files.map((f) => cli("import", "treasury", "--file", `tests/fixtures/import/${f}`)),
+    ]);
+    for (const [i, file] of files.entries()) {
+      const r = bad[i];
+      assert.notEqual(r.code, 0, file);
+      assert.equal(r.lines.length, 1, `${file}: ${r.stderr}`);
+      assert.match(r.lines[0], /nothing written/);
+      if (r.json) assert.equal(r.json.ok, false);
+    }
+    assert.notEqual(missing.code, 0);
+    assert.equal(missing.lines.length, 1, missing.stderr);
+    assert.equal(badKind.code, 2);
+    assert.equal(await count("treasury_yields"), before.yields);
+    assert.equal(await count("import_runs"), before.runs);
+    assert.deepEqual(await t.sql`select * from market_data_versions order by 1`, before.versions);
+  });
+
+  it("stdout never carries a key digest (or any 64-hex string)", async () => {
+    const digests = (await t.sql`select digest from api_keys`).map((r) => r.digest as string);
+    assert.ok(digests.length >= 4 && stdouts.length >= 20);
+    for (const out of stdouts) {
+      assert.doesNotMatch(out, HEX64);
+      for (const d of digests) assert.ok(!out.includes(d));
+    }
+  });
+});
