@@ -1,0 +1,98 @@
+/** The benchmark's table, its targets (PASS/FAIL) and bench/results/latest.json. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { EngineResult } from "./engine";
+import type { LoadResult } from "./load";
+import type { MemoryReport } from "./proc";
+
+export interface ServerRuns {
+  constant?: LoadResult;
+  pipeline?: LoadResult;
+  memory?: MemoryReport;
+  error?: string;
+  note?: string;
+}
+
+export interface BenchResults {
+  startedAt: string;
+  finishedAt?: string;
+  machine: { cpus: number; node: string; loadavgBefore: number[]; loadavgAfter?: number[] };
+  load: { tool: string; connections: number; durationS: number; warmupS: number; keys: number; keyRotation: string };
+  standalone: ServerRuns & { poolMax: number };
+  next: ServerRuns;
+  engine?: EngineResult | { error: string };
+  targets?: Target[];
+}
+
+export interface Target {
+  name: string;
+  value: string;
+  pass: boolean | null; // null: not measured
+}
+
+const f = (n: number | undefined, d = 1) => (n === undefined || Number.isNaN(n) ? "—" : n.toFixed(d));
+const pad = (s: string, w: number) => (s.length >= w ? s : s + " ".repeat(w - s.length));
+
+export function evaluate(r: BenchResults): Target[] {
+  const sc = r.standalone.constant;
+  const sp = r.standalone.pipeline;
+  const nc = r.next.constant;
+  const np = r.next.pipeline;
+  const runs = [sc, sp, nc, np].filter((x): x is LoadResult => x !== undefined);
+  const engine = r.engine && "fullMedianMs" in r.engine ? r.engine : undefined;
+  const ratio = (a?: LoadResult, b?: LoadResult) => (a && b && b.reqPerSec > 0 ? a.reqPerSec / b.reqPerSec : undefined);
+  const sRatio = ratio(sp, sc);
+  const nRatio = ratio(np, nc);
+  const rss = r.standalone.memory ? Math.max(r.standalone.memory.peakHwmMb, r.standalone.memory.peakSampledMb) : undefined;
+  const failures = runs.reduce((s, x) => s + x.non2xx + x.errors + x.timeouts, 0);
+  return [
+    { name: "standalone pipeline ≥ 3,000 req/s", value: `${f(sp?.reqPerSec, 0)} req/s`, pass: sp ? sp.reqPerSec >= 3000 : null },
+    { name: "standalone pipeline ≥ 20 % of its constant route", value: sRatio === undefined ? "—" : `${f(sRatio * 100)} %`, pass: sRatio === undefined ? null : sRatio >= 0.2 },
+    { name: "standalone pipeline p99 ≤ 50 ms", value: `${f(sp?.p99Ms)} ms`, pass: sp ? sp.p99Ms <= 50 : null },
+    { name: "zero non-2xx / errors / timeouts (all runs)", value: `${failures} in ${runs.length} runs`, pass: runs.length ? failures === 0 : null },
+    { name: "standalone peak RSS ≤ 250 MB", value: `${f(rss)} MB`, pass: rss === undefined ? null : rss <= 250 },
+    { name: "Next pipeline ≥ 70 % of Next constant route", value: nRatio === undefined ? "—" : `${f(nRatio * 100)} %`, pass: nRatio === undefined ? null : nRatio >= 0.7 },
+    { name: "demo universe full recompute ≤ 2 s (median)", value: `${f(engine?.fullMedianMs, 0)} ms`, pass: engine ? engine.fullMedianMs <= 2000 : null },
+    { name: "demo universe incremental recompute ≤ 2 s (median)", value: `${f(engine?.incrementalMedianMs, 0)} ms`, pass: engine ? engine.incrementalMedianMs <= 2000 : null },
+  ];
+}
+
+export function printReport(r: BenchResults): void {
+  const lines: string[] = [];
+  const head = ["scenario", "req/s", "p50 ms", "p99 ms", "non-2xx", "err+t/o", "peak RSS MB (HWM/sampled)", "cores srv/pg/gen/all"];
+  const widths = [43, 7, 6, 6, 7, 7, 25, 22];
+  const row = (cells: string[]) => lines.push(cells.map((c, i) => pad(c, widths[i])).join(" | "));
+  row(head);
+  lines.push(widths.map((w) => "-".repeat(w)).join("-|-"));
+  const add = (label: string, x: LoadResult | undefined, mem: MemoryReport | undefined) =>
+    row([label, f(x?.reqPerSec, 0), f(x?.p50Ms), f(x?.p99Ms), String(x?.non2xx ?? "—"), x ? String(x.errors + x.timeouts) : "—",
+      mem ? `${f(mem.peakHwmMb)} / ${f(mem.peakSampledMb)}${mem.processes > 1 ? ` (${mem.processes} procs)` : ""}` : "—",
+      x?.cpu ? `${f(x.cpu.serverCores, 2)}/${f(x.cpu.postgresCores, 2)}/${f(x.generatorCores, 2)}/${f(x.cpu.machineCores, 2)}` : "—"]);
+  add("standalone GET /__bench/constant", r.standalone.constant, r.standalone.memory);
+  add("standalone GET /api/v1/ticker/AAPL/summary", r.standalone.pipeline, r.standalone.memory);
+  add("next GET /api/bench-constant", r.next.constant, r.next.memory);
+  add("next GET /api/v1/ticker/AAPL/summary", r.next.pipeline, r.next.memory);
+  if (r.engine && "fullMedianMs" in r.engine) {
+    const e = r.engine;
+    lines.push("");
+    lines.push(`engine (${e.symbols} symbols), median of ${e.full.length}: full recompute ${f(e.fullMedianMs, 0)} ms ` +
+      `[runs: ${e.full.map((x) => `${f(x.loadMs, 0)} load + ${f(x.computeMs, 0)} compute`).join("; ")}]`);
+    lines.push(`  incremental (advance 1 min, reload new days, recompute with previous view) ${f(e.incrementalMedianMs, 0)} ms ` +
+      `[runs: ${e.incremental.map((x) => `${f(x.loadMs, 0)} load + ${f(x.computeMs, 0)} compute, ${x.recomputed} symbols recomputed, newChain=${x.newChain}, trades=${x.trades}`).join("; ")}]`);
+  } else if (r.engine) lines.push(`engine: ERROR ${r.engine.error}`);
+  if (r.standalone.error) lines.push(`standalone: ERROR ${r.standalone.error}`);
+  if (r.next.error) lines.push(`next: ERROR ${r.next.error}`);
+  if (r.standalone.note) lines.push(`standalone: ${r.standalone.note}`);
+  if (r.next.note) lines.push(`next: ${r.next.note}`);
+  lines.push("");
+  for (const t of r.targets ?? []) lines.push(`${t.pass === null ? "N/A " : t.pass ? "PASS" : "FAIL"}  ${pad(t.name, 52)} ${t.value}`);
+  process.stdout.write(lines.join("\n") + "\n");
+}
+
+export function writeResults(r: BenchResults): string {
+  const dir = join("bench", "results");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "latest.json");
+  writeFileSync(file, JSON.stringify(r, null, 2) + "\n");
+  return file;
+}

@@ -1,0 +1,191 @@
+/**
+ * `npm run bench`: a report, not a test (exit code 0 whatever the numbers). Throwaway PostgreSQL database with the
+ * demo market and raised Sandbox limits → engine timings → standalone API server (constant route vs full pipeline)
+ * → `next start` (constant route handler vs the /api/v1 mount) → table, PASS/FAIL per target, bench/results/latest.json.
+ * Env: TEST_PG_URL, API_POOL_MAX (default 10), BENCH_DURATION_S (10), BENCH_KEYS (8), BENCH_LOAD_TOOL=autocannon,
+ * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_ENGINE=off, BENCH_LOG_LEVEL (warn); diagnostics: BENCH_SERVER_NODE_ARGS / BENCH_NEXT_NODE_ARGS (e.g.
+ * "--cpu-prof --cpu-prof-dir=/tmp/prof") are extra node flags for the standalone / Next server, BENCH_PG_PARAMS (e.g. "synchronous_commit=off") is appended to its DATABASE_URL.
+ */
+import { cpus, loadavg } from "node:os";
+import { startCpu } from "./cpu";
+import { benchEngine } from "./engine";
+import { pickTool, runLoad } from "./load";
+import { buildNext, nextNeedsBuild, sampleMemory, startNext, startStandalone, type NextServer } from "./proc";
+import { evaluate, printReport, writeResults, type BenchResults, type ServerRuns } from "./report";
+import { createFixture } from "./setup";
+import type { TestDatabase } from "../tests/helpers/test-db";
+
+const CONNECTIONS = 50;
+const WARMUP_S = 2;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const KEY_COUNT = Number(process.env.BENCH_KEYS ?? 8);
+const POOL_MAX = Number(process.env.API_POOL_MAX ?? 10);
+const BUDGET_MS = 235_000; // hard stop: cleanup and report whatever was measured
+const PIPELINE_PATH = "/api/v1/ticker/AAPL/summary";
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn"; // "info" adds the per-request access log line
+
+const started = Date.now();
+const elapsed = () => Date.now() - started;
+const cleanups: (() => Promise<unknown>)[] = [];
+let cleaning: Promise<void> | null = null;
+const say = (msg: string) => process.stdout.write(`[bench ${(elapsed() / 1000).toFixed(1)}s] ${msg}\n`);
+
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const c of cleanups.splice(0).reverse()) await c().catch((err) => say(`cleanup failed: ${err}`));
+  })();
+  return cleaning;
+}
+
+const tool = pickTool();
+const results: BenchResults = {
+  startedAt: new Date().toISOString(),
+  machine: { cpus: cpus().length, node: process.version, loadavgBefore: loadavg().map((x) => +x.toFixed(2)) },
+  load: {
+    tool, connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S, keys: KEY_COUNT,
+    keyRotation: tool === "wrk" ? `${KEY_COUNT} keys rotated per request (Lua)` : `${KEY_COUNT} keys round-robin over the ${CONNECTIONS} connections`,
+  },
+  standalone: { poolMax: POOL_MAX },
+  next: {},
+};
+
+function finish(): void {
+  results.finishedAt = new Date().toISOString();
+  results.machine.loadavgAfter = loadavg().map((x) => +x.toFixed(2));
+  results.targets = evaluate(results);
+  process.stdout.write("\n");
+  printReport(results);
+  say(`results written to ${writeResults(results)}`);
+}
+
+/** Waits (bounded) until the pipeline answers 200, so the measured window never includes a cold start. */
+async function probe(url: string, keys: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await fetch(url, { headers: { authorization: `Bearer ${keys[0]}` } }).catch((err) => err as Error);
+    if (!(res instanceof Error) && res.status === 200) return void (await res.text());
+    if (Date.now() > deadline) {
+      throw new Error(`probe ${url}: ${res instanceof Error ? res.message : `${res.status} ${(await res.text()).slice(0, 300)}`}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Calls the server itself metered (usage_events rows): a cross-check of the load generator's count. */
+const metered = async (db: TestDatabase) => Number((await db.sql`select count(*)::int as n from usage_events`)[0].n);
+
+async function measure(runs: ServerRuns, pid: number, db: TestDatabase, constantUrl: string, pipelineUrl: string, keys: string[]): Promise<void> {
+  const memory = sampleMemory(pid);
+  try {
+    // Warm-up and measurement are separate generator runs so that the CPU accounting covers the measured window only.
+    const load = async (url: string, k: string[]) => {
+      await runLoad(tool, { url, keys: k, connections: CONNECTIONS, durationS: WARMUP_S, warmupS: 0 });
+      const before = await metered(db);
+      const cpu = startCpu(pid, db.name);
+      const r = await runLoad(tool, { url, keys: k, connections: CONNECTIONS, durationS: DURATION_S, warmupS: 0 });
+      r.cpu = cpu.stop();
+      r.serverMetered = (await metered(db)) - before;
+      say(`  ${r.reqPerSec.toFixed(0)} req/s, p99 ${r.p99Ms.toFixed(1)} ms, non-2xx ${r.non2xx}${k.length ? ` (server metered ${r.serverMetered} calls, generator counted ${r.requests})` : ""}; cores: server ${r.cpu.serverCores.toFixed(2)}, ` +
+        `postgres ${r.cpu.postgresCores.toFixed(2)} (+${r.cpu.postgresOtherCores.toFixed(2)} other), generator ${r.generatorCores?.toFixed(2) ?? "n/a"}, machine ${r.cpu.machineCores.toFixed(2)} (${r.cpu.machineBusyPct.toFixed(0)} %)`);
+      return r;
+    };
+    say(`load: ${constantUrl}`);
+    runs.constant = await load(constantUrl, []);
+    say(`load: ${pipelineUrl} (${keys.length} keys)`);
+    runs.pipeline = await load(pipelineUrl, keys);
+  } finally {
+    runs.memory = memory.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  say(`load generator: ${tool} (${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s); cpus ${cpus().length}; loadavg ${results.machine.loadavgBefore.join(" ")}`);
+  const fixture = await createFixture(KEY_COUNT, (db) => cleanups.push(() => db.drop()));
+  const { database, keys } = fixture;
+  say(`database ${database.name}: demo market seeded at ${fixture.seedAt.toISOString()} (${fixture.seed.rows.quotes} quotes, ${fixture.seed.writeMs} ms write); ` +
+    `${keys.length} test keys on the Sandbox plan with limits raised to 1e9`);
+
+  if (process.env.BENCH_ENGINE === "off") results.engine = { error: "skipped (BENCH_ENGINE=off)" };
+  else {
+    try {
+      say("engine: full + incremental recompute, 3 runs each");
+      results.engine = await benchEngine(database, fixture.seedAt, 3);
+    } catch (err) {
+      results.engine = { error: String(err) };
+    }
+  }
+
+  let api: NextServer | null = null;
+  try {
+    const pgParams = process.env.BENCH_PG_PARAMS;
+    const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+    const serverUrl = pgParams ? `${database.url}${database.url.includes("?") ? "&" : "?"}${pgParams}` : database.url;
+    const notes = [pgParams && `DATABASE_URL parameters: ${pgParams}`, nodeArgs.length && `node flags: ${nodeArgs.join(" ")}`, LOG_LEVEL !== "warn" && `LOG_LEVEL=${LOG_LEVEL}`];
+    if (notes.some(Boolean)) results.standalone.note = notes.filter(Boolean).join("; ");
+    api = await startStandalone(serverUrl, {
+      BENCH_CONSTANT_ROUTE: "1", API_POOL_MAX: String(POOL_MAX), KEY_CACHE_TTL_MS: "4000", CONFIG_CACHE_TTL_MS: "4000", LOG_LEVEL: LOG_LEVEL,
+    }, nodeArgs);
+    const server = api;
+    cleanups.push(() => server.stop());
+    say(`standalone server pid ${api.child.pid} at ${api.baseUrl} (API_POOL_MAX=${POOL_MAX})`);
+    await probe(api.baseUrl + PIPELINE_PATH, keys, 20_000);
+    await measure(results.standalone, api.child.pid!, database, `${api.baseUrl}/__bench/constant`, api.baseUrl + PIPELINE_PATH, keys);
+  } catch (err) {
+    results.standalone.error = String(err);
+  } finally {
+    if (api) {
+      if ((results.standalone.pipeline?.non2xx ?? 0) > 0) say(`server output tail:\n${api.output().slice(-2000)}`);
+      await api.stop();
+    }
+  }
+
+  if (process.env.BENCH_NEXT === "off") results.next.note = "skipped (BENCH_NEXT=off)";
+  else await benchNext(database, keys);
+}
+
+async function benchNext(database: TestDatabase, keys: string[]): Promise<void> {
+  let next: NextServer | null = null;
+  try {
+    if (nextNeedsBuild()) {
+      if (process.env.BENCH_NEXT_BUILD === "never") throw new Error(".next is missing or stale and BENCH_NEXT_BUILD=never");
+      const room = BUDGET_MS - elapsed() - 2 * (WARMUP_S + DURATION_S) * 1000 - 20_000;
+      if (room < 30_000) throw new Error("no time left in the budget to build the Next app");
+      say(`next build (sources newer than .next/BUILD_ID), at most ${Math.round(room / 1000)} s`);
+      const built = buildNext(room);
+      if (!built.ok) throw new Error(`next build failed after ${built.ms} ms:\n${built.output}`);
+      results.next.note = `built in ${Math.round(built.ms / 1000)} s`;
+    }
+    const nodeArgs = (process.env.BENCH_NEXT_NODE_ARGS ?? "").split(" ").filter(Boolean);
+    next = await startNext({ DATABASE_URL: database.url, BENCH_CONSTANT_ROUTE: "1", DEMO_TICKER: "off", LOG_LEVEL: LOG_LEVEL }, "/api/bench-constant", nodeArgs);
+    const server = next;
+    cleanups.push(() => server.stop());
+    say(`next start pid ${next.child.pid} at ${next.baseUrl}`);
+    await probe(next.baseUrl + PIPELINE_PATH, keys, 30_000); // the first /api/v1 call starts the shared gateway
+    await measure(results.next, next.child.pid!, database, `${next.baseUrl}/api/bench-constant`, next.baseUrl + PIPELINE_PATH, keys);
+  } catch (err) {
+    results.next.error = String(err);
+  } finally {
+    await next?.stop();
+  }
+}
+
+const watchdog = setTimeout(() => {
+  say(`budget of ${BUDGET_MS / 1000} s exhausted: stopping`);
+  void cleanup().then(() => {
+    finish();
+    process.exit(0);
+  });
+}, BUDGET_MS);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void cleanup().then(() => process.exit(130)));
+}
+
+main()
+  .catch((err) => say(`failed: ${err instanceof Error ? err.stack : err}`))
+  .finally(async () => {
+    clearTimeout(watchdog);
+    await cleanup();
+    finish();
+    say(`done in ${(elapsed() / 1000).toFixed(0)} s`);
+    process.exit(0);
+  });
