@@ -1,13 +1,12 @@
 /**
- * Times the analytics engine on the seeded demo universe: a full recompute (load the snapshot + computeMarketView
- * with no previous view) and an incremental one (advance the demo market a minute, load only the new history days,
- * recompute with the previous view), the way lib/engine/engine.ts does it.
+ * Times the analytics engine on the seeded demo universe the way lib/engine/engine.ts runs it: a cold start (empty
+ * ATM-IV cache), full recomputes of every symbol (no previous view), and incremental ones (advance the demo market a
+ * minute, reload, recompute with the previous view).
  */
-import type { OptionQuote } from "../lib/analytics/types";
 import type { Database } from "../lib/db/client";
 import { computeMarketView, type MarketView } from "../lib/engine/compute";
 import { advanceDemoMarket } from "../lib/market/store";
-import { loadMarketSnapshot } from "../lib/market/store-read";
+import { loadMarketInput } from "../lib/engine/load";
 import { DEMO_SEED } from "./setup";
 
 export interface EngineTiming {
@@ -29,26 +28,25 @@ export const median = (xs: number[]) => {
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
 };
 
-const lastDate = (history: Map<string, OptionQuote[][]>) => {
-  let last: string | null = null;
-  for (const days of history.values()) {
-    const d = days.at(-1)?.[0]?.asOf.toISOString().slice(0, 10) ?? null;
-    if (d && (!last || d > last)) last = d;
-  }
-  return last;
-};
-
 export async function benchEngine(database: Database, seedAt: Date, runs = 3): Promise<EngineResult> {
-  const full: EngineResult["full"] = [];
+  // Cold: the daily ATM-IV cache is empty, so a year of end-of-day snapshots is solved once and persisted (first start).
+  await database.sql`delete from iv_history where env = 'demo'`;
+  const c0 = performance.now();
+  const coldSnap = await loadMarketInput(database.db, "demo");
+  const c1 = performance.now();
+  computeMarketView(coldSnap, null);
+  const cold = { loadMs: c1 - c0, computeMs: performance.now() - c1, totalMs: performance.now() - c0 };
+
+  // Full recompute of the whole universe from the store (every symbol from scratch, cache warm): what a process does
+  // when it starts or when every symbol's data changed.
+  const full: EngineResult["full"] = [cold];
   let view: MarketView | null = null;
-  let history = new Map<string, OptionQuote[][]>();
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    const snap = await loadMarketSnapshot(database.db, "demo");
+    const snap = await loadMarketInput(database.db, "demo");
     const t1 = performance.now();
     view = computeMarketView(snap, null);
     const t2 = performance.now();
-    history = snap.chainHistoryBySymbol;
     full.push({ loadMs: t1 - t0, computeMs: t2 - t1, totalMs: t2 - t0 });
   }
 
@@ -60,15 +58,11 @@ export async function benchEngine(database: Database, seedAt: Date, runs = 3): P
     at += 60_000;
     const advanceMs = performance.now() - a0;
     const t0 = performance.now();
-    const snap = await loadMarketSnapshot(database.db, "demo", { historyAfter: lastDate(history) });
+    const snap = await loadMarketInput(database.db, "demo");
     const t1 = performance.now();
-    // Held history days plus any newly closed ones (the engine's mergeHistory, without the 400-day trim).
-    const merged = new Map(history);
-    for (const [symbol, days] of snap.chainHistoryBySymbol) merged.set(symbol, [...(history.get(symbol) ?? []), ...days]);
     const prev: MarketView = view!;
-    view = computeMarketView({ ...snap, chainHistoryBySymbol: merged }, prev);
+    view = computeMarketView(snap, prev);
     const t2 = performance.now();
-    history = merged;
     let recomputed = 0;
     for (const [symbol, a] of view.symbols) if (prev.symbols.get(symbol)?.inputKey !== a.inputKey) recomputed++;
     incremental.push({ loadMs: t1 - t0, computeMs: t2 - t1, totalMs: t2 - t0, advanceMs, newChain: adv.newChain, trades: adv.trades, recomputed });
@@ -77,7 +71,7 @@ export async function benchEngine(database: Database, seedAt: Date, runs = 3): P
     symbols: view?.symbols.size ?? 0,
     full,
     incremental,
-    fullMedianMs: median(full.map((r) => r.totalMs)),
+    fullMedianMs: median(full.slice(1).map((r) => r.totalMs)),
     incrementalMedianMs: median(incremental.map((r) => r.totalMs)),
   };
 }

@@ -17,3 +17,4 @@ export * from "./option-trades";
 export * from "./treasury-yields";
 export * from "./market-data-versions";
 export * from "./import-runs";
+export * from "./iv-history";

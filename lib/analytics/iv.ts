@@ -5,7 +5,7 @@
  * Manaster & Koehler (1982), "The Calculation of Implied Variances from the Black-Scholes Model";
  * Brenner & Subrahmanyam (1988), "A Simple Formula to Compute the Implied Standard Deviation".
  */
-import { bsmGreeks, bsmPrice } from "./bsm";
+import { normCdf, normPdf } from "./bsm";
 import type { BsmInput, OptionRight } from "./bsm";
 
 export const IV_MIN = 1e-4;
@@ -55,31 +55,87 @@ export function impliedVol(price: number, input: ImpliedVolInput): number | null
 
   const base: ImpliedVolInput = { spot, strike, years, rate, dividendYield, right };
   const tol = IV_PRICE_TOL * Math.min(1, otmPrice);
-  const diffAt = (vol: number) => bsmPrice({ ...base, vol }) - otmPrice;
+  const model: Model = {
+    call: right === "C",
+    fwdS,
+    pvK,
+    logSK: Math.log(spot / strike),
+    drift: rate - dividendYield,
+    years,
+    sqrtT: Math.sqrt(years),
+    vega: 0,
+  };
+
+  // The bracket ends are priced lazily. Price is increasing in vol, so any evaluated vol whose price error is below
+  // −tol proves the error at IV_MIN is below −tol too (and one above +tol proves it for IV_MAX); an end that no
+  // Newton step has vouched for is priced just before returning. The iteration itself only uses the constants
+  // IV_MIN and IV_MAX, never the prices there, so this gives exactly the answers of checking both ends up front.
+  let loChecked = false;
+  let hiChecked = false;
+  /** `result`, unless checking the bracket ends up front would have answered earlier (IV_MIN, IV_MAX or null). */
+  const settle = (result: number): number | null => {
+    if (!loChecked) {
+      const diffLo = priceAndVega(model, IV_MIN) - otmPrice;
+      if (Math.abs(diffLo) <= tol) return IV_MIN;
+      if (diffLo > 0) return null; // implied vol below IV_MIN
+    }
+    if (!hiChecked) {
+      const diffHi = priceAndVega(model, IV_MAX) - otmPrice;
+      if (Math.abs(diffHi) <= tol) return IV_MAX;
+      if (diffHi < 0) return null; // implied vol above IV_MAX
+    }
+    return result;
+  };
 
   let lo = IV_MIN;
   let hi = IV_MAX;
-  const diffLo = diffAt(lo);
-  if (Math.abs(diffLo) <= tol) return lo;
-  if (diffLo > 0) return null; // implied vol below IV_MIN
-  const diffHi = diffAt(hi);
-  if (Math.abs(diffHi) <= tol) return hi;
-  if (diffHi < 0) return null; // implied vol above IV_MAX
-
   let vol = clamp(initialGuess(otmPrice, base, fwdS), lo, hi);
   for (let k = 0; k < MAX_ITERATIONS; k++) {
-    const g = bsmGreeks({ ...base, vol });
-    const diff = g.price - otmPrice;
-    if (Math.abs(diff) <= tol) return vol;
+    const diff = priceAndVega(model, vol) - otmPrice;
+    const vega = model.vega;
+    if (Math.abs(diff) <= tol) return settle(vol);
     // Price is increasing in vol, so the sign of the error tells which side of the root we are on.
-    if (diff < 0) lo = vol;
-    else hi = vol;
-    let next = vol - diff / g.vega;
-    if (!(g.vega > 1e-12 * spot) || !(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    if (Math.abs(next - vol) <= VOL_STEP_TOL || hi - lo <= VOL_STEP_TOL) return next;
+    if (diff < 0) {
+      lo = vol;
+      loChecked = true; // |diff| > tol here, so diff < −tol
+    } else {
+      hi = vol;
+      hiChecked = true;
+    }
+    let next = vol - diff / vega;
+    if (!(vega > 1e-12 * spot) || !(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (Math.abs(next - vol) <= VOL_STEP_TOL || hi - lo <= VOL_STEP_TOL) return settle(next);
     vol = next;
   }
-  return vol;
+  return settle(vol);
+}
+
+/** Per-call constants of the (out-of-the-money twin) option being solved; `vega` is an output of priceAndVega. */
+interface Model {
+  call: boolean;
+  /** S·e^(−qT) */
+  fwdS: number;
+  /** K·e^(−rT) */
+  pvK: number;
+  /** ln(S/K) */
+  logSK: number;
+  /** r − q */
+  drift: number;
+  years: number;
+  sqrtT: number;
+  vega: number;
+}
+
+/**
+ * The Black-Scholes-Merton price at `vol` (vol > 0, T > 0), with the vega stored in m.vega: bsmPrice and
+ * bsmGreeks(...).vega, evaluated in the same order of operations (so to the same bits) but sharing d1, d2 and the
+ * discount factors, and without the other greeks.
+ */
+function priceAndVega(m: Model, vol: number): number {
+  const d1 = (m.logSK + (m.drift + 0.5 * vol * vol) * m.years) / (vol * m.sqrtT);
+  const d2 = d1 - vol * m.sqrtT;
+  m.vega = m.fwdS * normPdf(d1) * m.sqrtT;
+  return m.call ? m.fwdS * normCdf(d1) - m.pvK * normCdf(d2) : m.pvK * normCdf(-d2) - m.fwdS * normCdf(-d1);
 }
 
 /**

@@ -5,7 +5,6 @@
 import type { Bar, FlowSummary, Instrument, OptionQuote, OptionTrade, SymbolMetrics, TreasuryYield } from "../analytics/types";
 import { buildFlowEvents, type FlowEvent } from "../analytics/flow";
 import { summarizeFlow } from "../analytics/flow-filters";
-import { atmIvHistory, closesByDate } from "../analytics/iv-history";
 import { computeSymbolMetrics } from "../analytics/vol-metrics";
 import { signalScore, type SignalScore } from "../analytics/signal-score";
 import { noTradeAnalysis, type NoTradeAnalysis } from "../analytics/no-trade";
@@ -17,7 +16,8 @@ export interface MarketSnapshotInput {
   instruments: Instrument[];
   dailyBarsBySymbol: Map<string, Bar[]>; // ascending
   latestChainBySymbol: Map<string, OptionQuote[]>;
-  chainHistoryBySymbol: Map<string, OptionQuote[][]>; // one array per EOD snapshot
+  /** Daily 30-day ATM IV of each earlier session's end-of-day snapshot, ascending. */
+  ivHistoryBySymbol: Map<string, { date: string; atmIv30: number }[]>;
   tradesBySymbol: Map<string, OptionTrade[]>;
   yields: TreasuryYield[];
 }
@@ -78,22 +78,18 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
     const bars = snap.dailyBarsBySymbol.get(instrument.symbol) ?? [];
     if (chain.length === 0 || bars.length === 0) continue;
     const trades = snap.tradesBySymbol.get(instrument.symbol) ?? [];
-    const history = snap.chainHistoryBySymbol.get(instrument.symbol) ?? [];
-    const chainAsOf = newest([chain[0].asOf]) ?? chain[0].asOf;
+    const chainAsOf = chain[0].asOf;
     const lastBar = bars[bars.length - 1];
     const lastTrade = trades.length ? trades[trades.length - 1] : null;
-    const historyKey = `${history.length}|${history.at(-1)?.[0]?.asOf.getTime() ?? 0}|${bars.length}|${curveKey}|${instrument.dividendYield}`;
+    const today = chainAsOf.toISOString().slice(0, 10);
+    const ivHistory = (snap.ivHistoryBySymbol.get(instrument.symbol) ?? []).filter((p) => p.date < today).map((p) => p.atmIv30);
+    const historyKey = `${ivHistory.length}|${ivHistory.at(-1) ?? ""}|${ivHistory[0] ?? ""}|${curveKey}|${instrument.dividendYield}`;
     const inputKey = `${chain.length}|${chainAsOf.getTime()}|${lastBar.ts.getTime()}|${lastBar.close}|${trades.length}|${lastTrade?.ts.getTime() ?? 0}|${historyKey}|${instrument.nextEarningsDate}`;
     const prev = previous?.symbols.get(instrument.symbol);
     if (prev && prev.inputKey === inputKey) {
       partial.set(instrument.symbol, prev);
       continue;
     }
-    const ivHistory = prev && prev.historyKey === historyKey
-      ? prev.ivHistory
-      : atmIvHistory(history, closesByDate(bars), rate, instrument.dividendYield)
-          .filter((p) => p.date < chainAsOf.toISOString().slice(0, 10))
-          .map((p) => p.atmIv30);
     const oi = new Map<string, number>();
     for (const q of chain) oi.set(`${q.expiry}|${q.strike}|${q.right}`, q.openInterest);
     const flowEvents = buildFlowEvents(trades, (c) => oi.get(`${c.expiry}|${c.strike}|${c.right}`) ?? null);

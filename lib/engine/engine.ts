@@ -1,12 +1,14 @@
 /**
  * The analytics engine: keeps one computed view per (market environment, entitlement) in memory, recomputed once
  * per data update (the version row) — no request reprices a chain. Delayed views read data at least 15 minutes old.
+ * A year of chain history enters only through the persisted daily ATM-IV cache (./iv-history), so a reload reads the
+ * current market, not every past snapshot.
  */
 import type { Database } from "../db/client";
-import type { MarketEnv, OptionQuote } from "../analytics/types";
+import type { MarketEnv } from "../analytics/types";
 import { errorFields, log } from "../log";
 import { readMarketVersions } from "../market/versions";
-import { loadMarketSnapshot } from "../market/store-read";
+import { loadMarketInput } from "./load";
 import { startDemoTicker } from "../market/store";
 import { computeMarketView, type MarketSnapshotInput, type MarketView } from "./compute";
 import { createQueries } from "./queries";
@@ -16,17 +18,11 @@ const DELAY_MS = 15 * 60_000;
 const POLL_MS = 1000;
 /** A delayed view's cutoff moves with the clock; recompute it at most this often when no new data arrives. */
 const DELAYED_REFRESH_MS = 60_000;
-/** The demo ticker only appends, so demo views load just the new history days; a full reload now and then catches a reseed. */
-const FULL_RELOAD_MS = 10 * 60_000;
-const HISTORY_WINDOW_DAYS = 400;
 
 interface ViewState {
   version: number;
   computedAt: number;
   view: MarketView;
-  history: Map<string, OptionQuote[][]>;
-  historyLastDate: string | null;
-  fullLoadAt: number;
 }
 
 export interface EngineOptions {
@@ -35,21 +31,7 @@ export interface EngineOptions {
   now?: () => Date;
 }
 
-export type SnapshotLoader = (env: MarketEnv, cutoff: Date | null, historyAfter: string | null) => Promise<MarketSnapshotInput>;
-
-const dateOf = (days: OptionQuote[][]) => days.at(-1)?.[0]?.asOf.toISOString().slice(0, 10) ?? null;
-
-/** Appends newly loaded history days to the held ones (new arrays: the compute step keys its reuse on them). */
-function mergeHistory(held: Map<string, OptionQuote[][]>, fresh: Map<string, OptionQuote[][]>, now: Date): Map<string, OptionQuote[][]> {
-  const oldest = new Date(now.getTime() - HISTORY_WINDOW_DAYS * 86_400_000).toISOString().slice(0, 10);
-  const merged = new Map<string, OptionQuote[][]>();
-  for (const symbol of new Set([...held.keys(), ...fresh.keys()])) {
-    const added = fresh.get(symbol) ?? [];
-    const days = added.length ? [...(held.get(symbol) ?? []), ...added] : (held.get(symbol) ?? []);
-    merged.set(symbol, days.length && (dateOf([days[0]]) ?? "") < oldest ? days.filter((d) => (dateOf([d]) ?? "") >= oldest) : days);
-  }
-  return merged;
-}
+export type SnapshotLoader = (env: MarketEnv, cutoff: Date | null) => Promise<MarketSnapshotInput>;
 
 export class MarketEngine {
   private readonly states = new Map<string, ViewState>();
@@ -97,21 +79,10 @@ export class MarketEngine {
     if (pending) return pending;
     const version = this.versions[env];
     const run = (async () => {
-      const now = this.now();
-      const cutoff = entitlement === "delayed-15m" ? new Date(now.getTime() - DELAY_MS) : null;
-      const prev = this.states.get(key);
-      const incremental = env === "demo" && prev !== undefined && Date.now() - prev.fullLoadAt < FULL_RELOAD_MS;
-      const snapshot = await this.load(env, cutoff, incremental ? prev.historyLastDate : null);
-      const history = incremental ? mergeHistory(prev.history, snapshot.chainHistoryBySymbol, now) : snapshot.chainHistoryBySymbol;
-      const view = computeMarketView({ ...snapshot, chainHistoryBySymbol: history }, prev?.view ?? null);
-      let historyLastDate: string | null = null;
-      for (const days of history.values()) {
-        const d = dateOf(days);
-        if (d && (!historyLastDate || d > historyLastDate)) historyLastDate = d;
-      }
-      const state: ViewState = {
-        version, computedAt: Date.now(), view, history, historyLastDate, fullLoadAt: incremental ? prev.fullLoadAt : Date.now(),
-      };
+      const cutoff = entitlement === "delayed-15m" ? new Date(this.now().getTime() - DELAY_MS) : null;
+      const snapshot = await this.load(env, cutoff);
+      const view = computeMarketView(snapshot, this.states.get(key)?.view ?? null);
+      const state: ViewState = { version, computedAt: Date.now(), view };
       this.states.set(key, state);
       log.debug("market view computed", { env, entitlement, ms: Math.round(view.computedMs), symbols: view.symbols.size });
       return state;
@@ -146,7 +117,7 @@ export class MarketEngine {
 }
 
 export async function startMarketEngine(database: Database, options: EngineOptions): Promise<AnalyticsEngine> {
-  const engine = new MarketEngine(database, (env, cutoff, historyAfter) => loadMarketSnapshot(database.db, env, { cutoff, historyAfter }), options.now);
+  const engine = new MarketEngine(database, (env, cutoff) => loadMarketInput(database.db, env, cutoff), options.now);
   await engine.start();
   await engine.warm();
   const stopTicker = options.demoTicker ? startDemoTicker(database, { seed: options.seed }) : null;

@@ -2,6 +2,7 @@
  * Writes the demo market into the store (env "demo"): a full, idempotent seed, and real-time increments that keep
  * the chain table bounded (only the newest intraday snapshot survives; end-of-day snapshots at 21:00 UTC stay).
  */
+import { invalidateIvHistory } from "./iv-history-store";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { bumpMarketVersion } from "./versions";
@@ -34,6 +35,7 @@ export async function seedDemoMarket(db: Db, opts: { seed: number | string; now:
   const t1 = performance.now();
   const version = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_WRITE_LOCK})`);
+    await invalidateIvHistory(tx, "demo", { all: true }); // the whole market is rewritten: so is what derives from it
     for (const table of ["option_trades", "option_quotes", "bars", "treasury_yields", "instruments"]) {
       await tx.execute(sql`delete from ${sql.raw(table)} where env = 'demo'`);
     }

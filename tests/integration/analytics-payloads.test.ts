@@ -9,7 +9,7 @@ import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
 import { lastFridayClose } from "../helpers/live-data";
 import { seedDemoMarket } from "../../lib/market/store";
-import { loadMarketSnapshot } from "../../lib/market/store-read";
+import { loadMarketInput } from "../../lib/engine/load";
 import { bumpMarketVersion } from "../../lib/market/versions";
 import { computeMarketView } from "../../lib/engine/compute";
 import { createQueries } from "../../lib/engine/queries";
@@ -42,7 +42,7 @@ after(async () => {
 });
 
 async function payloadsOf(t: TestDatabase) {
-  const view = computeMarketView(await loadMarketSnapshot(t.db, "demo"), null);
+  const view = computeMarketView(await loadMarketInput(t.db, "demo"), null);
   const q = createQueries(async () => view, () => AT);
   const out: Record<string, unknown> = {};
   for (const s of view.symbols.keys()) {

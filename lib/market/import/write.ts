@@ -6,12 +6,13 @@
 import { createHash } from "node:crypto";
 import { importRuns } from "../../../db/schema";
 import type { Db } from "../../db/client";
-import type { MarketEnv } from "../../analytics/types";
+import type { Bar, Instrument, MarketEnv, OptionQuote, TreasuryYield } from "../../analytics/types";
+import { invalidateIvHistory } from "../iv-history-store";
 import { bumpMarketVersion } from "../versions";
 import { specFor } from "./kinds";
 import { findUnknownSymbols } from "./known-symbols";
 import { KIND_TABLES, type KindTable } from "./tables";
-import { upsertRows, type UpsertCounts } from "./upsert";
+import { upsertRows, type Tx, type UpsertCounts } from "./upsert";
 import { checkRows, sortErrors } from "./validate";
 import type { ImportError, ImportKind, KindRow } from "./types";
 
@@ -55,6 +56,7 @@ export async function writeRows<K extends ImportKind>(
     const target = KIND_TABLES[kind] as KindTable<KindRow<K>>;
     const values = rows.map((r) => target.values(r, env));
     const counts = await upsertRows(tx, target.table, target.keyProps, values);
+    await invalidateDerived(tx, kind, rows, env);
     const source = opts.source ?? {
       fileName: `(${kind} rows)`,
       sha256: createHash("sha256").update(JSON.stringify(rows)).digest("hex"),
@@ -63,4 +65,21 @@ export async function writeRows<K extends ImportKind>(
     await bumpMarketVersion(tx, env);
     return { ok: true, ...counts, errors: [] };
   });
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Cached daily ATM IVs depend on chains, closes, curves and dividend yields: drop those this write rewrote. */
+async function invalidateDerived<K extends ImportKind>(tx: Tx, kind: K, rows: readonly KindRow<K>[], env: MarketEnv): Promise<void> {
+  if (kind === "chain") {
+    const pairs = new Map((rows as readonly OptionQuote[]).map((q) => [`${q.symbol}|${isoDay(q.asOf)}`, { symbol: q.symbol, date: isoDay(q.asOf) }]));
+    await invalidateIvHistory(tx, env, { symbolDates: [...pairs.values()] });
+  } else if (kind === "bars") {
+    const pairs = new Map((rows as readonly Bar[]).filter((b) => b.interval === "1d").map((b) => [`${b.symbol}|${isoDay(b.ts)}`, { symbol: b.symbol, date: isoDay(b.ts) }]));
+    await invalidateIvHistory(tx, env, { symbolDates: [...pairs.values()] });
+  } else if (kind === "treasury") {
+    await invalidateIvHistory(tx, env, { dates: [...new Set((rows as readonly TreasuryYield[]).map((y) => y.date))] });
+  } else if (kind === "instruments") {
+    await invalidateIvHistory(tx, env, { symbols: (rows as readonly Instrument[]).map((i) => i.symbol) });
+  }
 }

@@ -1,0 +1,75 @@
+/**
+ * Keeps the daily ATM-IV history behind IV rank and percentile: solves only the history days the cache lacks, a few
+ * symbols at a time (bounded memory), each with the Treasury curve in force that day, and persists the results.
+ */
+import type { Db } from "../db/client";
+import type { Bar, Instrument, MarketEnv, TreasuryYield } from "../analytics/types";
+import { atmIvHistory, closesByDate } from "../analytics/iv-history";
+import { buildYieldCurve, riskFreeRate } from "../analytics/yield-curve";
+import { findHistoryGaps, loadIvHistory, loadSnapshots, loadYieldHistory, saveIvHistory, type HistoryGap } from "../market/iv-history-store";
+
+const SYMBOLS_PER_CHUNK = 8;
+const NO_RATE = () => 0;
+
+/** Rate function for each date: the newest curve published on or before it (zero when none is). */
+function ratesByDate(yields: TreasuryYield[]): (date: string) => (years: number) => number {
+  const byDate = new Map<string, TreasuryYield[]>();
+  for (const y of yields) (byDate.get(y.date) ?? byDate.set(y.date, []).get(y.date)!).push(y);
+  const dates = [...byDate.keys()].sort();
+  const curves = new Map<string, (years: number) => number>();
+  return (date) => {
+    let lo = 0;
+    let hi = dates.length - 1;
+    let found: string | null = null;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (dates[mid] <= date) {
+        found = dates[mid];
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (!found) return NO_RATE;
+    if (!curves.has(found)) {
+      const curve = buildYieldCurve(byDate.get(found)!);
+      curves.set(found, curve ? riskFreeRate(curve.curve) : NO_RATE);
+    }
+    return curves.get(found)!;
+  };
+}
+
+export async function fillIvHistory(
+  db: Db,
+  env: MarketEnv,
+  cutoff: Date | null,
+  instruments: Instrument[],
+  dailyBarsBySymbol: Map<string, Bar[]>,
+): Promise<number> {
+  const gaps = await findHistoryGaps(db, env, cutoff);
+  if (gaps.length === 0) return 0;
+  const rateOn = ratesByDate(await loadYieldHistory(db, env));
+  const dividend = new Map(instruments.map((i) => [i.symbol, i.dividendYield]));
+  const bySymbol = new Map<string, HistoryGap[]>();
+  for (const g of gaps) (bySymbol.get(g.symbol) ?? bySymbol.set(g.symbol, []).get(g.symbol)!).push(g);
+  const symbols = [...bySymbol.keys()];
+  for (let i = 0; i < symbols.length; i += SYMBOLS_PER_CHUNK) {
+    const chunk = symbols.slice(i, i + SYMBOLS_PER_CHUNK);
+    const snapshots = await loadSnapshots(db, env, chunk.flatMap((s) => bySymbol.get(s)!));
+    const points: { symbol: string; date: string; atmIv30: number }[] = [];
+    for (const symbol of chunk) {
+      const closes = closesByDate(dailyBarsBySymbol.get(symbol) ?? []);
+      const q = dividend.get(symbol) ?? 0;
+      for (const snap of snapshots.get(symbol) ?? []) {
+        const date = snap[0].asOf.toISOString().slice(0, 10);
+        const [point] = atmIvHistory([snap], closes, rateOn(date), q);
+        points.push({ symbol, date, atmIv30: point?.atmIv30 ?? Number.NaN });
+      }
+    }
+    await saveIvHistory(db, env, points);
+  }
+  return gaps.length;
+}
+
+/** The cached series per symbol, ascending by date. */
+export async function ivHistorySeries(db: Db, env: MarketEnv, cutoff: Date | null): Promise<Map<string, { date: string; atmIv30: number }[]>> {
+  return loadIvHistory(db, env, cutoff);
+}
