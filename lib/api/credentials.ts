@@ -28,6 +28,19 @@ export interface Caller {
 
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 
+/** Parsing a key (format, CRC, SHA-256) is pure: remember recent answers, bounded, so repeat callers skip it. */
+const parsedKeys = new (class {
+  private readonly map = new Map<string, ReturnType<typeof parseKey>>();
+  get(key: string) {
+    const hit = this.map.get(key);
+    if (hit !== undefined) return hit;
+    const parsed = parseKey(key);
+    if (this.map.size >= 10_000) this.map.delete(this.map.keys().next().value as string);
+    if (key.length <= 64) this.map.set(key, parsed);
+    return parsed;
+  }
+})();
+
 /** Returns the one key the request carries; two different keys are a bad request. */
 export function extractKey(headers: Headers): string | null {
   const found = new Set<string>();
@@ -82,7 +95,7 @@ export async function authenticate(headers: Headers, verifier: KeyVerifier, conf
     return { ok: false, error: err as ApiError };
   }
   if (key === null) return { ok: false, error: new ApiError("missing_api_key", "No API key: send Authorization: Bearer <key>, x-api-key or X-Service-Key.") };
-  const parsed = parseKey(key);
+  const parsed = parsedKeys.get(key);
   if (!parsed) return { ok: false, error: new ApiError("invalid_api_key", "The API key is not valid.") };
   const record = await verifier.lookup(parsed.digest);
   if (!record || record.status === "revoked") return { ok: false, error: new ApiError("invalid_api_key", "The API key is not valid.") };

@@ -46,22 +46,24 @@ export async function admitAndRecord(
   record: boolean,
 ): Promise<LimitOutcome> {
   const countsQuota = status >= 200 && status < 300;
+  const burstStart = burst.start.toISOString();
+  const quotaStart = quota.start.toISOString();
   const rows = await sql`
     with burst as (
       insert into usage_counters as c (key_id, bucket, window_start, count)
-      values (${m.keyId}, ${burst.bucket}, ${burst.start.toISOString()}::timestamptz, 1)
+      values (${m.keyId}, ${burst.bucket}, ${burstStart}::timestamptz, 1)
       on conflict (key_id, bucket, window_start) do update set count = c.count + 1 where c.count < ${burst.limit}::int
       returning c.count
     ), quota as (
       insert into usage_counters as c (key_id, bucket, window_start, count)
-      select ${m.keyId}, ${quota.bucket}, ${quota.start.toISOString()}::timestamptz, 1
+      select ${m.keyId}, ${quota.bucket}, ${quotaStart}::timestamptz, 1
       where ${countsQuota}::boolean and exists (select 1 from burst)
       on conflict (key_id, bucket, window_start) do update set count = c.count + 1 where c.count < ${quota.limit}::int
       returning c.count
     ), prior as (
       select
-        (select count from usage_counters where key_id = ${m.keyId} and bucket = ${burst.bucket} and window_start = ${burst.start.toISOString()}::timestamptz) as burst_prior,
-        (select count from usage_counters where key_id = ${m.keyId} and bucket = ${quota.bucket} and window_start = ${quota.start.toISOString()}::timestamptz) as quota_prior
+        (select count from usage_counters where key_id = ${m.keyId} and bucket = ${burst.bucket} and window_start = ${burstStart}::timestamptz) as burst_prior,
+        (select count from usage_counters where key_id = ${m.keyId} and bucket = ${quota.bucket} and window_start = ${quotaStart}::timestamptz) as quota_prior
     ), decision as (
       select (select count from burst) as burst_count, (select count from quota) as quota_count, burst_prior, quota_prior,
         case

@@ -91,20 +91,20 @@ export function createPipeline(deps: PipelineDeps) {
 
   async function handle(request: Request): Promise<Response> {
     const started = performance.now();
-    const response = await serve(request, started);
+    const url = new URL(request.url);
+    const response = await serve(request, url, started);
     if (log.enabled("info")) {
       log.info("request", {
-        request_id: response.headers.get("x-request-id"), method: request.method, path: new URL(request.url).pathname,
+        request_id: response.headers.get("x-request-id"), method: request.method, path: url.pathname,
         status: response.status, ms: Math.round((performance.now() - started) * 10) / 10,
       });
     }
     return response;
   }
 
-  async function serve(request: Request, started: number): Promise<Response> {
+  async function serve(request: Request, url: URL, started: number): Promise<Response> {
     const now = clock();
     const requestId = requestIdFrom(request.headers);
-    const url = new URL(request.url);
     const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
     const anonymous: ErrorContext = { env: null, label: "none", now };
     const m = match(request.method, path);
