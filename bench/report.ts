@@ -8,6 +8,8 @@ import type { MemoryReport } from "./proc";
 export interface ServerRuns {
   constant?: LoadResult;
   pipeline?: LoadResult;
+  /** The same pipeline on the route with the largest analytics payload (standalone only). */
+  heavy?: LoadResult;
   memory?: MemoryReport;
   error?: string;
   note?: string;
@@ -38,16 +40,22 @@ export function evaluate(r: BenchResults): Target[] {
   const sp = r.standalone.pipeline;
   const nc = r.next.constant;
   const np = r.next.pipeline;
-  const runs = [sc, sp, nc, np].filter((x): x is LoadResult => x !== undefined);
+  const runs = [sc, sp, r.standalone.heavy, nc, np].filter((x): x is LoadResult => x !== undefined);
   const engine = r.engine && "fullMedianMs" in r.engine ? r.engine : undefined;
   const ratio = (a?: LoadResult, b?: LoadResult) => (a && b && b.reqPerSec > 0 ? a.reqPerSec / b.reqPerSec : undefined);
   const sRatio = ratio(sp, sc);
   const nRatio = ratio(np, nc);
   const rss = r.standalone.memory ? Math.max(r.standalone.memory.peakHwmMb, r.standalone.memory.peakSampledMb) : undefined;
+  const heavy = r.standalone.heavy;
   const failures = runs.reduce((s, x) => s + x.non2xx + x.errors + x.timeouts, 0);
   return [
     { name: "standalone pipeline ≥ 3,000 req/s", value: `${f(sp?.reqPerSec, 0)} req/s`, pass: sp ? sp.reqPerSec >= 3000 : null },
     { name: "standalone pipeline ≥ 20 % of its constant route", value: sRatio === undefined ? "—" : `${f(sRatio * 100)} %`, pass: sRatio === undefined ? null : sRatio >= 0.2 },
+    {
+      name: "heaviest analytics route within 10 % of the light route's ratio",
+      value: heavy && sp ? `${f((heavy.reqPerSec / sp.reqPerSec) * 100)} % of the ticker route's req/s` : "—",
+      pass: heavy && sp ? heavy.reqPerSec >= 0.9 * sp.reqPerSec : null,
+    },
     { name: "standalone pipeline p99 ≤ 50 ms", value: `${f(sp?.p99Ms)} ms`, pass: sp ? sp.p99Ms <= 50 : null },
     { name: "zero non-2xx / errors / timeouts (all runs)", value: `${failures} in ${runs.length} runs`, pass: runs.length ? failures === 0 : null },
     { name: "standalone peak RSS ≤ 250 MB", value: `${f(rss)} MB`, pass: rss === undefined ? null : rss <= 250 },
@@ -70,6 +78,7 @@ export function printReport(r: BenchResults): void {
       x?.cpu ? `${f(x.cpu.serverCores, 2)}/${f(x.cpu.postgresCores, 2)}/${f(x.generatorCores, 2)}/${f(x.cpu.machineCores, 2)}` : "—"]);
   add("standalone GET /__bench/constant", r.standalone.constant, r.standalone.memory);
   add("standalone GET /api/v1/ticker/AAPL/summary", r.standalone.pipeline, r.standalone.memory);
+  if (r.standalone.heavy) add("standalone GET /api/v1/options-flow?limit=50", r.standalone.heavy, r.standalone.memory);
   add("next GET /api/bench-constant", r.next.constant, r.next.memory);
   add("next GET /api/v1/ticker/AAPL/summary", r.next.pipeline, r.next.memory);
   if (r.engine && "fullMedianMs" in r.engine) {

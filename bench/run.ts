@@ -59,6 +59,9 @@ function finish(): void {
 }
 
 /** Waits (bounded) until the pipeline answers 200, so the measured window never includes a cold start. */
+/** 50 options-flow events with their contracts: the heaviest analytics payload, against the small ticker summary. */
+const HEAVY_PATH = "/api/v1/options-flow?limit=50";
+
 async function probe(url: string, keys: string[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -74,7 +77,7 @@ async function probe(url: string, keys: string[], timeoutMs: number): Promise<vo
 /** Calls the server itself metered (usage_events rows): a cross-check of the load generator's count. */
 const metered = async (db: TestDatabase) => Number((await db.sql`select count(*)::int as n from usage_events`)[0].n);
 
-async function measure(runs: ServerRuns, pid: number, db: TestDatabase, constantUrl: string, pipelineUrl: string, keys: string[]): Promise<void> {
+async function measure(runs: ServerRuns, pid: number, db: TestDatabase, constantUrl: string, pipelineUrl: string, keys: string[], heavyUrl?: string): Promise<void> {
   const memory = sampleMemory(pid);
   try {
     // Warm-up and measurement are separate generator runs so that the CPU accounting covers the measured window only.
@@ -93,6 +96,10 @@ async function measure(runs: ServerRuns, pid: number, db: TestDatabase, constant
     runs.constant = await load(constantUrl, []);
     say(`load: ${pipelineUrl} (${keys.length} keys)`);
     runs.pipeline = await load(pipelineUrl, keys);
+    if (heavyUrl) {
+      say(`load: ${heavyUrl} (${keys.length} keys; the largest analytics payload)`);
+      runs.heavy = await load(heavyUrl, keys);
+    }
   } finally {
     runs.memory = memory.stop();
   }
@@ -129,7 +136,7 @@ async function main(): Promise<void> {
     cleanups.push(() => server.stop());
     say(`standalone server pid ${api.child.pid} at ${api.baseUrl} (API_POOL_MAX=${POOL_MAX})`);
     await probe(api.baseUrl + PIPELINE_PATH, keys, 20_000);
-    await measure(results.standalone, api.child.pid!, database, `${api.baseUrl}/__bench/constant`, api.baseUrl + PIPELINE_PATH, keys);
+    await measure(results.standalone, api.child.pid!, database, `${api.baseUrl}/__bench/constant`, api.baseUrl + PIPELINE_PATH, keys, api.baseUrl + HEAVY_PATH);
   } catch (err) {
     results.standalone.error = String(err);
   } finally {
