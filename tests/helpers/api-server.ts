@@ -64,3 +64,12 @@ export async function startApiServer(databaseUrl: string, env: Record<string, st
     },
   };
 }
+
+/** The `error.code` of a JSON error body, or null for anything else. */
+export function errorCodeOf(text: string): string | null {
+  try {
+    return (JSON.parse(text) as { error?: { code?: string } }).error?.code ?? null;
+  } catch {
+    return null;
+  }
+}

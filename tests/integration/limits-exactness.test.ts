@@ -5,7 +5,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
-import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { startApiServer, type RunningServer, errorCodeOf } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
 import { seedDemoMarket } from "../../lib/market/store";
 
@@ -27,12 +27,7 @@ async function call(baseUrl: string, path: string, key: string, requestId?: stri
   if (requestId) headers["x-request-id"] = requestId;
   const res = await fetch(baseUrl + path, { headers });
   const text = await res.text();
-  let code: string | null = null;
-  try {
-    code = (JSON.parse(text) as { error?: { code?: string } }).error?.code ?? null;
-  } catch {
-    code = null;
-  }
+  const code = errorCodeOf(text);
   return { status: res.status, code, headers: res.headers, path };
 }
 

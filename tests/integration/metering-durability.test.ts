@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
-import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { startApiServer, type RunningServer, errorCodeOf } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
 import { seedDemoMarket } from "../../lib/market/store";
 import { changeKeyStatus } from "../../lib/domain/keys";
@@ -29,12 +29,7 @@ async function call(baseUrl: string, path: string, opts: { key?: string; request
   if (opts.requestId) headers["x-request-id"] = opts.requestId;
   const res = await fetch(baseUrl + path, { method: opts.method ?? "GET", headers });
   const text = await res.text();
-  let code: string | null = null;
-  try {
-    code = (JSON.parse(text) as { error?: { code?: string } }).error?.code ?? null;
-  } catch {
-    code = null;
-  }
+  const code = errorCodeOf(text);
   return { status: res.status, code, requestId: res.headers.get("x-request-id") };
 }
 
