@@ -139,7 +139,10 @@ export async function startNext(env: Record<string, string>, readyPath: string, 
 /** Like tests/helpers/api-server.ts, plus extra node flags (e.g. --cpu-prof); ready when /api/v1/health answers. */
 export async function startStandalone(databaseUrl: string, env: Record<string, string>, nodeArgs: string[], timeoutMs = 60_000): Promise<NextServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server/api-server.ts"], {
+  // Measured as operators run it (`npm run start:api`): the bundled server on plain Node.
+  const built = spawnSync(process.execPath, ["scripts/build-api.mjs"], { stdio: "inherit" });
+  if (built.status !== 0) throw new Error("building dist/api-server.mjs failed");
+  const child = spawn(process.execPath, [...nodeArgs, "--enable-source-maps", "dist/api-server.mjs"], {
     env: { ...process.env, DATABASE_URL: databaseUrl, API_PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", DEMO_TICKER: "off", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

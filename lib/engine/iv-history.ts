@@ -8,7 +8,7 @@ import { atmIvHistory, closesByDate } from "../analytics/iv-history";
 import { buildYieldCurve, riskFreeRate } from "../analytics/yield-curve";
 import { findHistoryGaps, loadIvHistory, loadSnapshots, loadYieldHistory, saveIvHistory, type HistoryGap } from "../market/iv-history-store";
 
-const SYMBOLS_PER_CHUNK = 8;
+const SYMBOLS_PER_CHUNK = 2; // ~8k quotes in memory at a time: bounds the cold start's peak
 const NO_RATE = () => 0;
 
 /** Rate function for each date: the newest curve published on or before it (zero when none is). */
