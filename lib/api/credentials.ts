@@ -87,7 +87,8 @@ export type Authentication =
   /** `caller` is set when the key is known, so the refused call is still metered against it. */
   | { ok: false; error: ApiError; caller?: Caller };
 
-export async function authenticate(headers: Headers, verifier: KeyVerifier, config: GatewayConfig): Promise<Authentication> {
+/** Synchronous when the key's record is cached (the hot path), a promise only when it must be read. */
+export function authenticate(headers: Headers, verifier: KeyVerifier, config: GatewayConfig): Authentication | Promise<Authentication> {
   let key: string | null;
   try {
     key = extractKey(headers);
@@ -97,7 +98,11 @@ export async function authenticate(headers: Headers, verifier: KeyVerifier, conf
   if (key === null) return { ok: false, error: new ApiError("missing_api_key", "No API key: send Authorization: Bearer <key>, x-api-key or X-Service-Key.") };
   const parsed = parsedKeys.get(key);
   if (!parsed) return { ok: false, error: new ApiError("invalid_api_key", "The API key is not valid.") };
-  const record = await verifier.lookup(parsed.digest);
+  const record = verifier.lookup(parsed.digest);
+  return record instanceof Promise ? record.then((r) => judge(r, config)) : judge(record, config);
+}
+
+function judge(record: KeyRecord | null, config: GatewayConfig): Authentication {
   if (!record || record.status === "revoked") return { ok: false, error: new ApiError("invalid_api_key", "The API key is not valid.") };
   const planId = record.env === "test" ? "sandbox" : record.planId;
   const plan = config.plans.get(planId);

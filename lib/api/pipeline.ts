@@ -48,21 +48,24 @@ export function createPipeline(deps: PipelineDeps) {
     return respond(error.status, errorBody(family, error, ctx), requestId, { ...error.headers, ...extra });
   }
 
-  async function run(route: RouteDef, request: Request, url: URL, rawParams: Record<string, string>, caller: Caller, view: ViewSpec, requestId: string, now: Date, bodyText: string, database: Database = deps.database): Promise<Outcome> {
+  /** Parses the inputs and calls the handler; synchronous when the handler answers from memory. */
+  function run(route: RouteDef, request: Request, url: URL, rawParams: Record<string, string>, caller: Caller, view: ViewSpec, requestId: string, now: Date, bodyText: string, database: Database = deps.database): Outcome | Promise<Outcome> {
+    const failed = (err: unknown): Outcome => {
+      if (err instanceof ApiError) return { ok: false, error: err };
+      log.error("handler failed", { request_id: requestId, endpoint: route.id, ...errorFields(err) });
+      return { ok: false, error: new ApiError("internal_error", `An unexpected error occurred. Quote request id ${requestId} to support.`) };
+    };
     try {
       const params = parseParams(route, rawParams);
       const query = parseQuery(route, url.searchParams);
       const body = parseJsonBody(route, request, bodyText);
-      const result = await route.handler({ params, query, body, caller, view, engine: deps.engine, database, requestId, now });
-      return { ok: true, result };
+      const result = route.handler({ params, query, body, caller, view, engine: deps.engine, database, requestId, now });
+      return result instanceof Promise ? result.then((r): Outcome => ({ ok: true, result: r }), failed) : { ok: true, result };
     } catch (err) {
-      if (err instanceof ApiError) return { ok: false, error: err };
-      log.error("handler failed", { request_id: requestId, endpoint: route.id, ...errorFields(err) });
-      return { ok: false, error: new ApiError("internal_error", `An unexpected error occurred. Quote request id ${requestId} to support.`) };
+      return failed(err);
     }
   }
 
-  /** One structured access-log line per request (request id, status, latency; never the key). */
   /**
    * Runs a state-changing handler in a transaction that also takes its quota unit: a failed call writes nothing and
    * uses no quota, and when the quota is spent by concurrent callers the handler's writes are rolled back.
@@ -123,14 +126,16 @@ export function createPipeline(deps: PipelineDeps) {
 
     let cfg;
     try {
-      cfg = await config.get();
+      const cached = config.get();
+      cfg = cached instanceof Promise ? await cached : cached; // no promise on the hot path (cache hit)
     } catch (err) {
       log.error("configuration unavailable", { request_id: requestId, ...errorFields(err) });
       return fail(route.family, new ApiError("data_source_unavailable", "The service's store is unreachable; retry shortly."), requestId, anonymous, { "retry-after": "5" });
     }
     let auth;
     try {
-      auth = await authenticate(request.headers, verifier, cfg);
+      const judged = authenticate(request.headers, verifier, cfg);
+      auth = judged instanceof Promise ? await judged : judged;
     } catch (err) {
       log.error("key lookup failed", { request_id: requestId, ...errorFields(err) });
       return fail(route.family, new ApiError("data_source_unavailable", "The service's store is unreachable; retry shortly."), requestId, anonymous, { "retry-after": "5" });
@@ -192,7 +197,8 @@ export function createPipeline(deps: PipelineDeps) {
         const code = limits.limited === "burst" ? "rate_limit_exceeded" : limits.limited === "quota" ? "plan_limit_exceeded" : outcome.ok ? null : outcome.error.code;
         await settle(deps.database.sql, metered(caller), status, code, { burst, quota });
       } else {
-        outcome = await run(route, request, url, m.params, caller, view, requestId, now, bodyText);
+        const ran = run(route, request, url, m.params, caller, view, requestId, now, bodyText);
+        outcome = ran instanceof Promise ? await ran : ran;
         const status = outcome.ok ? (outcome.result.status ?? route.successStatus ?? 200) : outcome.error.status;
         limits = await admitAndRecord(deps.database.sql, metered(caller), burst, quota, status, outcome.ok ? null : outcome.error.code, true);
       }

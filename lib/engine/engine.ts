@@ -92,12 +92,12 @@ export class MarketEngine {
   }
 
   /** The current view; waits only when none has been computed yet. */
-  async view(spec: ViewSpec): Promise<MarketView> {
+  view(spec: ViewSpec): MarketView | Promise<MarketView> {
     const entitlement = spec.env === "demo" ? "demo" : spec.entitlement;
     const key = `${spec.env}|${entitlement}`;
     const state = this.states.get(key);
     if (state) return state.view;
-    return (await this.refresh(key, spec.env, entitlement)).view;
+    return this.refresh(key, spec.env, entitlement).then((s) => s.view);
   }
 
   /** Computes the views a fresh process will certainly serve, so its first requests do not wait. */

@@ -30,7 +30,12 @@ function symbolIn(view: MarketView, symbol: string): SymbolAnalytics {
   throw new ApiError("symbol_not_found", `The service has no data for symbol ${symbol}.`);
 }
 
-export function createQueries(viewOf: (spec: ViewSpec) => Promise<MarketView>, now: () => Date): Queries {
+export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<MarketView>, now: () => Date): Queries {
+  /** Answers from the current view without a promise when it is computed (the hot path). */
+  const withView = <T>(spec: ViewSpec, answer: (view: MarketView) => T): T | Promise<T> => {
+    const view = viewOf(spec);
+    return view instanceof Promise ? view.then(answer) : answer(view);
+  };
   const memo = new WeakMap<MarketView, Map<string, unknown>>();
   /** Builds a payload once per view, validated (and stripped of anything undocumented) by its public schema. */
   function once<T>(view: MarketView, key: string, schema: z.ZodType, build: () => T): T {
@@ -49,76 +54,85 @@ export function createQueries(viewOf: (spec: ViewSpec) => Promise<MarketView>, n
   const isMock = (spec: ViewSpec) => spec.env === "demo";
 
   return {
-    async tickerSummary(spec, symbol) {
-      const view = await viewOf(spec);
-      const a = symbolIn(view, symbol);
-      return served(once(view, `ticker:${symbol}`, schemas.tickerSummary, () => tickerSummaryData(a)), a.asOf);
+    tickerSummary(spec, symbol) {
+      return withView(spec, (view) => {
+        const a = symbolIn(view, symbol);
+        return served(once(view, `ticker:${symbol}`, schemas.tickerSummary, () => tickerSummaryData(a)), a.asOf);
+      });
     },
-    async signalScore(spec, symbol) {
-      const view = await viewOf(spec);
-      const a = symbolIn(view, symbol);
-      return served(once(view, `signal:${symbol}`, schemas.signalScore, () => signalScoreData(a)), a.asOf);
+    signalScore(spec, symbol) {
+      return withView(spec, (view) => {
+        const a = symbolIn(view, symbol);
+        return served(once(view, `signal:${symbol}`, schemas.signalScore, () => signalScoreData(a)), a.asOf);
+      });
     },
-    async optionsFlow(spec, q: FlowQuery) {
-      const view = await viewOf(spec);
-      if (q.symbol) symbolIn(view, q.symbol);
-      if (!view.flowAsOf) throw unavailable("options flow");
-      const events = filterFlowEvents(view.flowEvents, { symbol: q.symbol, minPremium: q.minPremium, type: q.type, since: q.since, limit: q.limit });
-      const key = `flow:${q.symbol ?? ""}:${q.minPremium ?? ""}:${q.type ?? ""}:${q.since?.toISOString() ?? ""}:${q.limit}`;
-      const data = q.since ? schemas.optionsFlow.parse({ events: events.map(flowEventData), count: events.length })
-        : once(view, key, schemas.optionsFlow, () => ({ events: events.map(flowEventData), count: events.length }));
-      return served(data, q.symbol ? view.symbols.get(q.symbol)!.asOf : view.flowAsOf);
+    optionsFlow(spec, q: FlowQuery) {
+      return withView(spec, (view) => {
+        if (q.symbol) symbolIn(view, q.symbol);
+        if (!view.flowAsOf) throw unavailable("options flow");
+        const events = filterFlowEvents(view.flowEvents, { symbol: q.symbol, minPremium: q.minPremium, type: q.type, since: q.since, limit: q.limit });
+        const key = `flow:${q.symbol ?? ""}:${q.minPremium ?? ""}:${q.type ?? ""}:${q.since?.toISOString() ?? ""}:${q.limit}`;
+        const data = q.since ? schemas.optionsFlow.parse({ events: events.map(flowEventData), count: events.length })
+          : once(view, key, schemas.optionsFlow, () => ({ events: events.map(flowEventData), count: events.length }));
+        return served(data, q.symbol ? view.symbols.get(q.symbol)!.asOf : view.flowAsOf);
+      });
     },
-    async aiSummary(spec, symbol) {
-      const view = await viewOf(spec);
-      const a = symbolIn(view, symbol);
-      return served(once(view, `ai:${symbol}`, schemas.aiSummary, () => aiSummaryData(a, isMock(spec), DISCLAIMER)), a.asOf);
+    aiSummary(spec, symbol) {
+      return withView(spec, (view) => {
+        const a = symbolIn(view, symbol);
+        return served(once(view, `ai:${symbol}`, schemas.aiSummary, () => aiSummaryData(a, isMock(spec), DISCLAIMER)), a.asOf);
+      });
     },
-    async noTrade(spec, symbol) {
-      const view = await viewOf(spec);
-      const a = symbolIn(view, symbol);
-      return served(once(view, `notrade:${symbol}`, schemas.noTrade, () => noTradeData(a, DISCLAIMER)), a.asOf);
+    noTrade(spec, symbol) {
+      return withView(spec, (view) => {
+        const a = symbolIn(view, symbol);
+        return served(once(view, `notrade:${symbol}`, schemas.noTrade, () => noTradeData(a, DISCLAIMER)), a.asOf);
+      });
     },
-    async yieldCurve(spec) {
-      const view = await viewOf(spec);
-      const curve = view.curve;
-      if (!curve) throw unavailable("Treasury yield curve");
-      return served(once(view, "curve", schemas.yieldCurve, () => ({ ...curve, unit: "bp", timestamp: view.curveAsOf!.toISOString() })), view.curveAsOf);
+    yieldCurve(spec) {
+      return withView(spec, (view) => {
+        const curve = view.curve;
+        if (!curve) throw unavailable("Treasury yield curve");
+        return served(once(view, "curve", schemas.yieldCurve, () => ({ ...curve, unit: "bp", timestamp: view.curveAsOf!.toISOString() })), view.curveAsOf);
+      });
     },
-    async marketSentiment(spec) {
-      const view = await viewOf(spec);
-      const s = view.sentiment;
-      if (!s) throw unavailable("market sentiment");
-      return served(once(view, "sentiment", schemas.marketSentiment, () => ({ ...s, timestamp: view.sentimentAsOf!.toISOString() })), view.sentimentAsOf);
+    marketSentiment(spec) {
+      return withView(spec, (view) => {
+        const s = view.sentiment;
+        if (!s) throw unavailable("market sentiment");
+        return served(once(view, "sentiment", schemas.marketSentiment, () => ({ ...s, timestamp: view.sentimentAsOf!.toISOString() })), view.sentimentAsOf);
+      });
     },
-    async watchlistRanking(spec, symbols) {
-      const view = await viewOf(spec);
-      const items = symbols.map((s) => symbolIn(view, s));
-      const asOf = new Date(Math.max(...items.map((a) => a.asOf.getTime())));
-      const ranking = rankWatchlist(items.map((a) => ({ metrics: a.metrics, decision: a.noTrade.decision })));
-      const data = once(view, `watch:${symbols.join(",")}`, schemas.watchlistRanking, () => ({
-        symbols,
-        ranked: ranking.ranked.map((r) => ({ ...r, ivRank: r.ivRank === null ? null : round(r.ivRank, 1), liquidityScore: round(r.liquidityScore, 1) })),
-        noTradeCount: ranking.noTradeCount,
-        timestamp: asOf.toISOString(),
-      }));
-      return served(data, asOf);
+    watchlistRanking(spec, symbols) {
+      return withView(spec, (view) => {
+        const items = symbols.map((s) => symbolIn(view, s));
+        const asOf = new Date(Math.max(...items.map((a) => a.asOf.getTime())));
+        const ranking = rankWatchlist(items.map((a) => ({ metrics: a.metrics, decision: a.noTrade.decision })));
+        const data = once(view, `watch:${symbols.join(",")}`, schemas.watchlistRanking, () => ({
+          symbols,
+          ranked: ranking.ranked.map((r) => ({ ...r, ivRank: r.ivRank === null ? null : round(r.ivRank, 1), liquidityScore: round(r.liquidityScore, 1) })),
+          noTradeCount: ranking.noTradeCount,
+          timestamp: asOf.toISOString(),
+        }));
+        return served(data, asOf);
+      });
     },
-    async researchOutput(spec, request) {
+    researchOutput(spec, request) {
       const sent = request as StrategyRequest;
       const req = { ...sent, symbol: sent.symbol.toUpperCase() }; // symbols are case-insensitive on input (CONTRACT §1)
-      const view = await viewOf(spec);
-      const a = symbolIn(view, req.symbol);
-      try {
-        const { output, riskFlags } = buildStrategyOutput(req, {
-          spot: a.metrics.spot, asOf: now(), chain: a.chain, rate: view.rate,
-          dividendYield: a.instrument.dividendYield, nextEarningsDate: a.instrument.nextEarningsDate,
-        });
-        return served(schemas.researchOutput.parse({ output, riskFlags, disclaimer: DISCLAIMER }), a.asOf);
-      } catch (err) {
-        if (err instanceof StrategyInputError) throw new ApiError("invalid_request", `body field '${err.field}': ${err.message}`);
-        throw err;
-      }
+      return withView(spec, (view) => {
+        const a = symbolIn(view, req.symbol);
+        try {
+          const { output, riskFlags } = buildStrategyOutput(req, {
+            spot: a.metrics.spot, asOf: now(), chain: a.chain, rate: view.rate,
+            dividendYield: a.instrument.dividendYield, nextEarningsDate: a.instrument.nextEarningsDate,
+          });
+          return served(schemas.researchOutput.parse({ output, riskFlags, disclaimer: DISCLAIMER }), a.asOf);
+        } catch (err) {
+          if (err instanceof StrategyInputError) throw new ApiError("invalid_request", `body field '${err.field}': ${err.message}`);
+          throw err;
+        }
+      });
     },
   };
 }

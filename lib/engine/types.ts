@@ -23,16 +23,19 @@ export interface FlowQuery {
   limit: number;
 }
 
+type Answer = Served<Record<string, unknown>> | Promise<Served<Record<string, unknown>>>;
+
+/** Each answer is synchronous when the current view is computed, a promise only while the first one is. */
 export interface AnalyticsEngine {
-  tickerSummary(view: ViewSpec, symbol: string): Promise<Served<Record<string, unknown>>>;
-  signalScore(view: ViewSpec, symbol: string): Promise<Served<Record<string, unknown>>>;
-  optionsFlow(view: ViewSpec, query: FlowQuery): Promise<Served<Record<string, unknown>>>;
-  aiSummary(view: ViewSpec, symbol: string): Promise<Served<Record<string, unknown>>>;
-  noTrade(view: ViewSpec, symbol: string): Promise<Served<Record<string, unknown>>>;
-  yieldCurve(view: ViewSpec): Promise<Served<Record<string, unknown>>>;
-  marketSentiment(view: ViewSpec): Promise<Served<Record<string, unknown>>>;
-  watchlistRanking(view: ViewSpec, symbols: string[]): Promise<Served<Record<string, unknown>>>;
-  researchOutput(view: ViewSpec, request: unknown): Promise<Served<Record<string, unknown>>>;
+  tickerSummary(view: ViewSpec, symbol: string): Answer;
+  signalScore(view: ViewSpec, symbol: string): Answer;
+  optionsFlow(view: ViewSpec, query: FlowQuery): Answer;
+  aiSummary(view: ViewSpec, symbol: string): Answer;
+  noTrade(view: ViewSpec, symbol: string): Answer;
+  yieldCurve(view: ViewSpec): Answer;
+  marketSentiment(view: ViewSpec): Answer;
+  watchlistRanking(view: ViewSpec, symbols: string[]): Answer;
+  researchOutput(view: ViewSpec, request: unknown): Answer;
   /** Whether the engine can currently read its store (for health). */
   ready(): boolean;
   stop(): Promise<void>;
