@@ -13,25 +13,33 @@ export interface ServedMeta {
   now: Date;
 }
 
-export function successBody(family: Family, data: unknown, meta: ServedMeta): unknown {
+/** Payloads are memoised per market view and never mutated, so each one is serialised once (keyed by identity). */
+const serialised = new WeakMap<object, string>();
+function dataJson(data: unknown): string {
+  if (data === null || typeof data !== "object") return JSON.stringify(data) ?? "null";
+  let json = serialised.get(data);
+  if (json === undefined) serialised.set(data, (json = JSON.stringify(data)));
+  return json;
+}
+
+const DISCLAIMER_JSON = JSON.stringify(DISCLAIMER);
+
+/** The success body as JSON text: the envelope is written around the payload's cached serialisation. */
+export function successJson(family: Family, data: unknown, meta: ServedMeta): string {
   const isMock = meta.env === "test";
   if (family === "A") {
-    return {
-      data,
-      meta: {
-        endpoint: meta.path,
-        plan: meta.planName,
-        environment: meta.env,
-        data_freshness: meta.label,
-        is_mock: isMock,
-        generated_at: meta.now.toISOString(),
-        request_id: meta.requestId,
-      },
-      disclaimer: DISCLAIMER,
-      not_financial_advice: true,
+    const m = {
+      endpoint: meta.path,
+      plan: meta.planName,
+      environment: meta.env,
+      data_freshness: meta.label,
+      is_mock: isMock,
+      generated_at: meta.now.toISOString(),
+      request_id: meta.requestId,
     };
+    return `{"data":${dataJson(data)},"meta":${JSON.stringify(m)},"disclaimer":${DISCLAIMER_JSON},"not_financial_advice":true}`;
   }
-  return { data, disclaimer: DISCLAIMER, isMockData: isMock, timestamp: meta.now.toISOString(), dataLabel: meta.label };
+  return `{"data":${dataJson(data)},"disclaimer":${DISCLAIMER_JSON},"isMockData":${isMock},"timestamp":"${meta.now.toISOString()}","dataLabel":${JSON.stringify(meta.label)}}`;
 }
 
 /** What an error body says about data: nothing was served, so the label reflects the caller's environment, if known. */

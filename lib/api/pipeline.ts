@@ -10,7 +10,7 @@ import { dataLabel } from "../engine/types";
 import { errorFields, log } from "../log";
 import { ConfigCache, licensingState } from "./config-cache";
 import { authenticate, KeyVerifier, type Caller } from "./credentials";
-import { errorBody, successBody, type ErrorContext } from "./envelope";
+import { errorBody, successJson, type ErrorContext } from "./envelope";
 import { ApiError } from "./errors";
 import { admitAndRecord, settle, takeQuota, type Metered } from "./limits";
 import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
@@ -41,7 +41,8 @@ export function createPipeline(deps: PipelineDeps) {
   const clock = deps.clock ?? (() => new Date());
 
   function respond(status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response {
-    return new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, "x-request-id": requestId, ...extra } });
+    const text = typeof body === "string" ? body : JSON.stringify(body);
+    return new Response(text, { status, headers: { "content-type": JSON_TYPE, "x-request-id": requestId, ...extra } });
   }
 
   function fail(family: Family, error: ApiError, requestId: string, ctx: ErrorContext, extra: Record<string, string> = {}): Response {
@@ -219,7 +220,7 @@ export function createPipeline(deps: PipelineDeps) {
     if (!outcome.ok) return fail(route.family, outcome.error, requestId, ctx, headers);
     const { result } = outcome;
     const label = result.asOf ? dataLabel(view, result.asOf, now) : view.env === "demo" ? "demo" : "none";
-    const body = successBody(route.family, result.data, { path, planName: caller.plan.nameA, env: caller.env, label: label as never, requestId, now });
+    const body = successJson(route.family, result.data, { path, planName: caller.plan.nameA, env: caller.env, label: label as never, requestId, now });
     return respond(result.status ?? route.successStatus ?? 200, body, requestId, { ...headers, "cache-control": "no-store" });
   }
 
@@ -230,8 +231,8 @@ function errorContext(caller: Caller, now: Date): ErrorContext {
   return { env: caller.env, label: caller.env === "test" ? "demo" : caller.plan.dataEntitlement === "demo" ? "demo" : "none", now };
 }
 
-function successBodyNoData(data: unknown, now: Date): unknown {
-  return successBody("B", data, { path: "", planName: "", env: "live", label: "none" as never, requestId: "", now });
+function successBodyNoData(data: unknown, now: Date): string {
+  return successJson("B", data, { path: "", planName: "", env: "live", label: "none" as never, requestId: "", now });
 }
 
 const logMeterError = (requestId: string) => (err: unknown) => log.error("metering failed", { request_id: requestId, ...errorFields(err) });
