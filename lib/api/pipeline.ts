@@ -33,6 +33,8 @@ type Outcome = { ok: true; result: HandlerResult } | { ok: false; error: ApiErro
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const ROLLBACK = new Error("rollback"); // thrown inside a transaction to undo a call that did not succeed
+/** Limits and metering cannot be enforced without the database: refuse rather than serve unmetered (fail closed). */
+const storeUnreachable = () => new ApiError("data_source_unavailable", "The service's store is unreachable; retry shortly.");
 
 export function createPipeline(deps: PipelineDeps) {
   const verifier = new KeyVerifier(deps.database, deps.keyCacheTtlMs);
@@ -131,7 +133,7 @@ export function createPipeline(deps: PipelineDeps) {
       cfg = cached instanceof Promise ? await cached : cached; // no promise on the hot path (cache hit)
     } catch (err) {
       log.error("configuration unavailable", { request_id: requestId, ...errorFields(err) });
-      return fail(route.family, new ApiError("data_source_unavailable", "The service's store is unreachable; retry shortly."), requestId, anonymous, { "retry-after": "5" });
+      return fail(route.family, storeUnreachable(), requestId, anonymous, { "retry-after": "5" });
     }
     let auth;
     try {
@@ -139,7 +141,7 @@ export function createPipeline(deps: PipelineDeps) {
       auth = judged instanceof Promise ? await judged : judged;
     } catch (err) {
       log.error("key lookup failed", { request_id: requestId, ...errorFields(err) });
-      return fail(route.family, new ApiError("data_source_unavailable", "The service's store is unreachable; retry shortly."), requestId, anonymous, { "retry-after": "5" });
+      return fail(route.family, storeUnreachable(), requestId, anonymous, { "retry-after": "5" });
     }
     const metered = (caller: Caller): Metered => ({
       requestId, keyId: caller.keyId, accountId: caller.accountId, endpointId: route.id, latencyMs: performance.now() - started, now,
@@ -205,7 +207,7 @@ export function createPipeline(deps: PipelineDeps) {
       }
     } catch (err) {
       log.error("limits or metering failed", { request_id: requestId, endpoint: route.id, ...errorFields(err) });
-      return fail(route.family, new ApiError("data_source_unavailable", "The service's store is unreachable; retry shortly."), requestId, ctx, { "retry-after": "5" });
+      return fail(route.family, storeUnreachable(), requestId, ctx, { "retry-after": "5" });
     }
 
     const headers = rateLimitHeaders(burst, limits.burstUsed, quota, limits.quotaUsed, now);
@@ -228,7 +230,7 @@ export function createPipeline(deps: PipelineDeps) {
 }
 
 function errorContext(caller: Caller, now: Date): ErrorContext {
-  return { env: caller.env, label: caller.env === "test" ? "demo" : caller.plan.dataEntitlement === "demo" ? "demo" : "none", now };
+  return { env: caller.env, label: caller.env === "test" ? "demo" : "none", now };
 }
 
 function successBodyNoData(data: unknown, now: Date): string {
