@@ -27,6 +27,8 @@ export const log = {
 };
 
 export function errorFields(err: unknown): Record<string, unknown> {
-  if (err instanceof Error) return { error: err.message, error_name: err.name, stack: err.stack };
-  return { error: String(err) };
+  if (!(err instanceof Error)) return { error: String(err) };
+  // Query builders wrap the driver's error: the cause carries the database's own message and code.
+  const cause = err.cause instanceof Error ? { cause: err.cause.message, cause_code: (err.cause as { code?: string }).code } : {};
+  return { error: err.message.slice(0, 500), error_name: err.name, ...cause, stack: err.stack };
 }

@@ -23,6 +23,7 @@ const dataDir = resolve(env.DATA_DIR);
 
 function newestMtime(dir: string): number {
   if (!existsSync(dir)) return 0;
+  if (!statSync(dir).isDirectory()) return statSync(dir).mtimeMs;
   return readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
     const p = join(dir, e.name);
     return Math.max(m, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
@@ -33,7 +34,7 @@ function needsBuild(): boolean {
   const buildId = join(".next", "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;
-  return ["app", "components", "lib", "db/schema"].some((d) => newestMtime(d) > built);
+  return ["app", "components", "lib", "db/schema", "instrumentation.ts", "next.config.ts", "package-lock.json"].some((p) => newestMtime(p) > built);
 }
 
 function run(cmd: string, argv: string[], extraEnv: Record<string, string>): Promise<number> {

@@ -1,0 +1,11 @@
+/**
+ * Starts the gateway when the Next server boots (not on the first request), so migrations, the analytics views and
+ * the real-time demo ticker are running before anyone calls the API. Route handlers share the same instance.
+ */
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.DATABASE_URL) return;
+  const { sharedGateway } = await import("./lib/server/gateway");
+  const { errorFields, log } = await import("./lib/log");
+  // Not awaited: the server starts listening meanwhile; early API calls wait on the same promise.
+  sharedGateway().catch((err) => log.error("gateway failed to start", errorFields(err)));
+}
