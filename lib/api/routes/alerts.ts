@@ -1,4 +1,4 @@
-/** Variant B webhook registration (spec §6). Needs a plan with webhooks (Pro, Enterprise). */
+/** Variant B webhook registration (spec §6). Needs a plan with webhooks (Pro, Enterprise). Rows leave through the public schemas. */
 import { z } from "zod";
 import { deleteWebhook, getWebhook, listWebhooks, registerWebhook, WEBHOOK_EVENTS, WebhookLimitError } from "../../domain/webhooks";
 import { ApiError, invalid } from "../errors";
@@ -51,7 +51,7 @@ export const createAlert = defineRoute({
     }
     try {
       const created = await registerWebhook(ctx.database.db, ctx.caller, body);
-      return { data: created, status: 201 };
+      return { data: schemas.webhookCreated.parse(created), status: 201 };
     } catch (err) {
       if (err instanceof WebhookLimitError) throw invalid(err.message);
       throw err;
@@ -65,7 +65,7 @@ export const listAlerts = defineRoute({
   response: schemas.webhookList,
   handler: async (ctx) => {
     requireWebhooks(ctx);
-    return { data: { webhooks: await listWebhooks(ctx.database.db, ctx.caller.accountId) } };
+    return { data: schemas.webhookList.parse({ webhooks: await listWebhooks(ctx.database.db, ctx.caller.accountId) }) };
   },
 });
 
@@ -77,7 +77,7 @@ export const getAlert = defineRoute({
     requireWebhooks(ctx);
     const found = await getWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId);
     if (!found) throw notFound();
-    return { data: found };
+    return { data: schemas.webhook.parse(found) };
   },
 });
 
@@ -89,7 +89,7 @@ export const deleteAlert = defineRoute({
     requireWebhooks(ctx);
     const deleted = await deleteWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId);
     if (!deleted) throw notFound();
-    return { data: deleted };
+    return { data: schemas.webhook.parse(deleted) };
   },
 });
 

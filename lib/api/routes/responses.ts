@@ -33,6 +33,21 @@ const metricsA = z.object({
     .describe("Expected move to the next earnings date: spot × IV × √(days/365); move in USD, move_pct a fraction of spot."),
 });
 
+const webhook = z.object({
+  webhookId: z.string(),
+  status: z.enum(["active", "paused", "disabled", "deleted"]),
+  url: z.string(),
+  events: z.array(z.string()).describe("Event types delivered: iv_rank.crossed_above, iv_rank.crossed_below, no_trade.decision_changed."),
+  symbols: z.array(z.string()),
+  params: z.object({
+    ivRankAbove: z.number().optional().describe("Threshold of iv_rank.crossed_above, 0–100."),
+    ivRankBelow: z.number().optional().describe("Threshold of iv_rank.crossed_below, 0–100."),
+    description: z.string().optional(),
+  }),
+  environment: z.enum(["test", "live"]).describe("Environment of the registering key: test keys' alerts follow the demo market."),
+  createdAt: z.string(),
+});
+
 export const schemas = {
   tickerSummary: z.object({
     symbol: z.string(), name: z.string(),
@@ -131,21 +146,48 @@ export const schemas = {
     timestamp: z.string(),
   }),
   researchOutput: z.object({
-    output: z.record(z.string(), z.unknown()).describe("Strategy legs, net premium, max profit and loss, breakevens, greeks, probability of profit, expected move."),
-    riskFlags: z.array(z.object({ code: z.string(), severity: z.enum(["info", "warning", "high"]), message: z.string() })),
+    output: z.object({
+      strategy: z.string(), symbol: z.string(), expiry: z.string(),
+      legs: z.array(
+        z.object({
+          action: z.enum(["buy", "sell"]),
+          right: z.enum(["call", "put", "stock"]),
+          strike: z.number().nullable().describe("USD per share; null for the stock leg."),
+          quantity: num("Contracts (options) or shares (stock leg)."),
+          price: num("Leg price per share, USD: the mid of the current quote (stock: spot)."),
+          iv: nnum("Implied volatility of the leg's mid, decimal; null for stock."),
+          delta: num("Black–Scholes–Merton delta per share of one contract's underlying (stock: 1)."),
+        }),
+      ),
+      netPremium: num("Paid (debit, positive) or received (credit) for the position, USD, × 100 per contract."),
+      netType: z.enum(["debit", "credit"]),
+      maxProfit: nnum("Largest profit at expiry, USD; null when unlimited."),
+      maxLoss: nnum("Largest loss at expiry, USD (positive number); null when unlimited."),
+      breakevens: z.array(z.number()).describe("Underlying prices at expiry where the position's P&L is zero."),
+      greeks: z.object({
+        delta: num("Position delta, shares-equivalent."), gamma: num("Position gamma per $1 move."),
+        theta: num("Position theta, USD per calendar day."), vega: num("Position vega, USD per vol point."),
+      }),
+      probabilityOfProfit: nnum("Risk-neutral probability that the position ends with a profit at expiry, 0–1 (lognormal, ATM IV)."),
+      expectedMove: z.object({ move: z.number(), movePct: z.number(), days: z.number() }).nullable()
+        .describe("spot × ATM IV × √(days/365) to expiry: USD, fraction of spot, calendar days."),
+    }),
+    riskFlags: z.array(
+      z.object({
+        code: z.enum(["earnings_before_expiry", "wide_spread", "thin_open_interest", "early_assignment_risk", "short_dated", "undefined_risk"]),
+        severity: z.enum(["info", "warning", "high"]),
+        message: z.string(),
+      }),
+    ),
     disclaimer: z.string(),
   }),
-  webhook: z.object({
-    webhookId: z.string(), status: z.enum(["active", "paused", "disabled", "deleted"]), url: z.string(),
-    events: z.array(z.string()), symbols: z.array(z.string()), params: z.record(z.string(), z.unknown()),
-    environment: z.enum(["test", "live"]), createdAt: z.string(),
-  }),
+  webhook,
   webhookCreated: z.object({
     webhookId: z.string(), status: z.literal("active"), url: z.string(), events: z.array(z.string()),
-    symbols: z.array(z.string()), params: z.record(z.string(), z.unknown()), environment: z.enum(["test", "live"]),
+    symbols: z.array(z.string()), params: webhook.shape.params, environment: z.enum(["test", "live"]),
     createdAt: z.string(), signingSecret: z.string().describe("whsec_… secret for verifying deliveries; shown only here."),
   }),
-  webhookList: z.object({ webhooks: z.array(z.record(z.string(), z.unknown())) }),
+  webhookList: z.object({ webhooks: z.array(webhook) }),
   health: z.object({
     status: z.enum(["ok", "degraded"]), version: z.string(), uptime: num("Seconds since the process started."),
   }),
