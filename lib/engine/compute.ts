@@ -32,8 +32,6 @@ export interface SymbolAnalytics {
   flowEvents: FlowEvent[];
   /** Fingerprint of the inputs, to reuse this result when nothing changed. */
   inputKey: string;
-  historyKey: string;
-  ivHistory: number[];
 }
 
 export interface MarketView {
@@ -98,7 +96,7 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
       instrument, dailyBars: bars, chain, ivHistory, flow: flowEvents.length ? summarizeFlow(flowEvents) : emptyFlow(), asOf, rate,
     });
     partial.set(instrument.symbol, {
-      instrument, metrics, signal: signalScore(metrics), chain, asOf, flowEvents, inputKey, historyKey, ivHistory,
+      instrument, metrics, signal: signalScore(metrics), chain, asOf, flowEvents, inputKey,
     });
   }
 

@@ -6,7 +6,7 @@ import type { Db } from "../db/client";
 import type { Bar, Instrument, MarketEnv, TreasuryYield } from "../analytics/types";
 import { atmIvHistory, closesByDate } from "../analytics/iv-history";
 import { buildYieldCurve, riskFreeRate } from "../analytics/yield-curve";
-import { findHistoryGaps, loadIvHistory, loadSnapshots, loadYieldHistory, saveIvHistory, type HistoryGap } from "../market/iv-history-store";
+import { findHistoryGaps, loadSnapshots, loadYieldHistory, saveIvHistory, type HistoryGap } from "../market/iv-history-store";
 
 const SYMBOLS_PER_CHUNK = 2; // ~8k quotes in memory at a time: bounds the cold start's peak
 const NO_RATE = () => 0;
@@ -67,9 +67,4 @@ export async function fillIvHistory(
     await saveIvHistory(db, env, points);
   }
   return gaps.length;
-}
-
-/** The cached series per symbol, ascending by date. */
-export async function ivHistorySeries(db: Db, env: MarketEnv, cutoff: Date | null): Promise<Map<string, { date: string; atmIv30: number }[]>> {
-  return loadIvHistory(db, env, cutoff);
 }

@@ -3,12 +3,12 @@ import type { Db } from "../db/client";
 import type { MarketEnv } from "../analytics/types";
 import { loadMarketSnapshot } from "../market/store-read";
 import type { MarketSnapshotInput } from "./compute";
-import { fillIvHistory, ivHistorySeries } from "./iv-history";
-
-const NO_CHAIN_HISTORY = "9999-12-31"; // history enters through the iv_history cache, not as raw snapshots
+import { loadIvHistory } from "../market/iv-history-store";
+import { fillIvHistory } from "./iv-history";
 
 export async function loadMarketInput(db: Db, env: MarketEnv, cutoff: Date | null = null): Promise<MarketSnapshotInput> {
-  const snapshot = await loadMarketSnapshot(db, env, { cutoff, historyAfter: NO_CHAIN_HISTORY });
+  // History enters through the iv_history cache, not as raw snapshots.
+  const snapshot = await loadMarketSnapshot(db, env, { cutoff, withHistory: false });
   await fillIvHistory(db, env, cutoff, snapshot.instruments, snapshot.dailyBarsBySymbol);
-  return { ...snapshot, ivHistoryBySymbol: await ivHistorySeries(db, env, cutoff) };
+  return { ...snapshot, ivHistoryBySymbol: await loadIvHistory(db, env, cutoff) };
 }

@@ -10,7 +10,7 @@ export interface MarketSnapshot {
   instruments: Instrument[];
   dailyBarsBySymbol: Map<string, Bar[]>; // ascending, at most DAILY_BARS per symbol
   latestChainBySymbol: Map<string, OptionQuote[]>; // the newest snapshot per symbol
-  chainHistoryBySymbol: Map<string, OptionQuote[][]>; // newest snapshot of each earlier UTC date, ascending; excludes the latest
+  chainHistoryBySymbol: Map<string, OptionQuote[][]>; // newest snapshot of each earlier UTC date, ascending; excludes the latest (empty without `withHistory`)
   tradesBySymbol: Map<string, OptionTrade[]>; // the 24 h ending at each symbol's newest print, ascending
   yields: TreasuryYield[]; // the last YIELD_DATES dates, ascending
   version: number;
@@ -22,8 +22,8 @@ export interface LoadOptions {
   cutoff?: Date | null;
   /** Alias of cutoff. */
   now?: Date;
-  /** Load EOD history only for UTC dates after this one (YYYY-MM-DD): the caller already holds the earlier days. */
-  historyAfter?: string | null;
+  /** Also load the end-of-day snapshot of every earlier date (default true). The engine reads history through its cache. */
+  withHistory?: boolean;
 }
 
 const DAILY_BARS = 300;
@@ -32,6 +32,9 @@ const YIELD_DATES = 30;
 const FAR_FUTURE = "9999-12-31T00:00:00Z";
 
 const ms = (v: unknown) => new Date(Number(v));
+const quoteColumns = sql`
+  select q.symbol, round(extract(epoch from q.as_of) * 1000)::float8 as as_of_ms, q.expiry::text as expiry, q.strike, q."right",
+         q.bid, q.ask, q.last, q.volume, q.open_interest, s.rn_all = 1 as latest`;
 const num = (v: unknown) => Number(v);
 type Row = Record<string, unknown>;
 
@@ -51,7 +54,7 @@ function toQuote(r: Row): OptionQuote {
 export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptions = {}): Promise<MarketSnapshot> {
   const cutoff = (opts.cutoff ?? opts.now)?.toISOString() ?? FAR_FUTURE;
   const at = sql`least(${cutoff}::timestamptz, now() + interval '1 day')`; // anchors look-back windows without a cutoff
-  const historyAfter = opts.historyAfter ?? "0001-01-01";
+  const withHistory = opts.withHistory ?? true;
   return db.transaction(
     async (tx) => {
       const instrumentRows = await tx.execute<Row>(sql`
@@ -62,7 +65,7 @@ export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptio
           select b.*, row_number() over (partition by symbol order by ts desc) as rn from bars b
           where env = ${env} and interval = '1d' and ts <= ${cutoff}::timestamptz and ts > ${at} - interval '500 days'
         ) x where rn <= ${DAILY_BARS} order by symbol, ts`);
-      const quoteRows = await tx.execute<Row>(sql`
+      const quoteRows = await tx.execute<Row>(withHistory ? sql`
         with snaps as (
           select symbol, as_of,
             row_number() over (partition by symbol order by as_of desc) as rn_all,
@@ -70,11 +73,19 @@ export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptio
           from (select distinct symbol, as_of from option_quotes
                 where env = ${env} and as_of <= ${cutoff}::timestamptz and as_of > ${at} - make_interval(days => ${HISTORY_DAYS})) d
         )
-        select q.symbol, round(extract(epoch from q.as_of) * 1000)::float8 as as_of_ms, q.expiry::text as expiry, q.strike, q."right",
-               q.bid, q.ask, q.last, q.volume, q.open_interest, s.rn_all = 1 as latest
+        ${quoteColumns}
         from option_quotes q join snaps s on s.symbol = q.symbol and s.as_of = q.as_of
-        where q.env = ${env} and (s.rn_all = 1 or (s.rn_day = 1 and (s.as_of at time zone 'UTC')::date > ${historyAfter}::date))
-        order by q.symbol, q.as_of, q.expiry, q.strike, q."right"`);
+        where q.env = ${env} and (s.rn_all = 1 or s.rn_day = 1)
+        order by q.symbol, q.as_of, q.expiry, q.strike, q."right"` : sql`
+        with snaps as (
+          select symbol, max(as_of) as as_of, 1 as rn_all from option_quotes
+          where env = ${env} and as_of <= ${cutoff}::timestamptz and as_of > ${at} - make_interval(days => ${HISTORY_DAYS})
+          group by symbol
+        )
+        ${quoteColumns}
+        from option_quotes q join snaps s on s.symbol = q.symbol and s.as_of = q.as_of
+        where q.env = ${env}
+        order by q.symbol, q.expiry, q.strike, q."right"`);
       const tradeRows = await tx.execute<Row>(sql`
         select t.trade_id, t.symbol, round(extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.expiry::text as expiry, t.strike, t."right",
                t.price, t.size, t.exchange, t.condition, t.bid, t.ask
