@@ -6,7 +6,7 @@
  */
 import { sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
-import { meteredRoutes } from "../lib/api/routes";
+import { endpointCatalogue } from "../lib/api/routes";
 import { admitAndRecord } from "../lib/api/limits";
 import { burstWindow, quotaWindow } from "../lib/api/windows";
 import type { Plan } from "../lib/api/config-cache";
@@ -48,7 +48,7 @@ async function loop(label: string, database: string, call: (i: number) => Promis
 async function main() {
   const test = await createTestDatabase("probe");
   try {
-    await seedReferenceData(test.db, meteredRoutes.map((r) => ({ id: r.id, method: r.method, path: r.path, family: r.family, summary: r.summary })));
+    await seedReferenceData(test.db, endpointCatalogue());
     const first = await accountWithKey(test.db);
     const keyIds = [first.keyId];
     for (let i = 1; i < KEYS; i++) keyIds.push((await createKey(test.db, { accountId: first.accountId, env: "test" }, "probe")).id);

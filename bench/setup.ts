@@ -3,7 +3,7 @@
  * test keys, and the Sandbox plan's limits raised to 1e9 so the load measures the pipeline, not 429s.
  */
 import { sql } from "drizzle-orm";
-import { meteredRoutes } from "../lib/api/routes";
+import { endpointCatalogue } from "../lib/api/routes";
 import { createKey } from "../lib/domain/keys";
 import { seedReferenceData } from "../lib/domain/seed";
 import { seedDemoMarket, type SeedResult } from "../lib/market/store";
@@ -34,7 +34,7 @@ export function seedTime(now = Date.now()): number {
 export async function createFixture(keyCount: number, onDatabase: (db: TestDatabase) => void): Promise<BenchFixture> {
   const database = await createTestDatabase("bench");
   onDatabase(database); // registered for cleanup before anything else can fail
-  await seedReferenceData(database.db, meteredRoutes.map((r) => ({ id: r.id, method: r.method, path: r.path, family: r.family, summary: r.summary })));
+  await seedReferenceData(database.db, endpointCatalogue());
   const seedAt = new Date(seedTime());
   const seed = await seedDemoMarket(database.db, { seed: DEMO_SEED, now: seedAt });
   const first = await accountWithKey(database.db, { plan: "sandbox", env: "test" });

@@ -10,7 +10,7 @@ import { createAccount, setAccountPlan, setAccountStatus } from "../lib/domain/a
 import { changeKeyStatus, createKeyForEmail } from "../lib/domain/keys";
 import { listEndpoints, setLicensing } from "../lib/domain/licensing";
 import { DomainError } from "../lib/domain/errors";
-import { meteredRoutes } from "../lib/api/routes";
+import { endpointCatalogue } from "../lib/api/routes";
 import { seedReferenceData } from "../lib/domain/seed";
 import { IMPORT_KINDS, importFile, isImportKind, formatImportError } from "../lib/market/import";
 import { seedDemoMarket } from "../lib/market/store";
@@ -116,7 +116,7 @@ async function main(): Promise<number> {
   }
   const database = await connectForTool();
   try {
-    await seedReferenceData(database.db, meteredRoutes.map((r) => ({ id: r.id, method: r.method, path: r.path, family: r.family, summary: r.summary })));
+    await seedReferenceData(database.db, endpointCatalogue());
     const result = await run(database, parsed.positionals, parsed.values);
     process.stdout.write(JSON.stringify(result, null, 2) + "\n");
     return 0;

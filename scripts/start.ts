@@ -12,7 +12,7 @@ import { startEmbeddedDatabase, type EmbeddedDatabase } from "../lib/db/embedded
 import { runMigrations } from "../lib/db/migrate";
 import { appEnv } from "../lib/env";
 import { errorFields, log } from "../lib/log";
-import { meteredRoutes } from "../lib/api/routes";
+import { endpointCatalogue } from "../lib/api/routes";
 import { ensureDemoAccess } from "../lib/domain/demo-access";
 import { seedReferenceData } from "../lib/domain/seed";
 import { seedDemoMarket } from "../lib/market/store";
@@ -59,7 +59,7 @@ async function main() {
   const database = openDatabase(url, { max: 4 });
   try {
     await runMigrations(database);
-    await seedReferenceData(database.db, meteredRoutes.map((r) => ({ id: r.id, method: r.method, path: r.path, family: r.family, summary: r.summary })));
+    await seedReferenceData(database.db, endpointCatalogue());
     const t0 = Date.now();
     await seedDemoMarket(database.db, { seed: env.DEMO_SEED, now: new Date() });
     log.info("demo market ready", { ms: Date.now() - t0 });

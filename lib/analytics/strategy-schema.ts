@@ -3,6 +3,7 @@
  * strategy name stands for.
  */
 import { z } from "zod";
+import { SYMBOL_PATTERN } from "./types";
 
 export const STRATEGIES = [
   "long_call",
@@ -44,7 +45,8 @@ export class StrategyInputError extends Error {
   }
 }
 
-const SYMBOL_RE = /^[A-Za-z]{1,6}([.-][A-Za-z]{1,2})?$/;
+// Case-insensitive on input (CONTRACT §1); the engine answers upper-case.
+const SYMBOL_RE = new RegExp(SYMBOL_PATTERN.source, "i");
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 export const isCalendarDate = (s: string) =>
   DATE_RE.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);

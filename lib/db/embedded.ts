@@ -4,7 +4,7 @@
  * its address in `owner.json` so other processes (the CLI) connect to it instead of opening the directory.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { freePort } from "../util/free-port";
 import { join, resolve } from "node:path";
 
 export interface EmbeddedDatabase {
@@ -38,17 +38,6 @@ export function runningEmbeddedUrl(dataDir: string): string | null {
   } catch {
     return null;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolvePort(port));
-    });
-  });
 }
 
 export async function startEmbeddedDatabase(dataDir: string, port?: number): Promise<EmbeddedDatabase> {

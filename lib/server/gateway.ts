@@ -3,7 +3,7 @@ import { openDatabase, type Database } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { appEnv } from "../env";
 import { createPipeline } from "../api/pipeline";
-import { allRoutes, meteredRoutes } from "../api/routes";
+import { allRoutes, endpointCatalogue } from "../api/routes";
 import { seedReferenceData } from "../domain/seed";
 import type { AnalyticsEngine } from "../engine/types";
 import { startMarketEngine } from "../engine/engine";
@@ -27,7 +27,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const env = appEnv();
   const database = openDatabase(options.databaseUrl, { max: options.poolMax ?? 10 });
   await runMigrations(database);
-  await seedReferenceData(database.db, meteredRoutes.map((r) => ({ id: r.id, method: r.method, path: r.path, family: r.family, summary: r.summary })));
+  await seedReferenceData(database.db, endpointCatalogue());
   const engine = await startMarketEngine(database, { seed: env.DEMO_SEED, demoTicker: options.demoTicker ?? env.DEMO_TICKER === "on" });
   const pipeline = createPipeline({
     database, engine, routes: allRoutes, keyCacheTtlMs: env.KEY_CACHE_TTL_MS, configCacheTtlMs: env.CONFIG_CACHE_TTL_MS,

@@ -1,6 +1,6 @@
 /** Runs the real standalone API server (`server/api-server.ts`) as a child process against a test database. */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { freePort } from "../../lib/util/free-port";
 
 export interface RunningServer {
   baseUrl: string;
@@ -10,16 +10,7 @@ export interface RunningServer {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export async function startApiServer(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();

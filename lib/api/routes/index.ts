@@ -1,3 +1,4 @@
+import type { EndpointSeed } from "../../domain/seed";
 import type { RouteDef } from "../route";
 import { buildOpenApi } from "../openapi";
 import { alertRoutes } from "./alerts";
@@ -7,6 +8,10 @@ import { health, openApiRoute } from "./meta";
 
 /** Routes that are metered and licensed: the endpoint catalogue seeded into the database. */
 export const meteredRoutes: RouteDef[] = [...familyARoutes, ...familyBRoutes, ...alertRoutes];
+
+/** The rows `seedReferenceData` keeps in the endpoints table. */
+export const endpointCatalogue = (): EndpointSeed[] =>
+  meteredRoutes.map((r) => ({ id: r.id, method: r.method, path: r.path, family: r.family, summary: r.summary }));
 
 export const allRoutes: RouteDef[] = [...meteredRoutes, health];
 allRoutes.push(openApiRoute(() => buildOpenApi(allRoutes)));

@@ -1,7 +1,9 @@
 /** Input schemas shared by routes. Symbols: case-insensitive in, upper-case out (CONTRACT §1). */
 import { z } from "zod";
 
-export const SYMBOL_PATTERN = /^[A-Z]{1,6}([.-][A-Z]{1,2})?$/;
+import { SYMBOL_PATTERN } from "../../analytics/types";
+
+export { SYMBOL_PATTERN };
 
 export const symbolSchema = z
   .string()

@@ -4,7 +4,9 @@ import type { Cells } from "./types";
 
 export class CellError extends Error {}
 
-export const SYMBOL_RE = /^[A-Z]{1,6}([.-][A-Z]{1,2})?$/;
+import { SYMBOL_PATTERN as SYMBOL_RE } from "../../analytics/types";
+
+export { SYMBOL_RE };
 const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const INTEGER_RE = /^\+?\d+$/;
 const ISO_DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
