@@ -37,6 +37,18 @@ const is2xx = (r: Got) => r.status >= 200 && r.status < 300;
 
 describe("contract: keys, licensing, limits and shapes on every route", () => {
   let t: TestDatabase;
+
+  /** A refused state-changing call left the account's webhooks as they were. */
+  async function assertRefusedWroteNothing(routeId: string, c: TestCaller): Promise<void> {
+    if (routeId === "POST /api/v1/alerts") {
+      const [{ n }] = await t.sql<{ n: number }[]>`select count(*)::int as n from webhooks where account_id = ${c.accountId}`;
+      assert.equal(n, 1, "the refused registration wrote nothing");
+    }
+    if (routeId === "DELETE /api/v1/alerts/{webhookId}") {
+      const [w] = await t.sql<{ status: string }[]>`select status from webhooks where id = ${c.webhookIds[1]}`;
+      assert.equal(w.status, "active", "the refused delete deleted nothing");
+    }
+  }
   let server: RunningServer;
   let base: string;
   let routes: RouteCase[];
@@ -425,14 +437,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
         // a 429 does not consume quota; the first 2xx did
         const quota = await t.sql<{ count: number }[]>`select count from usage_counters where key_id = ${c.keyId} and bucket = ${rc.family === "A" ? "A:month" : "B:day"}`;
         assert.equal(quota[0]?.count, 1, `quota after 2xx + 429: ${rc.id}`);
-        if (rc.id === "POST /api/v1/alerts") {
-          const [{ n }] = await t.sql<{ n: number }[]>`select count(*)::int as n from webhooks where account_id = ${c.accountId}`;
-          assert.equal(n, 1, "the refused registration wrote nothing");
-        }
-        if (rc.id === "DELETE /api/v1/alerts/{webhookId}") {
-          const [w] = await t.sql<{ status: string }[]>`select status from webhooks where id = ${c.webhookIds[1]}`;
-          assert.equal(w.status, "active", "the refused delete deleted nothing");
-        }
+        await assertRefusedWroteNothing(rc.id, c);
       });
     } finally {
       for (const [id, l] of Object.entries(saved)) await setPlanLimits(t.sql, id, { a_per_minute: l.a_per_minute, b_per_minute: l.b_per_minute });
@@ -456,14 +461,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
         assert.equal(h2.limit[1].r, 0);
         const quota = await t.sql<{ count: number }[]>`select count from usage_counters where key_id = ${c.keyId} and bucket = ${rc.family === "A" ? "A:month" : "B:day"}`;
         assert.equal(quota[0]?.count, 1, `quota counter stays at the limit: ${rc.id}`);
-        if (rc.id === "POST /api/v1/alerts") {
-          const [{ n }] = await t.sql<{ n: number }[]>`select count(*)::int as n from webhooks where account_id = ${c.accountId}`;
-          assert.equal(n, 1, "the refused registration wrote nothing");
-        }
-        if (rc.id === "DELETE /api/v1/alerts/{webhookId}") {
-          const [w] = await t.sql<{ status: string }[]>`select status from webhooks where id = ${c.webhookIds[1]}`;
-          assert.equal(w.status, "active", "the refused delete deleted nothing");
-        }
+        await assertRefusedWroteNothing(rc.id, c);
       });
     } finally {
       for (const [id, l] of Object.entries(saved)) await setPlanLimits(t.sql, id, { a_per_month: l.a_per_month, b_per_day: l.b_per_day });
