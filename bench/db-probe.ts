@@ -12,6 +12,7 @@ import { burstWindow, quotaWindow } from "../lib/api/windows";
 import type { Plan } from "../lib/api/config-cache";
 import { openDatabase } from "../lib/db/client";
 import { createKey } from "../lib/domain/keys";
+import { systemActor } from "../lib/domain/audit";
 import { seedReferenceData } from "../lib/domain/seed";
 import { accountWithKey } from "../tests/helpers/accounts";
 import { createTestDatabase } from "../tests/helpers/test-db";
@@ -51,7 +52,7 @@ async function main() {
     await seedReferenceData(test.db, endpointCatalogue());
     const first = await accountWithKey(test.db);
     const keyIds = [first.keyId];
-    for (let i = 1; i < KEYS; i++) keyIds.push((await createKey(test.db, { accountId: first.accountId, env: "test" }, "probe")).id);
+    for (let i = 1; i < KEYS; i++) keyIds.push((await createKey(test.db, { accountId: first.accountId, env: "test" }, systemActor("probe"))).id);
     const all: [string, Record<string, string>][] = [
       ["default", {}],
       ["plan_cache_mode=force_generic_plan", { plan_cache_mode: "force_generic_plan" }],

@@ -5,6 +5,7 @@
 import { sql } from "drizzle-orm";
 import { endpointCatalogue } from "../lib/api/routes";
 import { createKey } from "../lib/domain/keys";
+import { systemActor } from "../lib/domain/audit";
 import { seedReferenceData } from "../lib/domain/seed";
 import { seedDemoMarket, type SeedResult } from "../lib/market/store";
 import { currentSession, isWeekday, dayStart, sessionClose, sessionOpen } from "../lib/market/demo/calendar";
@@ -40,7 +41,7 @@ export async function createFixture(keyCount: number, onDatabase: (db: TestDatab
   const first = await accountWithKey(database.db, { plan: "sandbox", env: "test" });
   const keys = [first.key];
   for (let i = 1; i < keyCount; i++) {
-    keys.push((await createKey(database.db, { accountId: first.accountId, env: "test", name: `bench key ${i + 1}` }, "bench")).key);
+    keys.push((await createKey(database.db, { accountId: first.accountId, env: "test", name: `bench key ${i + 1}` }, systemActor("bench"))).key);
   }
   // Plans are data: test keys are metered on the Sandbox plan, whose limits this throwaway database raises.
   await database.db.execute(sql`

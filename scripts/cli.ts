@@ -6,8 +6,9 @@ import { parseArgs } from "node:util";
 import { connectForTool } from "../lib/db/connect";
 import type { Database } from "../lib/db/client";
 import { setLogLevel } from "../lib/log";
-import { createAccount, setAccountPlan, setAccountStatus } from "../lib/domain/accounts";
-import { changeKeyStatus, createKeyForEmail } from "../lib/domain/keys";
+import { createAccount, requireAccountByEmail, setAccountPlan, setAccountStatus } from "../lib/domain/accounts";
+import { adminActor } from "../lib/domain/audit";
+import { changeKeyStatus, createKey } from "../lib/domain/keys";
 import { listEndpoints, setLicensing } from "../lib/domain/licensing";
 import { DomainError } from "../lib/domain/errors";
 import { endpointCatalogue } from "../lib/api/routes";
@@ -17,7 +18,7 @@ import { seedDemoMarket } from "../lib/market/store";
 import { appEnv } from "../lib/env";
 
 class UsageError extends Error {}
-const ACTOR = `cli:${process.env.USER ?? "operator"}`;
+const ACTOR = adminActor(`cli:${process.env.USER ?? "operator"}`);
 
 type Flags = Record<string, string | boolean | undefined>;
 const USAGE = `usage: cli <command>
@@ -49,16 +50,21 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
   switch (cmd) {
     case "account create":
       return createAccount(db, { email: need(flags, "email"), plan: (flags.plan as string) ?? "sandbox", admin: flags.admin === true }, ACTOR);
-    case "account set-plan":
-      return setAccountPlan(db, need(flags, "email"), need(flags, "plan"), ACTOR);
+    case "account set-plan": {
+      const account = await requireAccountByEmail(db, need(flags, "email"));
+      return { ...account, ...(await setAccountPlan(db, account.accountId, need(flags, "plan"), ACTOR)) };
+    }
     case "account deactivate":
-    case "account activate":
-      return setAccountStatus(db, need(flags, "email"), action === "activate" ? "active" : "inactive", ACTOR);
+    case "account activate": {
+      const account = await requireAccountByEmail(db, need(flags, "email"));
+      return { ...account, ...(await setAccountStatus(db, account.accountId, action === "activate" ? "active" : "inactive", ACTOR)) };
+    }
     case "key create": {
       const style = flags.style === undefined ? "standard" : oneOf(String(flags.style), ["sk"] as const, "style");
-      return createKeyForEmail(db, {
-        email: need(flags, "email"), env: oneOf(need(flags, "env"), ["test", "live"] as const, "env"), style, name: flags.name as string | undefined,
-      }, ACTOR);
+      const env = oneOf(need(flags, "env"), ["test", "live"] as const, "env");
+      if (style === "sk" && env === "test") throw new DomainError("invalid", "--style sk issues live keys only (svc_sk_live_): use --env live");
+      const account = await requireAccountByEmail(db, need(flags, "email"));
+      return createKey(db, { accountId: account.accountId, env, style, name: flags.name as string | undefined }, ACTOR);
     }
     case "key deactivate":
     case "key activate":

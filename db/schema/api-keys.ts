@@ -16,6 +16,10 @@ export const apiKeys = pgTable(
     status: text("status", { enum: ["active", "inactive", "revoked"] }).notNull().default("active"),
     createdAt: createdAt(),
     revokedAt: tstz("revoked_at"),
+    /** Updated at most once a minute per key, off the request's critical round trip. */
+    lastUsedAt: tstz("last_used_at"),
+    /** Set when a key is rolled with an overlap: the key stops working at this time on every process. */
+    expiresAt: tstz("expires_at"),
   },
   (t) => [index("api_keys_account_idx").on(t.accountId)],
 );

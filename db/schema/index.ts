@@ -2,6 +2,8 @@ export * from "./columns";
 export * from "./plans";
 export * from "./accounts";
 export * from "./users";
+export * from "./memberships";
+export * from "./auth";
 export * from "./api-keys";
 export * from "./endpoints";
 export * from "./endpoint-licensing";

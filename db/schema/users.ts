@@ -1,19 +1,21 @@
-import { boolean, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
-import { createdAt } from "./columns";
-import { accounts } from "./accounts";
+import { boolean, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { createdAt, tstz } from "./columns";
 
-/** A person who signs in to the portal; belongs to one account. */
+/** A person who signs in to the portal (Auth.js's user); belongs to accounts through memberships. */
 export const users = pgTable(
   "users",
   {
     id: uuid("id").primaryKey().defaultRandom(),
     email: text("email").notNull().unique(),
     name: text("name"),
-    accountId: uuid("account_id").notNull().references(() => accounts.id),
-    role: text("role", { enum: ["owner", "member"] }).notNull().default("owner"),
+    emailVerified: timestamp("email_verified", { withTimezone: true, mode: "date" }),
+    image: text("image"),
     isAdmin: boolean("is_admin").notNull().default(false),
     passwordHash: text("password_hash"),
+    /** Version of the terms of use the user last accepted; a newer version asks again at sign-in. */
+    termsVersion: integer("terms_version"),
+    termsAcceptedAt: tstz("terms_accepted_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("users_account_idx").on(t.accountId)],
+  (t) => [index("users_created_idx").on(t.createdAt)],
 );

@@ -1,12 +1,14 @@
-/** Accounts and their owners: the same functions serve the CLI, the portal and the admin console. */
-import { eq } from "drizzle-orm";
+/** Accounts, the people in them and their plans: the same functions serve the CLI, the portal and the admin console (by id; the CLI resolves e-mails first). */
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { accounts, auditLog, users } from "../../db/schema";
+import { accounts, memberships, users } from "../../db/schema";
+import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
 import { PLAN_IDS, type PlanId } from "./plans-catalogue";
 
 export interface AccountView {
   accountId: string;
+  userId: string;
   email: string;
   plan: PlanId;
   status: "active" | "inactive";
@@ -17,58 +19,105 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 
 export function normaliseEmail(email: string): string {
   const e = email.trim().toLowerCase();
-  if (!EMAIL.test(e)) throw new DomainError("invalid", `'${email}' is not an e-mail address`);
+  if (!EMAIL.test(e)) throw new DomainError("invalid", `'${email.slice(0, 80)}' is not an e-mail address`, { field: "email" });
   return e;
 }
 
 export function assertPlan(plan: string): PlanId {
-  if (!(PLAN_IDS as readonly string[]).includes(plan)) throw new DomainError("invalid", `plan must be one of ${PLAN_IDS.join(", ")}`);
+  if (!(PLAN_IDS as readonly string[]).includes(plan)) throw new DomainError("invalid", `plan must be one of ${PLAN_IDS.join(", ")}`, { field: "plan" });
   return plan as PlanId;
 }
 
-export async function createAccount(db: Db, input: { email: string; plan?: string; admin?: boolean; name?: string }, actor: string): Promise<AccountView> {
+export interface NewAccountInput {
+  email: string;
+  plan?: string;
+  admin?: boolean;
+  name?: string;
+  /** An argon2id hash, already computed by the caller (sign-up); operators' accounts start without a password. */
+  passwordHash?: string | null;
+  emailVerified?: Date | null;
+  terms?: { version: number; acceptedAt: Date };
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Sign-up: the actor is the user being created, whose id exists only inside the transaction. */
+export type SignupActor = Omit<Actor, "type" | "id"> & { type: "self" };
+
+/** Creates the user, a new account and the owner membership in one transaction (sign-up, CLI, demo). */
+export async function createAccount(db: Db, input: NewAccountInput, actor: Actor | SignupActor): Promise<AccountView> {
   const email = normaliseEmail(input.email);
   const plan = assertPlan(input.plan ?? "sandbox");
-  return db.transaction(async (tx) => {
-    const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
-    if (existing.length) throw new DomainError("conflict", `an account for ${email} already exists`);
-    const [account] = await tx.insert(accounts).values({ name: input.name ?? email, planId: plan }).returning();
-    await tx.insert(users).values({ email, accountId: account.id, role: "owner", isAdmin: input.admin ?? false, name: input.name ?? null });
-    await tx.insert(auditLog).values({ actor, action: "account.create", subject: `account:${account.id}`, details: { email, plan, admin: input.admin ?? false } });
-    return { accountId: account.id, email, plan, status: account.status, admin: input.admin ?? false };
-  });
+  return db.transaction((tx) => createAccountInTx(tx, { ...input, email, plan }, actor));
 }
 
+export async function createAccountInTx(tx: Tx, input: NewAccountInput & { email: string; plan: PlanId }, actor: Actor | SignupActor): Promise<AccountView> {
+  const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
+  if (existing.length) throw new DomainError("conflict", `an account for ${input.email} already exists`, { field: "email" });
+  const [account] = await tx.insert(accounts).values({ name: input.name?.trim() || input.email, planId: input.plan }).returning();
+  const [user] = await tx.insert(users).values({
+    email: input.email, name: input.name?.trim() || null, isAdmin: input.admin ?? false, passwordHash: input.passwordHash ?? null,
+    emailVerified: input.emailVerified ?? null, termsVersion: input.terms?.version ?? null, termsAcceptedAt: input.terms?.acceptedAt ?? null,
+  }).returning({ id: users.id });
+  await tx.insert(memberships).values({ userId: user.id, accountId: account.id, role: "owner" });
+  await recordAudit(tx, {
+    actor: actor.type === "self" ? { ...actor, type: "user", id: user.id } : actor, accountId: account.id,
+    action: "account.create", target: `account:${account.id}`, after: { email: input.email, plan: input.plan, admin: input.admin ?? false },
+  });
+  return { accountId: account.id, userId: user.id, email: input.email, plan: input.plan, status: account.status, admin: input.admin ?? false };
+}
+
+/** The account a person owns (their first membership as owner, else their first membership). */
 export async function findAccountByEmail(db: Db, email: string): Promise<AccountView | null> {
   const rows = await db
-    .select({ accountId: accounts.id, email: users.email, plan: accounts.planId, status: accounts.status, admin: users.isAdmin })
+    .select({ accountId: accounts.id, userId: users.id, email: users.email, plan: accounts.planId, status: accounts.status, admin: users.isAdmin, role: memberships.role })
     .from(users)
-    .innerJoin(accounts, eq(accounts.id, users.accountId))
-    .where(eq(users.email, normaliseEmail(email)));
-  return rows[0] ? { ...rows[0], plan: rows[0].plan as PlanId } : null;
+    .innerJoin(memberships, eq(memberships.userId, users.id))
+    .innerJoin(accounts, eq(accounts.id, memberships.accountId))
+    .where(eq(users.email, normaliseEmail(email)))
+    .orderBy(asc(memberships.createdAt));
+  const row = rows.find((r) => r.role === "owner") ?? rows[0];
+  return row ? { accountId: row.accountId, userId: row.userId, email: row.email, plan: row.plan as PlanId, status: row.status, admin: row.admin } : null;
 }
 
+/** For the CLI: resolves an e-mail to the account id the domain functions take. */
 export async function requireAccountByEmail(db: Db, email: string): Promise<AccountView> {
   const found = await findAccountByEmail(db, email);
-  if (!found) throw new DomainError("not_found", `no account for ${normaliseEmail(email)}`);
+  if (!found) throw new DomainError("not_found", `no account for ${normaliseEmail(email)}`, { field: "email" });
   return found;
 }
 
-export async function setAccountPlan(db: Db, email: string, plan: string, actor: string): Promise<AccountView> {
-  const planId = assertPlan(plan);
-  const account = await requireAccountByEmail(db, email);
-  await db.transaction(async (tx) => {
-    await tx.update(accounts).set({ planId }).where(eq(accounts.id, account.accountId));
-    await tx.insert(auditLog).values({ actor, action: "account.set_plan", subject: `account:${account.accountId}`, details: { from: account.plan, to: planId } });
-  });
-  return { ...account, plan: planId };
+export async function getAccount(db: Db, accountId: string) {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, accountId));
+  if (!row) throw new DomainError("not_found", "no such account");
+  return row;
 }
 
-export async function setAccountStatus(db: Db, email: string, status: "active" | "inactive", actor: string): Promise<AccountView> {
-  const account = await requireAccountByEmail(db, email);
-  await db.transaction(async (tx) => {
-    await tx.update(accounts).set({ status }).where(eq(accounts.id, account.accountId));
-    await tx.insert(auditLog).values({ actor, action: `account.${status === "active" ? "activate" : "deactivate"}`, subject: `account:${account.accountId}`, details: {} });
+export async function setAccountPlan(db: Db, accountId: string, plan: string, actor: Actor) {
+  const planId = assertPlan(plan);
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select({ planId: accounts.planId }).from(accounts).where(eq(accounts.id, accountId)).for("update");
+    if (!before) throw new DomainError("not_found", "no such account");
+    const [after] = await tx.update(accounts).set({ planId }).where(eq(accounts.id, accountId)).returning();
+    await recordAudit(tx, { actor, accountId, action: "account.set_plan", target: `account:${accountId}`, before: { plan: before.planId }, after: { plan: planId } });
+    return { accountId, plan: planId as PlanId, status: after.status };
   });
-  return { ...account, status };
+}
+
+export async function setAccountStatus(db: Db, accountId: string, status: "active" | "inactive", actor: Actor) {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select({ status: accounts.status }).from(accounts).where(eq(accounts.id, accountId)).for("update");
+    if (!before) throw new DomainError("not_found", "no such account");
+    const [after] = await tx.update(accounts).set({ status }).where(eq(accounts.id, accountId)).returning();
+    await recordAudit(tx, {
+      actor, accountId, action: `account.${status === "active" ? "activate" : "deactivate"}`, target: `account:${accountId}`,
+      before: { status: before.status }, after: { status },
+    });
+    return { accountId, plan: after.planId as PlanId, status };
+  });
+}
+
+/** Whether a user belongs to an account, and as what; portal routes check it before touching the account. */
+export async function membershipOf(db: Db, userId: string, accountId: string) {
+  const [row] = await db.select({ role: memberships.role }).from(memberships).where(and(eq(memberships.userId, userId), eq(memberships.accountId, accountId)));
+  return row?.role ?? null;
 }

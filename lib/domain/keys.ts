@@ -2,9 +2,9 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { accounts, apiKeys, auditLog, plans } from "../../db/schema";
+import { accounts, apiKeys, plans } from "../../db/schema";
 import { generateKey, keyKindFor } from "../keys/format";
-import { requireAccountByEmail } from "./accounts";
+import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
 
 export interface KeyView {
@@ -29,26 +29,21 @@ export interface CreatedKey {
 export async function createKey(
   db: Db,
   input: { accountId: string; env: "test" | "live"; style?: "standard" | "sk"; name?: string },
-  actor: string,
+  actor: Actor,
 ): Promise<CreatedKey> {
   const style = input.style ?? "standard";
-  if (input.env === "test" && style === "sk") throw new DomainError("invalid", "--style sk issues live keys only (svc_sk_live_)");
+  if (input.env === "test" && style === "sk") throw new DomainError("invalid", "svc_sk_live_ keys are live keys; a test key has the standard style", { field: "env" });
   const name = (input.name ?? `${input.env} key`).trim();
-  if (name.length === 0 || name.length > 80) throw new DomainError("invalid", "a key name has 1–80 characters");
+  if (name.length === 0 || name.length > 80) throw new DomainError("invalid", "a key name has 1–80 characters", { field: "name" });
   const generated = generateKey(keyKindFor(input.env, style));
   const id = `key_${randomBytes(12).toString("hex")}`;
   return db.transaction(async (tx) => {
     const [account] = await tx.select({ planId: accounts.planId }).from(accounts).where(eq(accounts.id, input.accountId));
     if (!account) throw new DomainError("not_found", "no such account");
     await tx.insert(apiKeys).values({ id, accountId: input.accountId, name, env: input.env, style, prefix: generated.prefix, digest: generated.digest });
-    await tx.insert(auditLog).values({ actor, action: "key.create", subject: `key:${id}`, details: { env: input.env, style, prefix: generated.prefix } });
+    await recordAudit(tx, { actor, accountId: input.accountId, action: "key.create", target: `key:${id}`, after: { name, env: input.env, style, prefix: generated.prefix } });
     return { id, key: generated.key, prefix: generated.prefix, env: input.env, plan: input.env === "test" ? "sandbox" : account.planId };
   });
-}
-
-export async function createKeyForEmail(db: Db, input: { email: string; env: "test" | "live"; style?: "standard" | "sk"; name?: string }, actor: string) {
-  const account = await requireAccountByEmail(db, input.email);
-  return createKey(db, { accountId: account.accountId, env: input.env, style: input.style, name: input.name }, actor);
 }
 
 const TRANSITIONS = {
@@ -58,7 +53,7 @@ const TRANSITIONS = {
 } as const;
 
 /** Changes a key's state; revocation is final. Scoped to an account when the caller is not an operator. */
-export async function changeKeyStatus(db: Db, id: string, action: keyof typeof TRANSITIONS, actor: string, accountId?: string): Promise<KeyView> {
+export async function changeKeyStatus(db: Db, id: string, action: keyof typeof TRANSITIONS, actor: Actor, accountId?: string): Promise<KeyView> {
   const rule = TRANSITIONS[action];
   return db.transaction(async (tx) => {
     const where = accountId ? and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId)) : eq(apiKeys.id, id);
@@ -72,7 +67,7 @@ export async function changeKeyStatus(db: Db, id: string, action: keyof typeof T
       .set({ status: rule.to, revokedAt: rule.to === "revoked" ? new Date() : key.revokedAt })
       .where(eq(apiKeys.id, id))
       .returning();
-    await tx.insert(auditLog).values({ actor, action: `key.${action}`, subject: `key:${id}`, details: { from: key.status, to: rule.to } });
+    await recordAudit(tx, { actor, accountId: key.accountId, action: `key.${action}`, target: `key:${id}`, before: { status: key.status }, after: { status: rule.to } });
     return toView(updated);
   });
 }

@@ -1,7 +1,8 @@
 /** Endpoint licensing states (CONTRACT §5): every change has a reason and an audit record. */
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { auditLog, endpointLicensing, endpoints } from "../../db/schema";
+import { endpointLicensing, endpoints } from "../../db/schema";
+import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
 
 export interface EndpointView {
@@ -30,7 +31,7 @@ export async function listEndpoints(db: Db): Promise<EndpointView[]> {
 export async function setLicensing(
   db: Db,
   input: { path: string; method?: string; env: "test" | "live"; state: "enabled" | "pending_licensing"; reason: string },
-  actor: string,
+  actor: Actor,
 ): Promise<EndpointView[]> {
   const reason = input.reason.trim();
   if (reason.length < 3) throw new DomainError("invalid", "a reason of at least 3 characters is required");
@@ -44,11 +45,11 @@ export async function setLicensing(
       const [before] = await tx.select({ state: endpointLicensing.state }).from(endpointLicensing)
         .where(and(eq(endpointLicensing.endpointId, id), eq(endpointLicensing.env, input.env))).for("update");
       await tx.insert(endpointLicensing)
-        .values({ endpointId: id, env: input.env, state: input.state, reason, updatedBy: actor, updatedAt: new Date() })
-        .onConflictDoUpdate({ target: [endpointLicensing.endpointId, endpointLicensing.env], set: { state: input.state, reason, updatedBy: actor, updatedAt: new Date() } });
-      await tx.insert(auditLog).values({
-        actor, action: "endpoint.set_licensing", subject: `endpoint:${id}`,
-        details: { env: input.env, from: before?.state ?? null, to: input.state, reason },
+        .values({ endpointId: id, env: input.env, state: input.state, reason, updatedBy: `${actor.type}:${actor.id}`, updatedAt: new Date() })
+        .onConflictDoUpdate({ target: [endpointLicensing.endpointId, endpointLicensing.env], set: { state: input.state, reason, updatedBy: `${actor.type}:${actor.id}`, updatedAt: new Date() } });
+      await recordAudit(tx, {
+        actor, action: "endpoint.set_licensing", target: `endpoint:${id}`,
+        before: { env: input.env, state: before?.state ?? null }, after: { env: input.env, state: input.state, reason },
       });
     }
     const all = await listEndpoints(tx as unknown as Db);

@@ -49,7 +49,7 @@ const HEX64 = /[0-9a-f]{64}/i;
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
 async function auditRows(action: string) {
-  return t.sql`select actor, action, subject, details from audit_log where action = ${action} order by id`;
+  return t.sql`select actor_type, actor_id, action, target, before, after from audit_log where action = ${action} order by id`;
 }
 
 async function count(table: string, where = "true"): Promise<number> {
@@ -75,14 +75,15 @@ describe("operator CLI", () => {
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.lines, []);
     assert.match(r.json.accountId, /^[0-9a-f-]{36}$/);
-    assert.deepEqual({ ...r.json, accountId: undefined }, { accountId: undefined, email: normal, plan: "starter", status: "active", admin: false });
+    assert.match(r.json.userId, /^[0-9a-f-]{36}$/);
+    assert.deepEqual({ ...r.json, accountId: undefined, userId: undefined }, { accountId: undefined, userId: undefined, email: normal, plan: "starter", status: "active", admin: false });
     accountId = r.json.accountId;
-    const [acc] = await t.sql`select a.plan_id, a.status, u.email, u.role from accounts a join users u on u.account_id = a.id where a.id = ${accountId}`;
+    const [acc] = await t.sql`select a.plan_id, a.status, u.email, m.role from accounts a join memberships m on m.account_id = a.id join users u on u.id = m.user_id where a.id = ${accountId}`;
     assert.deepEqual({ ...acc }, { plan_id: "starter", status: "active", email: normal, role: "owner" });
     const audit = await auditRows("account.create");
     assert.equal(audit.length, 1);
-    assert.match(audit[0].actor, /^cli:/);
-    assert.equal(audit[0].subject, `account:${accountId}`);
+    assert.deepEqual([audit[0].actor_type, audit[0].actor_id.startsWith("cli:")], ["admin", true]);
+    assert.equal(audit[0].target, `account:${accountId}`);
 
     const plain = await cli("account", "create", "--email", "bob@example.com");
     assert.equal(plain.code, 0, plain.stderr);
@@ -107,7 +108,7 @@ describe("operator CLI", () => {
     assert.equal(r.json.accountId, accountId);
     assert.equal((await t.sql`select plan_id from accounts where id = ${accountId}`)[0].plan_id, "pro");
     const audit = await auditRows("account.set_plan");
-    assert.deepEqual(audit.map((a) => a.details), [{ from: "starter", to: "pro" }]);
+    assert.deepEqual(audit.map((a) => [a.before, a.after]), [[{ plan: "starter" }, { plan: "pro" }]]);
 
     const [bad, nobody] = await Promise.all([
       cli("account", "set-plan", "--email", normal, "--plan", "gold"),
@@ -184,9 +185,9 @@ describe("operator CLI", () => {
     assert.equal((await state()).status, "revoked");
     assert.notEqual(missing.code, 0);
     assert.equal(missing.lines.length, 1);
-    const audit = await t.sql`select action, details from audit_log where subject = ${`key:${id}`} order by id`;
+    const audit = await t.sql`select action, before, after from audit_log where target = ${`key:${id}`} order by id`;
     assert.deepEqual(audit.map((x) => x.action), ["key.create", "key.deactivate", "key.activate", "key.revoke"]);
-    assert.deepEqual(audit[3].details, { from: "active", to: "revoked" });
+    assert.deepEqual([audit[3].before, audit[3].after], [{ status: "active" }, { status: "revoked" }]);
   });
 
   it("endpoint list shows every metered route with its licensing; live options-flow is pending by default", async () => {
@@ -210,12 +211,12 @@ describe("operator CLI", () => {
     const [row] = await t.sql`select state, reason, updated_by from endpoint_licensing where endpoint_id = 'GET /api/v1/options-flow' and env = 'live'`;
     assert.equal(row.state, "enabled");
     assert.equal(row.reason, "Licence signed with the exchange");
-    assert.match(row.updated_by, /^cli:/);
+    assert.match(row.updated_by, /^admin:cli:/);
     const audit = await auditRows("endpoint.set_licensing");
     assert.equal(audit.length, 1);
-    assert.match(audit[0].actor, /^cli:/);
-    assert.equal(audit[0].subject, "endpoint:GET /api/v1/options-flow");
-    assert.deepEqual(audit[0].details, { env: "live", from: "pending_licensing", to: "enabled", reason: "Licence signed with the exchange" });
+    assert.deepEqual([audit[0].actor_type, audit[0].actor_id.startsWith("cli:")], ["admin", true]);
+    assert.equal(audit[0].target, "endpoint:GET /api/v1/options-flow");
+    assert.deepEqual([audit[0].before, audit[0].after], [{ env: "live", state: "pending_licensing" }, { env: "live", state: "enabled", reason: "Licence signed with the exchange" }]);
 
     // A later `endpoint list` (which re-seeds reference data) keeps the admin's decision.
     const list = await cli("endpoint", "list");

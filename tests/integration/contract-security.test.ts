@@ -9,7 +9,8 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { seedDemoMarket } from "../../lib/market/store";
 import { changeKeyStatus } from "../../lib/domain/keys";
-import { setAccountStatus } from "../../lib/domain/accounts";
+import { requireAccountByEmail, setAccountStatus } from "../../lib/domain/accounts";
+import { systemActor } from "../../lib/domain/audit";
 import { setLicensing } from "../../lib/domain/licensing";
 import { generateKey } from "../../lib/keys/format";
 import { VERSION } from "../../lib/version";
@@ -308,7 +309,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
       const c = await callerFor(t.db, rc, { webhooks: rc.needsWebhookId ? 2 : 0 });
       const ok = await send(base, rc, c.key, form, { webhookId: c.webhookIds[0] });
       assert.ok(is2xx(ok), `${describeSent(ok)} → ${ok.status}`);
-      await changeKeyStatus(t.db, c.keyId, "revoke", "test");
+      await changeKeyStatus(t.db, c.keyId, "revoke", systemActor("test"));
       expectErrorShape(rc.family, await send(base, rc, c.key, form, { webhookId: c.webhookIds[1] }), 401, "invalid_api_key");
     });
   });
@@ -316,10 +317,10 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
   it("a deactivated key → 403 inactive_key; reactivated, it works again", async () => {
     await all(matrix(), async ({ rc, form }) => {
       const c = await callerFor(t.db, rc);
-      await changeKeyStatus(t.db, c.keyId, "deactivate", "test");
+      await changeKeyStatus(t.db, c.keyId, "deactivate", systemActor("test"));
       const body = expectErrorShape(rc.family, await send(base, rc, c.key, form, { webhookId: c.webhookIds[0] }), 403, "inactive_key");
       if (rc.family === "B") assert.equal(body.isMockData, c.env === "test");
-      await changeKeyStatus(t.db, c.keyId, "activate", "test");
+      await changeKeyStatus(t.db, c.keyId, "activate", systemActor("test"));
       const ok = await send(base, rc, c.key, form, { webhookId: c.webhookIds[0] });
       assert.ok(is2xx(ok), `${describeSent(ok)} → ${ok.status} ${ok.text.slice(0, 200)}`);
     });
@@ -328,7 +329,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
   it("a key of a deactivated account → 403 inactive_key", async () => {
     await all(matrix(), async ({ rc, form }) => {
       const c = await callerFor(t.db, rc);
-      await setAccountStatus(t.db, c.email, "inactive", "test");
+      await setAccountStatus(t.db, (await requireAccountByEmail(t.db, c.email)).accountId, "inactive", systemActor("test"));
       expectErrorShape(rc.family, await send(base, rc, c.key, form, { webhookId: c.webhookIds[0] }), 403, "inactive_key");
     });
   });
@@ -362,7 +363,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
 
   it("an endpoint pending licensing for test keys → 403 endpoint_pending_licensing, after credentials, not counted", async () => {
     const path = (rc: RouteCase) => rc.template;
-    for (const rc of routes) await setLicensing(t.db, { path: path(rc), method: rc.method, env: "test", state: "pending_licensing", reason: "contract test" }, "test");
+    for (const rc of routes) await setLicensing(t.db, { path: path(rc), method: rc.method, env: "test", state: "pending_licensing", reason: "contract test" }, systemActor("test"));
     try {
       const callers: TestCaller[] = [];
       await all(matrix(), async ({ rc, form }) => {
@@ -389,7 +390,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
         assert.notEqual(res.json?.error?.code, "endpoint_pending_licensing", describeSent(res));
       }
     } finally {
-      for (const rc of routes) await setLicensing(t.db, { path: path(rc), method: rc.method, env: "test", state: "enabled", reason: "contract test done" }, "test");
+      for (const rc of routes) await setLicensing(t.db, { path: path(rc), method: rc.method, env: "test", state: "enabled", reason: "contract test done" }, systemActor("test"));
     }
     await all(routes, async (rc) => {
       const { res } = await okCall(rc, "bearer");
@@ -540,13 +541,13 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
       });
       // size comes before licensing
       const outputs = byId("POST /api/v1/outputs");
-      await setLicensing(t.db, { path: outputs.template, method: "POST", env: "test", state: "pending_licensing", reason: "order check" }, "test");
+      await setLicensing(t.db, { path: outputs.template, method: "POST", env: "test", state: "pending_licensing", reason: "order check" }, systemActor("test"));
       try {
         const c = await callerFor(t.db, outputs);
         expectErrorShape("B", await send(base, outputs, c.key, "bearer", { body: JSON.stringify(outputs.request().body) + " ".repeat(LIMIT) }), 413, "payload_too_large");
         expectErrorShape("B", await send(base, outputs, c.key, "bearer"), 403, "endpoint_pending_licensing");
       } finally {
-        await setLicensing(t.db, { path: outputs.template, method: "POST", env: "test", state: "enabled", reason: "order check done" }, "test");
+        await setLicensing(t.db, { path: outputs.template, method: "POST", env: "test", state: "enabled", reason: "order check done" }, systemActor("test"));
       }
       const created = (await webhookRows(t.sql)).filter((w) => !webhooksBefore.includes(w));
       assert.equal(created.length, CREDENTIAL_FORMS.length, "only the under-limit registrations were written");
@@ -621,13 +622,13 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
     const noHooks = await send(base, post, c.key);
     expectErrorShape("B", noHooks, 403, "subscription_required");
     check(noHooks, "B", "webhooks on Sandbox");
-    await setLicensing(t.db, { path: ticker.template, method: "GET", env: "test", state: "pending_licensing", reason: "headers check" }, "test");
+    await setLicensing(t.db, { path: ticker.template, method: "GET", env: "test", state: "pending_licensing", reason: "headers check" }, systemActor("test"));
     try {
       const pending = await send(base, ticker, c.key);
       expectErrorShape("A", pending, 403, "endpoint_pending_licensing");
       check(pending, "A", "pending licensing");
     } finally {
-      await setLicensing(t.db, { path: ticker.template, method: "GET", env: "test", state: "enabled", reason: "headers check done" }, "test");
+      await setLicensing(t.db, { path: ticker.template, method: "GET", env: "test", state: "enabled", reason: "headers check done" }, systemActor("test"));
     }
     const saved = await planLimits(t.sql, "sandbox");
     try {

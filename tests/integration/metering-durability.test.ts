@@ -11,7 +11,8 @@ import { startApiServer, type RunningServer, errorCodeOf } from "../helpers/api-
 import { accountWithKey } from "../helpers/accounts";
 import { seedDemoMarket } from "../../lib/market/store";
 import { changeKeyStatus } from "../../lib/domain/keys";
-import { setAccountStatus } from "../../lib/domain/accounts";
+import { requireAccountByEmail, setAccountStatus } from "../../lib/domain/accounts";
+import { systemActor } from "../../lib/domain/audit";
 import { generateKey } from "../../lib/keys/format";
 
 const SUMMARY = "/api/v1/ticker/AAPL/summary";
@@ -124,9 +125,9 @@ describe("metering and key propagation (CONTRACT §2, §4)", () => {
 
   it("(b) refused calls are metered: inactive key, inactive account, subscription_required, pending licensing, 429", async () => {
     const inactive = await accountWithKey(t.db, { env: "test" });
-    await changeKeyStatus(t.db, inactive.keyId, "deactivate", "test");
+    await changeKeyStatus(t.db, inactive.keyId, "deactivate", systemActor("test"));
     const inactiveAccount = await accountWithKey(t.db, { env: "test" });
-    await setAccountStatus(t.db, inactiveAccount.email, "inactive", "test");
+    await setAccountStatus(t.db, (await requireAccountByEmail(t.db, inactiveAccount.email)).accountId, "inactive", systemActor("test"));
     const noSub = await accountWithKey(t.db, { env: "live", plan: "sandbox" });
     const pro = await accountWithKey(t.db, { env: "live", plan: "pro" });
     const limited = await accountWithKey(t.db, { env: "test" });
@@ -182,7 +183,7 @@ describe("metering and key propagation (CONTRACT §2, §4)", () => {
   it("(b) unauthenticated calls, health and openapi are not metered", async () => {
     const k = await accountWithKey(t.db, { env: "test" });
     const revoked = await accountWithKey(t.db, { env: "test" });
-    await changeKeyStatus(t.db, revoked.keyId, "revoke", "test");
+    await changeKeyStatus(t.db, revoked.keyId, "revoke", systemActor("test"));
     const s = cached[1].baseUrl;
     const before = (await t.sql`select count(*)::int as n from usage_events`)[0].n as number;
     const checks: Array<[string, { key?: string; headers?: Record<string, string> }, number, string | null]> = [
@@ -236,15 +237,15 @@ describe("metering and key propagation (CONTRACT §2, §4)", () => {
     for (const s of cached) {
       for (const k of [rev, deact]) assert.equal((await call(s.baseUrl, SUMMARY, { key: k.key })).status, 200, "works (and is cached) first");
     }
-    await changeKeyStatus(t.db, rev.keyId, "revoke", "test");
-    await changeKeyStatus(t.db, deact.keyId, "deactivate", "test");
+    await changeKeyStatus(t.db, rev.keyId, "revoke", systemActor("test"));
+    await changeKeyStatus(t.db, deact.keyId, "deactivate", systemActor("test"));
     await new Promise((r) => setTimeout(r, 5000));
     for (const [i, s] of cached.entries()) {
       assert.deepEqual(Object.values(await call(s.baseUrl, SUMMARY, { key: rev.key })).slice(0, 2), [401, "invalid_api_key"], `revoked key on process ${i + 1}`);
       assert.deepEqual(Object.values(await call(s.baseUrl, SUMMARY, { key: deact.key })).slice(0, 2), [403, "inactive_key"], `deactivated key on process ${i + 1}`);
     }
     // Re-activation propagates the same way.
-    await changeKeyStatus(t.db, deact.keyId, "activate", "test");
+    await changeKeyStatus(t.db, deact.keyId, "activate", systemActor("test"));
     await new Promise((r) => setTimeout(r, 5000));
     for (const s of cached) assert.equal((await call(s.baseUrl, SUMMARY, { key: deact.key })).status, 200);
   });
