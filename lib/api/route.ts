@@ -26,6 +26,8 @@ export interface HandlerResult {
   status?: number;
 }
 
+type Input<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
+
 export interface RouteDef {
   /** Endpoint id, e.g. "GET /api/v1/options-flow"; the key of licensing state and metering. */
   id: string;
@@ -45,7 +47,18 @@ export interface RouteDef {
   response?: z.ZodType;
   /** Status of a successful answer (200 unless said). */
   successStatus?: number;
-  handler(ctx: HandlerContext<any, any, any>): Promise<HandlerResult> | HandlerResult;
+  /** Method syntax on purpose: each route's handler takes its own schemas' output types (checked in defineRoute). */
+  handler(ctx: HandlerContext<unknown, unknown, unknown>): Promise<HandlerResult> | HandlerResult;
 }
 
-export const defineRoute = (route: Omit<RouteDef, "id">): RouteDef => ({ ...route, id: `${route.method} ${route.path}` });
+/** A route whose handler receives the parsed output types of its own params, query and body schemas. */
+export function defineRoute<PS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined, BS extends z.ZodType | undefined = undefined>(
+  route: Omit<RouteDef, "id" | "params" | "query" | "body" | "handler"> & {
+    params?: PS;
+    query?: QS;
+    body?: BS;
+    handler(ctx: HandlerContext<Input<PS>, Input<QS>, BS extends z.ZodType ? z.output<BS> : undefined>): Promise<HandlerResult> | HandlerResult;
+  },
+): RouteDef {
+  return { ...route, id: `${route.method} ${route.path}` };
+}

@@ -43,7 +43,7 @@ export const createAlert = defineRoute({
   body: alertBody, response: schemas.webhookCreated, successStatus: 201,
   handler: async (ctx) => {
     requireWebhooks(ctx);
-    const body = ctx.body as z.infer<typeof alertBody>;
+    const body = ctx.body;
     const url = new URL(body.url);
     const loopback = LOOPBACK.has(url.hostname);
     if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback && ctx.caller.env === "test")) {
