@@ -9,15 +9,9 @@ import { open, seal } from "../crypto/secret-box";
 import { recordAudit, type Actor } from "./audit";
 import { ACCESS_PROMISE_BUSINESS_DAYS, businessDaysBetween } from "./business-days";
 import { DomainError } from "./errors";
+import { EXPECTED_VOLUMES, type ExpectedVolume } from "./access-volumes";
 import { assertMayHoldLiveKey, insertKey, KEY_NAME_MAX } from "./keys";
 
-export const EXPECTED_VOLUMES = {
-  under_1k: "Under 1,000 calls a day",
-  "1k_10k": "1,000–10,000 calls a day",
-  "10k_100k": "10,000–100,000 calls a day",
-  over_100k: "Over 100,000 calls a day",
-} as const;
-export type ExpectedVolume = keyof typeof EXPECTED_VOLUMES;
 const SEAL_PURPOSE = "access-request-key";
 type Row = typeof accessRequests.$inferSelect;
 
