@@ -102,3 +102,15 @@ test("bad input on the key form: a clear message, nothing created", async ({ pag
   await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByText("No keys yet")).toBeVisible();
 });
+
+test("axe: the keys page with a key shown once and the roll dialog open", async ({ page, baseURL }) => {
+  const { default: AxeBuilder } = await import("@axe-core/playwright");
+  await signUpAndSignIn(page.request, baseURL);
+  await page.goto("/dashboard/keys");
+  await createKey(page, "axe key");
+  await row(page, "axe key").getByRole("button", { name: "Roll" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+});

@@ -3,8 +3,6 @@
  * from AUTH_SECRET by HKDF-SHA-256, one derived key per purpose, the row it belongs to bound in as associated data.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
 
 const VERSION = "v1";
 
@@ -32,10 +30,8 @@ export function open(sealed: string, secret: string, purpose: string, context: s
   return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
 }
 
-/** The app's AUTH_SECRET: the environment, else the one `npm start` keeps in the data directory (so the CLI matches the app). */
+/** The app's AUTH_SECRET (the web app always has it in its environment; the CLI also looks in the data directory). */
 export function readAuthSecret(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.AUTH_SECRET) return env.AUTH_SECRET;
-  const file = join(resolve(env.DATA_DIR ?? ".data"), "auth-secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  throw new Error("AUTH_SECRET is not set (and no auth-secret file in the data directory): set the same AUTH_SECRET as the app");
+  if (!env.AUTH_SECRET) throw new Error("AUTH_SECRET is not set: set the same AUTH_SECRET as the app");
+  return env.AUTH_SECRET;
 }

@@ -24,7 +24,7 @@ export default async function AccessPage() {
         </p>
         <p>
           <strong>svc_sk_live_ keys need a paid plan (Starter or higher)</strong> and a verified e-mail address.
-          {planAdmits ? ` Your plan, ${plan.nameA}, qualifies.` : <> Your plan is {plan.nameA}: <Link href="/dashboard/plan">change your plan</Link> first.</>}
+          {planAdmits ? ` Your plan, ${plan.nameA}, qualifies.` : <> Your plan is {plan.nameA}: <Link href="/dashboard/plan" className="font-medium underline">change your plan</Link> first.</>}
           {user.emailVerified ? null : " Your e-mail address is not verified yet."}
         </p>
       </div>
