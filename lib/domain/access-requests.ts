@@ -10,7 +10,7 @@ import { recordAudit, type Actor } from "./audit";
 import { ACCESS_PROMISE_BUSINESS_DAYS, businessDaysBetween } from "./business-days";
 import { DomainError } from "./errors";
 import { EXPECTED_VOLUMES, type ExpectedVolume } from "./access-volumes";
-import { assertMayHoldLiveKey, insertKey, KEY_NAME_MAX } from "./keys";
+import { assertMayHoldLiveKey, insertKey, KEY_NAME_MAX, type Tx } from "./keys";
 
 const SEAL_PURPOSE = "access-request-key";
 type Row = typeof accessRequests.$inferSelect;
@@ -74,15 +74,18 @@ export async function listAllAccessRequests(db: Db, now = new Date()) {
   const rows = await db.select({ r: accessRequests, prefix: apiKeys.prefix, email: users.email }).from(accessRequests)
     .innerJoin(users, eq(users.id, accessRequests.userId))
     .leftJoin(apiKeys, eq(apiKeys.id, accessRequests.keyId))
-    .orderBy(asc(accessRequests.status), asc(accessRequests.createdAt));
+    .orderBy(asc(accessRequests.createdAt));
   const order = { pending: 0, approved: 1, rejected: 2 };
   return rows
     .map(({ r, prefix, email }) => ({ ...toView(r, prefix, now), accountId: r.accountId, email }))
-    .sort((a, b) => order[a.status] - order[b.status]);
+    .sort((a, b) => order[a.status] - order[b.status]); // stable: oldest first within each status
 }
 
-async function lockPending(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], id: string): Promise<Row> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw new DomainError("not_found", `no access request ${id}`);
+/** Request ids are UUIDs; anything else is simply not found (and never reaches a uuid cast). */
+const isRequestId = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+
+async function lockPending(tx: Tx, id: string): Promise<Row> {
+  if (!isRequestId(id)) throw new DomainError("not_found", `no access request ${id}`);
   const [row] = await tx.select().from(accessRequests).where(eq(accessRequests.id, id)).for("update");
   if (!row) throw new DomainError("not_found", `no access request ${id}`);
   if (row.status !== "pending") throw new DomainError("conflict", `access request ${id} is already ${row.status}`);
@@ -117,8 +120,7 @@ export async function rejectAccessRequest(db: Db, id: string, reason: unknown, a
 /** The requester sees the issued key once: decrypted, then the ciphertext is deleted in the same transaction. */
 export async function revealAccessKey(db: Db, input: { accountId: string; requestId: string }, actor: Actor, secret: string) {
   return db.transaction(async (tx) => {
-    const valid = /^[0-9a-f-]{36}$/i.test(input.requestId);
-    const [row] = valid
+    const [row] = isRequestId(input.requestId)
       ? await tx.select().from(accessRequests).where(and(eq(accessRequests.id, input.requestId), eq(accessRequests.accountId, input.accountId))).for("update")
       : [];
     if (!row) throw new DomainError("not_found", "No such access request.");

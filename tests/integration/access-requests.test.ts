@@ -75,6 +75,7 @@ describe("access requests and plan", () => {
     assert.equal(r.overdue, false);
     await expectRefused(t.sql, () => submit(o), { code: "conflict", message: /pending/ });
     assert.deepEqual(await listAccessRequests(t.db, other.accountId), []);
+    await expectRefused(t.sql, () => submitAccessRequest(t.db, { accountId: "00000000-0000-0000-0000-000000000000", userId: other.userId, ...form }, other.actor), { code: "not_found" });
     assert.deepEqual((await listAccessRequests(t.db, o.accountId)).map((x) => [x.id, x.company, x.status]), [[r.id, form.company, "pending"]]);
     await approveAccessRequest(t.db, r.id, OPERATOR, SECRET);
     await expectRefused(t.sql, () => revealAccessKey(t.db, { accountId: other.accountId, requestId: r.id }, other.actor, SECRET), { code: "not_found" });

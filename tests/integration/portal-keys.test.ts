@@ -83,6 +83,7 @@ describe("portal keys", () => {
     await expectRefused(t.sql, () => changeKeyStatus(t.db, live.id, "revoke", b.actor, b.accountId), { code: "not_found" });
     await expectRefused(t.sql, () => rollKey(t.db, { accountId: b.accountId, userId: b.userId, keyId: live.id, overlap: "1h" }, b.actor), { code: "not_found" });
     await expectRefused(t.sql, () => listKeys(t.db, "00000000-0000-0000-0000-000000000000"), { code: "not_found" });
+    await expectRefused(t.sql, () => createOwnKey(t.db, { accountId: "00000000-0000-0000-0000-000000000000", userId: b.userId, env: "test", name: "x" }, b.actor), { code: "not_found" });
   });
 
   it("revoke: the next call gets 401 invalid_api_key; a revoked key cannot be revoked or rolled", async () => {
