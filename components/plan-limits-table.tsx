@@ -3,8 +3,10 @@ import { PLAN_SEED } from "@/lib/domain/plans-catalogue";
 const fmt = (n: number) => n.toLocaleString("en-US");
 const kib = (bytes: number) => (bytes >= 1024 * 1024 ? `${fmt(bytes / (1024 * 1024))} MiB` : `${fmt(bytes / 1024)} KiB`);
 
-/** Plan limits from the seed of the plan catalogue (the database holds the live values). */
-export function PlanLimitsTable() {
+type PlanLimits = Omit<(typeof PLAN_SEED)[number], "liveKeyStyles" | "rank">;
+
+/** Plan limits: the rows given (the plans table), else the seed of the catalogue; `current` marks the account's plan. */
+export function PlanLimitsTable({ plans = PLAN_SEED, current }: { plans?: readonly PlanLimits[]; current?: string } = {}) {
   return (
     <div className="overflow-x-auto">
       <table className="w-full border-collapse text-left text-sm">
@@ -22,10 +24,11 @@ export function PlanLimitsTable() {
           </tr>
         </thead>
         <tbody>
-          {PLAN_SEED.map((p) => (
+          {plans.map((p) => (
             <tr key={p.id} className="border-t border-slate-200">
               <th scope="row" className="whitespace-nowrap px-3 py-2 font-medium">
                 {p.nameA} <span className="font-normal text-slate-600">/ {p.nameB}</span>
+                {p.id === current ? <span className="ml-2 rounded bg-blue-100 px-2 py-0.5 text-xs font-semibold text-blue-900">Your plan</span> : null}
               </th>
               <td className="px-3 py-2 text-right tabular-nums">{fmt(p.aPerMinute)}</td>
               <td className="px-3 py-2 text-right tabular-nums">{fmt(p.aPerMonth)}</td>

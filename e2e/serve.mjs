@@ -1,12 +1,14 @@
 // Starts the product for the e2e suite: embedded database in a throwaway data dir, demo ticker on.
 // The launcher (scripts/start.ts) builds the Next app first if .next is stale.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const dataDir = mkdtempSync(join(tmpdir(), "ora-e2e-"));
 const env = { ...process.env, DATA_DIR: dataDir, PORT: process.env.E2E_PORT ?? "3100", DEMO_TICKER: "on" };
+// Tests that run the operator CLI against this server find its data directory here (tests/helpers/e2e-cli.ts).
+writeFileSync(join(tmpdir(), `ora-e2e-${env.PORT}.datadir`), dataDir);
 delete env.DATABASE_URL; // always the embedded engine, never a shared database
 
 // Own process group: npx does not wait for tsx on SIGTERM, so signals go to the whole group (npx, tsx, start.ts, next).

@@ -16,6 +16,7 @@ import { seedReferenceData } from "../lib/domain/seed";
 import { IMPORT_KINDS, importFile, isImportKind, formatImportError } from "../lib/market/import";
 import { seedDemoMarket } from "../lib/market/store";
 import { appEnv } from "../lib/env";
+import { ACCESS_USAGE, runAccess } from "./cli-access";
 
 class UsageError extends Error {}
 const ACTOR = adminActor(`cli:${process.env.USER ?? "operator"}`);
@@ -30,7 +31,8 @@ const USAGE = `usage: cli <command>
   endpoint list
   endpoint set-licensing --path P --env live|test --state enabled|pending_licensing --reason R [--method M]
   import <${IMPORT_KINDS.join("|")}> --file F [--env live|demo]
-  demo seed`;
+  demo seed
+${ACCESS_USAGE}`;
 
 function need(flags: Flags, name: string): string {
   const v = flags[name];
@@ -83,6 +85,10 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
       await seedDemoMarket(db, { seed: appEnv().DEMO_SEED, now: new Date() });
       return { ok: true };
     default:
+      if (group === "access") {
+        const done = await runAccess(db, action, (name) => need(flags, name), ACTOR);
+        if (done !== undefined) return done;
+      }
       if (group === "import") {
         const kind = action ?? "";
         if (!isImportKind(kind)) throw new UsageError(`import kind must be one of ${IMPORT_KINDS.join(", ")}`);

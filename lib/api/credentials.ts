@@ -14,6 +14,8 @@ interface KeyRecord {
   accountStatus: "active" | "inactive";
   planId: string;
   prefix: string;
+  /** Epoch ms after which a rolled key is refused (compared on every call, so the cache never extends it). */
+  expiresAt: number | null;
 }
 
 export interface Caller {
@@ -65,14 +67,14 @@ export class KeyVerifier {
   constructor(database: Database, ttlMs: number) {
     this.cache = new TtlCache(ttlMs, 50_000, async (digest) => {
       const rows = await database.sql`
-        select k.id, k.account_id, k.env, k.style, k.status, k.prefix, a.status as account_status, a.plan_id
+        select k.id, k.account_id, k.env, k.style, k.status, k.prefix, k.expires_at, a.status as account_status, a.plan_id
         from api_keys k join accounts a on a.id = k.account_id
         where k.digest = ${digest}`;
       if (rows.length === 0) return null;
       const r = rows[0];
       return {
         id: r.id, accountId: r.account_id, env: r.env, style: r.style, status: r.status,
-        accountStatus: r.account_status, planId: r.plan_id, prefix: r.prefix,
+        accountStatus: r.account_status, planId: r.plan_id, prefix: r.prefix, expiresAt: r.expires_at ? new Date(r.expires_at).getTime() : null,
       };
     });
   }
@@ -103,7 +105,7 @@ export function authenticate(headers: Headers, verifier: KeyVerifier, config: Ga
 }
 
 function judge(record: KeyRecord | null, config: GatewayConfig): Authentication {
-  if (!record || record.status === "revoked") return { ok: false, error: new ApiError("invalid_api_key", "The API key is not valid.") };
+  if (!record || record.status === "revoked" || (record.expiresAt !== null && record.expiresAt <= Date.now())) return { ok: false, error: new ApiError("invalid_api_key", "The API key is not valid.") };
   const planId = record.env === "test" ? "sandbox" : record.planId;
   const plan = config.plans.get(planId);
   if (!plan) throw new Error(`plan ${planId} missing from the catalogue`);

@@ -21,7 +21,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   invalid_request: "The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field.",
   missing_api_key: "No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key.",
-  invalid_api_key: "The key is malformed (wrong prefix, length or checksum), unknown, or revoked.",
+  invalid_api_key: "The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap).",
   inactive_key: "The key, or the account that owns it, is deactivated.",
   subscription_required: "The account's plan does not include what the request needs (live key style, or webhooks).",
   plan_limit_exceeded: "The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent.",

@@ -13,6 +13,7 @@ import { authenticate, KeyVerifier, type Caller } from "./credentials";
 import { errorBody, successJson, type ErrorContext } from "./envelope";
 import { ApiError } from "./errors";
 import { admitAndRecord, settle, takeQuota, type Metered } from "./limits";
+import { touchLastUsed } from "./last-used";
 import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
 import { rateLimitHeaders } from "./rate-headers";
 import { requestIdFrom } from "./request-id";
@@ -211,6 +212,7 @@ export function createPipeline(deps: PipelineDeps) {
     }
 
     const headers = rateLimitHeaders(burst, limits.burstUsed, quota, limits.quotaUsed, now);
+    touchLastUsed(deps.database, caller.keyId, now);
     if (limits.limited === "burst") {
       const wait = String(secondsLeft(burst, now));
       return fail(route.family, new ApiError("rate_limit_exceeded", `Per-minute limit of ${burst.limit} requests reached; retry in ${wait} s.`), requestId, ctx, { ...headers, "retry-after": wait });

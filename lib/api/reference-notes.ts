@@ -28,9 +28,10 @@ Send one key as \`Authorization: Bearer <key>\`, \`x-api-key: <key>\` or \`X-Ser
 \`svc_test_…\` keys are free and read demo data on the Sandbox plan. \`svc_live_…\` keys need Pro or Enterprise;
 \`svc_sk_live_…\` keys (issued on approval of an API access request) need any paid plan. A key is 30 characters after its
 prefix: 24 random base62 characters (≈142 bits) and a 6-character CRC-32 checksum. Only a SHA-256 digest is stored.
-Checks, in order: no key → 401 \`missing_api_key\`; malformed, unknown or revoked → 401 \`invalid_api_key\`; deactivated key
+Checks, in order: no key → 401 \`missing_api_key\`; malformed, unknown, revoked or expired → 401 \`invalid_api_key\`; deactivated key
 or account → 403 \`inactive_key\`; live key without the subscription → 403 \`subscription_required\`. A revoked or
-deactivated key stops working on every server within 5 seconds.
+deactivated key stops working on every server within 5 seconds. A key rolled on the portal keeps working for the
+overlap chosen (none, 1 hour, 24 hours or 7 days), then expires: refused from that instant on every server.
 
 ## Limits
 Limits belong to the calling key's plan (test keys: Sandbox; live keys: the account's plan) and are counted per key.

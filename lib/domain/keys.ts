@@ -1,11 +1,14 @@
-/** API key lifecycle. The full key leaves this module once, in createKey's answer; only its digest is stored. */
+/** API key lifecycle. The full key leaves this module once, in the creator's answer; only its digest is stored. */
 import { randomBytes } from "node:crypto";
-import { and, asc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { accounts, apiKeys, plans } from "../../db/schema";
+import { accounts, apiKeys, plans, users } from "../../db/schema";
 import { generateKey, keyKindFor } from "../keys/format";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
+
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+type KeyRow = typeof apiKeys.$inferSelect;
 
 export interface KeyView {
   id: string;
@@ -17,6 +20,16 @@ export interface KeyView {
   createdAt: string;
 }
 
+/** A row of the portal's key table: the stored status plus what the caller sees (an expired key is refused like a revoked one). */
+export interface KeyListItem extends KeyView {
+  state: "active" | "inactive" | "revoked" | "expired";
+  /** The plan whose limits the key gets (A name): Sandbox for test keys, the account's plan for live keys. */
+  plan: string;
+  lastUsedAt: string | null;
+  /** When a rolled key stops working; null for a key that was never rolled. */
+  expiresAt: string | null;
+}
+
 export interface CreatedKey {
   id: string;
   key: string;
@@ -26,6 +39,31 @@ export interface CreatedKey {
   plan: string;
 }
 
+export const KEY_NAME_MAX = 80;
+
+function keyName(name: string | undefined, env: "test" | "live"): string {
+  const trimmed = (name ?? `${env} key`).trim();
+  if (trimmed.length === 0 || trimmed.length > KEY_NAME_MAX) throw new DomainError("invalid", `A key name has 1–${KEY_NAME_MAX} characters.`, { field: "name" });
+  return trimmed;
+}
+
+/** Inserts a key and its audit entry in the caller's transaction; the account must exist. */
+export async function insertKey(
+  tx: Tx,
+  input: { accountId: string; env: "test" | "live"; style: "standard" | "sk"; name: string },
+  actor: Actor,
+): Promise<CreatedKey> {
+  const [account] = await tx.select({ planId: accounts.planId }).from(accounts).where(eq(accounts.id, input.accountId));
+  if (!account) throw new DomainError("not_found", "no such account");
+  const generated = generateKey(keyKindFor(input.env, input.style));
+  const id = `key_${randomBytes(12).toString("hex")}`;
+  const { name, env, style } = input;
+  await tx.insert(apiKeys).values({ id, accountId: input.accountId, name, env, style, prefix: generated.prefix, digest: generated.digest });
+  await recordAudit(tx, { actor, accountId: input.accountId, action: "key.create", target: `key:${id}`, after: { name, env, style, prefix: generated.prefix } });
+  return { id, key: generated.key, prefix: generated.prefix, env, plan: env === "test" ? "sandbox" : account.planId };
+}
+
+/** Operator creation (CLI, demo, tests): no plan or verification check; the gateway refuses a live key its plan does not admit. */
 export async function createKey(
   db: Db,
   input: { accountId: string; env: "test" | "live"; style?: "standard" | "sk"; name?: string },
@@ -33,16 +71,39 @@ export async function createKey(
 ): Promise<CreatedKey> {
   const style = input.style ?? "standard";
   if (input.env === "test" && style === "sk") throw new DomainError("invalid", "svc_sk_live_ keys are live keys; a test key has the standard style", { field: "env" });
-  const name = (input.name ?? `${input.env} key`).trim();
-  if (name.length === 0 || name.length > 80) throw new DomainError("invalid", "a key name has 1–80 characters", { field: "name" });
-  const generated = generateKey(keyKindFor(input.env, style));
-  const id = `key_${randomBytes(12).toString("hex")}`;
+  const name = keyName(input.name, input.env);
+  return db.transaction((tx) => insertKey(tx, { accountId: input.accountId, env: input.env, style, name }, actor));
+}
+
+/** What a live key of this style needs (CONTRACT §3), in the portal's words. */
+export function liveKeyRequirement(style: "standard" | "sk"): string {
+  return style === "sk" ? "svc_sk_live_ keys need a paid plan (Starter or higher)" : "Live keys (svc_live_) need the Pro or Enterprise plan";
+}
+
+/** A person may hold live keys only with a verified e-mail, on a plan that admits the key's style (CONTRACT §3). */
+export async function assertMayHoldLiveKey(tx: Tx, accountId: string, userId: string, style: "standard" | "sk"): Promise<void> {
+  const [user] = await tx.select({ verified: users.emailVerified }).from(users).where(eq(users.id, userId));
+  if (!user) throw new DomainError("not_found", "no such user");
+  if (!user.verified) throw new DomainError("forbidden", "Live keys need a verified e-mail address: verify yours first.");
+  const [row] = await tx.select({ name: plans.nameA, styles: plans.liveKeyStyles }).from(accounts).innerJoin(plans, eq(plans.id, accounts.planId)).where(eq(accounts.id, accountId));
+  if (!row) throw new DomainError("not_found", "no such account");
+  if (!row.styles.includes(style === "sk" ? "sk" : "live")) {
+    throw new DomainError("subscription_required", `${liveKeyRequirement(style)}; this account is on ${row.name}. Change the plan first.`, { field: "env" });
+  }
+}
+
+/** Portal creation: a named test or live key; a live key needs a verified e-mail and a plan that admits it. */
+export async function createOwnKey(
+  db: Db,
+  input: { accountId: string; userId: string; env: string; name: string },
+  actor: Actor,
+): Promise<CreatedKey> {
+  if (input.env !== "test" && input.env !== "live") throw new DomainError("invalid", "Environment is Test or Live.", { field: "env" });
+  const env = input.env;
+  const name = keyName(typeof input.name === "string" ? input.name : "", env);
   return db.transaction(async (tx) => {
-    const [account] = await tx.select({ planId: accounts.planId }).from(accounts).where(eq(accounts.id, input.accountId));
-    if (!account) throw new DomainError("not_found", "no such account");
-    await tx.insert(apiKeys).values({ id, accountId: input.accountId, name, env: input.env, style, prefix: generated.prefix, digest: generated.digest });
-    await recordAudit(tx, { actor, accountId: input.accountId, action: "key.create", target: `key:${id}`, after: { name, env: input.env, style, prefix: generated.prefix } });
-    return { id, key: generated.key, prefix: generated.prefix, env: input.env, plan: input.env === "test" ? "sandbox" : account.planId };
+    if (env === "live") await assertMayHoldLiveKey(tx, input.accountId, input.userId, "standard");
+    return insertKey(tx, { accountId: input.accountId, env, style: "standard", name }, actor);
   });
 }
 
@@ -56,8 +117,7 @@ const TRANSITIONS = {
 export async function changeKeyStatus(db: Db, id: string, action: keyof typeof TRANSITIONS, actor: Actor, accountId?: string): Promise<KeyView> {
   const rule = TRANSITIONS[action];
   return db.transaction(async (tx) => {
-    const where = accountId ? and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId)) : eq(apiKeys.id, id);
-    const [key] = await tx.select().from(apiKeys).where(where).for("update");
+    const [key] = await lockKey(tx, id, accountId);
     if (!key) throw new DomainError("not_found", `no key ${id}`);
     if (!(rule.from as readonly string[]).includes(key.status)) {
       throw new DomainError("conflict", `key ${id} is ${key.status}; cannot ${action}`);
@@ -72,12 +132,30 @@ export async function changeKeyStatus(db: Db, id: string, action: keyof typeof T
   });
 }
 
-export async function listKeys(db: Db, accountId: string): Promise<KeyView[]> {
-  const rows = await db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
-  return rows.map(toView);
+export function lockKey(tx: Tx, id: string, accountId?: string) {
+  const where = accountId ? and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId)) : eq(apiKeys.id, id);
+  return tx.select().from(apiKeys).where(where).for("update");
 }
 
-function toView(r: typeof apiKeys.$inferSelect): KeyView {
+/** The account's keys, newest first, as the portal's table shows them. */
+export async function listKeys(db: Db, accountId: string, now = new Date()): Promise<KeyListItem[]> {
+  const [account] = await db.select({ planName: plans.nameA }).from(accounts).innerJoin(plans, eq(plans.id, accounts.planId)).where(eq(accounts.id, accountId));
+  if (!account) throw new DomainError("not_found", "no such account");
+  const rows = await db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map((r) => ({
+    ...toView(r),
+    state: r.status === "active" && isExpired(r, now) ? "expired" : r.status,
+    plan: r.env === "test" ? "Sandbox" : account.planName,
+    lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
+    expiresAt: r.expiresAt?.toISOString() ?? null,
+  }));
+}
+
+export function isExpired(r: Pick<KeyRow, "expiresAt">, now: Date): boolean {
+  return r.expiresAt !== null && r.expiresAt.getTime() <= now.getTime();
+}
+
+export function toView(r: KeyRow): KeyView {
   return { id: r.id, name: r.name, prefix: r.prefix, env: r.env, style: r.style, status: r.status, createdAt: r.createdAt.toISOString() };
 }
 

@@ -8,6 +8,7 @@ import { seedReferenceData } from "../domain/seed";
 import type { AnalyticsEngine } from "../engine/types";
 import { startMarketEngine } from "../engine/engine";
 import { log } from "../log";
+import { flushLastUsed } from "../api/last-used";
 
 export interface Gateway {
   handle(request: Request): Promise<Response>;
@@ -39,6 +40,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     engine,
     async close() {
       await engine.stop();
+      await flushLastUsed(database);
       await database.close();
     },
   };

@@ -1,0 +1,37 @@
+/** The operator CLI against the e2e server's embedded database (its data directory is recorded by e2e/serve.mjs). */
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export function e2eDataDir(baseURL: string | undefined): string {
+  const port = new URL(baseURL ?? "http://127.0.0.1:3100").port;
+  return readFileSync(join(tmpdir(), `ora-e2e-${port}.datadir`), "utf8").trim();
+}
+
+/** Runs `npm run cli -- args` with the e2e server's DATA_DIR; resolves with its exit code and output. */
+export function e2eCli(baseURL: string | undefined, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: e2eDataDir(baseURL), LOG_LEVEL: "warn" };
+  delete env.DATABASE_URL;
+  delete env.AUTH_SECRET; // the app's own secret is in the data directory
+  return new Promise((resolve) => {
+    execFile("npx", ["tsx", "scripts/cli.ts", ...args], { env, timeout: 120_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Marks a user's e-mail verified in the e2e database (stands in for clicking the verification link). */
+export async function verifyEmail(baseURL: string | undefined, email: string): Promise<void> {
+  const { runningEmbeddedUrl } = await import("../../lib/db/embedded");
+  const { default: postgres } = await import("postgres");
+  const url = runningEmbeddedUrl(join(e2eDataDir(baseURL), "pglite"));
+  if (!url) throw new Error("the e2e server's embedded database is not running");
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const r = await sql`update users set email_verified = now() where email = ${email}`;
+    if (r.count !== 1) throw new Error(`no user ${email}`);
+  } finally {
+    await sql.end();
+  }
+}
