@@ -11,6 +11,7 @@ import { openDatabase } from "../lib/db/client";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../lib/db/embedded";
 import { runMigrations } from "../lib/db/migrate";
 import { appEnv } from "../lib/env";
+import { ensureAuthSecret } from "../lib/auth/secret";
 import { errorFields, log } from "../lib/log";
 import { endpointCatalogue } from "../lib/api/routes";
 import { ensureDemoAccess } from "../lib/domain/demo-access";
@@ -77,7 +78,7 @@ async function main() {
     await embedded?.stop();
     return;
   }
-  const extraEnv = { DATABASE_URL: url, PORT: String(env.PORT) };
+  const extraEnv = { DATABASE_URL: url, PORT: String(env.PORT), AUTH_SECRET: ensureAuthSecret(dataDir) };
   const next = join("node_modules", ".bin", "next");
   let code: number;
   if (args.has("--dev")) {

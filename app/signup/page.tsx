@@ -1,0 +1,17 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { SignUpForm } from "@/components/auth/signup-form";
+import { TERMS_POINTS } from "@/lib/domain/terms";
+
+export const metadata: Metadata = { title: "Sign up" };
+
+export default function SignUpPage() {
+  return (
+    <div className="space-y-6">
+      <h1 className="text-3xl font-bold">Create your developer account</h1>
+      <p className="max-w-2xl text-slate-700">Free Sandbox plan: test keys on demo data, no card needed.</p>
+      <SignUpForm terms={TERMS_POINTS} />
+      <p className="text-sm">Already have an account? <Link href="/signin">Sign in</Link></p>
+    </div>
+  );
+}

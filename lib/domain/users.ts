@@ -1,0 +1,57 @@
+/** People: sign-up, credentials and the portal's view of a user. */
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { memberships, users } from "../../db/schema";
+import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "../auth/password";
+import type { PortalUser } from "../portal/types";
+import { createAccount, normaliseEmail, type SignupActor } from "./accounts";
+import { DomainError } from "./errors";
+import { TERMS_VERSION } from "./terms";
+
+export interface SignupInput {
+  email: string;
+  password: string;
+  name?: string;
+  acceptTerms: boolean;
+}
+
+export function assertPassword(password: string): void {
+  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
+    throw new DomainError("invalid", `A password has ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`, { field: "password" });
+  }
+}
+
+/** Sign-up: the user, a new Sandbox account and the owner membership in one transaction, with the accepted terms. */
+export async function signUp(db: Db, input: SignupInput, actor: SignupActor) {
+  const email = normaliseEmail(input.email);
+  assertPassword(input.password);
+  if (input.acceptTerms !== true) throw new DomainError("invalid", "Accept the terms of use to create an account.", { field: "acceptTerms" });
+  const passwordHash = await hashPassword(input.password);
+  return createAccount(db, { email, name: input.name, plan: "sandbox", passwordHash, terms: { version: TERMS_VERSION, acceptedAt: new Date() } }, actor);
+}
+
+/** The user id for a correct e-mail and password, else null (the same answer for an unknown e-mail and a wrong password). */
+export async function verifyCredentials(db: Db, email: string, password: string): Promise<{ id: string; email: string; name: string | null } | null> {
+  let normalised: string;
+  try {
+    normalised = normaliseEmail(email);
+  } catch {
+    return null;
+  }
+  const [row] = await db.select({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash }).from(users).where(eq(users.email, normalised));
+  const ok = await verifyPassword(row?.passwordHash ?? null, password);
+  return ok && row ? { id: row.id, email: row.email, name: row.name } : null;
+}
+
+/** The portal's view of a signed-in user, read fresh so a removed membership or a new verification shows at once. */
+export async function loadPortalUser(db: Db, userId: string): Promise<PortalUser | null> {
+  const rows = await db
+    .select({ userId: users.id, email: users.email, name: users.name, emailVerified: users.emailVerified, isAdmin: users.isAdmin, accountId: memberships.accountId, role: memberships.role })
+    .from(users)
+    .innerJoin(memberships, eq(memberships.userId, users.id))
+    .where(and(eq(users.id, userId)))
+    .orderBy(asc(memberships.createdAt));
+  const row = rows.find((r) => r.role === "owner") ?? rows[0];
+  if (!row) return null;
+  return { userId: row.userId, email: row.email, name: row.name, emailVerified: row.emailVerified !== null, isAdmin: row.isAdmin, accountId: row.accountId, role: row.role };
+}

@@ -1,0 +1,7 @@
+/** The portal's database handle: the process-wide gateway's pool (one pool per process for the API and the portal). */
+import type { Db } from "../db/client";
+import { sharedGateway } from "./gateway";
+
+export async function portalDb(): Promise<Db> {
+  return (await sharedGateway()).database.db;
+}
