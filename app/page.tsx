@@ -53,6 +53,7 @@ export default function HomePage() {
       <section aria-labelledby="plans-heading" className="space-y-3">
         <h2 id="plans-heading" className="text-2xl font-semibold">Plan limits</h2>
         <PlanLimitsTable />
+        <p><Link href="/pricing">Compare plans</Link> · <Link href="/signup">Sign up for a free test key</Link> · <Link href="/docs/guides/quick-start">Quick start guide</Link></p>
       </section>
     </div>
   );

@@ -20,3 +20,4 @@ export * from "./treasury-yields";
 export * from "./market-data-versions";
 export * from "./import-runs";
 export * from "./iv-history";
+export * from "./playground-keys";
