@@ -37,7 +37,7 @@ export default function HomePage() {
           </li>
           <li>Call an endpoint. The key may also go in <code>x-api-key</code> or <code>X-Service-Key</code>.</li>
         </ol>
-        <pre className="overflow-x-auto rounded-md bg-slate-900 p-4 text-sm text-slate-100" aria-label="curl example">
+        <pre tabIndex={0} className="overflow-x-auto rounded-md bg-slate-900 p-4 text-sm text-slate-100" aria-label="curl example">
           <code>{CURL}</code>
         </pre>
       </section>

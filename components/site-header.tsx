@@ -17,7 +17,7 @@ export function SiteHeader() {
           <ul className="flex gap-5">
             {NAV.map((item) => (
               <li key={item.href}>
-                <Link href={item.href} className="text-slate-100 hover:text-white focus-visible:outline-white">
+                <Link href={item.href} className="text-slate-100 no-underline hover:text-white hover:underline focus-visible:outline-white">
                   {item.label}
                 </Link>
               </li>

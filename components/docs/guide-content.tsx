@@ -8,7 +8,7 @@ import { DisclaimerNote } from "@/components/disclaimer-note";
 import type { GuideSlug } from "./guides";
 
 const Pre = ({ label, children }: { label: string; children: string }) => (
-  <pre aria-label={label} className="overflow-x-auto rounded-md bg-slate-900 p-4 text-sm text-slate-100"><code>{children}</code></pre>
+  <pre tabIndex={0} aria-label={label} className="overflow-x-auto rounded-md bg-slate-900 p-4 text-sm text-slate-100"><code>{children}</code></pre>
 );
 const H2 = ({ children }: { children: ReactNode }) => <h2 className="pt-2 text-2xl font-semibold">{children}</h2>;
 

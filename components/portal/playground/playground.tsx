@@ -10,6 +10,8 @@ import { ResponseView } from "./response-view";
 
 type Values = Record<string, string | string[]>;
 
+const DEFAULT_OPERATION = "GET /api/v1/ticker/{symbol}/summary";
+
 const initialValues = (op: PlaygroundOperation): Values =>
   Object.fromEntries(op.fields.map((f) => [`${f.in}:${f.name}`, f.kind === "enum-list" ? [] : f.example ?? (f.kind === "enum" && f.required ? f.options![0] : "")]));
 
@@ -25,7 +27,7 @@ function toRequest(op: PlaygroundOperation, values: Values) {
 }
 
 export function Playground({ operations, isOwner }: { operations: PlaygroundOperation[]; isOwner: boolean }) {
-  const [opId, setOpId] = useState(operations[0].id);
+  const [opId, setOpId] = useState((operations.find((o) => o.id === DEFAULT_OPERATION) ?? operations[0]).id);
   const op = operations.find((o) => o.id === opId)!;
   const [values, setValues] = useState<Values>(() => initialValues(op));
   const [keyMode, setKeyMode] = useState<"playground" | "pasted">("playground");
