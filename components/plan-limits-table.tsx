@@ -2,6 +2,7 @@ import { connection } from "next/server";
 import { listPlans, type PlanRow } from "@/lib/domain/plans";
 import { errorFields, log } from "@/lib/log";
 import { portalDb } from "@/lib/server/portal-db";
+import { ScrollRegion } from "@/components/scroll-region";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 const kib = (bytes: number) => (bytes >= 1024 * 1024 ? `${fmt(bytes / (1024 * 1024))} MiB` : `${fmt(bytes / 1024)} KiB`);
@@ -29,7 +30,7 @@ function PlanName({ p }: { p: PlanRow }) {
 
 export function FamilyATable({ plans }: { plans: PlanRow[] }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollRegion label="Family A limits">
       <table className="w-full border-collapse text-left text-sm">
         <caption className="mb-2 text-left text-slate-700">Family A limits (<code>/ticker</code>, <code>/signal-score</code>, <code>/options-flow</code>), per key. Windows are UTC.</caption>
         <thead className="bg-slate-100">
@@ -49,13 +50,13 @@ export function FamilyATable({ plans }: { plans: PlanRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
 export function FamilyBTable({ plans }: { plans: PlanRow[] }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollRegion label="Family B limits">
       <table className="w-full border-collapse text-left text-sm">
         <caption className="mb-2 text-left text-slate-700">Family B limits (<code>/ai</code>, <code>/data</code>, <code>/alerts</code>, <code>/outputs</code>), per key. Windows are UTC.</caption>
         <thead className="bg-slate-100">
@@ -79,7 +80,7 @@ export function FamilyBTable({ plans }: { plans: PlanRow[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

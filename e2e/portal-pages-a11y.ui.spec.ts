@@ -8,12 +8,13 @@ const SIGNED_IN = ["/dashboard/usage", "/dashboard/playground"];
 
 /** Waits until the page has finished loading its data (no loading status left). */
 async function settled(page: import("@playwright/test").Page) {
-  await page.waitForLoadState("networkidle");
+  await page.waitForLoadState("load");
   await expect(page.getByRole("status").filter({ hasText: /^Loading/ })).toHaveCount(0, { timeout: 20_000 });
 }
 
 for (const width of [1280, 375]) {
   test(`no serious or critical axe violation and no request to another host at ${width} px`, async ({ page, context, baseURL }, info) => {
+    test.setTimeout(180_000);
     await page.setViewportSize({ width, height: 900 });
     const foreign = await blockOtherHosts(context, baseURL);
     await signUpAndSignIn(page.request, baseURL);

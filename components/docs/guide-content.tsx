@@ -6,6 +6,7 @@ import { metricDefinitions } from "@/lib/api/reference-notes";
 import { PlanLimitsTable } from "@/components/plan-limits-table";
 import { DisclaimerNote } from "@/components/disclaimer-note";
 import type { GuideSlug } from "./guides";
+import { ScrollRegion } from "@/components/scroll-region";
 
 const Pre = ({ label, children }: { label: string; children: string }) => (
   <pre tabIndex={0} aria-label={label} className="overflow-x-auto rounded-md bg-slate-900 p-4 text-sm text-slate-100"><code>{children}</code></pre>
@@ -56,7 +57,7 @@ function Errors() {
       <p>Family A error bodies are exactly <code>{`{"error":{"code","message"}}`}</code>. Family B adds its envelope fields to every error.</p>
       <Pre label="family A error">{`{"error":{"code":"rate_limit_exceeded","message":"Per-minute limit of 10 requests reached; retry in 42 s."}}`}</Pre>
       <Pre label="family B error">{`{"error":{"code":"missing_api_key","message":"…"},"data":null,"disclaimer":"…","isMockData":false,"timestamp":"…","dataLabel":"none"}`}</Pre>
-      <div className="overflow-x-auto">
+      <ScrollRegion label="Error codes">
         <table className="w-full border-collapse text-left text-sm">
           <caption className="mb-2 text-left text-slate-700">Error codes</caption>
           <thead className="bg-slate-100"><tr><th scope="col" className="px-3 py-2">Code</th><th scope="col" className="px-3 py-2">HTTP</th><th scope="col" className="px-3 py-2">Meaning</th></tr></thead>
@@ -70,7 +71,7 @@ function Errors() {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <p>Every response carries <code>X-Request-Id</code>; quote it to support. A 500 never includes a stack trace or internal detail.</p>
     </>
   );

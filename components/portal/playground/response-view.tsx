@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import type { PlaygroundResponse } from "@/lib/portal/playground-call";
+import { ScrollRegion } from "@/components/scroll-region";
 
 type Body = Record<string, unknown> & { meta?: Record<string, unknown> };
 
@@ -39,7 +40,7 @@ export function ResponseView({ result, curl }: { result: PlaygroundResponse; cur
         <span className="text-sm text-slate-700">{result.durationMs} ms · <code>{result.path}</code></span>
       </p>
       {disclaimer && <p className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950"><strong>Disclaimer in the response:</strong> {disclaimer}</p>}
-      <div className="overflow-x-auto">
+      <ScrollRegion label="Response headers">
         <table className="text-left text-sm">
           <caption className="text-left font-medium">Headers</caption>
           <tbody>
@@ -51,7 +52,7 @@ export function ResponseView({ result, curl }: { result: PlaygroundResponse; cur
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       <div className="space-y-1">
         <h3 className="font-medium">Body</h3>
         <pre tabIndex={0} aria-label="Response body" className="max-h-[32rem] overflow-auto rounded-md bg-slate-900 p-4 text-xs text-slate-100">

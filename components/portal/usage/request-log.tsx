@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { STATUS_CLASSES, type RequestLogPage, type UsageEndpoint, type UsageKey } from "@/lib/domain/usage-types";
 import { portalJson } from "@/lib/portal/client-fetch";
 import { QueryState } from "../query-state";
+import { ScrollRegion } from "@/components/scroll-region";
 
 interface Filters { key: string; route: string; status: string; from: string; to: string }
 const EMPTY: Filters = { key: "", route: "", status: "", from: "", to: "" };
@@ -84,7 +85,7 @@ export function RequestLog({ keys, endpoints }: { keys: UsageKey[]; endpoints: U
           if (entries.length === 0) return <p className="text-slate-700">No requests match.</p>;
           return (
             <div className="space-y-3">
-              <div className="overflow-x-auto">
+              <ScrollRegion label="Request log entries">
                 <table className="w-full border-collapse text-left text-sm" aria-label="Request log">
                   <thead className="bg-slate-100">
                     <tr>
@@ -107,7 +108,7 @@ export function RequestLog({ keys, endpoints }: { keys: UsageKey[]; endpoints: U
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </ScrollRegion>
               {log.hasNextPage ? (
                 <button type="button" onClick={() => log.fetchNextPage()} disabled={log.isFetchingNextPage} className="rounded border border-slate-400 px-3 py-1.5">
                   {log.isFetchingNextPage ? "Loading…" : "Load older requests"}

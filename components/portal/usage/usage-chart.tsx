@@ -2,6 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { SeriesRow } from "@/lib/portal/usage-series";
+import { ScrollRegion } from "@/components/scroll-region";
 
 /** Colour-blind-safe palette (Okabe–Ito), dark enough for text contrast on white. */
 const COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#8a6d00", "#56B4E9", "#444444", "#b8004f", "#5d3a9b", "#1b7837", "#a6611a", "#2c7fb8"];
@@ -40,7 +41,7 @@ export function UsageChart({ id, title, rows, groups, totals, total, bucketLabel
       </div>
       <details>
         <summary className="cursor-pointer text-sm font-medium text-blue-800">Show the numbers as a table</summary>
-        <div className="mt-2 max-h-80 overflow-auto">
+        <ScrollRegion label={`${title}: table`} className="mt-2 max-h-80 overflow-auto">
           <table className="w-full border-collapse text-left text-sm">
             <caption className="sr-only">{title}</caption>
             <thead className="sticky top-0 bg-slate-100">
@@ -58,7 +59,7 @@ export function UsageChart({ id, title, rows, groups, totals, total, bucketLabel
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </details>
     </section>
   );
