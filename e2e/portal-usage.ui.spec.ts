@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { signUpAndSignIn } from "../tests/helpers/portal";
 
-test("a call from the playground appears in the usage chart and the request log", async ({ page, baseURL }) => {
+test("a call from the playground appears in the usage chart and the request log", async ({ page, baseURL }, info) => {
   await signUpAndSignIn(page.request, baseURL);
   await page.goto("/dashboard/playground");
   await expect(page.getByRole("complementary", { name: "Disclaimer" })).toContainText("not financial advice");
@@ -20,6 +20,7 @@ test("a call from the playground appears in the usage chart and the request log"
   const requestId = (await response.getByRole("row", { name: /^x-request-id/ }).getByRole("cell").textContent())!.trim();
   expect(requestId).toMatch(/^req_/);
   await expect(page.getByText(/My playground test key \(svc_test_/)).toBeVisible();
+  await page.screenshot({ path: info.outputPath("playground.png"), fullPage: true });
 
   // A bad parameter is answered by the gateway itself, in the route family's error shape.
   await page.getByLabel(/^symbol/).fill("not a symbol");
@@ -37,6 +38,7 @@ test("a call from the playground appears in the usage chart and the request log"
   await expect(log.getByRole("row", { name: new RegExp(requestId) })).toContainText("/api/v1/ticker/{symbol}/summary");
   await expect(log.getByRole("row", { name: new RegExp(requestId) })).toContainText("200");
   await expect(page.getByText(/Family A quota: 1 of 100 calls this month/)).toBeVisible();
+  await page.screenshot({ path: info.outputPath("usage.png"), fullPage: true });
 
   await page.getByLabel("Status class").selectOption("4xx");
   await page.getByRole("button", { name: "Apply filters" }).click();
