@@ -1,4 +1,5 @@
 import { connection } from "next/server";
+import type { ReactNode } from "react";
 import { listPlans, type PlanRow } from "@/lib/domain/plans";
 import { errorFields, log } from "@/lib/log";
 import { portalDb } from "@/lib/server/portal-db";
@@ -20,67 +21,56 @@ export async function loadPlans(): Promise<PlanRow[] | null> {
   }
 }
 
-function PlanName({ p }: { p: PlanRow }) {
+interface Column { header: string; cell: (p: PlanRow) => string; numeric?: boolean }
+
+/** One limits table: a row per plan, a column per limit. */
+function LimitsTable({ label, caption, columns, plans }: { label: string; caption: ReactNode; columns: Column[]; plans: PlanRow[] }) {
   return (
-    <th scope="row" className={`${th} whitespace-nowrap font-medium`}>
-      {p.nameA} <span className="font-normal text-slate-600">/ {p.nameB}</span>
-    </th>
+    <ScrollRegion label={label}>
+      <table className="w-full border-collapse text-left text-sm">
+        <caption className="mb-2 text-left text-slate-700">{caption}</caption>
+        <thead className="bg-slate-100">
+          <tr>
+            <th scope="col" className={th}>Plan</th>
+            {columns.map((c) => <th key={c.header} scope="col" className={`${th} ${c.numeric ? "text-right" : ""}`}>{c.header}</th>)}
+          </tr>
+        </thead>
+        <tbody>
+          {plans.map((p) => (
+            <tr key={p.id} className="border-t border-slate-200">
+              <th scope="row" className={`${th} whitespace-nowrap font-medium`}>
+                {p.nameA} <span className="font-normal text-slate-600">/ {p.nameB}</span>
+              </th>
+              {columns.map((c) => <td key={c.header} className={`${th} ${c.numeric ? "text-right tabular-nums" : ""}`}>{c.cell(p)}</td>)}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 }
 
 export function FamilyATable({ plans }: { plans: PlanRow[] }) {
   return (
-    <ScrollRegion label="Family A limits">
-      <table className="w-full border-collapse text-left text-sm">
-        <caption className="mb-2 text-left text-slate-700">Family A limits (<code>/ticker</code>, <code>/signal-score</code>, <code>/options-flow</code>), per key. Windows are UTC.</caption>
-        <thead className="bg-slate-100">
-          <tr>
-            <th scope="col" className={th}>Plan</th>
-            <th scope="col" className={`${th} text-right`}>Requests per minute</th>
-            <th scope="col" className={`${th} text-right`}>Requests per month</th>
-          </tr>
-        </thead>
-        <tbody>
-          {plans.map((p) => (
-            <tr key={p.id} className="border-t border-slate-200">
-              <PlanName p={p} />
-              <td className={`${th} text-right tabular-nums`}>{fmt(p.aPerMinute)}</td>
-              <td className={`${th} text-right tabular-nums`}>{fmt(p.aPerMonth)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <LimitsTable label="Family A limits" plans={plans}
+      caption={<>Family A limits (<code>/ticker</code>, <code>/signal-score</code>, <code>/options-flow</code>), per key. Windows are UTC.</>}
+      columns={[
+        { header: "Requests per minute", cell: (p) => fmt(p.aPerMinute), numeric: true },
+        { header: "Requests per month", cell: (p) => fmt(p.aPerMonth), numeric: true },
+      ]} />
   );
 }
 
 export function FamilyBTable({ plans }: { plans: PlanRow[] }) {
   return (
-    <ScrollRegion label="Family B limits">
-      <table className="w-full border-collapse text-left text-sm">
-        <caption className="mb-2 text-left text-slate-700">Family B limits (<code>/ai</code>, <code>/data</code>, <code>/alerts</code>, <code>/outputs</code>), per key. Windows are UTC.</caption>
-        <thead className="bg-slate-100">
-          <tr>
-            <th scope="col" className={th}>Plan</th>
-            <th scope="col" className={`${th} text-right`}>Requests per minute</th>
-            <th scope="col" className={`${th} text-right`}>Requests per day</th>
-            <th scope="col" className={`${th} text-right`}>Max request body</th>
-            <th scope="col" className={th}>Webhooks</th>
-          </tr>
-        </thead>
-        <tbody>
-          {plans.map((p) => (
-            <tr key={p.id} className="border-t border-slate-200">
-              <PlanName p={p} />
-              <td className={`${th} text-right tabular-nums`}>{fmt(p.bPerMinute)}</td>
-              <td className={`${th} text-right tabular-nums`}>{fmt(p.bPerDay)}</td>
-              <td className={`${th} text-right tabular-nums`}>{kib(p.bMaxPayloadBytes)}</td>
-              <td className={th}>{p.webhooks ? "Yes" : "No"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <LimitsTable label="Family B limits" plans={plans}
+      caption={<>Family B limits (<code>/ai</code>, <code>/data</code>, <code>/alerts</code>, <code>/outputs</code>), per key. Windows are UTC.</>}
+      columns={[
+        { header: "Requests per minute", cell: (p) => fmt(p.bPerMinute), numeric: true },
+        { header: "Requests per day", cell: (p) => fmt(p.bPerDay), numeric: true },
+        { header: "Max request body", cell: (p) => kib(p.bMaxPayloadBytes), numeric: true },
+        { header: "Webhooks", cell: (p) => (p.webhooks ? "Yes" : "No") },
+      ]} />
   );
 }
 
