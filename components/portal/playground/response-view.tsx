@@ -35,7 +35,7 @@ export function ResponseView({ result, curl }: { result: PlaygroundResponse; cur
       <h2 id="pg-response" className="text-xl font-semibold">Response</h2>
       <p className="flex flex-wrap items-center gap-2">
         <span className={`${badge} ${ok ? "bg-green-100 text-green-900" : "bg-red-100 text-red-900"}`} data-testid="pg-status">HTTP {result.status}</span>
-        {data && <span className={`${badge} ${data === "demo" ? "bg-amber-100 text-amber-950" : "bg-blue-100 text-blue-950"}`}>{data === "demo" ? "Demo data" : "Live key"}</span>}
+        {data && <span className={`${badge} ${data === "demo" ? "bg-amber-100 text-amber-950" : "bg-blue-100 text-blue-950"}`}>{data === "demo" ? "Demo data" : "Live data"}</span>}
         {label && <span className={`${badge} bg-slate-100 text-slate-900`}>Data label: {label}</span>}
         <span className="text-sm text-slate-700">{result.durationMs} ms · <code>{result.path}</code></span>
       </p>
