@@ -76,3 +76,27 @@ test("another account's key is a 404 in the request log filter; bad filters are 
   expect(badOp.status()).toBe(400);
   await other.close();
 });
+
+test("a body route's form builds the JSON body from the document; a pasted key is used as given", async ({ page, baseURL }) => {
+  await signUpAndSignIn(page.request, baseURL);
+  await page.goto("/dashboard/playground");
+  await page.getByLabel("Route").selectOption("POST /api/v1/alerts");
+  await page.getByLabel(/^url/).fill("http://localhost:9/hook");
+  await page.getByRole("group", { name: /^events/ }).getByLabel("iv_rank.crossed_above").check();
+  await page.getByLabel(/^symbols/).fill("AAPL, MSFT");
+  await page.getByLabel(/^ivRankAbove/).fill("80");
+  await page.getByRole("button", { name: "Send request" }).click();
+  const response = page.getByTestId("playground-response");
+  // Sandbox has no webhooks: the gateway answers in family B's error shape, envelope included.
+  await expect(response.getByTestId("pg-status")).toHaveText("HTTP 403");
+  await expect(response.getByLabel("Response body")).toContainText('"code": "subscription_required"');
+  await expect(response.getByLabel("Response body")).toContainText('"isMockData": true');
+  await expect(response.getByLabel("curl command")).toContainText(`--data '{"url":"http://localhost:9/hook","events":["iv_rank.crossed_above"],"symbols":["AAPL","MSFT"],"ivRankAbove":80}'`);
+
+  await page.getByLabel("Route").selectOption("GET /api/v1/data/market-sentiment");
+  await page.getByLabel("Paste a key").check();
+  await page.getByLabel("API key").fill("svc_test_000000000000000000000000000000");
+  await page.getByRole("button", { name: "Send request" }).click();
+  await expect(response.getByTestId("pg-status")).toHaveText("HTTP 401");
+  await expect(response.getByLabel("Response body")).toContainText("invalid_api_key");
+});
