@@ -24,7 +24,7 @@ export async function loadPlans(): Promise<PlanRow[] | null> {
 interface Column { header: string; cell: (p: PlanRow) => string; numeric?: boolean }
 
 /** One limits table: a row per plan, a column per limit. */
-function LimitsTable({ label, caption, columns, plans }: { label: string; caption: ReactNode; columns: Column[]; plans: PlanRow[] }) {
+function LimitsTable({ label, caption, columns, plans, current }: { label: string; caption: ReactNode; columns: Column[]; plans: PlanRow[]; current?: string }) {
   return (
     <ScrollRegion label={label}>
       <table className="w-full border-collapse text-left text-sm">
@@ -40,6 +40,7 @@ function LimitsTable({ label, caption, columns, plans }: { label: string; captio
             <tr key={p.id} className="border-t border-slate-200">
               <th scope="row" className={`${th} whitespace-nowrap font-medium`}>
                 {p.nameA} <span className="font-normal text-slate-600">/ {p.nameB}</span>
+                {p.id === current ? <span className="ml-2 rounded bg-blue-100 px-2 py-0.5 text-xs font-semibold text-blue-900">Your plan</span> : null}
               </th>
               {columns.map((c) => <td key={c.header} className={`${th} ${c.numeric ? "text-right tabular-nums" : ""}`}>{c.cell(p)}</td>)}
             </tr>
@@ -50,9 +51,11 @@ function LimitsTable({ label, caption, columns, plans }: { label: string; captio
   );
 }
 
-export function FamilyATable({ plans }: { plans: PlanRow[] }) {
+type TableProps = { plans: PlanRow[]; current?: string };
+
+export function FamilyATable({ plans, current }: TableProps) {
   return (
-    <LimitsTable label="Family A limits" plans={plans}
+    <LimitsTable label="Family A limits" plans={plans} current={current}
       caption={<>Family A limits (<code>/ticker</code>, <code>/signal-score</code>, <code>/options-flow</code>), per key. Windows are UTC.</>}
       columns={[
         { header: "Requests per minute", cell: (p) => fmt(p.aPerMinute), numeric: true },
@@ -61,9 +64,9 @@ export function FamilyATable({ plans }: { plans: PlanRow[] }) {
   );
 }
 
-export function FamilyBTable({ plans }: { plans: PlanRow[] }) {
+export function FamilyBTable({ plans, current }: TableProps) {
   return (
-    <LimitsTable label="Family B limits" plans={plans}
+    <LimitsTable label="Family B limits" plans={plans} current={current}
       caption={<>Family B limits (<code>/ai</code>, <code>/data</code>, <code>/alerts</code>, <code>/outputs</code>), per key. Windows are UTC.</>}
       columns={[
         { header: "Requests per minute", cell: (p) => fmt(p.bPerMinute), numeric: true },
@@ -78,14 +81,14 @@ export function PlansUnavailable() {
   return <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-red-900">The plan catalogue cannot be read right now; reload the page in a moment.</p>;
 }
 
-/** Both families' limit tables, generated from the plan rows in the database. */
-export async function PlanLimitsTable() {
-  const plans = await loadPlans();
+/** Both families' limit tables from the plan rows in the database (read here unless given); `current` marks the account's plan. */
+export async function PlanLimitsTable({ plans: given, current }: { plans?: PlanRow[]; current?: string } = {}) {
+  const plans = given ?? (await loadPlans());
   if (!plans) return <PlansUnavailable />;
   return (
     <div className="space-y-6" data-testid="plan-limits">
-      <FamilyATable plans={plans} />
-      <FamilyBTable plans={plans} />
+      <FamilyATable plans={plans} current={current} />
+      <FamilyBTable plans={plans} current={current} />
     </div>
   );
 }

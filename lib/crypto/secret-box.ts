@@ -1,58 +1,37 @@
+/**
+ * Secrets kept at rest only until they are shown (an issued key awaiting its requester): AES-256-GCM with a key derived
+ * from AUTH_SECRET by HKDF-SHA-256, one derived key per purpose, the row it belongs to bound in as associated data.
+ */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 
-/**
- * Authenticated encryption at rest for secrets the portal must read back (playground keys, access-request keys).
- * AES-256-GCM; the key is HKDF-SHA256(AUTH_SECRET, info = purpose), so a value sealed for one purpose never opens
- * under another. Sealed form: `v1.<iv>.<ciphertext>.<tag>` (base64url), safe to store in a text column.
- */
 const VERSION = "v1";
-const SALT = "options-research/secret-box/v1";
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 
-const keys = new Map<string, Buffer>();
-
-function authSecret(): string {
-  const secret = process.env.AUTH_SECRET;
-  if (!secret || secret.length < 16) throw new Error("AUTH_SECRET is not set (at least 16 characters): cannot seal or open secrets");
-  return secret;
+function derive(secret: string, purpose: string): Buffer {
+  if (secret.length < 16) throw new Error("AUTH_SECRET is too short to derive an encryption key from");
+  return Buffer.from(hkdfSync("sha256", secret, "options-research-api/secret-box", purpose, 32));
 }
 
-function keyFor(purpose: string): Buffer {
-  if (!/^[a-z0-9][a-z0-9:._-]{0,63}$/.test(purpose)) throw new Error(`secret-box: invalid purpose "${purpose}"`);
-  const secret = authSecret();
-  const cacheKey = `${secret}\u0000${purpose}`;
-  let key = keys.get(cacheKey);
-  if (!key) {
-    key = Buffer.from(hkdfSync("sha256", secret, SALT, purpose, 32));
-    keys.set(cacheKey, key);
-  }
-  return key;
-}
-
-/** Encrypts `plaintext` for `purpose` (e.g. "playground-key"); every call uses a fresh random IV. */
-export function seal(plaintext: string, purpose: string): string {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv("aes-256-gcm", keyFor(purpose), iv);
-  cipher.setAAD(Buffer.from(purpose));
+/** Encrypts `plaintext` for `purpose`; `context` (e.g. a row id) must be given again to open it. */
+export function seal(plaintext: string, secret: string, purpose: string, context: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", derive(secret, purpose), iv);
+  cipher.setAAD(Buffer.from(context));
   const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  return [VERSION, iv.toString("base64url"), body.toString("base64url"), cipher.getAuthTag().toString("base64url")].join(".");
+  return [VERSION, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(".");
 }
 
-/** Decrypts a value from `seal`; throws on a wrong purpose, a changed AUTH_SECRET or any tampering. */
-export function open(sealed: string, purpose: string): string {
-  const parts = sealed.split(".");
-  if (parts.length !== 4 || parts[0] !== VERSION) throw new Error("secret-box: not a sealed value");
-  const [, ivText, bodyText, tagText] = parts;
-  const iv = Buffer.from(ivText, "base64url");
-  const tag = Buffer.from(tagText, "base64url");
-  if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new Error("secret-box: not a sealed value");
-  const decipher = createDecipheriv("aes-256-gcm", keyFor(purpose), iv, { authTagLength: TAG_BYTES });
-  decipher.setAAD(Buffer.from(purpose));
-  decipher.setAuthTag(tag);
-  try {
-    return Buffer.concat([decipher.update(Buffer.from(bodyText, "base64url")), decipher.final()]).toString("utf8");
-  } catch {
-    throw new Error("secret-box: the value does not open (wrong purpose, changed AUTH_SECRET or tampered)");
-  }
+/** Decrypts what seal produced; throws if the secret, purpose or context differ or the text was altered. */
+export function open(sealed: string, secret: string, purpose: string, context: string): string {
+  const [version, iv, tag, body] = sealed.split(".");
+  if (version !== VERSION || !iv || !tag || body === undefined) throw new Error("not a sealed value");
+  const decipher = createDecipheriv("aes-256-gcm", derive(secret, purpose), Buffer.from(iv, "base64url"));
+  decipher.setAAD(Buffer.from(context));
+  decipher.setAuthTag(Buffer.from(tag, "base64url"));
+  return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+}
+
+/** The app's AUTH_SECRET (the web app always has it in its environment; the CLI also looks in the data directory). */
+export function readAuthSecret(env: NodeJS.ProcessEnv = process.env): string {
+  if (!env.AUTH_SECRET) throw new Error("AUTH_SECRET is not set: set the same AUTH_SECRET as the app");
+  return env.AUTH_SECRET;
 }

@@ -1,10 +1,27 @@
-/** The plan catalogue as the database holds it (the gateway enforces these rows; pages show the same rows). */
-import { asc } from "drizzle-orm";
+/** The plan catalogue as the portal shows it, and the self-serve plan change (payment collection is out of scope). */
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { plans } from "../../db/schema";
+import { accounts, plans } from "../../db/schema";
+import { getAccount, setAccountPlan } from "./accounts";
+import type { Actor } from "./audit";
+import { DomainError } from "./errors";
 
 export type PlanRow = typeof plans.$inferSelect;
 
 export async function listPlans(db: Db): Promise<PlanRow[]> {
   return db.select().from(plans).orderBy(asc(plans.rank));
+}
+
+export async function currentPlan(db: Db, accountId: string): Promise<PlanRow> {
+  const [row] = await db.select({ plan: plans }).from(accounts).innerJoin(plans, eq(plans.id, accounts.planId)).where(eq(accounts.id, accountId));
+  if (!row) throw new DomainError("not_found", "No such account.");
+  return row.plan;
+}
+
+/** Changes the account's plan at once for every key (gateways re-read a key's plan within their cache lifetime); audited. */
+export async function changeOwnPlan(db: Db, input: { accountId: string; plan: unknown }, actor: Actor) {
+  if (typeof input.plan !== "string") throw new DomainError("invalid", "Choose a plan.", { field: "plan" });
+  const account = await getAccount(db, input.accountId);
+  if (account.planId === input.plan) throw new DomainError("conflict", "The account is already on this plan.", { field: "plan" });
+  return setAccountPlan(db, input.accountId, input.plan, actor);
 }

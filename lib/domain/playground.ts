@@ -1,10 +1,10 @@
 /**
- * The playground's test key: one per account, created on first use, kept sealed (AES-256-GCM, lib/crypto/secret-box)
- * so the portal can call the gateway with it without ever showing or logging it.
+ * The playground's test key: one per account, created on first use, kept sealed (AES-256-GCM under AUTH_SECRET,
+ * lib/crypto/secret-box, bound to the account id) so the portal can call the gateway with it without showing or logging it.
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { open, seal } from "../crypto/secret-box";
+import { open, readAuthSecret, seal } from "../crypto/secret-box";
 import type { Actor } from "./audit";
 import { DomainError } from "./errors";
 import { changeKeyStatus, createKey } from "./keys";
@@ -35,10 +35,10 @@ export async function playgroundKeyInfo(db: Db, accountId: string): Promise<Play
 export async function playgroundKey(db: Db, accountId: string, actor: Actor, mayCreate: boolean): Promise<PlaygroundKeyInfo & { key: string }> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const row = await current(db, accountId);
-    if (row?.usable) return { keyId: row.key_id, prefix: row.prefix, key: open(row.sealed_key, PURPOSE) };
+    if (row?.usable) return { keyId: row.key_id, prefix: row.prefix, key: open(row.sealed_key, readAuthSecret(), PURPOSE, accountId) };
     if (!mayCreate) throw new DomainError("forbidden", "The account has no playground key yet and only its owner can create one; paste one of your keys instead.");
     const created = await createKey(db, { accountId, env: "test", name: "Playground" }, actor);
-    const sealed = seal(created.key, PURPOSE);
+    const sealed = seal(created.key, readAuthSecret(), PURPOSE, accountId);
     const stored = await db.execute(sql`
       insert into playground_keys (account_id, key_id, sealed_key) values (${accountId}::uuid, ${created.id}, ${sealed})
       on conflict (account_id) do update set key_id = excluded.key_id, sealed_key = excluded.sealed_key, created_at = now()
