@@ -37,7 +37,7 @@ export default function HomePage() {
           </li>
           <li>Call an endpoint. The key may also go in <code>x-api-key</code> or <code>X-Service-Key</code>.</li>
         </ol>
-        <pre className="overflow-x-auto rounded-md bg-slate-900 p-4 text-sm text-slate-100" aria-label="curl example">
+        <pre tabIndex={0} className="overflow-x-auto rounded-md bg-slate-900 p-4 text-sm text-slate-100" aria-label="curl example">
           <code>{CURL}</code>
         </pre>
       </section>
@@ -53,6 +53,7 @@ export default function HomePage() {
       <section aria-labelledby="plans-heading" className="space-y-3">
         <h2 id="plans-heading" className="text-2xl font-semibold">Plan limits</h2>
         <PlanLimitsTable />
+        <p><Link href="/pricing">Compare plans</Link> · <Link href="/signup">Sign up for a free test key</Link> · <Link href="/docs/guides/quick-start">Quick start guide</Link></p>
       </section>
     </div>
   );

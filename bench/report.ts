@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineResult } from "./engine";
+import type { UsageBenchResult } from "./usage";
 import type { LoadResult } from "./load";
 import type { MemoryReport } from "./proc";
 
@@ -23,6 +24,7 @@ export interface BenchResults {
   standalone: ServerRuns & { poolMax: number };
   next: ServerRuns;
   engine?: EngineResult | { error: string };
+  usage?: UsageBenchResult | { error: string };
   targets?: Target[];
 }
 
@@ -42,6 +44,7 @@ export function evaluate(r: BenchResults): Target[] {
   const np = r.next.pipeline;
   const runs = [sc, sp, r.standalone.heavy, nc, np].filter((x): x is LoadResult => x !== undefined);
   const engine = r.engine && "fullMedianMs" in r.engine ? r.engine : undefined;
+  const usage = r.usage && "pageP95Ms" in r.usage ? r.usage : undefined;
   const ratio = (a?: LoadResult, b?: LoadResult) => (a && b && b.reqPerSec > 0 ? a.reqPerSec / b.reqPerSec : undefined);
   const sRatio = ratio(sp, sc);
   const nRatio = ratio(np, nc);
@@ -62,6 +65,7 @@ export function evaluate(r: BenchResults): Target[] {
     { name: "Next pipeline ≥ 70 % of Next constant route", value: nRatio === undefined ? "—" : `${f(nRatio * 100)} %`, pass: nRatio === undefined ? null : nRatio >= 0.7 },
     { name: "demo universe full recompute ≤ 2 s (median)", value: `${f(engine?.fullMedianMs, 0)} ms`, pass: engine ? engine.fullMedianMs <= 2000 : null },
     { name: "demo universe incremental recompute ≤ 2 s (median)", value: `${f(engine?.incrementalMedianMs, 0)} ms`, pass: engine ? engine.incrementalMedianMs <= 2000 : null },
+    { name: "portal usage page data, 1M events ≤ 300 ms (p95)", value: `${f(usage?.pageP95Ms)} ms`, pass: usage ? usage.pageP95Ms <= 300 : null },
   ];
 }
 
@@ -92,6 +96,11 @@ export function printReport(r: BenchResults): void {
     lines.push(`  incremental (advance 1 min, reload, recompute what changed) ${f(e.incrementalMedianMs, 0)} ms ` +
       `[runs: ${e.incremental.map((x) => `${f(x.loadMs, 0)} load + ${f(x.computeMs, 0)} compute, ${x.recomputed} symbols recomputed, newChain=${x.newChain}, trades=${x.trades}`).join("; ")}]`);
   } else if (r.engine) lines.push(`engine: ERROR ${r.engine.error}`);
+  if (r.usage && "pageP95Ms" in r.usage) {
+    const u = r.usage;
+    lines.push(`portal usage data (${u.events} events, ${u.runs} runs): page p50 ${u.pageP50Ms} ms, p95 ${u.pageP95Ms} ms, max ${u.pageMaxMs} ms; ` +
+      `summary p95 ${u.summaryP95Ms} ms, first log page ${u.logP95Ms} ms, next page by cursor ${u.nextPageP95Ms} ms, filtered page ${u.filteredP95Ms} ms`);
+  } else if (r.usage) lines.push(`portal usage data: ${r.usage.error}`);
   if (r.standalone.error) lines.push(`standalone: ERROR ${r.standalone.error}`);
   if (r.next.error) lines.push(`next: ERROR ${r.next.error}`);
   if (r.standalone.note) lines.push(`standalone: ${r.standalone.note}`);

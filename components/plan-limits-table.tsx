@@ -1,46 +1,94 @@
-import { PLAN_SEED } from "@/lib/domain/plans-catalogue";
+import { connection } from "next/server";
+import type { ReactNode } from "react";
+import { listPlans, type PlanRow } from "@/lib/domain/plans";
+import { errorFields, log } from "@/lib/log";
+import { portalDb } from "@/lib/server/portal-db";
+import { ScrollRegion } from "@/components/scroll-region";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 const kib = (bytes: number) => (bytes >= 1024 * 1024 ? `${fmt(bytes / (1024 * 1024))} MiB` : `${fmt(bytes / 1024)} KiB`);
+const th = "px-3 py-2";
+export const liveDataLabel = (p: PlanRow) => (p.dataEntitlement === "demo" ? "Demo data only" : p.dataEntitlement === "live" ? "Live" : "Delayed 15 minutes");
 
-type PlanLimits = Omit<(typeof PLAN_SEED)[number], "liveKeyStyles" | "rank">;
+/** The plan rows from the database, or null when the store cannot be read (the page then says so). */
+export async function loadPlans(): Promise<PlanRow[] | null> {
+  await connection(); // read at request time: plans are data and change without a deploy
+  try {
+    return await listPlans(await portalDb());
+  } catch (err) {
+    log.error("plans could not be read", errorFields(err));
+    return null;
+  }
+}
 
-/** Plan limits: the rows given (the plans table), else the seed of the catalogue; `current` marks the account's plan. */
-export function PlanLimitsTable({ plans = PLAN_SEED, current }: { plans?: readonly PlanLimits[]; current?: string } = {}) {
+interface Column { header: string; cell: (p: PlanRow) => string; numeric?: boolean }
+
+/** One limits table: a row per plan, a column per limit. */
+function LimitsTable({ label, caption, columns, plans, current }: { label: string; caption: ReactNode; columns: Column[]; plans: PlanRow[]; current?: string }) {
   return (
-    <div className="overflow-x-auto">
+    <ScrollRegion label={label}>
       <table className="w-full border-collapse text-left text-sm">
-        <caption className="mb-2 text-left text-slate-700">Limits per key, by the plan of the calling key. Windows are UTC.</caption>
+        <caption className="mb-2 text-left text-slate-700">{caption}</caption>
         <thead className="bg-slate-100">
           <tr>
-            <th scope="col" className="px-3 py-2">Plan (A / B name)</th>
-            <th scope="col" className="px-3 py-2 text-right">A per minute</th>
-            <th scope="col" className="px-3 py-2 text-right">A per month</th>
-            <th scope="col" className="px-3 py-2 text-right">B per minute</th>
-            <th scope="col" className="px-3 py-2 text-right">B per day</th>
-            <th scope="col" className="px-3 py-2 text-right">B max body</th>
-            <th scope="col" className="px-3 py-2">Webhooks</th>
-            <th scope="col" className="px-3 py-2">Live data</th>
+            <th scope="col" className={th}>Plan</th>
+            {columns.map((c) => <th key={c.header} scope="col" className={`${th} ${c.numeric ? "text-right" : ""}`}>{c.header}</th>)}
           </tr>
         </thead>
         <tbody>
           {plans.map((p) => (
             <tr key={p.id} className="border-t border-slate-200">
-              <th scope="row" className="whitespace-nowrap px-3 py-2 font-medium">
+              <th scope="row" className={`${th} whitespace-nowrap font-medium`}>
                 {p.nameA} <span className="font-normal text-slate-600">/ {p.nameB}</span>
                 {p.id === current ? <span className="ml-2 rounded bg-blue-100 px-2 py-0.5 text-xs font-semibold text-blue-900">Your plan</span> : null}
               </th>
-              <td className="px-3 py-2 text-right tabular-nums">{fmt(p.aPerMinute)}</td>
-              <td className="px-3 py-2 text-right tabular-nums">{fmt(p.aPerMonth)}</td>
-              <td className="px-3 py-2 text-right tabular-nums">{fmt(p.bPerMinute)}</td>
-              <td className="px-3 py-2 text-right tabular-nums">{fmt(p.bPerDay)}</td>
-              <td className="px-3 py-2 text-right tabular-nums">{kib(p.bMaxPayloadBytes)}</td>
-              <td className="px-3 py-2">{p.webhooks ? "Yes" : "No"}</td>
-              <td className="whitespace-nowrap px-3 py-2">{p.dataEntitlement === "demo" ? "Demo only" : p.dataEntitlement}</td>
+              {columns.map((c) => <td key={c.header} className={`${th} ${c.numeric ? "text-right tabular-nums" : ""}`}>{c.cell(p)}</td>)}
             </tr>
           ))}
         </tbody>
       </table>
+    </ScrollRegion>
+  );
+}
+
+type TableProps = { plans: PlanRow[]; current?: string };
+
+export function FamilyATable({ plans, current }: TableProps) {
+  return (
+    <LimitsTable label="Family A limits" plans={plans} current={current}
+      caption={<>Family A limits (<code>/ticker</code>, <code>/signal-score</code>, <code>/options-flow</code>), per key. Windows are UTC.</>}
+      columns={[
+        { header: "Requests per minute", cell: (p) => fmt(p.aPerMinute), numeric: true },
+        { header: "Requests per month", cell: (p) => fmt(p.aPerMonth), numeric: true },
+      ]} />
+  );
+}
+
+export function FamilyBTable({ plans, current }: TableProps) {
+  return (
+    <LimitsTable label="Family B limits" plans={plans} current={current}
+      caption={<>Family B limits (<code>/ai</code>, <code>/data</code>, <code>/alerts</code>, <code>/outputs</code>), per key. Windows are UTC.</>}
+      columns={[
+        { header: "Requests per minute", cell: (p) => fmt(p.bPerMinute), numeric: true },
+        { header: "Requests per day", cell: (p) => fmt(p.bPerDay), numeric: true },
+        { header: "Max request body", cell: (p) => kib(p.bMaxPayloadBytes), numeric: true },
+        { header: "Webhooks", cell: (p) => (p.webhooks ? "Yes" : "No") },
+      ]} />
+  );
+}
+
+export function PlansUnavailable() {
+  return <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-red-900">The plan catalogue cannot be read right now; reload the page in a moment.</p>;
+}
+
+/** Both families' limit tables from the plan rows in the database (read here unless given); `current` marks the account's plan. */
+export async function PlanLimitsTable({ plans: given, current }: { plans?: PlanRow[]; current?: string } = {}) {
+  const plans = given ?? (await loadPlans());
+  if (!plans) return <PlansUnavailable />;
+  return (
+    <div className="space-y-6" data-testid="plan-limits">
+      <FamilyATable plans={plans} current={current} />
+      <FamilyBTable plans={plans} current={current} />
     </div>
   );
 }

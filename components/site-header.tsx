@@ -2,6 +2,7 @@ import Link from "next/link";
 
 const NAV = [
   { href: "/", label: "Home" },
+  { href: "/pricing", label: "Pricing" },
   { href: "/docs", label: "API reference" },
 ];
 
@@ -16,7 +17,7 @@ export function SiteHeader() {
           <ul className="flex gap-5">
             {NAV.map((item) => (
               <li key={item.href}>
-                <Link href={item.href} className="text-slate-100 hover:text-white focus-visible:outline-white">
+                <Link href={item.href} className="text-slate-100 no-underline hover:text-white hover:underline focus-visible:outline-white">
                   {item.label}
                 </Link>
               </li>

@@ -1,55 +1,50 @@
 import { expect, test } from "@playwright/test";
+import { blockOtherHosts } from "./helpers/same-host";
 
-test("docs shows a loading state, then the reference", async ({ page }) => {
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  await page.route("**/api/v1/openapi.json", async (route) => {
-    await gate;
-    await route.continue();
-  });
+test("docs renders the OpenAPI document with Scalar, loading nothing from another host", async ({ page, context, baseURL }) => {
+  const foreign = await blockOtherHosts(context, baseURL);
   await page.goto("/docs");
-  await expect(page.getByRole("status")).toContainText("Loading");
-  release();
-
-  await expect(page.getByRole("heading", { level: 3, name: "/api/v1/options-flow" })).toBeVisible();
-  await expect(page.getByRole("heading", { level: 3, name: "/api/v1/ticker/{symbol}/summary" })).toBeVisible();
-  await expect(page.getByRole("heading", { level: 3, name: "/api/v1/ai/symbol/{ticker}/no-trade" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
+  const reference = page.getByTestId("scalar-reference");
+  await expect(reference.getByRole("heading", { name: "Options Market Research API" })).toBeVisible({ timeout: 20_000 });
+  await expect(reference).toContainText("rate_limit_exceeded"); // the reference notes, from the document's description
+  // Scalar renders sections as they scroll into view.
+  await reference.getByRole("heading", { name: "Variant A" }).scrollIntoViewIfNeeded();
+  await expect(reference).toContainText("/api/v1/ticker/{symbol}/summary");
+  await expect(reference).toContainText("Research summary for a ticker");
+  await reference.getByRole("heading", { name: "Variant B" }).scrollIntoViewIfNeeded();
+  await expect(reference).toContainText("/api/v1/ai/symbol/{ticker}/no-trade");
   await expect(page.getByRole("status")).toHaveCount(0);
-
-  const plans = page.getByRole("table", { name: "Plans" });
-  const sandbox = plans.getByRole("row", { name: /^Sandbox/ });
-  await expect(sandbox.getByRole("cell").nth(1)).toHaveText("10");
-  await expect(sandbox.getByRole("cell").nth(2)).toHaveText("100");
-
-  const errors = page.getByRole("table", { name: "Error codes" });
-  await expect(errors.getByRole("rowheader", { name: "endpoint_pending_licensing" })).toBeVisible();
-  await expect(page.getByRole("complementary", { name: "Disclaimer" })).toContainText("not financial advice");
+  await page.waitForLoadState("networkidle");
+  expect(foreign).toEqual([]);
 });
 
-test("an operation expands with the keyboard", async ({ page }) => {
-  await page.goto("/docs");
-  const section = page.getByRole("region", { name: "/api/v1/options-flow" });
-  const summary = section.locator("summary").first();
-  await expect(summary).toBeVisible();
-  await expect(section.getByRole("heading", { name: "Parameters" })).toBeHidden();
-  await summary.focus();
-  await expect(summary).toBeFocused();
-  await page.keyboard.press("Enter");
-  await expect(section.locator("details").first()).toHaveAttribute("open", "");
-  await expect(section.getByRole("heading", { name: "Parameters" })).toBeVisible();
-  await expect(section.getByRole("heading", { name: "Responses" })).toBeVisible();
-  await expect(section).toContainText("403");
-});
-
-test("a failed load shows an alert with a working retry", async ({ page }) => {
-  let fail = true;
-  await page.route("**/api/v1/openapi.json", (route) =>
-    fail ? route.fulfill({ status: 500, body: "{}", contentType: "application/json" }) : route.continue(),
-  );
+test("the bundle is served by the app; without it the page says so and links the raw document", async ({ page, request }) => {
+  const bundle = await request.get("/docs/scalar.js");
+  expect(bundle.status()).toBe(200);
+  expect(bundle.headers()["content-type"]).toContain("javascript");
+  await page.route("**/docs/scalar.js", (route) => route.fulfill({ status: 500, body: "" }));
   await page.goto("/docs");
   const alert = page.getByRole("alert").filter({ hasText: "could not be loaded" });
   await expect(alert).toBeVisible();
-  fail = false;
-  await alert.getByRole("button", { name: "Retry" }).click();
-  await expect(page.getByRole("heading", { level: 3, name: "/api/v1/options-flow" })).toBeVisible();
+  await expect(alert.getByRole("link", { name: "/api/v1/openapi.json" })).toHaveAttribute("href", "/api/v1/openapi.json");
+});
+
+test("every guide is linked from /docs and renders; limits come from the database's plan rows", async ({ page }) => {
+  await page.goto("/docs");
+  const guides = page.getByRole("navigation", { name: "Guides" });
+  for (const name of ["Quick start", "Authentication", "Errors", "Limits", "Data labels and disclaimer", "Metric definitions"]) {
+    await guides.getByRole("link", { name }).click();
+    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+    await page.goBack();
+  }
+  await page.goto("/docs/guides/limits");
+  const a = page.getByRole("table", { name: /Family A limits/ });
+  await expect(a.getByRole("row", { name: /^Sandbox/ })).toContainText("10");
+  await expect(a.getByRole("row", { name: /^Sandbox/ })).toContainText("100");
+  await page.goto("/docs/guides/data-labels");
+  await expect(page.getByRole("complementary", { name: "Disclaimer" })).toContainText("not financial advice");
+  await page.goto("/docs/guides/errors");
+  await expect(page.getByRole("rowheader", { name: "endpoint_pending_licensing" })).toBeVisible();
+  expect((await page.request.get("/docs/guides/nope")).status()).toBe(404);
 });

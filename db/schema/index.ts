@@ -21,3 +21,4 @@ export * from "./market-data-versions";
 export * from "./import-runs";
 export * from "./iv-history";
 export * from "./access-requests";
+export * from "./playground-keys";

@@ -67,6 +67,7 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       description: `${route.description}\n\nFamily ${route.family}.${route.authenticated ? "" : " No key needed; never metered."}${
         DEFAULT_PENDING_LIVE.has(route.id) ? " Live keys: pending licensing by default." : ""}`,
       tags: route.tags,
+      "x-family": route.family,
       parameters: [...objectParams(route.params, "path"), ...objectParams(route.query, "query")],
       responses: responsesFor(route),
       ...(route.authenticated ? { security: [{ bearer: [] }, { apiKey: [] }, { serviceKey: [] }] } : { security: [] }),

@@ -15,7 +15,7 @@ export function burstWindow(family: Family, plan: Plan, now: Date): Window {
   return { name: "minute", bucket: `${family}:minute`, start, end: new Date(start.getTime() + 60_000), limit: family === "A" ? plan.aPerMinute : plan.bPerMinute };
 }
 
-export function quotaWindow(family: Family, plan: Plan, now: Date): Window {
+export function quotaWindow(family: Family, plan: Pick<Plan, "aPerMonth" | "bPerDay">, now: Date): Window {
   const y = now.getUTCFullYear();
   const m = now.getUTCMonth();
   if (family === "A") {

@@ -1,0 +1,102 @@
+import { expect, test } from "@playwright/test";
+import { signUpAndSignIn } from "../tests/helpers/portal";
+
+test("a call from the playground appears in the usage chart and the request log", async ({ page, baseURL }, info) => {
+  await signUpAndSignIn(page.request, baseURL);
+  await page.goto("/dashboard/playground");
+  await expect(page.getByRole("complementary", { name: "Disclaimer" })).toContainText("not financial advice");
+  await expect(page.getByLabel("Route")).toHaveValue("GET /api/v1/ticker/{symbol}/summary");
+  await expect(page.getByLabel(/^symbol/)).toHaveValue("AAPL");
+  await page.getByRole("button", { name: "Send request" }).click();
+
+  const response = page.getByTestId("playground-response");
+  await expect(response.getByTestId("pg-status")).toHaveText("HTTP 200");
+  await expect(response.getByText("Demo data", { exact: true })).toBeVisible();
+  await expect(response.getByText("Data label: demo")).toBeVisible();
+  await expect(response.getByText(/Disclaimer in the response/)).toBeVisible();
+  await expect(response.getByRole("row", { name: /^ratelimit-policy/ })).toContainText('"minute";q=10;w=60');
+  await expect(response.getByLabel("Response body")).toContainText('"not_financial_advice": true');
+  await expect(response.getByLabel("curl command")).toContainText("/api/v1/ticker/AAPL/summary");
+  const requestId = (await response.getByRole("row", { name: /^x-request-id/ }).getByRole("cell").textContent())!.trim();
+  expect(requestId).toMatch(/^req_/);
+  await expect(page.getByText(/My playground test key \(svc_test_/)).toBeVisible();
+  await page.screenshot({ path: info.outputPath("playground.png"), fullPage: true });
+
+  // A bad parameter is answered by the gateway itself, in the route family's error shape.
+  await page.getByLabel(/^symbol/).fill("not a symbol");
+  await page.getByRole("button", { name: "Send request" }).click();
+  await expect(response.getByTestId("pg-status")).toHaveText("HTTP 400");
+  await expect(response.getByLabel("Response body")).toContainText("invalid_request");
+
+  await page.goto("/dashboard/usage");
+  await expect(page.getByTestId("minute-chart-summary")).toHaveText(/^2 calls in the last hour: Family A 2\.$/);
+  await page.getByLabel("Group by").selectOption("status");
+  await expect(page.getByTestId("minute-chart-summary")).toHaveText(/^2 calls in the last hour: 2xx 1, 4xx 1\.$/);
+  await expect(page.getByTestId("daily-chart-summary")).toContainText("2 calls in the last 30 days");
+  await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
+  const log = page.getByRole("table", { name: "Request log" });
+  await expect(log.getByRole("row", { name: new RegExp(requestId) })).toContainText("/api/v1/ticker/{symbol}/summary");
+  await expect(log.getByRole("row", { name: new RegExp(requestId) })).toContainText("200");
+  await expect(page.getByText(/Family A quota: 1 of 100 calls this month/)).toBeVisible();
+  await page.screenshot({ path: info.outputPath("usage.png"), fullPage: true });
+
+  await page.getByLabel("Status class").selectOption("4xx");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(log.getByRole("row")).toHaveCount(2); // header + the 400
+  await expect(log).toContainText("invalid_request");
+});
+
+test("usage and playground portal routes answer 401 signed out; the pages redirect to sign-in", async ({ page, request, baseURL }) => {
+  for (const path of ["/api/portal/usage", "/api/portal/usage/requests", "/api/portal/playground/key"]) {
+    expect((await request.get(path)).status(), path).toBe(401);
+  }
+  const call = await request.post("/api/portal/playground/call", { data: { operation: "GET /api/v1/health" }, headers: { origin: new URL(baseURL!).origin } });
+  expect(call.status()).toBe(401);
+  for (const path of ["/dashboard/usage", "/dashboard/playground"]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(`${baseURL}/signin?callbackUrl=${encodeURIComponent(path)}`);
+  }
+});
+
+test("another account's key is a 404 in the request log filter; bad filters are a 400 naming the field", async ({ page, baseURL, browser }) => {
+  await signUpAndSignIn(page.request, baseURL);
+  await page.request.post("/api/portal/playground/call", { data: { operation: "GET /api/v1/data/yield-curve" }, headers: { origin: new URL(baseURL!).origin } });
+  const mine = (await (await page.request.get("/api/portal/playground/key")).json()).data.keyId as string;
+  const other = await browser.newContext({ baseURL });
+  await signUpAndSignIn(other.request, baseURL);
+  const stolen = await other.request.get(`/api/portal/usage/requests?key=${mine}`);
+  expect(stolen.status()).toBe(404);
+  const summary = (await (await other.request.get("/api/portal/usage")).json()).data;
+  expect(summary.quotas.map((q: { keyId: string }) => q.keyId)).not.toContain(mine);
+  expect((await other.request.get(`/api/portal/usage/requests?status=3xx`)).status()).toBe(400);
+  const badCursor = await other.request.get(`/api/portal/usage/requests?cursor=nope`);
+  expect(badCursor.status()).toBe(400);
+  expect((await badCursor.json()).error.field).toBe("cursor");
+  const badOp = await other.request.post("/api/portal/playground/call", { data: { operation: "GET /nope" }, headers: { origin: new URL(baseURL!).origin } });
+  expect(badOp.status()).toBe(400);
+  await other.close();
+});
+
+test("a body route's form builds the JSON body from the document; a pasted key is used as given", async ({ page, baseURL }) => {
+  await signUpAndSignIn(page.request, baseURL);
+  await page.goto("/dashboard/playground");
+  await page.getByLabel("Route").selectOption("POST /api/v1/alerts");
+  await page.getByLabel(/^url/).fill("http://localhost:9/hook");
+  await page.getByRole("group", { name: /^events/ }).getByLabel("iv_rank.crossed_above").check();
+  await page.getByLabel(/^symbols/).fill("AAPL, MSFT");
+  await page.getByLabel(/^ivRankAbove/).fill("80");
+  await page.getByRole("button", { name: "Send request" }).click();
+  const response = page.getByTestId("playground-response");
+  // Sandbox has no webhooks: the gateway answers in family B's error shape, envelope included.
+  await expect(response.getByTestId("pg-status")).toHaveText("HTTP 403");
+  await expect(response.getByLabel("Response body")).toContainText('"code": "subscription_required"');
+  await expect(response.getByLabel("Response body")).toContainText('"isMockData": true');
+  await expect(response.getByLabel("curl command")).toContainText(`--data '{"url":"http://localhost:9/hook","events":["iv_rank.crossed_above"],"symbols":["AAPL","MSFT"],"ivRankAbove":80}'`);
+
+  await page.getByLabel("Route").selectOption("GET /api/v1/data/market-sentiment");
+  await page.getByLabel("Paste a key").check();
+  await page.getByLabel("API key").fill("svc_test_000000000000000000000000000000");
+  await page.getByRole("button", { name: "Send request" }).click();
+  await expect(response.getByTestId("pg-status")).toHaveText("HTTP 401");
+  await expect(response.getByLabel("Response body")).toContainText("invalid_api_key");
+});

@@ -1,0 +1,101 @@
+/**
+ * The playground's operations and form fields, derived from the OpenAPI document (lib/api/openapi.ts), and the request
+ * path built from a form's values. Pure: the page, the browser (copy-as-curl) and the portal route share it.
+ */
+export type FieldKind = "text" | "number" | "integer" | "enum" | "enum-list" | "list" | "number-list";
+
+export interface PlaygroundField {
+  name: string;
+  in: "path" | "query" | "body";
+  required: boolean;
+  description?: string;
+  kind: FieldKind;
+  options?: string[];
+  example?: string;
+}
+
+export interface PlaygroundOperation {
+  id: string;
+  method: string;
+  path: string;
+  summary: string;
+  family: "A" | "B";
+  authenticated: boolean;
+  fields: PlaygroundField[];
+  hasBody: boolean;
+}
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Values that make a first call succeed on the demo market; everything else starts empty. */
+const EXAMPLES: Record<string, string> = { symbol: "AAPL", ticker: "AAPL", symbols: "AAPL,MSFT,SPY" };
+
+function kindOf(schema: Json): Pick<PlaygroundField, "kind" | "options"> {
+  if (Array.isArray(schema.enum)) return { kind: "enum", options: schema.enum.map(String) };
+  if (schema.type === "integer") return { kind: "integer" };
+  if (schema.type === "number") return { kind: "number" };
+  if (schema.type === "array") {
+    const items = (schema.items ?? {}) as Json;
+    if (Array.isArray(items.enum)) return { kind: "enum-list", options: items.enum.map(String) };
+    return { kind: items.type === "number" || items.type === "integer" ? "number-list" : "list" };
+  }
+  return { kind: "text" };
+}
+
+function field(name: string, where: PlaygroundField["in"], required: boolean, schema: Json, description?: string): PlaygroundField {
+  return { name, in: where, required, description: description ?? schema.description, ...kindOf(schema), ...(EXAMPLES[name] ? { example: EXAMPLES[name] } : {}) };
+}
+
+export function playgroundOperations(doc: Json): PlaygroundOperation[] {
+  const out: PlaygroundOperation[] = [];
+  for (const [path, ops] of Object.entries<Json>(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries<Json>(ops)) {
+      if (!op["x-family"]) continue; // only operations the gateway serves carry their family
+      const fields: PlaygroundField[] = (op.parameters ?? []).map((p: Json) => field(p.name, p.in, Boolean(p.required), p.schema ?? {}, p.description));
+      const body = op.requestBody?.content?.["application/json"]?.schema as Json | undefined;
+      if (body) {
+        const required = new Set<string>(body.required ?? []);
+        for (const [name, schema] of Object.entries<Json>(body.properties ?? {})) fields.push(field(name, "body", required.has(name), schema));
+      }
+      out.push({
+        id: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, summary: op.summary ?? "", family: op["x-family"],
+        authenticated: (op.security ?? []).length > 0, fields, hasBody: Boolean(body),
+      });
+    }
+  }
+  return out.sort((a, b) => a.family.localeCompare(b.family) || a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+}
+
+/** The path with its parameters substituted (percent-encoded) and the non-empty query values appended. */
+export function requestPath(template: string, params: Record<string, string>, query: Record<string, string>): string {
+  const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
+  const q = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== ""));
+  const qs = q.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** A body field's form value as JSON: numbers parsed, lists split on commas; empty optional values are left out. */
+export function bodyValue(f: PlaygroundField, raw: string | string[]): unknown {
+  if (Array.isArray(raw)) return raw;
+  const text = raw.trim();
+  if (text === "") return undefined;
+  if (f.kind === "number" || f.kind === "integer") return Number(text);
+  if (f.kind === "list" || f.kind === "number-list") {
+    const items = text.split(",").map((s) => s.trim()).filter(Boolean);
+    return f.kind === "number-list" ? items.map(Number) : items;
+  }
+  return text;
+}
+
+/** A shell-safe single-quoted string. */
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The same call as a curl command; the key stays a shell variable so the command can be shared. */
+export function curlCommand(origin: string, op: Pick<PlaygroundOperation, "method" | "authenticated">, path: string, body?: unknown): string {
+  const parts = ["curl", "-sS"];
+  if (op.method !== "GET") parts.push("-X", op.method);
+  if (op.authenticated) parts.push("-H", '"Authorization: Bearer $API_KEY"');
+  if (body !== undefined) parts.push("-H", quote("content-type: application/json"), "--data", quote(JSON.stringify(body)));
+  parts.push(quote(origin + path));
+  return parts.join(" ");
+}
