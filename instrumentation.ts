@@ -3,7 +3,14 @@
  * the real-time demo ticker are running before anyone calls the API. Route handlers share the same instance.
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.DATABASE_URL) return;
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { missingSecretReason } = await import("./lib/auth/settings");
+  const reason = process.env.NEXT_PHASE === "phase-production-build" ? null : missingSecretReason();
+  if (reason) {
+    process.stderr.write(`${reason}\n`);
+    process.exit(1);
+  }
+  if (!process.env.DATABASE_URL) return;
   const { sharedGateway } = await import("./lib/server/gateway");
   const { errorFields, log } = await import("./lib/log");
   // Not awaited: the server starts listening meanwhile; early API calls wait on the same promise.

@@ -1,21 +1,34 @@
 /** The signed-in person for pages and portal routes, read fresh from the database on every request. */
 import { redirect } from "next/navigation";
 import { auth } from "./config";
-import { loadPortalUser } from "../domain/users";
+import { loadPortalSession } from "../domain/users";
 import { portalDb } from "../server/portal-db";
 import type { PortalUser } from "../portal/types";
 
-export async function currentPortalUser(): Promise<PortalUser | null> {
+export interface PortalSession {
+  user: PortalUser;
+  /** False when the user has not accepted the current TERMS_VERSION (pages send them to /terms first). */
+  termsCurrent: boolean;
+}
+
+export async function currentPortalSession(): Promise<PortalSession | null> {
   const session = await auth();
   const id = session?.user?.id;
   if (!id) return null;
-  return loadPortalUser(await portalDb(), id);
+  return loadPortalSession(await portalDb(), id);
 }
 
-/** Pages: the signed-in user, or a redirect to sign-in that comes back here (or to the dashboard when signed-in lacks what is needed). */
+export async function currentPortalUser(): Promise<PortalUser | null> {
+  return (await currentPortalSession())?.user ?? null;
+}
+
+/** Pages: the signed-in user, or a redirect to sign-in (or to /terms, or to the dashboard when something needed is missing) that comes back here. */
 export async function requirePortalUser(opts: { from?: string; verified?: boolean; admin?: boolean } = {}): Promise<PortalUser> {
-  const user = await currentPortalUser();
-  if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent(opts.from ?? "/dashboard")}`);
+  const from = encodeURIComponent(opts.from ?? "/dashboard");
+  const session = await currentPortalSession();
+  if (!session) redirect(`/signin?callbackUrl=${from}`);
+  if (!session.termsCurrent) redirect(`/terms?callbackUrl=${from}`);
+  const { user } = session;
   if (opts.admin && !user.isAdmin) redirect("/dashboard");
   if (opts.verified && !user.emailVerified) redirect("/dashboard?verify=required");
   return user;
