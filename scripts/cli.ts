@@ -16,6 +16,7 @@ import { seedReferenceData } from "../lib/domain/seed";
 import { IMPORT_KINDS, importFile, isImportKind, formatImportError } from "../lib/market/import";
 import { seedDemoMarket } from "../lib/market/store";
 import { appEnv } from "../lib/env";
+import { runUserCommand, USER_USAGE } from "./cli-user";
 
 class UsageError extends Error {}
 const ACTOR = adminActor(`cli:${process.env.USER ?? "operator"}`);
@@ -30,7 +31,7 @@ const USAGE = `usage: cli <command>
   endpoint list
   endpoint set-licensing --path P --env live|test --state enabled|pending_licensing --reason R [--method M]
   import <${IMPORT_KINDS.join("|")}> --file F [--env live|demo]
-  demo seed`;
+  demo seed${USER_USAGE}`;
 
 function need(flags: Flags, name: string): string {
   const v = flags[name];
@@ -83,6 +84,7 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
       await seedDemoMarket(db, { seed: appEnv().DEMO_SEED, now: new Date() });
       return { ok: true };
     default:
+      if (group === "user") return runUserCommand(db, action, { actor: ACTOR, need: (n) => need(flags, n), usage: (m) => new UsageError(m) });
       if (group === "import") {
         const kind = action ?? "";
         if (!isImportKind(kind)) throw new UsageError(`import kind must be one of ${IMPORT_KINDS.join(", ")}`);
