@@ -1,4 +1,5 @@
 /** The signed-in person for pages and portal routes, read fresh from the database on every request. */
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { auth } from "./config";
 import { loadPortalSession } from "../domain/users";
@@ -24,7 +25,8 @@ export async function currentPortalUser(): Promise<PortalUser | null> {
 
 /** Pages: the signed-in user, or a redirect to sign-in (or to /terms, or to the dashboard when something needed is missing) that comes back here. */
 export async function requirePortalUser(opts: { from?: string; verified?: boolean; admin?: boolean } = {}): Promise<PortalUser> {
-  const from = encodeURIComponent(opts.from ?? "/dashboard");
+  // proxy.ts passes the requested path, so a layout's check comes back to the page that was asked for.
+  const from = encodeURIComponent(opts.from ?? (await headers()).get("x-portal-path") ?? "/dashboard");
   const session = await currentPortalSession();
   if (!session) redirect(`/signin?callbackUrl=${from}`);
   if (!session.termsCurrent) redirect(`/terms?callbackUrl=${from}`);
