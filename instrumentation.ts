@@ -4,12 +4,7 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { missingSecretReason } = await import("./lib/auth/settings");
-  const reason = process.env.NEXT_PHASE === "phase-production-build" ? null : missingSecretReason();
-  if (reason) {
-    process.stderr.write(`${reason}\n`);
-    process.exit(1);
-  }
+  if (process.env.NEXT_PHASE !== "phase-production-build") (await import("./lib/auth/settings")).exitWithoutSecret();
   if (!process.env.DATABASE_URL) return;
   const { sharedGateway } = await import("./lib/server/gateway");
   const { errorFields, log } = await import("./lib/log");

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { connection } from "next/server";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { currentPortalUser } from "@/lib/auth/portal-user";
 import { errorFields, log } from "@/lib/log";
@@ -11,6 +12,8 @@ const NAV = [
 const linkClass = "text-slate-100 hover:text-white focus-visible:outline-white";
 
 export async function SiteHeader() {
+  // Every page is rendered per request (the header is per user, and the CSP nonce needs it).
+  await connection();
   // The header never breaks a page: an unreachable store shows the signed-out links.
   const user = await currentPortalUser().catch((err) => {
     log.error("site header session lookup failed", errorFields(err));

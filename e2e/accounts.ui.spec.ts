@@ -35,13 +35,13 @@ test("sign up → verification mail → open the link → verified", async ({ pa
   const link = linkIn(await mailbox.waitFor(email));
   expect(new URL(link).pathname).toBe("/verify-email");
   await page.goto(link);
-  await expect(page.getByRole("status")).toContainText(`${email} is verified`);
+  await expect(page.locator("main").getByRole("status")).toContainText(`${email} is verified`);
   await page.goto("/dashboard");
   await expect(page.getByRole("heading", { name: "Verify your e-mail address" })).toHaveCount(0);
   await expect(page.getByText("Verified", { exact: true })).toBeVisible();
   // The link works once.
   await page.goto(link);
-  await expect(page.getByRole("alert")).toContainText("invalid, already used or expired");
+  await expect(page.locator("main").getByRole("alert")).toContainText("invalid, already used or expired");
 });
 
 test("resend from the dashboard sends a new link and the old one stops working", async ({ page, baseURL }) => {
@@ -54,9 +54,9 @@ test("resend from the dashboard sends a new link and the old one stops working",
   const second = linkIn(mailbox.messages.filter((m) => m.to.includes(user.email))[1]);
   expect(second).not.toBe(first);
   await page.goto(first);
-  await expect(page.getByRole("alert")).toContainText("invalid, already used or expired");
+  await expect(page.locator("main").getByRole("alert")).toContainText("invalid, already used or expired");
   await page.goto(second);
-  await expect(page.getByRole("status")).toContainText("is verified");
+  await expect(page.locator("main").getByRole("status")).toContainText("is verified");
 });
 
 test("password reset by link; an unknown address gets the same answer and no mail", async ({ page, baseURL }) => {
@@ -67,7 +67,7 @@ test("password reset by link; an unknown address gets the same answer and no mai
     await page.goto("/forgot-password");
     await page.getByLabel("E-mail").fill(email);
     await page.getByRole("button", { name: "Send reset link" }).click();
-    await expect(page.getByRole("status")).toContainText(`If an account exists for ${email}, a link to choose a new password is on its way.`);
+    await expect(page.locator("main").getByRole("status")).toContainText(`If an account exists for ${email}, a link to choose a new password is on its way.`);
   }
   const resetMail = await mailbox.waitFor(user.email).then(async () => {
     await expect.poll(() => mailbox.messages.filter((m) => m.to.includes(user.email) && /Reset your password/.test(m.raw)).length).toBe(1);
@@ -80,7 +80,7 @@ test("password reset by link; an unknown address gets the same answer and no mai
   await expect(page.getByText("A password has 10 to 200 characters.")).toBeVisible();
   await page.getByLabel("New password").fill("my brand new password");
   await page.getByRole("button", { name: "Set new password" }).click();
-  await expect(page.getByRole("status")).toContainText("Your password has been changed.");
+  await expect(page.locator("main").getByRole("status")).toContainText("Your password has been changed.");
   await page.goto("/signin");
   await page.getByLabel("E-mail").fill(user.email);
   await page.getByLabel("Password").fill("my brand new password");
@@ -96,13 +96,13 @@ test("failed sign-ins are throttled with the time to wait", async ({ page, baseU
   for (let i = 0; i < 5; i++) {
     await page.getByLabel("Password").fill(`wrong password ${i}`);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert")).toHaveText("Wrong e-mail or password.");
+    await expect(page.locator("main").getByRole("alert")).toHaveText("Wrong e-mail or password.");
     await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
   }
   // Even the right password waits now.
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toHaveText(/^Too many failed sign-ins\. Wait \d+ minutes? and try again, or reset your password\.$/);
+  await expect(page.locator("main").getByRole("alert")).toHaveText(/^Too many failed sign-ins\. Wait \d+ minutes? and try again, or reset your password\.$/);
   await expect(page).toHaveURL(/\/signin/);
 });
 
@@ -113,7 +113,7 @@ test("a new terms version is asked before the dashboard; accepting is recorded",
     await sql`update users set terms_version = 0 where email = ${user.email}`;
     await page.goto("/dashboard");
     await expect(page).toHaveURL(/\/terms\?callbackUrl=%2Fdashboard$/);
-    await expect(page.getByRole("heading", { name: "Terms of use" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Terms of use", exact: true })).toBeVisible();
     const refused = await page.request.post("/api/portal/verify-email/resend", { headers: { origin: new URL(baseURL!).origin } });
     expect(refused.status()).toBe(403);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("terms_required");

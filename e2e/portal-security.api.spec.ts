@@ -33,8 +33,8 @@ async function errorOf(res: Awaited<ReturnType<APIRequestContext["post"]>>) {
   return ((await res.json()) as { error: { code: string; message: string; field?: string } }).error;
 }
 
-test("the session cookie is httpOnly, SameSite=Lax and Secure (production)", async ({ request }) => {
-  const user = await signUpAndSignIn(request, undefined, newEmail("cookie"));
+test("the session cookie is httpOnly, SameSite=Lax and Secure (production)", async ({ request, baseURL }) => {
+  const user = await signUpAndSignIn(request, baseURL, newEmail("cookie"));
   const fresh = await request.get("/api/auth/csrf");
   const { csrfToken } = (await fresh.json()) as { csrfToken: string };
   const res = await request.post("/api/auth/callback/credentials", { form: { email: user.email, password: user.password, csrfToken }, maxRedirects: 0 });
@@ -155,7 +155,7 @@ test("bad input on every form route: a clear message naming the field, nothing w
       expect(err.message).toMatch(c.message);
       if (c.field) expect(err.field).toBe(c.field);
     }
-    const notJson = await request.post("/api/portal/signup", { data: "{not json", headers: { ...origin, "content-type": "application/json" } });
+    const notJson = await request.post("/api/portal/signup", { data: Buffer.from("{not json"), headers: { ...origin, "content-type": "application/json" } });
     expect(notJson.status()).toBe(400);
     expect((await errorOf(notJson)).message).toBe("The request body is not valid JSON.");
     expect(await count()).toEqual(before);

@@ -10,3 +10,11 @@ export function missingSecretReason(env: NodeJS.ProcessEnv = process.env): strin
   if (env.NODE_ENV !== "production" || env.AUTH_SECRET) return null;
   return "AUTH_SECRET is required in production: set it to 32+ random bytes (e.g. `openssl rand -base64 32`); `npm start` generates one in the data directory.";
 }
+
+/** The Next server's start: production without AUTH_SECRET stops here with the reason on one line. */
+export function exitWithoutSecret(): void {
+  const reason = missingSecretReason();
+  if (!reason) return;
+  process.stderr.write(`${reason}\n`);
+  process.exit(1);
+}
