@@ -1,6 +1,7 @@
 /** The signed-in person for pages and portal routes, read fresh from the database on every request. */
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { cache } from "react";
 import { auth } from "./config";
 import { loadPortalSession } from "../domain/users";
 import { portalDb } from "../server/portal-db";
@@ -12,12 +13,13 @@ export interface PortalSession {
   termsCurrent: boolean;
 }
 
-export async function currentPortalSession(): Promise<PortalSession | null> {
+/** Once per render: the header, the dashboard layout and the page share one lookup. */
+export const currentPortalSession = cache(async (): Promise<PortalSession | null> => {
   const session = await auth();
   const id = session?.user?.id;
   if (!id) return null;
   return loadPortalSession(await portalDb(), id);
-}
+});
 
 export async function currentPortalUser(): Promise<PortalUser | null> {
   return (await currentPortalSession())?.user ?? null;

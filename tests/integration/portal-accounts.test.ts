@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { linkIn, startMailbox, type Mailbox } from "../helpers/mailbox";
 import { signUp, verifyCredentials, loadPortalSession } from "../../lib/domain/users";
-import { sendResetMail, sendVerificationMail } from "../../lib/mail/account-mail";
+import { MAILS_PER_HOUR, sendResetMail, sendVerificationMail } from "../../lib/mail/account-mail";
 import { sendMail, type MailSettings } from "../../lib/mail/mailer";
 import { resetPasswordByToken, verifyEmailByToken } from "../../lib/domain/user-credentials";
 import { issueToken, tokenDigest } from "../../lib/domain/one-time-tokens";
@@ -116,6 +116,20 @@ describe("portal accounts", () => {
     assert.equal((await verifyCredentials(t.db, u.email, newPw))?.id, u.userId);
     await rejects(resetPasswordByToken(t.db, token, "another passphrase!"), "invalid", /already used or expired/);
     assert.equal(await rowCount(t.sql`select count(*)::int as n from audit_log where action = 'user.reset_password' and actor_id = ${u.userId}`), 1);
+  });
+
+  it("mails are limited per recipient and kind; an unknown address is limited the same way (nothing revealed)", async () => {
+    const u = await newUser();
+    const stranger = email();
+    for (const target of [u.email, stranger]) {
+      for (let i = 0; i < MAILS_PER_HOUR; i++) await sendResetMail(t.db, target, smtp);
+      await rejects(sendResetMail(t.db, target, smtp), "rate_limited", /wait \d+ minutes? and ask again/);
+    }
+    await rejects(sendResetMail(t.db, u.email.toUpperCase(), smtp), "rate_limited");
+    for (let i = 0; i < MAILS_PER_HOUR; i++) await sendVerificationMail(t.db, u.userId, smtp);
+    await rejects(sendVerificationMail(t.db, u.userId, smtp), "rate_limited");
+    const [row] = await t.sql`select count(*)::int as n from auth_verification_tokens where identifier = ${"verify:" + u.email}`;
+    assert.equal(row.n, 1, "a refused resend leaves the last link working");
   });
 
   it("without SMTP_URL the link goes to the server log as structured JSON", async () => {
