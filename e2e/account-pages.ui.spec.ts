@@ -2,6 +2,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { signUpAndSignIn } from "../tests/helpers/portal";
+import { e2eSmtpPort } from "../tests/helpers/e2e-env";
+import { startMailbox } from "../tests/helpers/mailbox";
 
 async function expectAccessible(page: Page, path: string) {
   await page.goto(path);
@@ -64,4 +66,25 @@ test("signed-in pages at full width, for the record", async ({ page, baseURL }) 
   await page.screenshot({ path: "test-results/dashboard.png", fullPage: true });
   await page.goto("/terms");
   await page.screenshot({ path: "test-results/terms.png", fullPage: true });
+});
+
+test("no page trips the Content-Security-Policy (scripts carry the nonce, nothing from another host)", async ({ page, baseURL }) => {
+  const violations: string[] = [];
+  page.on("console", (msg) => {
+    if (/Content Security Policy|Refused to (load|execute|apply)/i.test(msg.text())) violations.push(`${page.url()}: ${msg.text()}`);
+  });
+  for (const path of ["/", "/docs", "/signin", "/signup", "/forgot-password", "/terms"]) {
+    await page.goto(path);
+    await expect(page.locator("main h1")).toBeVisible();
+  }
+  const mailbox = await startMailbox(e2eSmtpPort());
+  try {
+    await signUpAndSignIn(page.request, baseURL);
+    await page.goto("/dashboard");
+    await page.getByRole("button", { name: "Resend verification mail" }).click();
+    await expect(page.locator("main").getByText("A new link is on its way; earlier links no longer work.")).toBeVisible();
+  } finally {
+    await mailbox.close();
+  }
+  expect(violations).toEqual([]);
 });

@@ -168,3 +168,10 @@ test("bad input on every form route: a clear message naming the field, nothing w
     await sql.end();
   }
 });
+
+test("resend with the mail server down answers 503 with a clear message", async ({ request, baseURL }) => {
+  await signUpAndSignIn(request, baseURL, newEmail("nomail")); // nothing listens on the e2e SMTP port in this spec
+  const res = await request.post("/api/portal/verify-email/resend", { data: {}, headers: portalOrigin(baseURL) });
+  expect(res.status()).toBe(503);
+  expect(await errorOf(res)).toEqual({ code: "mail_unavailable", message: "The mail server could not be reached; try again in a few minutes." });
+});
