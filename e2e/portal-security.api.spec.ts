@@ -4,8 +4,10 @@
  * authorization (signed out, another user) and bad input on every form route (clear message, nothing written).
  */
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { e2eDatabase } from "../tests/helpers/e2e-env";
+import { freePort } from "../lib/util/free-port";
+import { e2eDatabase, e2eDatabaseUrl } from "../tests/helpers/e2e-env";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { checkSecondUser, checkSignedOut, type PortalAuthzPlan } from "../tests/helpers/portal-authz";
 
@@ -174,4 +176,50 @@ test("resend with the mail server down answers 503 with a clear message", async 
   const res = await request.post("/api/portal/verify-email/resend", { data: {}, headers: portalOrigin(baseURL) });
   expect(res.status()).toBe(503);
   expect(await errorOf(res)).toEqual({ code: "mail_unavailable", message: "The mail server could not be reached; try again in a few minutes." });
+});
+
+test("the production server refuses to start without AUTH_SECRET, with a one-line reason", async () => {
+  const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: "production", PORT: undefined };
+  delete env.AUTH_SECRET;
+  delete env.DATABASE_URL;
+  const child = spawn("node_modules/.bin/next", ["start", "-p", String(await freePort()), "-H", "127.0.0.1"], { env: env as NodeJS.ProcessEnv });
+  let stderr = "";
+  child.stderr.on("data", (c) => (stderr += c));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  expect(code).toBe(1);
+  expect(stderr.trim().split("\n")).toEqual([expect.stringMatching(/^AUTH_SECRET is required in production: /)]);
+});
+
+test("without AUTH_GITHUB_ID/SECRET only the credentials provider is offered", async ({ request }) => {
+  const providers = (await (await request.get("/api/auth/providers")).json()) as Record<string, unknown>;
+  expect(Object.keys(providers)).toEqual(["credentials"]);
+  expect(await (await request.get("/signin")).text()).not.toContain("Continue with GitHub");
+});
+
+test("with AUTH_GITHUB_ID and AUTH_GITHUB_SECRET set, GitHub sign-in is offered and starts GitHub's OAuth flow", async ({ playwright }) => {
+  const port = await freePort();
+  const env: Record<string, string | undefined> = {
+    ...process.env, NODE_ENV: "production", AUTH_SECRET: randomBytes(32).toString("base64url"), DATABASE_URL: e2eDatabaseUrl(),
+    AUTH_GITHUB_ID: "Iv1.e2e-client-id", AUTH_GITHUB_SECRET: "e2e-client-secret", DEMO_TICKER: "off", PORT: undefined,
+  };
+  const child = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env: env as NodeJS.ProcessEnv, detached: true });
+  const baseURL = `http://127.0.0.1:${port}`;
+  const api = await playwright.request.newContext({ baseURL });
+  try {
+    await expect.poll(async () => (await api.get("/api/auth/providers").catch(() => null))?.status() ?? 0, { timeout: 60_000 }).toBe(200);
+    const providers = (await (await api.get("/api/auth/providers")).json()) as Record<string, unknown>;
+    expect(Object.keys(providers).sort()).toEqual(["credentials", "github"]);
+    expect(await (await api.get("/signin")).text()).toContain("Continue with GitHub");
+    const { csrfToken } = (await (await api.get("/api/auth/csrf")).json()) as { csrfToken: string };
+    const res = await api.post("/api/auth/signin/github", { form: { csrfToken, callbackUrl: "/dashboard" }, maxRedirects: 0 });
+    const location = new URL(res.headers().location ?? "");
+    expect(location.origin + location.pathname).toBe("https://github.com/login/oauth/authorize");
+    expect(location.searchParams.get("client_id")).toBe("Iv1.e2e-client-id");
+    const redirect = new URL(location.searchParams.get("redirect_uri") ?? "");
+    expect([redirect.port, redirect.pathname]).toEqual([String(port), "/api/auth/callback/github"]);
+  } finally {
+    await api.dispose();
+    process.kill(-child.pid!, "SIGTERM");
+    await new Promise((resolve) => child.on("exit", resolve));
+  }
 });

@@ -8,10 +8,15 @@ import { runningEmbeddedUrl } from "../../lib/db/embedded";
 export const e2ePort = () => Number(process.env.E2E_PORT ?? 3100);
 export const e2eSmtpPort = () => Number(process.env.E2E_SMTP_PORT ?? e2ePort() + 25);
 
-/** A connection to the running e2e server's embedded database (for facts no page exposes, and checks that nothing was written). */
-export function e2eDatabase(): postgres.Sql {
+/** The URL of the running e2e server's embedded database. */
+export function e2eDatabaseUrl(): string {
   const dataDir = readFileSync(join(tmpdir(), `ora-e2e-${e2ePort()}.datadir`), "utf8").trim();
   const url = runningEmbeddedUrl(join(dataDir, "pglite"));
   if (!url) throw new Error(`the e2e server's database (${dataDir}) is not running`);
-  return postgres(url, { max: 1, onnotice: () => {} });
+  return url;
+}
+
+/** A connection to the running e2e server's embedded database (for facts no page exposes, and checks that nothing was written). */
+export function e2eDatabase(): postgres.Sql {
+  return postgres(e2eDatabaseUrl(), { max: 1, onnotice: () => {} });
 }
