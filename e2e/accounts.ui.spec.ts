@@ -34,6 +34,8 @@ test("sign up → verification mail → open the link → verified", async ({ pa
   await expect(page.getByRole("heading", { name: "Verify your e-mail address" })).toBeVisible();
   const link = linkIn(await mailbox.waitFor(email));
   expect(new URL(link).pathname).toBe("/verify-email");
+  await page.goto("/dashboard?verify=required"); // where pages needing a verified address send the user
+  await expect(page.locator("main").getByRole("alert")).toHaveText("The page you opened needs a verified e-mail address.");
   await page.goto(link);
   await expect(page.locator("main").getByRole("status")).toContainText(`${email} is verified`);
   await page.goto("/dashboard");

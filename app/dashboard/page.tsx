@@ -16,8 +16,9 @@ const QUICK_LINKS = [
   { href: "/docs", label: "Read the reference", text: "Every route, field, error and limit." },
 ];
 
-export default async function DashboardPage() {
+export default async function DashboardPage({ searchParams }: { searchParams: Promise<{ verify?: string }> }) {
   const user = await requirePortalUser({ from: "/dashboard" });
+  const { verify } = await searchParams;
   const account = await accountOverview(await portalDb(), user.accountId);
   return (
     <div className="space-y-6">
@@ -25,6 +26,7 @@ export default async function DashboardPage() {
       {!user.emailVerified ? (
         <section aria-labelledby="verify-heading" className="space-y-2 rounded border border-amber-600 bg-amber-50 p-4 text-amber-950">
           <h2 id="verify-heading" className="font-semibold">Verify your e-mail address</h2>
+          {verify === "required" ? <p role="alert" className="text-sm font-medium">The page you opened needs a verified e-mail address.</p> : null}
           <p className="text-sm">
             We sent a link to <strong>{user.email}</strong>. Live keys and access requests need a verified address.
             {mailSettings().smtpUrl ? null : " This server has no mail server configured (SMTP_URL), so the link is in the server log."}
