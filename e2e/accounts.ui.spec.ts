@@ -7,7 +7,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { linkIn, startMailbox, type Mailbox } from "../tests/helpers/mailbox";
 import { e2eDatabase, e2eSmtpPort } from "../tests/helpers/e2e-env";
-import { signUpAndSignIn } from "../tests/helpers/portal";
+import { signIn, signUpAndSignIn } from "../tests/helpers/portal";
 
 let mailbox: Mailbox;
 test.beforeAll(async () => {
@@ -61,8 +61,10 @@ test("resend from the dashboard sends a new link and the old one stops working",
   await expect(page.locator("main").getByRole("status")).toContainText("is verified");
 });
 
-test("password reset by link; an unknown address gets the same answer and no mail", async ({ page, baseURL }) => {
+test("password reset by link ends older sessions; an unknown address gets the same answer and no mail", async ({ page, baseURL, playwright }) => {
   const user = await signUpAndSignIn(page.request, baseURL, newEmail("reset"));
+  const elsewhere = await playwright.request.newContext({ baseURL });
+  await signIn(elsewhere, user.email, user.password);
   await page.request.post("/api/auth/signout", { form: { csrfToken: ((await (await page.request.get("/api/auth/csrf")).json()) as { csrfToken: string }).csrfToken } });
   const stranger = newEmail("nobody");
   for (const email of [stranger, user.email]) {
@@ -83,6 +85,9 @@ test("password reset by link; an unknown address gets the same answer and no mai
   await page.getByLabel("New password").fill("my brand new password");
   await page.getByRole("button", { name: "Set new password" }).click();
   await expect(page.locator("main").getByRole("status")).toContainText("Your password has been changed.");
+  const stale = await elsewhere.get("/dashboard", { maxRedirects: 0 });
+  expect(stale.headers().location ?? "").toMatch(/\/signin\?callbackUrl=%2Fdashboard$/);
+  await elsewhere.dispose();
   await page.goto("/signin");
   await page.getByLabel("E-mail").fill(user.email);
   await page.getByLabel("Password").fill("my brand new password");

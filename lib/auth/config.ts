@@ -67,9 +67,14 @@ async function config(): Promise<NextAuthConfig> {
       ...(githubConfigured() ? [GitHub({ clientId: process.env.AUTH_GITHUB_ID, clientSecret: process.env.AUTH_GITHUB_SECRET })] : []),
     ],
     callbacks: {
+      // The sign-in time rides in the token (iat changes whenever the cookie is re-issued): a later password change ends the session.
+      jwt({ token, user }) {
+        if (user) token.authAt = Date.now();
+        return token;
+      },
       session({ session, token }) {
         if (token.sub && session.user) session.user.id = token.sub;
-        return session;
+        return Object.assign(session, { authAt: typeof token.authAt === "number" ? token.authAt : (token.iat ?? 0) * 1000 });
       },
     },
   };

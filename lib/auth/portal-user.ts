@@ -18,7 +18,8 @@ export const currentPortalSession = cache(async (): Promise<PortalSession | null
   const session = await auth();
   const id = session?.user?.id;
   if (!id) return null;
-  return loadPortalSession(await portalDb(), id);
+  const authAt = (session as { authAt?: unknown }).authAt;
+  return loadPortalSession(await portalDb(), id, typeof authAt === "number" ? authAt : undefined);
 });
 
 export async function currentPortalUser(): Promise<PortalUser | null> {

@@ -61,7 +61,7 @@ export async function startPasswordReset(db: Db, email: string): Promise<{ email
 }
 
 async function writePassword(tx: Tx, userId: string, passwordHash: string, action: string, actor: Actor): Promise<void> {
-  await tx.update(users).set({ passwordHash }).where(eq(users.id, userId));
+  await tx.update(users).set({ passwordHash, passwordChangedAt: new Date() }).where(eq(users.id, userId));
   await recordAudit(tx, { actor, accountId: await primaryAccountId(tx, userId), action, target: `user:${userId}` });
 }
 

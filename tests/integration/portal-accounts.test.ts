@@ -111,7 +111,11 @@ describe("portal accounts", () => {
     await rejects(resetPasswordByToken(t.db, token, "short"), "invalid", /10 to 200 characters/);
     assert.ok(await verifyCredentials(t.db, u.email, PW));
     const newPw = "a brand new passphrase";
+    const signedInBefore = Date.now();
+    assert.equal((await loadPortalSession(t.db, u.userId, signedInBefore))?.user.userId, u.userId);
     assert.deepEqual(await resetPasswordByToken(t.db, token, newPw, { requestId: "req_reset" }), { email: u.email });
+    assert.equal(await loadPortalSession(t.db, u.userId, signedInBefore), null, "sessions from before the reset end");
+    assert.equal((await loadPortalSession(t.db, u.userId, Date.now()))?.user.userId, u.userId, "a new sign-in works");
     assert.equal(await verifyCredentials(t.db, u.email, PW), null);
     assert.equal((await verifyCredentials(t.db, u.email, newPw))?.id, u.userId);
     await rejects(resetPasswordByToken(t.db, token, "another passphrase!"), "invalid", /already used or expired/);
