@@ -3,7 +3,9 @@
  * the real-time demo ticker are running before anyone calls the API. Route handlers share the same instance.
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.DATABASE_URL) return;
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  if (process.env.NEXT_PHASE !== "phase-production-build") (await import("./lib/auth/settings")).exitWithoutSecret();
+  if (!process.env.DATABASE_URL) return;
   const { sharedGateway } = await import("./lib/server/gateway");
   const { errorFields, log } = await import("./lib/log");
   // Not awaited: the server starts listening meanwhile; early API calls wait on the same promise.

@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { API_CSP, commonSecurityHeaders } from "./lib/security/headers";
 
 const nextConfig: NextConfig = {
   // The database driver and the embedded engine stay outside the bundle: they hold native state and sockets.
@@ -7,6 +8,12 @@ const nextConfig: NextConfig = {
   // The app build checks the app's own sources; `npm test` typechecks the whole project, tests included.
   typescript: { tsconfigPath: "tsconfig.app.json" },
   reactStrictMode: true,
+  async headers() {
+    return [
+      { source: "/:path*", headers: commonSecurityHeaders(process.env.NODE_ENV === "production") },
+      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_CSP }] },
+    ];
+  },
 };
 
 export default nextConfig;

@@ -6,9 +6,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const dataDir = mkdtempSync(join(tmpdir(), "ora-e2e-"));
-const env = { ...process.env, DATA_DIR: dataDir, PORT: process.env.E2E_PORT ?? "3100", DEMO_TICKER: "on" };
-// Tests that run the operator CLI against this server find its data directory here (tests/helpers/e2e-cli.ts).
-writeFileSync(join(tmpdir(), `ora-e2e-${env.PORT}.datadir`), dataDir);
+const port = process.env.E2E_PORT ?? "3100";
+// Mail goes to a loopback SMTP server that the mail specs start on this port (tests/helpers/e2e-env.ts); links point here.
+const smtpPort = process.env.E2E_SMTP_PORT ?? String(Number(port) + 25);
+const env = {
+  ...process.env, DATA_DIR: dataDir, PORT: port, DEMO_TICKER: "on",
+  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: "Options Research API <no-reply@example.com>",
+  APP_URL: process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`,
+};
+// Specs that need the database itself (terms version, approvals) find it through this file.
+writeFileSync(join(tmpdir(), `ora-e2e-${port}.datadir`), dataDir);
 delete env.DATABASE_URL; // always the embedded engine, never a shared database
 
 // Own process group: npx does not wait for tsx on SIGTERM, so signals go to the whole group (npx, tsx, start.ts, next).

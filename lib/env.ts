@@ -13,6 +13,19 @@ const envSchema = z.object({
   CONFIG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(4000),
   DEMO_TICKER: z.enum(["on", "off"]).default("on"),
   DATA_DIR: z.string().default(".data"),
+  // Portal: accounts and sign-in (README "Portal: accounts and sign-in").
+  /** Signs the session cookies; required in production (`npm start` generates one in the data directory). */
+  AUTH_SECRET: z.string().min(16).optional(),
+  /** GitHub OAuth switches on when both are set. */
+  AUTH_GITHUB_ID: z.string().min(1).optional(),
+  AUTH_GITHUB_SECRET: z.string().min(1).optional(),
+  /** Local HTTP only: cookies without the Secure flag under `next start`. */
+  AUTH_INSECURE_COOKIES: z.enum(["true", "false"]).optional(),
+  /** Outgoing mail (smtp://user:pass@host:port or smtps://…); without it, mail links are written to the server log. */
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().min(3).default("Options Research API <no-reply@localhost>"),
+  /** The portal's public origin, used in the links that mails carry (never taken from a request's Host header). */
+  APP_URL: z.string().url().optional(),
 });
 
 export type AppEnv = z.infer<typeof envSchema>;
@@ -29,6 +42,12 @@ export function appEnv(): AppEnv {
   }
   cached = parsed.data;
   return cached;
+}
+
+/** The origin links in mails point to: APP_URL, else this machine on PORT. */
+export function appUrl(): string {
+  const env = appEnv();
+  return (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
 }
 
 export function requireDatabaseUrl(): string {

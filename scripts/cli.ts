@@ -17,6 +17,7 @@ import { IMPORT_KINDS, importFile, isImportKind, formatImportError } from "../li
 import { seedDemoMarket } from "../lib/market/store";
 import { appEnv } from "../lib/env";
 import { ACCESS_USAGE, runAccess } from "./cli-access";
+import { runUserCommand, USER_USAGE } from "./cli-user";
 
 class UsageError extends Error {}
 const ACTOR = adminActor(`cli:${process.env.USER ?? "operator"}`);
@@ -31,7 +32,7 @@ const USAGE = `usage: cli <command>
   endpoint list
   endpoint set-licensing --path P --env live|test --state enabled|pending_licensing --reason R [--method M]
   import <${IMPORT_KINDS.join("|")}> --file F [--env live|demo]
-  demo seed
+  demo seed${USER_USAGE}
 ${ACCESS_USAGE}`;
 
 function need(flags: Flags, name: string): string {
@@ -89,6 +90,7 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
         const done = await runAccess(db, action, (name) => need(flags, name), ACTOR);
         if (done !== undefined) return done;
       }
+      if (group === "user") return runUserCommand(db, action, { actor: ACTOR, need: (n) => need(flags, n), usage: (m) => new UsageError(m) });
       if (group === "import") {
         const kind = action ?? "";
         if (!isImportKind(kind)) throw new UsageError(`import kind must be one of ${IMPORT_KINDS.join(", ")}`);

@@ -35,7 +35,7 @@ function needsBuild(): boolean {
   const buildId = join(".next", "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;
-  return ["app", "components", "lib", "db/schema", "instrumentation.ts", "next.config.ts", "package-lock.json"].some((p) => newestMtime(p) > built);
+  return ["app", "components", "lib", "db/schema", "instrumentation.ts", "proxy.ts", "next.config.ts", "package-lock.json"].some((p) => newestMtime(p) > built);
 }
 
 function run(cmd: string, argv: string[], extraEnv: Record<string, string>): Promise<number> {

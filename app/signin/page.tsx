@@ -1,15 +1,22 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { SignInForm } from "@/components/auth/signin-form";
+import { githubConfigured } from "@/lib/auth/settings";
 
 export const metadata: Metadata = { title: "Sign in" };
+export const dynamic = "force-dynamic";
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string }> }) {
-  const { callbackUrl } = await searchParams;
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string }> }) {
+  const { callbackUrl, error } = await searchParams;
   return (
     <div className="space-y-6">
       <h1 className="text-3xl font-bold">Sign in</h1>
-      <SignInForm callbackUrl={callbackUrl} />
+      {error && error !== "CredentialsSignin" ? (
+        <p role="alert" className="max-w-sm text-sm text-red-700">
+          {error === "OAuthAccountNotLinked" ? "This e-mail already has an account: sign in with its password." : "Sign-in did not complete; try again."}
+        </p>
+      ) : null}
+      <SignInForm callbackUrl={callbackUrl} github={githubConfigured()} />
       <p className="text-sm">No account yet? <Link href="/signup">Sign up</Link></p>
     </div>
   );

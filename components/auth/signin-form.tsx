@@ -1,8 +1,10 @@
 "use client";
 
 import { signIn } from "next-auth/react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { waitMessage } from "@/lib/auth/wait-message";
 import { Field } from "./field";
 
 /** Only same-site paths are followed after sign-in. */
@@ -10,7 +12,14 @@ export function safeCallback(url: string | null | undefined): string {
   return url && url.startsWith("/") && !url.startsWith("//") ? url : "/dashboard";
 }
 
-export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
+/** The message for Auth.js's error code: `rate_limited:<seconds>` carries the time to wait. */
+export function signInMessage(code: string | undefined): string {
+  const throttled = /^rate_limited:(\d+)$/.exec(code ?? "");
+  if (throttled) return waitMessage(Number(throttled[1]));
+  return "Wrong e-mail or password.";
+}
+
+export function SignInForm({ callbackUrl, github }: { callbackUrl?: string; github?: boolean }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -20,24 +29,43 @@ export function SignInForm({ callbackUrl }: { callbackUrl?: string }) {
     const form = new FormData(event.currentTarget);
     setPending(true);
     setError(null);
-    const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
-    setPending(false);
-    if (!result || result.error) {
-      setError("Wrong e-mail or password.");
-      return;
+    try {
+      const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+      if (!result || result.error) {
+        setError(signInMessage(result?.code));
+        return;
+      }
+      router.push(safeCallback(callbackUrl));
+      router.refresh();
+    } catch {
+      setError("The portal could not be reached; check your connection and try again.");
+    } finally {
+      setPending(false);
     }
-    router.push(safeCallback(callbackUrl));
-    router.refresh();
   }
 
   return (
-    <form onSubmit={onSubmit} className="max-w-sm space-y-4" noValidate>
-      <Field label="E-mail" name="email" type="email" autoComplete="email" required />
-      <Field label="Password" name="password" type="password" autoComplete="current-password" required />
-      {error ? <p role="alert" className="text-sm text-red-700">{error}</p> : null}
-      <button type="submit" disabled={pending} className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
-        {pending ? "Signing in…" : "Sign in"}
-      </button>
-    </form>
+    <div className="max-w-sm space-y-6">
+      <form onSubmit={onSubmit} className="space-y-4" noValidate>
+        <Field label="E-mail" name="email" type="email" autoComplete="email" required />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required />
+        {error ? <p role="alert" className="text-sm text-red-700">{error}</p> : null}
+        <div className="flex flex-wrap items-center gap-4">
+          <button type="submit" disabled={pending} className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+            {pending ? "Signing in…" : "Sign in"}
+          </button>
+          <Link href="/forgot-password" className="text-sm">Forgot your password?</Link>
+        </div>
+      </form>
+      {github ? (
+        <button
+          type="button"
+          onClick={() => void signIn("github", { redirectTo: safeCallback(callbackUrl) })}
+          className="w-full rounded border border-slate-500 px-4 py-2 font-medium text-slate-900 hover:bg-slate-100"
+        >
+          Continue with GitHub
+        </button>
+      ) : null}
+    </div>
   );
 }

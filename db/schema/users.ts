@@ -15,6 +15,8 @@ export const users = pgTable(
     /** Version of the terms of use the user last accepted; a newer version asks again at sign-in. */
     termsVersion: integer("terms_version"),
     termsAcceptedAt: tstz("terms_accepted_at"),
+    /** Sessions issued before this instant end (a password reset or an operator's set-password signs out everywhere). */
+    passwordChangedAt: tstz("password_changed_at"),
     createdAt: createdAt(),
   },
   (t) => [index("users_created_idx").on(t.createdAt)],

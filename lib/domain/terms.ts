@@ -1,4 +1,10 @@
 /** The terms of use a developer accepts at sign-up; raising TERMS_VERSION asks every user again at their next sign-in. */
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { memberships, users } from "../../db/schema";
+import { recordAudit, type Actor } from "./audit";
+import { DomainError } from "./errors";
+
 export const TERMS_VERSION = 1;
 
 export const TERMS_POINTS = [
@@ -7,3 +13,20 @@ export const TERMS_POINTS = [
   "Do not resell or redistribute the output, raw or derived, as a data product of your own.",
   "Use one API key per application; keys are not to be shared across applications or with third parties.",
 ] as const;
+
+/** Records that the user accepted the current terms (version and time), audited. */
+export async function acceptTerms(db: Db, userId: string, version: number, actor: Actor): Promise<{ termsVersion: number; termsAcceptedAt: string }> {
+  if (version !== TERMS_VERSION) throw new DomainError("invalid", `These terms have changed (now version ${TERMS_VERSION}); reload the page and read them again.`, { field: "version" });
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select({ version: users.termsVersion }).from(users).where(eq(users.id, userId)).for("update");
+    if (!before) throw new DomainError("not_found", "No such user.");
+    const acceptedAt = new Date();
+    await tx.update(users).set({ termsVersion: version, termsAcceptedAt: acceptedAt }).where(eq(users.id, userId));
+    const [m] = await tx.select({ accountId: memberships.accountId }).from(memberships).where(eq(memberships.userId, userId)).orderBy(asc(memberships.createdAt)).limit(1);
+    await recordAudit(tx, {
+      actor, accountId: m?.accountId ?? null, action: "user.accept_terms", target: `user:${userId}`,
+      before: { termsVersion: before.version }, after: { termsVersion: version, acceptedAt: acceptedAt.toISOString() },
+    });
+    return { termsVersion: version, termsAcceptedAt: acceptedAt.toISOString() };
+  });
+}

@@ -45,13 +45,24 @@ export async function verifyCredentials(db: Db, email: string, password: string)
 
 /** The portal's view of a signed-in user, read fresh so a removed membership or a new verification shows at once. */
 export async function loadPortalUser(db: Db, userId: string): Promise<PortalUser | null> {
+  return (await loadPortalSession(db, userId))?.user ?? null;
+}
+
+/**
+ * The user plus whether they accepted the current terms (a new TERMS_VERSION asks again); null when the session
+ * (signed in at `authAt`, epoch milliseconds) started before the password last changed.
+ */
+export async function loadPortalSession(db: Db, userId: string, authAt?: number): Promise<{ user: PortalUser; termsCurrent: boolean } | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(userId)) return null;
   const rows = await db
-    .select({ userId: users.id, email: users.email, name: users.name, emailVerified: users.emailVerified, isAdmin: users.isAdmin, accountId: memberships.accountId, role: memberships.role })
+    .select({ userId: users.id, email: users.email, name: users.name, emailVerified: users.emailVerified, isAdmin: users.isAdmin, accountId: memberships.accountId, role: memberships.role, termsVersion: users.termsVersion, passwordChangedAt: users.passwordChangedAt })
     .from(users)
     .innerJoin(memberships, eq(memberships.userId, users.id))
     .where(and(eq(users.id, userId)))
     .orderBy(asc(memberships.createdAt));
   const row = rows.find((r) => r.role === "owner") ?? rows[0];
   if (!row) return null;
-  return { userId: row.userId, email: row.email, name: row.name, emailVerified: row.emailVerified !== null, isAdmin: row.isAdmin, accountId: row.accountId, role: row.role };
+  if (row.passwordChangedAt && authAt !== undefined && authAt < row.passwordChangedAt.getTime()) return null;
+  const user: PortalUser = { userId: row.userId, email: row.email, name: row.name, emailVerified: row.emailVerified !== null, isAdmin: row.isAdmin, accountId: row.accountId, role: row.role };
+  return { user, termsCurrent: row.termsVersion === TERMS_VERSION };
 }

@@ -4,7 +4,7 @@
  * else → a generic 500 with the request id) and a structured log line.
  */
 import { ZodError } from "zod";
-import { currentPortalUser } from "../auth/portal-user";
+import { currentPortalSession } from "../auth/portal-user";
 import type { Actor } from "../domain/audit";
 import { DomainError } from "../domain/errors";
 import { errorFields, log } from "../log";
@@ -24,6 +24,8 @@ export interface PortalRouteOptions {
   owner?: boolean;
   verified?: boolean;
   admin?: boolean;
+  /** Routes a user with outdated terms may call (accepting the new terms); others answer 403 terms_required. */
+  outdatedTerms?: boolean;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -62,12 +64,14 @@ export function portalRoute<P = Record<string, string>>(
       if (!SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
         return portalError(403, "csrf_rejected", "This request did not come from the portal's own pages.", requestId);
       }
-      const user = await currentPortalUser().catch((err) => {
+      const session = await currentPortalSession().catch((err) => {
         log.error("portal session lookup failed", { request_id: requestId, ...errorFields(err) });
         return undefined;
       });
-      if (user === undefined) return portalError(503, "unavailable", "The portal's store is unreachable; retry shortly.", requestId);
-      if (!user) return portalError(401, "unauthenticated", "Sign in to continue.", requestId);
+      if (session === undefined) return portalError(503, "unavailable", "The portal's store is unreachable; retry shortly.", requestId);
+      if (!session) return portalError(401, "unauthenticated", "Sign in to continue.", requestId);
+      const { user } = session;
+      if (!session.termsCurrent && !opts.outdatedTerms) return portalError(403, "terms_required", "Accept the current terms of use at /terms first.", requestId);
       if (opts.admin && !user.isAdmin) return portalError(403, "forbidden", "This needs an administrator.", requestId);
       if (opts.owner && user.role !== "owner") return portalError(403, "forbidden", "Only the account's owner can do this.", requestId);
       if (opts.verified && !user.emailVerified) return portalError(403, "email_unverified", "Verify your e-mail address first.", requestId);
@@ -76,6 +80,36 @@ export function portalRoute<P = Record<string, string>>(
         const data = await handler({ request, user, params: await routeCtx.params, actor, requestId });
         if (data instanceof Response) return data;
         return Response.json({ data: data ?? null }, { headers: { "x-request-id": requestId, "cache-control": "no-store" } });
+      } catch (err) {
+        return toErrorResponse(err, requestId, path);
+      }
+    })();
+    log.info("portal request", { request_id: requestId, method: request.method, path, status: response.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+    return response;
+  };
+}
+
+export interface PublicPortalContext {
+  request: Request;
+  requestId: string;
+  /** Who is asking, before anyone is signed in (audits fill in the user once known). */
+  origin: { requestId: string; ip?: string; userAgent?: string };
+}
+
+/** Portal routes for signed-out visitors (sign-up, password reset): the same CSRF check, error mapping and log line. */
+export function publicPortalRoute(handler: (ctx: PublicPortalContext) => Promise<unknown>, opts: { status?: number } = {}) {
+  return async (request: Request): Promise<Response> => {
+    const requestId = requestIdFrom(request.headers);
+    const started = performance.now();
+    const path = new URL(request.url).pathname;
+    const response = await (async () => {
+      if (!SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
+        return portalError(403, "csrf_rejected", "This request did not come from the portal's own pages.", requestId);
+      }
+      try {
+        const origin = { requestId, ip: clientAddress(request), userAgent: request.headers.get("user-agent") ?? undefined };
+        const data = await handler({ request, requestId, origin });
+        return Response.json({ data: data ?? null }, { status: opts.status ?? 200, headers: { "x-request-id": requestId, "cache-control": "no-store" } });
       } catch (err) {
         return toErrorResponse(err, requestId, path);
       }

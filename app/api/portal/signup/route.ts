@@ -1,8 +1,9 @@
-/** Sign-up: creates the user, a Sandbox account and the owner membership; the form then signs in with the same credentials. */
+/** Sign-up: creates the user, a Sandbox account and the owner membership, and sends the verification mail; the form then signs in. */
 import { z } from "zod";
 import { signUp } from "@/lib/domain/users";
-import { clientAddress, portalError, readJson, sameOrigin, toErrorResponse } from "@/lib/portal/route";
-import { requestIdFrom } from "@/lib/api/request-id";
+import { errorFields, log } from "@/lib/log";
+import { sendVerificationMail } from "@/lib/mail/account-mail";
+import { publicPortalRoute, readJson } from "@/lib/portal/route";
 import { portalDb } from "@/lib/server/portal-db";
 
 export const runtime = "nodejs";
@@ -14,16 +15,14 @@ const body = z.object({
   acceptTerms: z.boolean(),
 }).strict();
 
-export async function POST(request: Request): Promise<Response> {
-  const requestId = requestIdFrom(request.headers);
-  if (!sameOrigin(request)) return portalError(403, "csrf_rejected", "This request did not come from the portal's own pages.", requestId);
-  try {
-    const input = body.parse(await readJson(request));
-    const account = await signUp(await portalDb(), input, {
-      type: "self", requestId, ip: clientAddress(request), userAgent: request.headers.get("user-agent") ?? undefined,
-    });
-    return Response.json({ data: { email: account.email, accountId: account.accountId } }, { status: 201, headers: { "x-request-id": requestId } });
-  } catch (err) {
-    return toErrorResponse(err, requestId, "/api/portal/signup");
-  }
-}
+export const POST = publicPortalRoute(async ({ request, requestId, origin }) => {
+  const input = body.parse(await readJson(request));
+  const db = await portalDb();
+  const account = await signUp(db, input, { type: "self", ...origin });
+  // The account exists either way; a mail failure only means the user resends from the dashboard.
+  const verificationMail = await sendVerificationMail(db, account.userId).catch((err) => {
+    log.error("verification mail failed", { request_id: requestId, ...errorFields(err) });
+    return "failed" as const;
+  });
+  return { email: account.email, accountId: account.accountId, verificationMail };
+}, { status: 201 });

@@ -1,0 +1,20 @@
+/** Auth settings read from the environment (no imports of the Auth.js runtime, so pages and scripts can use them). */
+
+export const githubConfigured = () => Boolean(process.env.AUTH_GITHUB_ID && process.env.AUTH_GITHUB_SECRET);
+
+/** Secure cookies under `next start`; AUTH_INSECURE_COOKIES=true allows plain-HTTP use on a local machine. */
+export const secureCookies = () => process.env.NODE_ENV === "production" && process.env.AUTH_INSECURE_COOKIES !== "true";
+
+/** Production without AUTH_SECRET stops the server at start with this one-line reason (null when fine). */
+export function missingSecretReason(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (env.NODE_ENV !== "production" || env.AUTH_SECRET) return null;
+  return "AUTH_SECRET is required in production: set it to 32+ random bytes (e.g. `openssl rand -base64 32`); `npm start` generates one in the data directory.";
+}
+
+/** The Next server's start: production without AUTH_SECRET stops here with the reason on one line. */
+export function exitWithoutSecret(): void {
+  const reason = missingSecretReason();
+  if (!reason) return;
+  process.stderr.write(`${reason}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,38 @@
+/**
+ * One-time tokens for links in mails (e-mail verification, password reset): 256 random bits, only the SHA-256 digest
+ * stored in auth_verification_tokens under `<purpose>:<email>`, one live token per identifier, consumed by deleting it.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gt, like, lte } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { authVerificationTokens as tokens } from "../../db/schema";
+
+export type TokenPurpose = "verify" | "reset";
+
+export const TOKEN_TTL_MS: Record<TokenPurpose, number> = { verify: 24 * 3600_000, reset: 3600_000 };
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export const tokenDigest = (raw: string) => createHash("sha256").update(raw).digest("hex");
+
+/** A fresh token for `<purpose>:<email>`; earlier tokens for the same identifier stop working. */
+export async function issueToken(db: Db, purpose: TokenPurpose, email: string, now = new Date()): Promise<string> {
+  const raw = randomBytes(32).toString("base64url");
+  const identifier = `${purpose}:${email}`;
+  await db.transaction(async (tx) => {
+    await tx.delete(tokens).where(eq(tokens.identifier, identifier));
+    await tx.insert(tokens).values({ identifier, token: tokenDigest(raw), expires: new Date(now.getTime() + TOKEN_TTL_MS[purpose]) });
+  });
+  return raw;
+}
+
+/** Deletes the token and returns its e-mail when it was live; null for unknown, used or expired tokens. */
+export async function consumeToken(tx: Tx, purpose: TokenPurpose, raw: string, now = new Date()): Promise<string | null> {
+  if (!/^[A-Za-z0-9_-]{20,100}$/.test(raw)) return null;
+  await tx.delete(tokens).where(and(like(tokens.identifier, `${purpose}:%`), lte(tokens.expires, now)));
+  const [row] = await tx
+    .delete(tokens)
+    .where(and(eq(tokens.token, tokenDigest(raw)), like(tokens.identifier, `${purpose}:%`), gt(tokens.expires, now)))
+    .returning({ identifier: tokens.identifier });
+  return row ? row.identifier.slice(purpose.length + 1) : null;
+}

@@ -1,0 +1,51 @@
+/** The two account mails (verify, reset): a token, a link on APP_URL and a delivery the page reports. */
+import type { Db } from "../db/client";
+import { appUrl } from "../env";
+import { startEmailVerification, startPasswordReset } from "../domain/user-credentials";
+import { TOKEN_TTL_MS } from "../domain/one-time-tokens";
+import { normaliseEmail } from "../domain/accounts";
+import { DomainError } from "../domain/errors";
+import { takeSlot, windowOf, type Counter } from "../domain/portal-counters";
+import { mailSettings, sendMail, type Delivery, type MailSettings } from "./mailer";
+
+export function verificationMail(to: string, link: string) {
+  return {
+    to, link,
+    subject: "Verify your e-mail address",
+    text: `Open this link to verify your e-mail address for the Options Research API:\n\n${link}\n\nIt works once and expires in ${TOKEN_TTL_MS.verify / 3600_000} hours. If you did not sign up, ignore this mail.\n`,
+  };
+}
+
+export function resetMail(to: string, link: string) {
+  return {
+    to, link,
+    subject: "Reset your password",
+    text: `Open this link to choose a new password for the Options Research API:\n\n${link}\n\nIt works once and expires in ${TOKEN_TTL_MS.reset / 3600_000} hour. If you did not ask for it, ignore this mail; your password stays as it is.\n`,
+  };
+}
+
+/** Mails of one kind to one recipient per hour (mail:verify per user, mail:reset per address, known or not). */
+export const MAILS_PER_HOUR = 5;
+
+async function takeMailSlot(db: Db, bucket: string, key: string): Promise<void> {
+  const counter: Counter = { key, bucket, limit: MAILS_PER_HOUR, windowSeconds: 3600 };
+  const now = new Date();
+  if (await takeSlot(db, counter, now)) return;
+  const { retryAfterSeconds } = windowOf(counter, now);
+  const minutes = Math.ceil(retryAfterSeconds / 60);
+  throw new DomainError("rate_limited", `${MAILS_PER_HOUR} mails of this kind were sent to this address in the last hour; wait ${minutes} minute${minutes === 1 ? "" : "s"} and ask again.`, { retryAfterSeconds });
+}
+
+export async function sendVerificationMail(db: Db, userId: string, settings: MailSettings = mailSettings()): Promise<Delivery> {
+  await takeMailSlot(db, "mail:verify", userId);
+  const { email, token } = await startEmailVerification(db, userId);
+  return sendMail(verificationMail(email, `${appUrl()}/verify-email?token=${token}`), settings);
+}
+
+/** Sends a reset link when the address has an account; the answer (how mail is delivered) is the same either way. */
+export async function sendResetMail(db: Db, email: string, settings: MailSettings = mailSettings()): Promise<Delivery> {
+  await takeMailSlot(db, "mail:reset", normaliseEmail(email));
+  const started = await startPasswordReset(db, email);
+  if (!started) return settings.smtpUrl ? "smtp" : "log";
+  return sendMail(resetMail(started.email, `${appUrl()}/reset-password?token=${started.token}`), settings);
+}

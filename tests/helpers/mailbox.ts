@@ -1,0 +1,67 @@
+/** A real SMTP server on loopback (`smtp-server`) that keeps every message it receives, for mail tests. */
+import { SMTPServer } from "smtp-server";
+import type { AddressInfo } from "node:net";
+
+export interface ReceivedMail {
+  to: string[];
+  raw: string;
+}
+
+export interface Mailbox {
+  url: string;
+  port: number;
+  messages: ReceivedMail[];
+  /** The first message to `to` (waits for it to arrive, up to `timeoutMs`). */
+  waitFor(to: string, timeoutMs?: number): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}
+
+/** The body with quoted-printable soft breaks and escapes undone, so links read as sent. */
+export function decodeBody(raw: string): string {
+  const qp = /content-transfer-encoding:\s*quoted-printable/i.test(raw);
+  return qp ? raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : raw;
+}
+
+/** The first http(s) link in a mail. */
+export function linkIn(mail: ReceivedMail): string {
+  const m = /https?:\/\/[^\s<>"]+/.exec(decodeBody(mail.raw));
+  if (!m) throw new Error(`no link in mail:\n${mail.raw}`);
+  return m[0];
+}
+
+export async function startMailbox(port = 0): Promise<Mailbox> {
+  const messages: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        messages.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString("utf8") });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  const actual = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${actual}`,
+    port: actual,
+    messages,
+    async waitFor(to, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages.find((m) => m.to.includes(to.toLowerCase()));
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms (got ${messages.length} other(s))`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
