@@ -3,7 +3,6 @@ import { requirePortalUser } from "@/lib/auth/portal-user";
 import { buildOpenApi } from "@/lib/api/openapi";
 import { allRoutes } from "@/lib/api/routes";
 import { playgroundOperations, type PlaygroundOperation } from "@/lib/portal/playground-operations";
-import { DisclaimerNote } from "@/components/disclaimer-note";
 import { Playground } from "@/components/portal/playground/playground";
 
 export const metadata: Metadata = { title: "Playground" };
@@ -23,7 +22,6 @@ export default async function PlaygroundPage() {
           in <a href="/dashboard/usage">Usage</a> like any other.
         </p>
       </div>
-      <DisclaimerNote />
       <Playground operations={operations} isOwner={user.role === "owner"} />
     </div>
   );
