@@ -13,6 +13,13 @@ const envSchema = z.object({
   CONFIG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(4000),
   DEMO_TICKER: z.enum(["on", "off"]).default("on"),
   DATA_DIR: z.string().default(".data"),
+  /** Development and tests only: let webhooks reach private, loopback and link-local addresses, and plain http. */
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  /** How long a worker holds a claimed delivery before another process may retry it (≥ the 15 s attempt timeout in production). */
+  WEBHOOKS_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
+  /** Deliveries in flight at once per process. */
+  WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  NODE_ENV: z.string().optional(),
 });
 
 export type AppEnv = z.infer<typeof envSchema>;

@@ -18,3 +18,7 @@ export * from "./treasury-yields";
 export * from "./market-data-versions";
 export * from "./import-runs";
 export * from "./iv-history";
+export * from "./webhook-events";
+export * from "./webhook-deliveries";
+export * from "./webhook-attempts";
+export * from "./webhook-event-state";

@@ -145,6 +145,13 @@ const SAMPLES: Record<string, Sample> = {
   "GET /api/v1/alerts": () => ({ path: "/api/v1/alerts" }),
   "GET /api/v1/alerts/{webhookId}": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}` }),
   "DELETE /api/v1/alerts/{webhookId}": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}` }),
+  "PATCH /api/v1/alerts/{webhookId}": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}`, body: { status: "paused" } }),
+  "POST /api/v1/alerts/{webhookId}/test": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/test` }),
+  "GET /api/v1/alerts/{webhookId}/deliveries": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/deliveries?limit=5` }),
+  "POST /api/v1/alerts/{webhookId}/replay": (ctx) => ({
+    path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/replay`, body: { from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z" },
+  }),
+  "POST /api/v1/alerts/{webhookId}/rotate-secret": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/rotate-secret` }),
 };
 
 /** Every metered route with a concrete valid request; fails if a route has no sample (new routes must be added). */

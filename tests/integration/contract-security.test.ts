@@ -82,7 +82,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
       const { caller, res } = await okCall(rc, form);
       const data = expectSuccessShape(rc.family, res, {
         env: caller.env, plan: caller.env === "test" ? "Sandbox" : undefined, endpoint: pathOnly(res.sent.path),
-        status: rc.id === "POST /api/v1/alerts" ? 201 : 200, label: caller.env === "test" ? "demo" : undefined,
+        status: rc.def.successStatus ?? 200, label: caller.env === "test" ? "demo" : undefined,
       });
       expectRateLimitHeaders(res, rc.family);
       assert.equal(res.headers.get("cache-control"), "no-store", describeSent(res));
@@ -217,7 +217,8 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
       { method: "POST", path: "/api/v1/signal-score/AAPL", family: "A", allow: ["GET"] },
       { method: "PUT", path: "/api/v1/options-flow", family: "A", allow: ["GET"] },
       { method: "PUT", path: "/api/v1/alerts", family: "B", allow: ["GET", "POST"] },
-      { method: "PATCH", path: `/api/v1/alerts/${UNKNOWN_WEBHOOK_ID}`, family: "B", allow: ["DELETE", "GET"] },
+      { method: "PUT", path: `/api/v1/alerts/${UNKNOWN_WEBHOOK_ID}`, family: "B", allow: ["DELETE", "GET", "PATCH"] },
+      { method: "GET", path: `/api/v1/alerts/${UNKNOWN_WEBHOOK_ID}/test`, family: "B", allow: ["POST"] },
       { method: "POST", path: "/api/v1/data/yield-curve", family: "B", allow: ["GET"] },
       { method: "GET", path: "/api/v1/outputs", family: "B", allow: ["POST"] },
       { method: "DELETE", path: "/api/v1/ai/symbol/AAPL/summary", family: "B", allow: ["GET"] },
