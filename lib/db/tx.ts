@@ -10,3 +10,6 @@ export function inTransaction<T>(sql: postgres.Sql | postgres.TransactionSql, fn
 export function clientOf(tx: unknown): postgres.Sql {
   return (tx as { session: { client: postgres.Sql } }).session.client;
 }
+
+/** Timestamps go to raw postgres.js queries as ISO text: drizzle replaces the driver's timestamp (and json) serializers with identity ones. */
+export const iso = (d: Date): string => d.toISOString();

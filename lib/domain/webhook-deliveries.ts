@@ -6,6 +6,7 @@ import { DISCLAIMER } from "../api/disclaimer";
 import { enqueueEvent, type KeyEnvName } from "../webhooks/outbox";
 import { TEST_EVENT } from "../webhooks/events";
 import { DomainError } from "./errors";
+import { iso } from "../db/tx";
 
 export const MAX_DELIVERIES_LISTED = 100;
 export const MAX_REPLAY_RANGE_MS = 31 * 24 * 3_600_000;
@@ -41,8 +42,9 @@ async function owned(database: Database, accountId: string, webhookId: string): 
 /** Newest first, each with every attempt (oldest first). null when the account has no such webhook. */
 export async function listDeliveries(database: Database, accountId: string, webhookId: string, limit = 20): Promise<DeliveryView[] | null> {
   if (!(await owned(database, accountId, webhookId))) return null;
-  const rows = await database.sql<{ id: string; event_id: string; type: string; symbol: string | null; status: DeliveryView["status"]; attempts: number; next_attempt_at: Date; delivered_at: Date | null; created_at: Date; log: AttemptView[] | null }[]>`
-    select d.id, d.event_id, e.type, e.symbol, d.status, d.attempts, d.next_attempt_at, d.delivered_at, d.created_at,
+  const rows = await database.sql<{ id: string; event_id: string; type: string; symbol: string | null; status: DeliveryView["status"]; attempts: number; next_attempt_at: string; delivered_at: string | null; created_at: string; log: AttemptView[] | null }[]>`
+    select d.id, d.event_id, e.type, e.symbol, d.status, d.attempts,
+      to_json(d.next_attempt_at) #>> '{}' as next_attempt_at, to_json(d.delivered_at) #>> '{}' as delivered_at, to_json(d.created_at) #>> '{}' as created_at,
       (select json_agg(json_build_object('attemptedAt', a.attempted_at, 'statusCode', a.status_code, 'latencyMs', a.latency_ms,
                                          'responseExcerpt', a.response_excerpt, 'error', a.error) order by a.attempted_at, a.id)
        from webhook_attempts a where a.delivery_id = d.id) as log
@@ -51,8 +53,8 @@ export async function listDeliveries(database: Database, accountId: string, webh
     order by d.created_at desc, d.id limit ${Math.min(Math.max(limit, 1), MAX_DELIVERIES_LISTED)}`;
   return rows.map((r) => ({
     deliveryId: r.id, eventId: r.event_id, eventType: r.type, symbol: r.symbol, status: r.status, attemptCount: r.attempts,
-    nextAttemptAt: r.status === "pending" ? r.next_attempt_at.toISOString() : null,
-    deliveredAt: r.delivered_at?.toISOString() ?? null, createdAt: r.created_at.toISOString(),
+    nextAttemptAt: r.status === "pending" ? new Date(r.next_attempt_at).toISOString() : null,
+    deliveredAt: r.delivered_at ? new Date(r.delivered_at).toISOString() : null, createdAt: new Date(r.created_at).toISOString(),
     attempts: (r.log ?? []).map((a) => ({ ...a, attemptedAt: new Date(a.attemptedAt).toISOString() })),
   }));
 }
@@ -69,7 +71,7 @@ export async function sendTestEvent(database: Database, accountId: string, webho
       data: { webhookId, environment: w.env, message: "A test event sent on request.", isMockData: true, dataLabel: "demo", disclaimer: DISCLAIMER },
     };
     const e = await enqueueEvent(tx, { env: w.env, type: TEST_EVENT, symbol: null, threshold: null, dataVersion: null, dedupeKey: `test:${randomBytes(12).toString("hex")}`, payload }, now);
-    await tx`insert into webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at) values (${e!.eventId}, ${webhookId}, ${accountId}, ${now}, ${now})`;
+    await tx`insert into webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at) values (${e!.eventId}, ${webhookId}, ${accountId}, ${iso(now)}, ${iso(now)})`;
     return e!.eventId;
   });
 }
@@ -79,7 +81,7 @@ async function requeue(tx: Database["sql"] | import("postgres").TransactionSql, 
   if (eventIds.length === 0) return 0;
   const r = await tx`
     insert into webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at)
-    select unnest(${eventIds}::text[]), ${webhookId}, ${accountId}, ${now}, ${now}
+    select unnest(${eventIds}::text[]), ${webhookId}, ${accountId}, ${iso(now)}, ${iso(now)}
     on conflict (event_id, webhook_id) do update set status = 'pending', attempts = 0, next_attempt_at = excluded.next_attempt_at, lease_token = null`;
   return r.count;
 }
@@ -104,7 +106,7 @@ export async function replayRange(database: Database, accountId: string, webhook
   const p = w.params;
   const rows = await database.sql<{ id: string }[]>`
     select e.id from webhook_events e
-    where e.env = ${w.env} and e.created_at >= ${from} and e.created_at < ${to} and (
+    where e.env = ${w.env} and e.created_at >= ${iso(from)} and e.created_at < ${iso(to)} and (
       exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.webhook_id = ${webhookId})
       or (e.type = any(${w.events}) and e.symbol = any(${w.symbols}) and (
         e.type = 'no_trade.decision_changed'

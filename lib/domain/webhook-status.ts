@@ -6,6 +6,7 @@ import type { Database } from "../db/client";
 import { inTransaction } from "../db/tx";
 import { newSigningSecret } from "../webhooks/signing";
 import { DomainError } from "./errors";
+import { iso } from "../db/tx";
 
 export type OwnerStatus = "active" | "paused";
 export const SECRET_OVERLAP_MS = 24 * 3_600_000;
@@ -27,10 +28,10 @@ export async function setWebhookStatus(database: Database, accountId: string, we
       throw new DomainError("invalid", "A disabled webhook can only be re-enabled (status active) or deleted.");
     }
     // Re-enabling starts the 5-day failure clock afresh and releases deliveries that were waiting.
-    await tx`update webhooks set status = ${status}, status_changed_at = ${now}, disabled_reason = null,
+    await tx`update webhooks set status = ${status}, status_changed_at = ${iso(now)}, disabled_reason = null,
                failing_since = case when ${status} = 'active' then null else failing_since end
              where id = ${webhookId}`;
-    if (status === "active") await tx`update webhook_deliveries set next_attempt_at = ${now} where webhook_id = ${webhookId} and status = 'pending' and next_attempt_at > ${now}`;
+    if (status === "active") await tx`update webhook_deliveries set next_attempt_at = ${iso(now)} where webhook_id = ${webhookId} and status = 'pending' and next_attempt_at > ${iso(now)}`;
     return { id: row.id };
   });
 }
@@ -48,7 +49,7 @@ export async function rotateWebhookSecret(database: Database, accountId: string,
     if (!row) return null;
     const secret = newSigningSecret();
     const expires = new Date(now.getTime() + SECRET_OVERLAP_MS);
-    await tx`update webhooks set previous_secret = signing_secret, previous_secret_expires_at = ${expires}, signing_secret = ${secret} where id = ${webhookId}`;
+    await tx`update webhooks set previous_secret = signing_secret, previous_secret_expires_at = ${iso(expires)}, signing_secret = ${secret} where id = ${webhookId}`;
     return { webhookId, signingSecret: secret, previousSecretExpiresAt: expires.toISOString() };
   });
 }

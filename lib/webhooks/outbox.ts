@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import type postgres from "postgres";
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from "./schedule";
 import type { AttemptResult } from "./send";
+import { iso } from "../db/tx";
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 export type KeyEnvName = "test" | "live";
@@ -36,13 +37,13 @@ export async function enqueueEvent(sql: Sql, e: NewEvent, now: Date): Promise<{ 
   const inserted = await sql`
     insert into webhook_events (id, env, type, symbol, threshold, data_version, dedupe_key, payload, created_at)
     values (${id}, ${e.env}, ${e.type}, ${e.symbol}, ${e.threshold === null ? null : String(e.threshold)}, ${e.dataVersion},
-            ${e.dedupeKey}, ${sql.json(e.payload as never)}, ${now})
+            ${e.dedupeKey}, ${JSON.stringify(e.payload)}, ${iso(now)})
     on conflict (dedupe_key) do nothing returning id`;
   if (inserted.length === 0) return null;
   const param = PARAM_OF[e.type] ?? null;
   const fanned = await sql`
     insert into webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at)
-    select ${id}, w.id, w.account_id, ${now}, ${now} from webhooks w
+    select ${id}, w.id, w.account_id, ${iso(now)}, ${iso(now)} from webhooks w
     where w.env = ${e.env} and w.status = 'active' and ${e.type} = any(w.events) and ${e.symbol} = any(w.symbols)
       and (${param}::text is null or (w.params ->> ${param ?? ""})::numeric = ${e.threshold}::numeric)
     on conflict do nothing`;
@@ -63,22 +64,23 @@ export interface ClaimedDelivery {
 /** Claims up to `limit` due deliveries of active webhooks and leases them for `leaseMs`. */
 export async function claimDue(sql: Sql, now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   const token = randomBytes(8).toString("hex");
-  const rows = await sql<{ id: string; attempts: number; event_id: string; payload: unknown; webhook_id: string; url: string; signing_secret: string; previous_secret: string | null; previous_secret_expires_at: Date | null }[]>`
+  const rows = await sql<{ id: string; attempts: number; event_id: string; payload: unknown; webhook_id: string; url: string; signing_secret: string; previous_secret: string | null }[]>`
     with due as (
       select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
-      where d.status = 'pending' and d.next_attempt_at <= ${now} and w.status = 'active'
+      where d.status = 'pending' and d.next_attempt_at <= ${iso(now)} and w.status = 'active'
       order by d.next_attempt_at limit ${limit}
       for update of d skip locked
     ), claimed as (
-      update webhook_deliveries d set next_attempt_at = ${new Date(now.getTime() + leaseMs)}, lease_token = ${token}
+      update webhook_deliveries d set next_attempt_at = ${iso(new Date(now.getTime() + leaseMs))}, lease_token = ${token}
       from due where d.id = due.id
       returning d.id, d.attempts, d.event_id, d.webhook_id
     )
-    select c.id, c.attempts, c.event_id, e.payload, c.webhook_id, w.url, w.signing_secret, w.previous_secret, w.previous_secret_expires_at
+    select c.id, c.attempts, c.event_id, e.payload, c.webhook_id, w.url, w.signing_secret,
+      case when w.previous_secret_expires_at > ${iso(now)} then w.previous_secret end as previous_secret
     from claimed c join webhook_events e on e.id = c.event_id join webhooks w on w.id = c.webhook_id`;
   return rows.map((r) => ({
     deliveryId: r.id, leaseToken: token, attempts: r.attempts, eventId: r.event_id, payload: r.payload, webhookId: r.webhook_id, url: r.url,
-    secrets: r.previous_secret && r.previous_secret_expires_at && r.previous_secret_expires_at > now ? [r.signing_secret, r.previous_secret] : [r.signing_secret],
+    secrets: r.previous_secret ? [r.signing_secret, r.previous_secret] : [r.signing_secret],
   }));
 }
 
@@ -91,30 +93,31 @@ export async function recordAttempt(
 ): Promise<void> {
   await sql.begin(async (tx) => {
     await tx`insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, response_excerpt, error)
-             values (${claim.deliveryId}, ${attemptedAt}, ${result.statusCode}, ${result.latencyMs}, ${result.excerpt}, ${result.error})`;
+             values (${claim.deliveryId}, ${iso(attemptedAt)}, ${result.statusCode}, ${result.latencyMs}, ${result.excerpt}, ${result.error})`;
     const attempts = claim.attempts + 1;
     if (result.ok) {
-      await tx`update webhook_deliveries set status = 'succeeded', attempts = ${attempts}, delivered_at = ${now}, last_status_code = ${result.statusCode}, lease_token = null
+      await tx`update webhook_deliveries set status = 'succeeded', attempts = ${attempts}, delivered_at = ${iso(now)}, last_status_code = ${result.statusCode}, lease_token = null
                where id = ${claim.deliveryId} and lease_token = ${claim.leaseToken}`;
       await tx`update webhooks set failing_since = null where id = ${claim.webhookId} and failing_since is not null`;
       return;
     }
     const delay = retryDelayMs(attempts, random);
     await tx`update webhook_deliveries set attempts = ${attempts}, last_status_code = ${result.statusCode}, lease_token = null,
-               status = ${delay === null ? "failed" : "pending"}, next_attempt_at = ${delay === null ? now : new Date(now.getTime() + delay)}
+               status = ${delay === null ? "failed" : "pending"}, next_attempt_at = ${iso(delay === null ? now : new Date(now.getTime() + delay))}
              where id = ${claim.deliveryId} and lease_token = ${claim.leaseToken}`;
     if (result.statusCode === 410) {
       await disable(tx, claim.webhookId, now, "The endpoint answered 410 Gone.");
       return;
     }
-    const [w] = await tx<{ failing_since: Date }[]>`
-      update webhooks set failing_since = coalesce(failing_since, ${now}) where id = ${claim.webhookId} and status = 'active' returning failing_since`;
-    if (w && now.getTime() - w.failing_since.getTime() >= DISABLE_AFTER_FAILING_MS) {
-      await disable(tx, claim.webhookId, now, `Every delivery has failed since ${w.failing_since.toISOString()} (5 days without a success).`);
+    const [w] = await tx<{ since_ms: number }[]>`
+      update webhooks set failing_since = coalesce(failing_since, ${iso(now)}) where id = ${claim.webhookId} and status = 'active'
+      returning (extract(epoch from failing_since) * 1000)::float8 as since_ms`;
+    if (w && now.getTime() - w.since_ms >= DISABLE_AFTER_FAILING_MS) {
+      await disable(tx, claim.webhookId, now, `Every delivery has failed since ${new Date(w.since_ms).toISOString()} (5 days without a success).`);
     }
   });
 }
 
 async function disable(tx: postgres.TransactionSql, webhookId: string, now: Date, reason: string) {
-  await tx`update webhooks set status = 'disabled', disabled_reason = ${reason}, status_changed_at = ${now} where id = ${webhookId} and status = 'active'`;
+  await tx`update webhooks set status = 'disabled', disabled_reason = ${reason}, status_changed_at = ${iso(now)} where id = ${webhookId} and status = 'active'`;
 }

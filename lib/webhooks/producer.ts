@@ -11,6 +11,7 @@ import { dataLabel } from "../engine/types";
 import { DISCLAIMER } from "../api/disclaimer";
 import { addSubscription, detectEvents, emptySubscriptions, type SymbolState } from "./events";
 import { enqueueEvent, type KeyEnvName } from "./outbox";
+import { iso } from "../db/tx";
 
 export interface Recompute {
   env: MarketEnv;
@@ -65,7 +66,7 @@ export async function produceEvents(database: Database, env: MarketEnv, version:
       const dedupeKey = `${keyEnv}:${version}:${e.type}:${e.symbol}:${e.threshold ?? ""}`;
       if (await enqueueEvent(tx, { env: keyEnv, type: e.type, symbol: e.symbol, threshold: e.threshold, dataVersion: version, dedupeKey, payload }, now)) written++;
     }
-    await tx`insert into webhook_event_state (env, data_version, symbols, updated_at) values (${keyEnv}, ${version}, ${tx.json(states as never)}, ${now})
+    await tx`insert into webhook_event_state (env, data_version, symbols, updated_at) values (${keyEnv}, ${version}, ${JSON.stringify(states)}, ${iso(now)})
              on conflict (env) do update set data_version = excluded.data_version, symbols = excluded.symbols, updated_at = excluded.updated_at`;
     return written;
   });
