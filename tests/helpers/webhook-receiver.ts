@@ -13,7 +13,7 @@ export interface Received {
   answered: number | null;
 }
 
-export type Responder = (r: Received, n: number) => { status: number; body?: string } | "hang";
+export type Responder = (r: Received, n: number) => { status: number; body?: string; location?: string } | "hang";
 
 export interface Receiver {
   url: string;
@@ -48,7 +48,7 @@ export async function startReceiver(secrets: string[] = [], respond: Responder =
         return;
       }
       rec.answered = answer.status;
-      res.writeHead(answer.status, { "content-type": "text/plain" }).end(answer.body ?? "ok");
+      res.writeHead(answer.status, { "content-type": "text/plain", ...(answer.location ? { location: answer.location } : {}) }).end(answer.body ?? "ok");
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -509,7 +509,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
   it("a B request body over the plan's max payload → 413 payload_too_large, before licensing, nothing written", async () => {
     const saved = { sandbox: await planLimits(t.sql, "sandbox"), pro: await planLimits(t.sql, "pro") };
     const posts = routes.filter((r) => r.hasBody);
-    assert.deepEqual(posts.map((r) => r.id).sort(), ["POST /api/v1/alerts", "POST /api/v1/outputs"]);
+    assert.deepEqual(posts.map((r) => r.id).sort(), ["PATCH /api/v1/alerts/{webhookId}", "POST /api/v1/alerts", "POST /api/v1/alerts/{webhookId}/replay", "POST /api/v1/outputs"]);
     const LIMIT = 400;
     try {
       for (const id of ["sandbox", "pro"]) await setPlanLimits(t.sql, id, { b_max_payload_bytes: LIMIT });
@@ -644,7 +644,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
 
   // ------------------------------------------------------------------------------------------------ leaks
 
-  it("no response carried a key, a digest, a signing secret (outside the create answer), SQL or a stack; no 5xx", async () => {
+  it("no response carried a key, a digest, a signing secret (outside the create and rotate answers), SQL or a stack; no 5xx", async () => {
     assert.ok(received.length > 500, `scanned ${received.length} responses`);
     const fiveXX = received.filter((r) => r.status >= 500);
     assert.deepEqual(fiveXX.map((r) => `${describeSent(r)} → ${r.status} ${r.text.slice(0, 120)}`), []);
