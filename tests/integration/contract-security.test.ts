@@ -520,11 +520,11 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
         // a valid body under the limit passes
         const small = JSON.stringify(valid);
         assert.ok(Buffer.byteLength(small) < LIMIT);
-        const ok = await send(base, rc, c.key, form, { body: small });
+        const ok = await send(base, rc, c.key, form, { body: small, webhookId: c.webhookIds[0] });
         assert.ok(is2xx(ok), `${describeSent(ok)} → ${ok.status} ${ok.text.slice(0, 200)}`);
         // the same JSON padded past the limit: with Content-Length, and streamed without one
         const big = JSON.stringify(valid, null, 2) + " ".repeat(LIMIT);
-        const res = await send(base, rc, c.key, form, { body: big });
+        const res = await send(base, rc, c.key, form, { body: big, webhookId: c.webhookIds[0] });
         expectErrorShape("B", res, 413, "payload_too_large");
         const stream = new ReadableStream({
           start(ctrl) {
@@ -533,11 +533,11 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
             ctrl.close();
           },
         });
-        expectErrorShape("B", await send(base, rc, c.key, form, { body: stream }), 413, "payload_too_large");
+        expectErrorShape("B", await send(base, rc, c.key, form, { body: stream, webhookId: c.webhookIds[0] }), 413, "payload_too_large");
         // a multi-byte body is measured in bytes, not characters
         const wide = JSON.stringify({ ...valid, pad: "€".repeat(Math.ceil(LIMIT / 3)) });
         assert.ok(wide.length < LIMIT * 1.5 && Buffer.byteLength(wide) > LIMIT);
-        expectErrorShape("B", await send(base, rc, c.key, form, { body: wide }), 413, "payload_too_large");
+        expectErrorShape("B", await send(base, rc, c.key, form, { body: wide, webhookId: c.webhookIds[0] }), 413, "payload_too_large");
       });
       // size comes before licensing
       const outputs = byId("POST /api/v1/outputs");

@@ -12,6 +12,8 @@ import { startReceiver, waitFor, type Receiver } from "../helpers/webhook-receiv
 import { registerWebhook } from "../../lib/domain/webhooks";
 import { enqueueEvent } from "../../lib/webhooks/outbox";
 import { DISCLAIMER } from "../../lib/api/disclaimer";
+import { seedReferenceData } from "../../lib/domain/seed";
+import { endpointCatalogue } from "../../lib/api/routes";
 
 const SERVER_ENV = { WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true", NODE_ENV: "development" };
 
@@ -22,6 +24,7 @@ describe("webhooks across server processes", () => {
 
   before(async () => {
     t = await createTestDatabase("whprocs");
+    await seedReferenceData(t.db, endpointCatalogue());
   });
   after(async () => {
     await Promise.all(servers.map((s) => s.kill("SIGKILL")));
