@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { EngineResult } from "./engine";
 import type { LoadResult } from "./load";
 import type { MemoryReport } from "./proc";
+import type { WebhookBenchRun } from "./webhooks";
 
 export interface ServerRuns {
   constant?: LoadResult;
@@ -23,6 +24,7 @@ export interface BenchResults {
   standalone: ServerRuns & { poolMax: number };
   next: ServerRuns;
   engine?: EngineResult | { error: string };
+  webhooks?: WebhookBenchRun[] | { error: string };
   targets?: Target[];
 }
 
@@ -92,6 +94,13 @@ export function printReport(r: BenchResults): void {
     lines.push(`  incremental (advance 1 min, reload, recompute what changed) ${f(e.incrementalMedianMs, 0)} ms ` +
       `[runs: ${e.incremental.map((x) => `${f(x.loadMs, 0)} load + ${f(x.computeMs, 0)} compute, ${x.recomputed} symbols recomputed, newChain=${x.newChain}, trades=${x.trades}`).join("; ")}]`);
   } else if (r.engine) lines.push(`engine: ERROR ${r.engine.error}`);
+  if (Array.isArray(r.webhooks)) {
+    lines.push("");
+    for (const w of r.webhooks) {
+      lines.push(`webhooks, ${w.events} queued events → loopback receiver, ${w.processes} process(es): ${f(w.deliveriesPerSec, 0)} deliveries/s, ` +
+        `event→delivery p50 ${f(w.p50Ms, 0)} ms, p99 ${f(w.p99Ms, 0)} ms (${w.delivered} delivered in ${f(w.seconds)} s, ${w.duplicates} duplicates)`);
+    }
+  } else if (r.webhooks) lines.push(`webhooks: ${r.webhooks.error}`);
   if (r.standalone.error) lines.push(`standalone: ERROR ${r.standalone.error}`);
   if (r.next.error) lines.push(`next: ERROR ${r.next.error}`);
   if (r.standalone.note) lines.push(`standalone: ${r.standalone.note}`);
