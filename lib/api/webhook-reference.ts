@@ -91,7 +91,7 @@ says which), \`deleted\` (by the owner, final; queued deliveries are cancelled).
 
 **Safety**: in production only \`https\` URLs. Private (10/8, 172.16/12, 192.168/16, fc00::/7), loopback, link-local
 (including the cloud metadata addresses 169.254.169.254 and fd00:ec2::254), CGNAT (100.64/10), unspecified, multicast, reserved
-and IPv6 tunnelling prefixes are refused, IPv4-mapped IPv6 addresses judged as their IPv4 address: at registration (the
-literal address, or every address the name resolves to) and again at every delivery, on the address actually connected to.
+and IPv6 tunnelling prefixes are refused, IPv4-mapped IPv6 addresses judged as their IPv4 address: when registering, the
+literal address or every address the name resolves to; and again at every delivery, on the address actually connected to.
 Secrets appear only in the create and rotate answers, never in listings or logs.
 `.trim();
