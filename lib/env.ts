@@ -18,7 +18,7 @@ const envSchema = z.object({
   /** How long a worker holds a claimed delivery before another process may retry it (≥ the 15 s attempt timeout in production). */
   WEBHOOKS_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   /** Deliveries in flight at once per process. */
-  WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
   NODE_ENV: z.string().optional(),
 });
 

@@ -84,6 +84,26 @@ export async function claimDue(sql: Sql, now: Date, limit: number, leaseMs: numb
   }));
 }
 
+/** Records a batch of successful attempts in one statement (the common case, and the throughput path). */
+export async function recordSuccesses(sql: postgres.Sql, done: { claim: ClaimedDelivery; result: AttemptResult; attemptedAt: Date }[], now: Date): Promise<void> {
+  if (done.length === 0) return;
+  const ids = done.map((d) => d.claim.deliveryId);
+  const tokens = done.map((d) => d.claim.leaseToken);
+  const codes = done.map((d) => d.result.statusCode ?? 0);
+  await sql`
+    with a as (
+      insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, response_excerpt)
+      select u.id::uuid, u.at::timestamptz, u.code, u.ms, u.excerpt
+      from unnest(${ids}::text[], ${done.map((d) => iso(d.attemptedAt))}::text[], ${codes}::int[], ${done.map((d) => d.result.latencyMs)}::int[],
+                  ${done.map((d) => d.result.excerpt ?? "")}::text[]) as u(id, at, code, ms, excerpt)
+    ), d as (
+      update webhook_deliveries d set status = 'succeeded', attempts = d.attempts + 1, delivered_at = ${iso(now)}, last_status_code = u.code, lease_token = null
+      from unnest(${ids}::text[], ${tokens}::text[], ${codes}::int[]) as u(id, token, code)
+      where d.id = u.id::uuid and d.lease_token = u.token
+    )
+    update webhooks set failing_since = null where id = any(${[...new Set(done.map((d) => d.claim.webhookId))]}::text[]) and failing_since is not null`;
+}
+
 /**
  * Records one attempt and moves the delivery on: succeeded, the next retry, or failed when the schedule is spent.
  * A 410 disables the webhook; so does failing without a success for 5 days. A lost lease records the attempt only.

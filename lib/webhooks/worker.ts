@@ -4,9 +4,9 @@
  */
 import type { Database } from "../db/client";
 import { errorFields, log } from "../log";
-import { claimDue, recordAttempt, type ClaimedDelivery } from "./outbox";
+import { claimDue, recordAttempt, recordSuccesses, type ClaimedDelivery } from "./outbox";
 import { signedHeaders } from "./signing";
-import { createAgents, sendAttempt, type SendOptions } from "./send";
+import { createAgents, sendAttempt, type AttemptResult, type SendOptions } from "./send";
 import { ATTEMPT_TIMEOUT_MS } from "./schedule";
 import type { Resolver } from "./address-policy";
 
@@ -21,6 +21,10 @@ export interface WorkerOptions {
   leaseMs?: number;
   pollMs?: number;
 }
+
+const LANES = 4;
+
+type Success = { claim: ClaimedDelivery; result: AttemptResult; attemptedAt: Date };
 
 export interface WebhookWorker {
   /** Claims and delivers everything due now, in batches, until nothing is due; returns the attempts made. */
@@ -39,29 +43,39 @@ export function startWebhookWorker(database: Database, options: WorkerOptions & 
   let timer: NodeJS.Timeout | null = null;
   let loop: Promise<unknown> = Promise.resolve();
 
-  async function deliver(claim: ClaimedDelivery): Promise<void> {
+  /** One attempt; failures are recorded at once (they move the schedule), successes returned for one batched write. */
+  async function deliver(claim: ClaimedDelivery): Promise<Success | null> {
     const body = JSON.stringify(claim.payload);
     const attemptedAt = now();
     const headers = signedHeaders(claim.secrets, claim.eventId, Math.floor(attemptedAt.getTime() / 1000), body);
     const result = await sendAttempt(claim.url, headers, body, send);
-    if (!result.ok) log.info("webhook attempt failed", { webhookId: claim.webhookId, eventId: claim.eventId, status: result.statusCode, error: result.error, detail: result.detail });
+    if (result.ok) return { claim, result, attemptedAt };
+    log.info("webhook attempt failed", { webhookId: claim.webhookId, eventId: claim.eventId, status: result.statusCode, error: result.error, detail: result.detail });
     await recordAttempt(database.sql, claim, result, attemptedAt, now(), options.random);
+    return null;
   }
 
-  async function runOnce(): Promise<number> {
+  /** One lane: claims a batch, delivers it, records it, until nothing is due. */
+  async function lane(size: number): Promise<number> {
     let total = 0;
     for (;;) {
-      const batch = await claimDue(database.sql, now(), concurrency, leaseMs);
+      const batch = await claimDue(database.sql, now(), size, leaseMs);
       if (batch.length === 0) return total;
-      await Promise.all(batch.map((c) => deliver(c).catch((err) => log.warn("webhook delivery bookkeeping failed", errorFields(err)))));
+      const results = await Promise.all(batch.map((c) => deliver(c).catch((err) => void log.warn("webhook delivery bookkeeping failed", errorFields(err)))));
+      // A lost write here only means the lease expires and the event is sent again (at least once).
+      await recordSuccesses(database.sql, results.filter((x): x is Success => !!x), now()).catch((err) => log.warn("webhook success bookkeeping failed", errorFields(err)));
       total += batch.length;
       if (stopped) return total;
     }
   }
 
+  const runOnce = () => lane(concurrency);
+  // In the background several lanes share the concurrency, so one slow endpoint holds up only its own lane's batch.
+  const runLanes = async () => (await Promise.all(Array.from({ length: LANES }, () => lane(Math.max(1, Math.ceil(concurrency / LANES)))))).reduce((a, b) => a + b, 0);
+
   const tick = () => {
     if (stopped) return;
-    loop = runOnce()
+    loop = runLanes()
       .catch((err) => log.warn("webhook worker pass failed", errorFields(err)))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, pollMs);
