@@ -35,7 +35,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   });
   // Every server process delivers; the outbox's row leases share the work between them.
   const webhookWorker = startWebhookWorker(database, {
-    allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS, leaseMs: env.WEBHOOKS_LEASE_MS, concurrency: env.WEBHOOKS_CONCURRENCY,
+    allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS, httpsOnly: env.NODE_ENV === "production", leaseMs: env.WEBHOOKS_LEASE_MS, concurrency: env.WEBHOOKS_CONCURRENCY,
   });
   const pipeline = createPipeline({
     database, engine, routes: allRoutes, keyCacheTtlMs: env.KEY_CACHE_TTL_MS, configCacheTtlMs: env.CONFIG_CACHE_TTL_MS,

@@ -22,6 +22,8 @@ export interface AttemptResult {
 
 export interface SendOptions {
   allowPrivate: boolean;
+  /** Production: a plain http URL (registered elsewhere, or before) is refused at delivery too. */
+  httpsOnly?: boolean;
   resolver?: Resolver;
   timeoutMs?: number;
   agents?: { http: http.Agent; https: https.Agent };
@@ -36,6 +38,9 @@ export function sendAttempt(url: string, headers: Record<string, string>, body: 
   const done = (r: Omit<AttemptResult, "latencyMs">): AttemptResult => ({ ...r, latencyMs: Math.round(performance.now() - started) });
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, "");
+  if (options.httpsOnly && target.protocol !== "https:") {
+    return Promise.resolve(done({ ok: false, statusCode: null, excerpt: null, error: "refused_address", detail: "only https targets are allowed in production" }));
+  }
   if (!options.allowPrivate && isIP(host) && refusedRange(host)) {
     return Promise.resolve(done({ ok: false, statusCode: null, excerpt: null, error: "refused_address", detail: `${host} is a ${refusedRange(host)} address` }));
   }

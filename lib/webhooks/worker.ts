@@ -12,6 +12,7 @@ import type { Resolver } from "./address-policy";
 
 export interface WorkerOptions {
   allowPrivate: boolean;
+  httpsOnly?: boolean;
   now?: () => Date;
   random?: () => number;
   resolver?: Resolver;
@@ -38,7 +39,7 @@ export function startWebhookWorker(database: Database, options: WorkerOptions & 
   const leaseMs = options.leaseMs ?? ATTEMPT_TIMEOUT_MS * 4;
   const pollMs = options.pollMs ?? 500;
   const agents = createAgents();
-  const send: SendOptions = { allowPrivate: options.allowPrivate, resolver: options.resolver, agents };
+  const send: SendOptions = { allowPrivate: options.allowPrivate, httpsOnly: options.httpsOnly, resolver: options.resolver, agents };
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let loop: Promise<unknown> = Promise.resolve();

@@ -77,6 +77,12 @@ describe("webhook SSRF rules", () => {
     target.received.length = 0;
   });
 
+  it("delivery in production: a plain http URL is refused even with private targets allowed", async () => {
+    const r = await sendAttempt(target.url, {}, "{}", { allowPrivate: true, httpsOnly: true });
+    assert.equal(r.error, "refused_address");
+    assert.equal(target.received.length, 0);
+  });
+
   it("a redirect is not followed, even to an allowed address: the attempt fails with the 3xx", async () => {
     // The redirect points at a loopback receiver; the client never follows it, so that receiver sees nothing.
     const redirector = await startReceiver([], () => ({ status: 307, location: target.url }));
