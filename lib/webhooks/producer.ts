@@ -7,19 +7,12 @@ import type { Database } from "../db/client";
 import { inTransaction } from "../db/tx";
 import type { MarketEnv } from "../analytics/types";
 import type { MarketSnapshotInput, MarketView } from "../engine/compute";
+import type { RecomputeNotice } from "../engine/engine";
 import { dataLabel } from "../engine/types";
 import { DISCLAIMER } from "../api/disclaimer";
 import { addSubscription, detectEvents, emptySubscriptions, type SymbolState } from "./events";
 import { enqueueEvent, type KeyEnvName } from "./outbox";
 import { iso } from "../db/tx";
-
-export interface Recompute {
-  env: MarketEnv;
-  entitlement: string;
-  version: number;
-  view: MarketView;
-  snapshot: MarketSnapshotInput;
-}
 
 const round = (x: number | null, d: number) => (x === null || !Number.isFinite(x) ? null : Math.round(x * 10 ** d) / 10 ** d);
 
@@ -74,7 +67,7 @@ export async function produceEvents(database: Database, env: MarketEnv, version:
 
 /** The engine's onRecompute subscriber: only the views events are defined on (demo, and live at the live entitlement). */
 export function eventProducer(database: Database, now: () => Date = () => new Date()) {
-  return (r: Recompute): Promise<number> => {
+  return (r: RecomputeNotice): Promise<number> => {
     if (!(r.env === "demo" || r.entitlement === "live")) return Promise.resolve(0);
     return produceEvents(database, r.env, r.version, symbolStates(r.view, r.snapshot), now());
   };
