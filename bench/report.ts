@@ -5,6 +5,7 @@ import type { EngineResult } from "./engine";
 import type { UsageBenchResult } from "./usage";
 import type { LoadResult } from "./load";
 import type { MemoryReport } from "./proc";
+import type { WebhookBenchRun } from "./webhooks";
 
 export interface ServerRuns {
   constant?: LoadResult;
@@ -25,6 +26,7 @@ export interface BenchResults {
   next: ServerRuns;
   engine?: EngineResult | { error: string };
   usage?: UsageBenchResult | { error: string };
+  webhooks?: WebhookBenchRun[] | { error: string };
   targets?: Target[];
 }
 
@@ -101,6 +103,13 @@ export function printReport(r: BenchResults): void {
     lines.push(`portal usage data (${u.events} events, ${u.runs} runs): page p50 ${u.pageP50Ms} ms, p95 ${u.pageP95Ms} ms, max ${u.pageMaxMs} ms; ` +
       `summary p95 ${u.summaryP95Ms} ms, first log page ${u.logP95Ms} ms, next page by cursor ${u.nextPageP95Ms} ms, filtered page ${u.filteredP95Ms} ms`);
   } else if (r.usage) lines.push(`portal usage data: ${r.usage.error}`);
+  if (Array.isArray(r.webhooks)) {
+    lines.push("");
+    for (const w of r.webhooks) {
+      lines.push(`webhooks, ${w.events} queued events → loopback receiver, ${w.processes} process(es): ${f(w.deliveriesPerSec, 0)} deliveries/s, ` +
+        `event→delivery p50 ${f(w.p50Ms, 0)} ms, p99 ${f(w.p99Ms, 0)} ms (${w.delivered} delivered in ${f(w.seconds)} s, ${w.duplicates} duplicates)`);
+    }
+  } else if (r.webhooks) lines.push(`webhooks: ${r.webhooks.error}`);
   if (r.standalone.error) lines.push(`standalone: ERROR ${r.standalone.error}`);
   if (r.next.error) lines.push(`next: ERROR ${r.next.error}`);
   if (r.standalone.note) lines.push(`standalone: ${r.standalone.note}`);

@@ -3,7 +3,7 @@
  * demo market and raised Sandbox limits → engine timings → standalone API server (constant route vs full pipeline)
  * → `next start` (constant route handler vs the /api/v1 mount) → table, PASS/FAIL per target, bench/results/latest.json.
  * Env: TEST_PG_URL, API_POOL_MAX (default 10), BENCH_DURATION_S (10), BENCH_KEYS (8), BENCH_LOAD_TOOL=autocannon,
- * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_ENGINE=off, BENCH_USAGE=off, BENCH_USAGE_EVENTS (1000000), BENCH_LOG_LEVEL (warn); diagnostics: BENCH_SERVER_NODE_ARGS / BENCH_NEXT_NODE_ARGS (e.g.
+ * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_ENGINE=off, BENCH_USAGE=off, BENCH_WEBHOOKS=off, BENCH_USAGE_EVENTS (1000000), BENCH_LOG_LEVEL (warn); diagnostics: BENCH_SERVER_NODE_ARGS / BENCH_NEXT_NODE_ARGS (e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof") are extra node flags for the standalone / Next server, BENCH_PG_PARAMS (e.g. "synchronous_commit=off") is appended to its DATABASE_URL.
  */
 import { cpus, loadavg } from "node:os";
@@ -15,13 +15,14 @@ import { buildNext, nextNeedsBuild, sampleMemory, startNext, startStandalone, ty
 import { evaluate, printReport, writeResults, type BenchResults, type ServerRuns } from "./report";
 import { createFixture } from "./setup";
 import type { TestDatabase } from "../tests/helpers/test-db";
+import { benchWebhooks } from "./webhooks";
 
 const CONNECTIONS = 50;
 const WARMUP_S = 2;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const KEY_COUNT = Number(process.env.BENCH_KEYS ?? 8);
 const POOL_MAX = Number(process.env.API_POOL_MAX ?? 10);
-const BUDGET_MS = 275_000; // hard stop: cleanup and report whatever was measured
+const BUDGET_MS = process.env.BENCH_WEBHOOKS === "off" ? 275_000 : 395_000; // hard stop: cleanup and report whatever was measured
 const PIPELINE_PATH = "/api/v1/ticker/AAPL/summary";
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn"; // "info" adds the per-request access log line
 
@@ -160,6 +161,15 @@ async function main(): Promise<void> {
 
   if (process.env.BENCH_NEXT === "off") results.next.note = "skipped (BENCH_NEXT=off)";
   else await benchNext(database, keys);
+
+  if (process.env.BENCH_WEBHOOKS === "off") results.webhooks = { error: "skipped (BENCH_WEBHOOKS=off)" };
+  else {
+    try {
+      results.webhooks = await benchWebhooks(database, say);
+    } catch (err) {
+      results.webhooks = { error: String(err) };
+    }
+  }
 }
 
 async function benchNext(database: TestDatabase, keys: string[]): Promise<void> {

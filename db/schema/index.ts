@@ -22,3 +22,7 @@ export * from "./import-runs";
 export * from "./iv-history";
 export * from "./access-requests";
 export * from "./playground-keys";
+export * from "./webhook-events";
+export * from "./webhook-deliveries";
+export * from "./webhook-attempts";
+export * from "./webhook-event-state";

@@ -16,8 +16,16 @@ export const webhooks = pgTable(
     params: jsonb("params").notNull(),
     status: text("status", { enum: ["active", "paused", "disabled", "deleted"] }).notNull().default("active"),
     signingSecret: text("signing_secret").notNull(),
+    /** The secret replaced by the last rotation; it keeps signing (a second signature) until previousSecretExpiresAt. */
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: tstz("previous_secret_expires_at"),
+    /** Why the service disabled the endpoint (410, or failing for 5 days); null unless status is disabled. */
+    disabledReason: text("disabled_reason"),
+    /** First failed attempt since the last success; 5 days of failure disables the endpoint. */
+    failingSince: tstz("failing_since"),
+    statusChangedAt: tstz("status_changed_at"),
     createdAt: createdAt(),
     deletedAt: tstz("deleted_at"),
   },
-  (t) => [index("webhooks_account_idx").on(t.accountId)],
+  (t) => [index("webhooks_account_idx").on(t.accountId), index("webhooks_env_status_idx").on(t.env, t.status)],
 );

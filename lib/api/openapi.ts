@@ -7,6 +7,7 @@ import { DISCLAIMER } from "./disclaimer";
 import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from "./errors";
 import type { RouteDef } from "./route";
 import { REFERENCE_NOTES, metricDefinitions } from "./reference-notes";
+import { WEBHOOK_NOTES, webhookOperations } from "./webhook-reference";
 
 type Json = Record<string, unknown>;
 
@@ -77,9 +78,10 @@ export function buildOpenApi(routes: RouteDef[]): Json {
   }
   return {
     openapi: "3.1.0",
-    info: { title: "Options Market Research API", version: VERSION, description: REFERENCE_NOTES },
+    info: { title: "Options Market Research API", version: VERSION, description: `${REFERENCE_NOTES}\n\n${WEBHOOK_NOTES}` },
     servers: [{ url: "/" }],
     paths,
+    webhooks: webhookOperations(),
     components: {
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "Authorization: Bearer svc_test_… | svc_live_… | svc_sk_live_…" },

@@ -5,6 +5,7 @@
  * that touch account state run only after their call is admitted.
  */
 import type { Database, Db } from "../db/client";
+import { clientOf } from "../db/tx";
 import type { AnalyticsEngine, ViewSpec } from "../engine/types";
 import { dataLabel } from "../engine/types";
 import { errorFields, log } from "../log";
@@ -81,7 +82,8 @@ export function createPipeline(deps: PipelineDeps) {
     };
     try {
       await deps.database.db.transaction(async (tx) => {
-        const outcome = (r.outcome = await run(route, request, url, rawParams, caller, view, requestId, now, bodyText, { ...deps.database, db: tx as unknown as Db }));
+        // Both handles run inside this transaction (on the embedded engine a query outside it would wait for it).
+        const outcome = (r.outcome = await run(route, request, url, rawParams, caller, view, requestId, now, bodyText, { ...deps.database, db: tx as unknown as Db, sql: clientOf(tx) }));
         const status = outcome.ok ? (outcome.result.status ?? route.successStatus ?? 200) : outcome.error.status;
         if (status < 200 || status >= 300) throw ROLLBACK;
         r.quotaUsed = await takeQuota(tx, caller.keyId, quota);

@@ -5,7 +5,7 @@ import type { AnalyticsEngine, ViewSpec } from "../engine/types";
 import type { Caller } from "./credentials";
 
 export type Family = "A" | "B";
-export type HttpMethod = "GET" | "POST" | "DELETE";
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
 export interface HandlerContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
   params: P;

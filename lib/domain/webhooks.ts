@@ -1,10 +1,11 @@
 /** Webhook registrations (Variant B /api/v1/alerts). Every query is scoped to the owning account. */
 import { randomBytes } from "node:crypto";
+import { newSigningSecret } from "../webhooks/signing";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { webhooks } from "../../db/schema";
+import { webhookDeliveries, webhooks } from "../../db/schema";
 
-export const WEBHOOK_EVENTS = ["iv_rank.crossed_above", "iv_rank.crossed_below", "no_trade.decision_changed"] as const;
+export const WEBHOOK_EVENTS = ["iv_rank.crossed_above", "iv_rank.crossed_below", "iv.day_change_exceeded", "no_trade.decision_changed"] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 
@@ -14,6 +15,7 @@ export interface WebhookInput {
   symbols: string[];
   ivRankAbove?: number;
   ivRankBelow?: number;
+  ivChangeAbove?: number;
   description?: string;
 }
 
@@ -25,14 +27,17 @@ export interface WebhookView {
   symbols: string[];
   params: Record<string, unknown>;
   environment: "test" | "live";
+  /** Why the service disabled it (410, or 5 days of failures); null otherwise. */
+  disabledReason: string | null;
   createdAt: string;
 }
 
 type Row = typeof webhooks.$inferSelect;
 
-const toView = (r: Row): WebhookView => ({
+export const toView = (r: Row): WebhookView => ({
   webhookId: r.id, status: r.status, url: r.url, events: r.events, symbols: r.symbols,
-  params: r.params as Record<string, unknown>, environment: r.env, createdAt: r.createdAt.toISOString(),
+  params: r.params as Record<string, unknown>, environment: r.env,
+  disabledReason: r.status === "disabled" ? r.disabledReason : null, createdAt: r.createdAt.toISOString(),
 });
 
 export class WebhookLimitError extends Error {}
@@ -50,10 +55,11 @@ export async function registerWebhook(
       .from(webhooks)
       .where(and(eq(webhooks.accountId, owner.accountId), ne(webhooks.status, "deleted")));
     if (n >= MAX_WEBHOOKS_PER_ACCOUNT) throw new WebhookLimitError(`An account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks.`);
-    const signingSecret = `whsec_${randomBytes(24).toString("base64")}`;
+    const signingSecret = newSigningSecret();
     const params: Record<string, unknown> = {};
     if (input.ivRankAbove !== undefined) params.ivRankAbove = input.ivRankAbove;
     if (input.ivRankBelow !== undefined) params.ivRankBelow = input.ivRankBelow;
+    if (input.ivChangeAbove !== undefined) params.ivChangeAbove = input.ivChangeAbove;
     if (input.description !== undefined) params.description = input.description;
     const [row] = await tx
       .insert(webhooks)
@@ -79,9 +85,15 @@ export async function getWebhook(db: Db, accountId: string, id: string): Promise
   return rows[0] ? toView(rows[0]) : null;
 }
 
+/** Deletes (terminal) and cancels the deliveries still queued for it. */
 export async function deleteWebhook(db: Db, accountId: string, id: string): Promise<WebhookView | null> {
-  const rows = await db.update(webhooks).set({ status: "deleted", deletedAt: new Date() })
-    .where(and(eq(webhooks.accountId, accountId), eq(webhooks.id, id), ne(webhooks.status, "deleted")))
-    .returning();
-  return rows[0] ? toView(rows[0]) : null;
+  return db.transaction(async (tx) => {
+    const rows = await tx.update(webhooks).set({ status: "deleted", deletedAt: new Date(), statusChangedAt: new Date() })
+      .where(and(eq(webhooks.accountId, accountId), eq(webhooks.id, id), ne(webhooks.status, "deleted")))
+      .returning();
+    if (!rows[0]) return null;
+    await tx.update(webhookDeliveries).set({ status: "cancelled", leaseToken: null })
+      .where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.status, "pending")));
+    return toView(rows[0]);
+  });
 }

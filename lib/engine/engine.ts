@@ -29,6 +29,16 @@ export interface EngineOptions {
   seed: string;
   demoTicker: boolean;
   now?: () => Date;
+  /** Called after each recompute of a view (the one subscription point, used by webhook events); errors are logged. */
+  onRecompute?: (r: RecomputeNotice) => Promise<unknown> | void;
+}
+
+export interface RecomputeNotice {
+  env: MarketEnv;
+  entitlement: string;
+  version: number;
+  view: MarketView;
+  snapshot: MarketSnapshotInput;
 }
 
 export type SnapshotLoader = (env: MarketEnv, cutoff: Date | null) => Promise<MarketSnapshotInput>;
@@ -44,6 +54,7 @@ export class MarketEngine {
     private readonly database: Database,
     private readonly load: SnapshotLoader,
     private readonly now: () => Date = () => new Date(),
+    private readonly onRecompute?: EngineOptions["onRecompute"],
   ) {}
 
   async start(): Promise<void> {
@@ -85,6 +96,7 @@ export class MarketEngine {
       const state: ViewState = { version, computedAt: Date.now(), view };
       this.states.set(key, state);
       log.debug("market view computed", { env, entitlement, ms: Math.round(view.computedMs), symbols: view.symbols.size });
+      if (this.onRecompute) void Promise.resolve(this.onRecompute({ env, entitlement, version, view, snapshot })).catch((err) => log.warn("onRecompute failed", errorFields(err)));
       return state;
     })().finally(() => this.inflight.delete(key));
     this.inflight.set(key, run);
@@ -117,7 +129,7 @@ export class MarketEngine {
 }
 
 export async function startMarketEngine(database: Database, options: EngineOptions): Promise<AnalyticsEngine> {
-  const engine = new MarketEngine(database, (env, cutoff) => loadMarketInput(database.db, env, cutoff), options.now);
+  const engine = new MarketEngine(database, (env, cutoff) => loadMarketInput(database.db, env, cutoff), options.now, options.onRecompute);
   await engine.start();
   await engine.warm();
   const stopTicker = options.demoTicker ? startDemoTicker(database, { seed: options.seed }) : null;

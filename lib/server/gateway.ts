@@ -9,6 +9,8 @@ import type { AnalyticsEngine } from "../engine/types";
 import { startMarketEngine } from "../engine/engine";
 import { log } from "../log";
 import { flushLastUsed } from "../api/last-used";
+import { eventProducer } from "../webhooks/producer";
+import { startWebhookWorker } from "../webhooks/worker";
 
 export interface Gateway {
   handle(request: Request): Promise<Response>;
@@ -29,7 +31,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const database = openDatabase(options.databaseUrl, { max: options.poolMax ?? 10 });
   await runMigrations(database);
   await seedReferenceData(database.db, endpointCatalogue());
-  const engine = await startMarketEngine(database, { seed: env.DEMO_SEED, demoTicker: options.demoTicker ?? env.DEMO_TICKER === "on" });
+  const engine = await startMarketEngine(database, {
+    seed: env.DEMO_SEED, demoTicker: options.demoTicker ?? env.DEMO_TICKER === "on", onRecompute: eventProducer(database),
+  });
+  // Every server process delivers; the outbox's row leases share the work between them.
+  const webhookWorker = startWebhookWorker(database, {
+    allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS, httpsOnly: env.NODE_ENV === "production", leaseMs: env.WEBHOOKS_LEASE_MS, concurrency: env.WEBHOOKS_CONCURRENCY,
+  });
   const pipeline = createPipeline({
     database, engine, routes: allRoutes, keyCacheTtlMs: env.KEY_CACHE_TTL_MS, configCacheTtlMs: env.CONFIG_CACHE_TTL_MS,
   });
@@ -39,6 +47,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     database,
     engine,
     async close() {
+      await webhookWorker.stop();
       await engine.stop();
       await flushLastUsed(database);
       await database.close();

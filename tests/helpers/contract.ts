@@ -145,6 +145,13 @@ const SAMPLES: Record<string, Sample> = {
   "GET /api/v1/alerts": () => ({ path: "/api/v1/alerts" }),
   "GET /api/v1/alerts/{webhookId}": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}` }),
   "DELETE /api/v1/alerts/{webhookId}": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}` }),
+  "PATCH /api/v1/alerts/{webhookId}": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}`, body: { status: "paused" } }),
+  "POST /api/v1/alerts/{webhookId}/test": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/test` }),
+  "GET /api/v1/alerts/{webhookId}/deliveries": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/deliveries?limit=5` }),
+  "POST /api/v1/alerts/{webhookId}/replay": (ctx) => ({
+    path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/replay`, body: { from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z" },
+  }),
+  "POST /api/v1/alerts/{webhookId}/rotate-secret": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/rotate-secret` }),
 };
 
 /** Every metered route with a concrete valid request; fails if a route has no sample (new routes must be added). */
@@ -419,7 +426,9 @@ export function assertNoLeaks(responses: Got[] = received, opts: { signingSecret
     for (const k of issuedKeys) assert.ok(!t.includes(k), `a key in the body: ${where}`);
     for (const d of digests) assert.ok(!t.includes(d), `a key digest in the body: ${where}`);
     assert.doesNotMatch(t, /\b[0-9a-f]{64}\b/, `a SHA-256-like digest in the body: ${where}`);
-    const createAnswer = r.sent.method === "POST" && r.sent.path.split("?")[0] === "/api/v1/alerts" && r.status === 201;
+    const path = r.sent.path.split("?")[0];
+    // The create answer and the rotate-secret answer are the two places a secret is shown, once.
+    const createAnswer = r.sent.method === "POST" && r.status < 300 && (path === "/api/v1/alerts" || /^\/api\/v1\/alerts\/wh_[0-9a-f]{24}\/rotate-secret$/.test(path));
     // The API reference documents the secret's format and field; every other answer but the create answer has neither.
     const reference = r.sent.path.split("?")[0] === "/api/v1/openapi.json";
     if (!createAnswer) {

@@ -83,7 +83,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
       const { caller, res } = await okCall(rc, form);
       const data = expectSuccessShape(rc.family, res, {
         env: caller.env, plan: caller.env === "test" ? "Sandbox" : undefined, endpoint: pathOnly(res.sent.path),
-        status: rc.id === "POST /api/v1/alerts" ? 201 : 200, label: caller.env === "test" ? "demo" : undefined,
+        status: rc.def.successStatus ?? 200, label: caller.env === "test" ? "demo" : undefined,
       });
       expectRateLimitHeaders(res, rc.family);
       assert.equal(res.headers.get("cache-control"), "no-store", describeSent(res));
@@ -218,7 +218,8 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
       { method: "POST", path: "/api/v1/signal-score/AAPL", family: "A", allow: ["GET"] },
       { method: "PUT", path: "/api/v1/options-flow", family: "A", allow: ["GET"] },
       { method: "PUT", path: "/api/v1/alerts", family: "B", allow: ["GET", "POST"] },
-      { method: "PATCH", path: `/api/v1/alerts/${UNKNOWN_WEBHOOK_ID}`, family: "B", allow: ["DELETE", "GET"] },
+      { method: "PUT", path: `/api/v1/alerts/${UNKNOWN_WEBHOOK_ID}`, family: "B", allow: ["DELETE", "GET", "PATCH"] },
+      { method: "GET", path: `/api/v1/alerts/${UNKNOWN_WEBHOOK_ID}/test`, family: "B", allow: ["POST"] },
       { method: "POST", path: "/api/v1/data/yield-curve", family: "B", allow: ["GET"] },
       { method: "GET", path: "/api/v1/outputs", family: "B", allow: ["POST"] },
       { method: "DELETE", path: "/api/v1/ai/symbol/AAPL/summary", family: "B", allow: ["GET"] },
@@ -509,7 +510,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
   it("a B request body over the plan's max payload → 413 payload_too_large, before licensing, nothing written", async () => {
     const saved = { sandbox: await planLimits(t.sql, "sandbox"), pro: await planLimits(t.sql, "pro") };
     const posts = routes.filter((r) => r.hasBody);
-    assert.deepEqual(posts.map((r) => r.id).sort(), ["POST /api/v1/alerts", "POST /api/v1/outputs"]);
+    assert.deepEqual(posts.map((r) => r.id).sort(), ["PATCH /api/v1/alerts/{webhookId}", "POST /api/v1/alerts", "POST /api/v1/alerts/{webhookId}/replay", "POST /api/v1/outputs"]);
     const LIMIT = 400;
     try {
       for (const id of ["sandbox", "pro"]) await setPlanLimits(t.sql, id, { b_max_payload_bytes: LIMIT });
@@ -520,11 +521,11 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
         // a valid body under the limit passes
         const small = JSON.stringify(valid);
         assert.ok(Buffer.byteLength(small) < LIMIT);
-        const ok = await send(base, rc, c.key, form, { body: small });
+        const ok = await send(base, rc, c.key, form, { body: small, webhookId: c.webhookIds[0] });
         assert.ok(is2xx(ok), `${describeSent(ok)} → ${ok.status} ${ok.text.slice(0, 200)}`);
         // the same JSON padded past the limit: with Content-Length, and streamed without one
         const big = JSON.stringify(valid, null, 2) + " ".repeat(LIMIT);
-        const res = await send(base, rc, c.key, form, { body: big });
+        const res = await send(base, rc, c.key, form, { body: big, webhookId: c.webhookIds[0] });
         expectErrorShape("B", res, 413, "payload_too_large");
         const stream = new ReadableStream({
           start(ctrl) {
@@ -533,11 +534,11 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
             ctrl.close();
           },
         });
-        expectErrorShape("B", await send(base, rc, c.key, form, { body: stream }), 413, "payload_too_large");
+        expectErrorShape("B", await send(base, rc, c.key, form, { body: stream, webhookId: c.webhookIds[0] }), 413, "payload_too_large");
         // a multi-byte body is measured in bytes, not characters
         const wide = JSON.stringify({ ...valid, pad: "€".repeat(Math.ceil(LIMIT / 3)) });
         assert.ok(wide.length < LIMIT * 1.5 && Buffer.byteLength(wide) > LIMIT);
-        expectErrorShape("B", await send(base, rc, c.key, form, { body: wide }), 413, "payload_too_large");
+        expectErrorShape("B", await send(base, rc, c.key, form, { body: wide, webhookId: c.webhookIds[0] }), 413, "payload_too_large");
       });
       // size comes before licensing
       const outputs = byId("POST /api/v1/outputs");
@@ -550,7 +551,9 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
         await setLicensing(t.db, { path: outputs.template, method: "POST", env: "test", state: "enabled", reason: "order check done" }, systemActor("test"));
       }
       const created = (await webhookRows(t.sql)).filter((w) => !webhooksBefore.includes(w));
-      assert.equal(created.length, CREDENTIAL_FORMS.length, "only the under-limit registrations were written");
+      // One under-limit registration per form, plus the fixture webhook of each case whose path names one.
+      const fixtures = posts.filter((r) => r.needsWebhookId).length * CREDENTIAL_FORMS.length;
+      assert.equal(created.length, CREDENTIAL_FORMS.length + fixtures, "only the under-limit registrations were written");
     } finally {
       for (const [id, l] of Object.entries(saved)) await setPlanLimits(t.sql, id, { b_max_payload_bytes: l.b_max_payload_bytes });
     }
@@ -644,7 +647,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
 
   // ------------------------------------------------------------------------------------------------ leaks
 
-  it("no response carried a key, a digest, a signing secret (outside the create answer), SQL or a stack; no 5xx", async () => {
+  it("no response carried a key, a digest, a signing secret (outside the create and rotate answers), SQL or a stack; no 5xx", async () => {
     assert.ok(received.length > 500, `scanned ${received.length} responses`);
     const fiveXX = received.filter((r) => r.status >= 500);
     assert.deepEqual(fiveXX.map((r) => `${describeSent(r)} → ${r.status} ${r.text.slice(0, 120)}`), []);

@@ -14,7 +14,7 @@ test("the reference is OpenAPI 3.1 and documents every served route and method",
     assert.ok(op.summary && op.description, `${r.id} has a summary and description`);
     assert.ok(op.responses[String(r.successStatus ?? 200)], `${r.id} documents its success status`);
   }
-  assert.equal(meteredRoutes.length, 13);
+  assert.equal(meteredRoutes.length, 18);
 });
 
 test("parameters and bodies come from the validating schemas", () => {
@@ -40,4 +40,23 @@ test("every error code, every limit and every number's definition is in the refe
   const statuses = doc.paths["/api/v1/ticker/{symbol}/summary"].get.responses;
   for (const s of ["400", "401", "403", "404", "429", "500", "503"]) assert.ok(statuses[s], `family A route documents ${s}`);
   assert.ok(doc.paths["/api/v1/outputs"].post.responses["413"], "B body routes document 413");
+});
+
+test("webhooks: every event type's payload, the signing headers, the schedule, statuses and safety rules are documented", () => {
+  assert.deepEqual(Object.keys(doc.webhooks).sort(), ["iv.day_change_exceeded", "iv_rank.crossed_above", "iv_rank.crossed_below", "no_trade.decision_changed", "webhook.test"]);
+  for (const [type, item] of Object.entries<any>(doc.webhooks)) {
+    const schema = item.post.requestBody.content["application/json"].schema;
+    assert.deepEqual(schema.required.sort(), ["data", "timestamp", "type"], type);
+    for (const f of ["disclaimer", "isMockData", "dataLabel"]) assert.ok(schema.properties.data.properties[f], `${type} data.${f}`);
+    assert.deepEqual(item.post.parameters.map((p: any) => p.name), ["webhook-id", "webhook-timestamp", "webhook-signature"]);
+  }
+  const notes = doc.info.description;
+  assert.match(notes, /after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h \(each ±10 %\),\s+8 attempts/);
+  assert.match(notes, /within\s+15 s/);
+  assert.match(notes, /for\s+5 days/);
+  assert.match(notes, /for\s+24 h every delivery carries two signatures/);
+  for (const s of ["`active`", "`paused`", "`disabled`", "`deleted`", "169.254.169.254", "IPv4-mapped", "4 kB"]) assert.ok(notes.includes(s), s);
+  for (const p of ["/api/v1/alerts/{webhookId}/test", "/api/v1/alerts/{webhookId}/deliveries", "/api/v1/alerts/{webhookId}/rotate-secret", "/api/v1/alerts/{webhookId}/replay"]) assert.ok(doc.paths[p], p);
+  assert.ok(doc.paths["/api/v1/alerts/{webhookId}"].patch.requestBody);
+  assert.ok(doc.paths["/api/v1/alerts/{webhookId}/test"].post.responses["202"]);
 });

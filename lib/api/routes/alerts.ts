@@ -1,20 +1,22 @@
 /** Variant B webhook registration (spec §6). Needs a plan with webhooks (Pro, Enterprise). Rows leave through the public schemas. */
 import { z } from "zod";
 import { deleteWebhook, getWebhook, listWebhooks, registerWebhook, WEBHOOK_EVENTS, WebhookLimitError } from "../../domain/webhooks";
-import { ApiError, invalid } from "../errors";
-import { defineRoute, type HandlerContext } from "../route";
+import { checkWebhookUrl } from "../../domain/webhook-targets";
+import { appEnv } from "../../env";
+import { invalid } from "../errors";
+import { defineRoute } from "../route";
 import { symbolSchema } from "./inputs";
 import { schemas } from "./responses";
-
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+import { notFound, requireWebhooks, webhookParams } from "./alerts-common";
 
 export const alertBody = z
   .object({
-    url: z.string().max(2048).url().describe("HTTPS endpoint that receives signed deliveries (http://localhost is accepted for test keys)."),
+    url: z.string().max(2048).url().describe("HTTPS endpoint that receives signed deliveries. Private, loopback, link-local, CGNAT and cloud-metadata addresses are refused (see Webhooks)."),
     events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length).describe("Event types to deliver."),
     symbols: z.array(symbolSchema).min(1).max(50).describe("Symbols to watch (1–50)."),
     ivRankAbove: z.number().min(0).max(100).optional().describe("iv_rank.crossed_above fires when IV rank rises above this (0–100)."),
     ivRankBelow: z.number().min(0).max(100).optional().describe("iv_rank.crossed_below fires when IV rank falls below this (0–100)."),
+    ivChangeAbove: z.number().gt(0).max(100).optional().describe("iv.day_change_exceeded fires when |30-day ATM IV − previous close| exceeds this, in vol points."),
     description: z.string().max(200).optional(),
   })
   .strict()
@@ -24,17 +26,9 @@ export const alertBody = z
       ctx.addIssue({ code: "custom", path: ["ivRankAbove"], message: "required with iv_rank.crossed_above" });
     if (b.events.includes("iv_rank.crossed_below") && b.ivRankBelow === undefined)
       ctx.addIssue({ code: "custom", path: ["ivRankBelow"], message: "required with iv_rank.crossed_below" });
+    if (b.events.includes("iv.day_change_exceeded") && b.ivChangeAbove === undefined)
+      ctx.addIssue({ code: "custom", path: ["ivChangeAbove"], message: "required with iv.day_change_exceeded" });
   });
-
-const webhookParams = z.object({ webhookId: z.string().regex(/^wh_[0-9a-f]{24}$/, { message: "is not a webhook id" }) }).strict();
-
-function requireWebhooks(ctx: HandlerContext) {
-  if (!ctx.caller.plan.webhooks) {
-    throw new ApiError("subscription_required", `Webhooks need the API Pro or API Business plan; this key's plan is ${ctx.caller.plan.nameB}.`);
-  }
-}
-
-const notFound = () => new ApiError("not_found", "No such webhook for this account.");
 
 export const createAlert = defineRoute({
   method: "POST", path: "/api/v1/alerts", family: "B", tags: ["Variant B", "Webhooks"], authenticated: true, touchesAccountState: true,
@@ -44,11 +38,9 @@ export const createAlert = defineRoute({
   handler: async (ctx) => {
     requireWebhooks(ctx);
     const body = ctx.body;
-    const url = new URL(body.url);
-    const loopback = LOOPBACK.has(url.hostname);
-    if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback && ctx.caller.env === "test")) {
-      throw invalid("body field 'url': must be an https URL (http://localhost is accepted for test keys only).");
-    }
+    const env = appEnv();
+    const refused = await checkWebhookUrl(body.url, { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS, production: env.NODE_ENV === "production" });
+    if (refused) throw invalid(`body field 'url': ${refused}.`);
     try {
       const created = await registerWebhook(ctx.database.db, ctx.caller, body);
       return { data: schemas.webhookCreated.parse(created), status: 201 };
@@ -61,7 +53,7 @@ export const createAlert = defineRoute({
 
 export const listAlerts = defineRoute({
   method: "GET", path: "/api/v1/alerts", family: "B", tags: ["Variant B", "Webhooks"], authenticated: true, touchesAccountState: true,
-  summary: "List this account's webhooks", description: "Active and paused registrations of the calling key's account.",
+  summary: "List this account's webhooks", description: "Every registration of the calling key's account but deleted ones, with its status and, when disabled, why.",
   response: schemas.webhookList,
   handler: async (ctx) => {
     requireWebhooks(ctx);

@@ -1,0 +1,92 @@
+/** Webhook management (Variant B): pause/resume, test event, deliveries, replay, secret rotation. Thin: each calls one domain function. */
+import { z } from "zod";
+import { DomainError } from "../../domain/errors";
+import { listDeliveries, replayEvent, replayRange, sendTestEvent } from "../../domain/webhook-deliveries";
+import { rotateWebhookSecret, setWebhookStatus } from "../../domain/webhook-status";
+import { getWebhook } from "../../domain/webhooks";
+import { invalid } from "../errors";
+import { defineRoute, type RouteDef } from "../route";
+import { notFound, requireWebhooks, webhookParams } from "./alerts-common";
+import { alertSchemas, deliveriesQuery, patchAlertBody, replayBody } from "./alerts-schemas";
+import { schemas } from "./responses";
+
+const common = { family: "B" as const, tags: ["Variant B", "Webhooks"], authenticated: true, touchesAccountState: true, params: webhookParams };
+
+/** Domain rule violations become 400s; a missing webhook a 404. */
+async function domain<T>(fn: () => Promise<T | null>): Promise<T> {
+  try {
+    const out = await fn();
+    if (out === null) throw notFound();
+    return out;
+  } catch (err) {
+    if (err instanceof DomainError) throw invalid(err.message);
+    throw err;
+  }
+}
+
+export const patchAlert = defineRoute({
+  ...common, method: "PATCH", path: "/api/v1/alerts/{webhookId}",
+  summary: "Pause or resume a webhook",
+  description: "status paused holds deliveries; active resumes them, or re-enables a webhook the service disabled. A disabled webhook cannot be paused.",
+  body: patchAlertBody, response: schemas.webhook,
+  handler: async (ctx) => {
+    requireWebhooks(ctx);
+    const { status } = ctx.body as z.infer<typeof patchAlertBody>;
+    await domain(() => setWebhookStatus(ctx.database, ctx.caller.accountId, ctx.params.webhookId, status, ctx.now));
+    return { data: schemas.webhook.parse(await getWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId)) };
+  },
+});
+
+export const testAlert = defineRoute({
+  ...common, method: "POST", path: "/api/v1/alerts/{webhookId}/test",
+  summary: "Send a webhook.test event", description: "Queues a signed webhook.test delivery to this webhook and answers 202 with its event id.",
+  response: alertSchemas.testEvent, successStatus: 202,
+  handler: async (ctx) => {
+    requireWebhooks(ctx);
+    const eventId = await domain(() => sendTestEvent(ctx.database, ctx.caller.accountId, ctx.params.webhookId, ctx.now));
+    return { data: { eventId }, status: 202 };
+  },
+});
+
+export const listAlertDeliveries = defineRoute({
+  ...common, method: "GET", path: "/api/v1/alerts/{webhookId}/deliveries",
+  summary: "Recent deliveries with their attempts", description: "Newest first; each attempt with its time, status code, latency and the first bytes of the answer.",
+  query: deliveriesQuery, response: alertSchemas.deliveries,
+  handler: async (ctx) => {
+    requireWebhooks(ctx);
+    const { limit } = ctx.query as z.infer<typeof deliveriesQuery>;
+    const deliveries = await domain(() => listDeliveries(ctx.database, ctx.caller.accountId, ctx.params.webhookId, limit));
+    return { data: alertSchemas.deliveries.parse({ deliveries }) };
+  },
+});
+
+export const replayAlert = defineRoute({
+  ...common, method: "POST", path: "/api/v1/alerts/{webhookId}/replay",
+  summary: "Replay one event or a time range", description: "Queues the event(s) again with a fresh retry schedule; each keeps its webhook-id, so receivers can deduplicate.",
+  body: replayBody, response: alertSchemas.replayed, successStatus: 202,
+  handler: async (ctx) => {
+    requireWebhooks(ctx);
+    const body = ctx.body as z.infer<typeof replayBody>;
+    const { accountId } = ctx.caller;
+    const id = ctx.params.webhookId;
+    if ("eventId" in body) {
+      const ok = await domain(() => replayEvent(ctx.database, accountId, id, body.eventId, ctx.now));
+      if (!ok) throw invalid("body field 'eventId': this webhook was never sent that event.");
+      return { data: { queued: 1 }, status: 202 };
+    }
+    const queued = await domain(() => replayRange(ctx.database, accountId, id, new Date(body.from), new Date(body.to), ctx.now));
+    return { data: { queued }, status: 202 };
+  },
+});
+
+export const rotateAlertSecret = defineRoute({
+  ...common, method: "POST", path: "/api/v1/alerts/{webhookId}/rotate-secret",
+  summary: "Rotate the signing secret", description: "Returns a new secret (shown once). For 24 hours deliveries carry two signatures, new and previous secret.",
+  response: alertSchemas.rotated,
+  handler: async (ctx) => {
+    requireWebhooks(ctx);
+    return { data: await domain(() => rotateWebhookSecret(ctx.database, ctx.caller.accountId, ctx.params.webhookId, ctx.now)) };
+  },
+});
+
+export const alertManagementRoutes: RouteDef[] = [patchAlert, testAlert, listAlertDeliveries, replayAlert, rotateAlertSecret];

@@ -1,0 +1,26 @@
+/** Which URLs a webhook may be registered with: https (plain http only in development with private targets allowed), and no refused address. */
+import { checkTargetHost, type Resolver } from "../webhooks/address-policy";
+
+export interface TargetPolicy {
+  allowPrivate: boolean;
+  production: boolean;
+  resolver?: Resolver;
+}
+
+/** null when the URL is acceptable, else why not (for a 400 on the `url` field). */
+export async function checkWebhookUrl(raw: string, policy: TargetPolicy): Promise<string | null> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "must be an absolute URL";
+  }
+  const httpAllowed = policy.allowPrivate && !policy.production;
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && httpAllowed)) {
+    return "must be an https URL (plain http only in development with WEBHOOKS_ALLOW_PRIVATE_TARGETS=true)";
+  }
+  if (url.username || url.password) return "must not carry credentials";
+  if (policy.allowPrivate) return null;
+  const refused = await checkTargetHost(url.hostname, policy.resolver);
+  return refused ? `refused: ${refused} (private, loopback, link-local, CGNAT and metadata addresses are not reachable)` : null;
+}
