@@ -1,4 +1,4 @@
-import { DISCLAIMER } from "@/lib/api/disclaimer";
+import { DISCLAIMER } from "@/lib/contract/disclaimer";
 
 /** The service disclaimer as a visible note; `compact` is the footer variant. */
 export function DisclaimerNote({ compact = false }: { compact?: boolean }) {

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { DISCLAIMER } from "@/lib/api/disclaimer";
+import { DISCLAIMER } from "@/lib/contract/disclaimer";
 import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from "@/lib/api/errors";
 import { metricDefinitions } from "@/lib/api/reference-notes";
 import { PlanLimitsTable } from "@/components/plan-limits-table";

@@ -1,5 +1,5 @@
 /** Response bodies of the two families (spec §2.1, §2.3, §7; CONTRACT §1, §6). */
-import { DISCLAIMER } from "./disclaimer";
+import { DISCLAIMER } from "../contract/disclaimer";
 import type { ApiError } from "./errors";
 import type { Family } from "./route";
 import type { DataLabel } from "../engine/types";

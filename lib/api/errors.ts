@@ -1,4 +1,5 @@
 /** One error class and one code → status table for the whole API (CONTRACT §1–§6, spec §7). */
+import type { DomainError, DomainErrorCode } from "../domain/errors";
 export const ERROR_STATUS = {
   invalid_request: 400,
   missing_api_key: 401,
@@ -49,3 +50,18 @@ export class ApiError extends Error {
 }
 
 export const invalid = (message: string) => new ApiError("invalid_request", message);
+
+/** The one mapping from domain errors (thrown by the engine and the domain functions) to the API's codes (CONTRACT §1–§6). */
+const FROM_DOMAIN: Record<DomainErrorCode, ErrorCode> = {
+  invalid: "invalid_request",
+  unauthenticated: "missing_api_key",
+  forbidden: "invalid_request",
+  subscription_required: "subscription_required",
+  not_found: "not_found",
+  symbol_not_found: "symbol_not_found",
+  conflict: "invalid_request",
+  rate_limited: "rate_limit_exceeded",
+  unavailable: "data_source_unavailable",
+};
+
+export const fromDomainError = (err: DomainError) => new ApiError(FROM_DOMAIN[err.code], err.message);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { VERSION } from "../version";
 import { PLAN_SEED } from "../domain/plans-catalogue";
 import { DEFAULT_PENDING_LIVE } from "../domain/seed";
-import { DISCLAIMER } from "./disclaimer";
+import { DISCLAIMER } from "../contract/disclaimer";
 import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from "./errors";
 import type { RouteDef } from "./route";
 import { REFERENCE_NOTES, metricDefinitions } from "./reference-notes";

@@ -12,7 +12,8 @@ import { errorFields, log } from "../log";
 import { ConfigCache, licensingState } from "./config-cache";
 import { authenticate, KeyVerifier, type Caller } from "./credentials";
 import { errorBody, successJson, type ErrorContext } from "./envelope";
-import { ApiError } from "./errors";
+import { ApiError, fromDomainError } from "./errors";
+import { DomainError } from "../domain/errors";
 import { admitAndRecord, settle, takeQuota, type Metered } from "./limits";
 import { touchLastUsed } from "./last-used";
 import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
@@ -57,6 +58,7 @@ export function createPipeline(deps: PipelineDeps) {
   function run(route: RouteDef, request: Request, url: URL, rawParams: Record<string, string>, caller: Caller, view: ViewSpec, requestId: string, now: Date, bodyText: string, database: Database = deps.database): Outcome | Promise<Outcome> {
     const failed = (err: unknown): Outcome => {
       if (err instanceof ApiError) return { ok: false, error: err };
+      if (err instanceof DomainError) return { ok: false, error: fromDomainError(err) };
       log.error("handler failed", { request_id: requestId, endpoint: route.id, ...errorFields(err) });
       return { ok: false, error: new ApiError("internal_error", `An unexpected error occurred. Quote request id ${requestId} to support.`) };
     };

@@ -1,6 +1,6 @@
 /** The webhooks part of the API reference: event payloads (OpenAPI 3.1 `webhooks`), signing, retries, statuses, safety. */
 import { z } from "zod";
-import { DISCLAIMER } from "./disclaimer";
+import { DISCLAIMER } from "../contract/disclaimer";
 import { ATTEMPT_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS, JITTER, MAX_ATTEMPTS, MAX_RESPONSE_BYTES, RETRY_DELAYS_MS } from "../webhooks/schedule";
 import { SECRET_OVERLAP_MS } from "../domain/webhook-status";
 import { MAX_REPLAY_RANGE_MS } from "../domain/webhook-deliveries";

@@ -5,8 +5,10 @@ export const DOMAIN_ERROR_STATUS = {
   forbidden: 403,
   subscription_required: 403,
   not_found: 404,
+  symbol_not_found: 404,
   conflict: 409,
   rate_limited: 429,
+  unavailable: 503,
 } as const;
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_STATUS;

@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import type { Database } from "../db/client";
 import { inTransaction } from "../db/tx";
-import { DISCLAIMER } from "../api/disclaimer";
+import { DISCLAIMER } from "../contract/disclaimer";
 import { enqueueEvent, type KeyEnvName } from "../webhooks/outbox";
 import { TEST_EVENT } from "../webhooks/events";
 import { DomainError } from "./errors";

@@ -3,9 +3,9 @@
  * response schema once per view, so a request only looks it up (no analytics work on the hot path).
  */
 import type { z } from "zod";
-import { ApiError } from "../api/errors";
-import { DISCLAIMER } from "../api/disclaimer";
-import { schemas } from "../api/routes/responses";
+import { DomainError } from "../domain/errors";
+import { DISCLAIMER } from "../contract/disclaimer";
+import { schemas } from "../contract/responses";
 import { filterFlowEvents } from "../analytics/flow-filters";
 import { buildStrategyOutput } from "../analytics/strategy";
 import { StrategyInputError, type StrategyRequest } from "../analytics/strategy-schema";
@@ -19,7 +19,7 @@ type Queries = Omit<AnalyticsEngine, "ready" | "stop">;
 const MEMO_LIMIT = 5000;
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
-const unavailable = (what: string) => new ApiError("data_source_unavailable", `No ${what} is available from the data source right now.`);
+const unavailable = (what: string) => new DomainError("unavailable", `No ${what} is available from the data source right now.`);
 
 /** Unknown to this environment → 404; known but without data (or an empty store) → 503 (CONTRACT §1, §6). */
 function symbolIn(view: MarketView, symbol: string): SymbolAnalytics {
@@ -27,7 +27,7 @@ function symbolIn(view: MarketView, symbol: string): SymbolAnalytics {
   if (analytics) return analytics;
   if (view.instruments.size === 0) throw unavailable("market data");
   if (view.instruments.has(symbol)) throw unavailable(`data for ${symbol}`);
-  throw new ApiError("symbol_not_found", `The service has no data for symbol ${symbol}.`);
+  throw new DomainError("symbol_not_found", `The service has no data for symbol ${symbol}.`);
 }
 
 export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<MarketView>, now: () => Date): Queries {
@@ -129,7 +129,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
           });
           return served(schemas.researchOutput.parse({ output, riskFlags, disclaimer: DISCLAIMER }), a.asOf);
         } catch (err) {
-          if (err instanceof StrategyInputError) throw new ApiError("invalid_request", `body field '${err.field}': ${err.message}`);
+          if (err instanceof StrategyInputError) throw new DomainError("invalid", `body field '${err.field}': ${err.message}`, { field: err.field });
           throw err;
         }
       });

@@ -9,7 +9,7 @@ import type { MarketEnv } from "../analytics/types";
 import type { MarketSnapshotInput, MarketView } from "../engine/compute";
 import type { RecomputeNotice } from "../engine/engine";
 import { dataLabel } from "../engine/types";
-import { DISCLAIMER } from "../api/disclaimer";
+import { DISCLAIMER } from "../contract/disclaimer";
 import { addSubscription, detectEvents, emptySubscriptions, type SymbolState } from "./events";
 import { enqueueEvent, type KeyEnvName } from "./outbox";
 import { iso } from "../db/tx";

@@ -8,7 +8,7 @@ import type postgres from "postgres";
 import type { Db } from "../../lib/db/client";
 import { meteredRoutes } from "../../lib/api/routes";
 import type { Family, RouteDef } from "../../lib/api/route";
-import { DISCLAIMER } from "../../lib/api/disclaimer";
+import { DISCLAIMER } from "../../lib/contract/disclaimer";
 import { digestKey } from "../../lib/keys/format";
 import { registerWebhook } from "../../lib/domain/webhooks";
 import { accountWithKey } from "./accounts";

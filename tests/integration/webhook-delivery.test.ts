@@ -18,7 +18,7 @@ import { startWebhookWorker } from "../../lib/webhooks/worker";
 import { produceEvents } from "../../lib/webhooks/producer";
 import { RETRY_DELAYS_MS, MAX_ATTEMPTS } from "../../lib/webhooks/schedule";
 import type { SymbolState } from "../../lib/webhooks/events";
-import { DISCLAIMER } from "../../lib/api/disclaimer";
+import { DISCLAIMER } from "../../lib/contract/disclaimer";
 
 describe("webhook delivery (domain functions, outbox, worker)", () => {
   let t: TestDatabase;

@@ -11,7 +11,7 @@ import { startReceiver, waitFor, type Receiver } from "../helpers/webhook-receiv
 import { advanceDemoMarket, seedDemoMarket } from "../../lib/market/store";
 import { registerWebhook } from "../../lib/domain/webhooks";
 import { readMarketVersions } from "../../lib/market/versions";
-import { DISCLAIMER } from "../../lib/api/disclaimer";
+import { DISCLAIMER } from "../../lib/contract/disclaimer";
 import { seedReferenceData } from "../../lib/domain/seed";
 import { endpointCatalogue } from "../../lib/api/routes";
 

@@ -11,7 +11,7 @@ import { accountWithKey } from "../helpers/accounts";
 import { startReceiver, waitFor, type Receiver } from "../helpers/webhook-receiver";
 import { registerWebhook } from "../../lib/domain/webhooks";
 import { enqueueEvent } from "../../lib/webhooks/outbox";
-import { DISCLAIMER } from "../../lib/api/disclaimer";
+import { DISCLAIMER } from "../../lib/contract/disclaimer";
 import { seedReferenceData } from "../../lib/domain/seed";
 import { endpointCatalogue } from "../../lib/api/routes";
 

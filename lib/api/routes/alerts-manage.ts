@@ -1,6 +1,4 @@
 /** Webhook management (Variant B): pause/resume, test event, deliveries, replay, secret rotation. Thin: each calls one domain function. */
-import { z } from "zod";
-import { DomainError } from "../../domain/errors";
 import { listDeliveries, replayEvent, replayRange, sendTestEvent } from "../../domain/webhook-deliveries";
 import { rotateWebhookSecret, setWebhookStatus } from "../../domain/webhook-status";
 import { getWebhook } from "../../domain/webhooks";
@@ -8,20 +6,15 @@ import { invalid } from "../errors";
 import { defineRoute, type RouteDef } from "../route";
 import { notFound, requireWebhooks, webhookParams } from "./alerts-common";
 import { alertSchemas, deliveriesQuery, patchAlertBody, replayBody } from "./alerts-schemas";
-import { schemas } from "./responses";
+import { schemas } from "../../contract/responses";
 
 const common = { family: "B" as const, tags: ["Variant B", "Webhooks"], authenticated: true, touchesAccountState: true, params: webhookParams };
 
-/** Domain rule violations become 400s; a missing webhook a 404. */
+/** A missing webhook is a 404; domain rule violations reach the pipeline's one DomainError mapping. */
 async function domain<T>(fn: () => Promise<T | null>): Promise<T> {
-  try {
-    const out = await fn();
-    if (out === null) throw notFound();
-    return out;
-  } catch (err) {
-    if (err instanceof DomainError) throw invalid(err.message);
-    throw err;
-  }
+  const out = await fn();
+  if (out === null) throw notFound();
+  return out;
 }
 
 export const patchAlert = defineRoute({
@@ -31,7 +24,7 @@ export const patchAlert = defineRoute({
   body: patchAlertBody, response: schemas.webhook,
   handler: async (ctx) => {
     requireWebhooks(ctx);
-    const { status } = ctx.body as z.infer<typeof patchAlertBody>;
+    const { status } = ctx.body;
     await domain(() => setWebhookStatus(ctx.database, ctx.caller.accountId, ctx.params.webhookId, status, ctx.now));
     return { data: schemas.webhook.parse(await getWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId)) };
   },
@@ -54,7 +47,7 @@ export const listAlertDeliveries = defineRoute({
   query: deliveriesQuery, response: alertSchemas.deliveries,
   handler: async (ctx) => {
     requireWebhooks(ctx);
-    const { limit } = ctx.query as z.infer<typeof deliveriesQuery>;
+    const { limit } = ctx.query;
     const deliveries = await domain(() => listDeliveries(ctx.database, ctx.caller.accountId, ctx.params.webhookId, limit));
     return { data: alertSchemas.deliveries.parse({ deliveries }) };
   },
@@ -66,7 +59,7 @@ export const replayAlert = defineRoute({
   body: replayBody, response: alertSchemas.replayed, successStatus: 202,
   handler: async (ctx) => {
     requireWebhooks(ctx);
-    const body = ctx.body as z.infer<typeof replayBody>;
+    const body = ctx.body;
     const { accountId } = ctx.caller;
     const id = ctx.params.webhookId;
     if ("eventId" in body) {

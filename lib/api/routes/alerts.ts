@@ -6,7 +6,7 @@ import { appEnv } from "../../env";
 import { invalid } from "../errors";
 import { defineRoute } from "../route";
 import { symbolSchema } from "./inputs";
-import { schemas } from "./responses";
+import { schemas } from "../../contract/responses";
 import { notFound, requireWebhooks, webhookParams } from "./alerts-common";
 
 export const alertBody = z

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { defineRoute } from "../route";
 import { isoDateTimeString, nonNegativeIntString, symbolParams, symbolSchema } from "./inputs";
-import { schemas } from "./responses";
+import { schemas } from "../../contract/responses";
 
 export const tickerSummary = defineRoute({
   method: "GET",

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { invalid } from "../errors";
 import { defineRoute } from "../route";
 import { symbolSchema, tickerParams } from "./inputs";
-import { schemas } from "./responses";
+import { schemas } from "../../contract/responses";
 import { strategyRequestSchema } from "../../analytics/strategy-schema";
 
 export const aiSummary = defineRoute({

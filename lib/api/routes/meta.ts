@@ -1,7 +1,7 @@
 /** Health and the API reference: no key, never metered (CONTRACT §1). */
 import { VERSION } from "../../version";
 import { defineRoute, type RouteDef } from "../route";
-import { schemas } from "./responses";
+import { schemas } from "../../contract/responses";
 
 const startedAt = Date.now();
 
