@@ -1,6 +1,7 @@
 /** Filtering and summarising of derived options-flow events (see ./flow). */
 import type { FlowEvent, FlowEventType } from "./flow";
 import type { FlowSummary } from "./types";
+import { round } from "./round";
 
 export const FLOW_LIMIT_DEFAULT = 50;
 export const FLOW_LIMIT_MAX = 500;
@@ -64,7 +65,7 @@ export function summarizeFlow(events: FlowEvent[]): FlowSummary {
     if (e.type === "block") blockCount++;
     if (e.unusual) unusualCount++;
   }
-  const cents = (x: number) => Math.round(x * 100) / 100;
+  const cents = (x: number) => round(x, 2);
   return {
     bullishPremium: cents(bullish),
     bearishPremium: cents(bearish),

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import type { OptionRight } from "./bsm";
 import type { OptionTrade } from "./types";
+import { round } from "./round";
 
 export const CONTRACT_MULTIPLIER = 100;
 
@@ -89,10 +90,6 @@ export function sentimentOf(side: FlowSide, right: OptionRight): FlowSentiment {
   return bought === (right === "C") ? "bullish" : "bearish";
 }
 
-const round = (x: number, dp: number) => {
-  const f = 10 ** dp;
-  return Math.round(x * f) / f;
-};
 
 const contractKey = (t: FlowContractRef) => `${t.symbol.toUpperCase()}|${t.expiry}|${t.strike}|${t.right}`;
 const utcDate = (d: Date) => d.toISOString().slice(0, 10);

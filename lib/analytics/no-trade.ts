@@ -2,6 +2,7 @@
  * No-trade analysis: threshold checks across 8 risk categories and a trade / caution / no_trade decision.
  */
 import type { SymbolMetrics } from "./types";
+import { round } from "./round";
 
 export const NO_TRADE_CATEGORIES = ["liquidity", "spread", "volatility", "event", "trend", "flow", "tail", "market"] as const;
 export type NoTradeCategory = (typeof NO_TRADE_CATEGORIES)[number];
@@ -52,11 +53,6 @@ interface CheckSpec {
   value: (m: SymbolMetrics, ctx: NoTradeContext) => number | null;
 }
 
-function round(x: number, dp: number): number {
-  const f = 10 ** dp;
-  const r = (Math.sign(x) * Math.round(Number((Math.abs(x) * f).toPrecision(12)))) / f;
-  return r === 0 ? 0 : r;
-}
 const finite = (x: number | null | undefined): x is number => typeof x === "number" && Number.isFinite(x);
 const num = (dp: number): Fmt => (v) => round(v, dp).toFixed(dp);
 const pct = (dp: number): Fmt => (v) => `${round(v * 100, dp).toFixed(dp)}%`;

@@ -3,6 +3,7 @@
  * deterministic English summary. The score reads the options market from the side of a directional premium buyer.
  */
 import type { SymbolMetrics } from "./types";
+import { round } from "./round";
 
 export type SignalSentiment = "bullish" | "bearish" | "neutral";
 export type RiskLevel = "low" | "moderate" | "elevated" | "high";
@@ -82,11 +83,6 @@ export const definitions: Record<string, string> = {
   summary: "Deterministic English sentences generated from the numbers above; no free text, no dates from the clock.",
 };
 
-function round(x: number, dp: number): number {
-  const f = 10 ** dp;
-  const r = (Math.sign(x) * Math.round(Number((Math.abs(x) * f).toPrecision(12)))) / f;
-  return r === 0 ? 0 : r;
-}
 
 function tier(value: number | null, two: (v: number) => boolean, one: (v: number) => boolean): number {
   if (!finite(value)) return 0;

@@ -4,6 +4,7 @@
  */
 import { TENORS, TENOR_YEARS } from "./types";
 import type { Tenor, TreasuryYield } from "./types";
+import { round } from "./round";
 
 export type YieldCurveShape = "normal" | "inverted" | "flat" | "humped";
 
@@ -42,12 +43,6 @@ export const definitions: Record<string, string> = {
     `One of normal, inverted, flat, humped. Ends: shortest and longest published tenors; slope = longest − shortest in bp; hump = highest interior yield − the higher end, in bp (interior = every tenor strictly between the ends). Rules in order: "humped" if at least 3 points, hump > ${HUMP_MIN_BP} bp and hump ≥ |slope| (the hump dominates the tilt); else "flat" if |slope| ≤ ${FLAT_BAND_BP} bp (fewer than 2 points is also flat); else "normal" if slope > 0, "inverted" if slope < 0. Both slope and hump are rounded to 0.1 bp before comparison.`,
 };
 
-/** Round half away from zero to `dp` decimals; toPrecision(12) first removes binary noise such as 4.2 − 4.6 = −0.39999…; never returns −0. */
-function round(x: number, dp: number): number {
-  const f = 10 ** dp;
-  const r = (Math.sign(x) * Math.round(Number((Math.abs(x) * f).toPrecision(12)))) / f;
-  return r === 0 ? 0 : r;
-}
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const isTenor = (t: unknown): t is Tenor => (TENORS as readonly unknown[]).includes(t);

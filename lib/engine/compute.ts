@@ -80,8 +80,8 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
     const lastBar = bars[bars.length - 1];
     const lastTrade = trades.length ? trades[trades.length - 1] : null;
     const today = chainAsOf.toISOString().slice(0, 10);
-    const ivHistory = (snap.ivHistoryBySymbol.get(instrument.symbol) ?? []).filter((p) => p.date < today).map((p) => p.atmIv30);
-    const historyKey = `${ivHistory.length}|${ivHistory.at(-1) ?? ""}|${ivHistory[0] ?? ""}|${curveKey}|${instrument.dividendYield}`;
+    const ivHistory = (snap.ivHistoryBySymbol.get(instrument.symbol) ?? []).filter((p) => p.date < today);
+    const historyKey = `${ivHistory.length}|${ivHistory.at(-1)?.date ?? ""}:${ivHistory.at(-1)?.atmIv30 ?? ""}|${ivHistory[0]?.date ?? ""}|${curveKey}|${instrument.dividendYield}`;
     const inputKey = `${chain.length}|${chainAsOf.getTime()}|${lastBar.ts.getTime()}|${lastBar.close}|${trades.length}|${lastTrade?.ts.getTime() ?? 0}|${historyKey}|${instrument.nextEarningsDate}`;
     const prev = previous?.symbols.get(instrument.symbol);
     if (prev && prev.inputKey === inputKey) {

@@ -151,6 +151,17 @@ test("input errors name their field", () => {
   assert.match(e!.message, /strike 111 is not listed for expiry 2027-11-20/);
 });
 
+test("a leg without any volatility is refused (strikes[i]), never priced at zero vol", () => {
+  // Every mid sits below its intrinsic value (calls 0.01 at K ≤ 100 with spot 100… and puts likewise): no vol solves anywhere.
+  const dead = Object.keys(MIDS).map((k) => quote(k, 0.06));
+  const deep = ctx({ spot: 100, chain: dead.map((q) => ({ ...q, strike: q.right === "C" ? q.strike - 50 : q.strike + 50 })) });
+  const req: StrategyRequestInput = { symbol: "ACME", strategy: "bull_call_spread", expiry: EXP, strikes: [55, 65] };
+  const err = (() => { try { buildStrategyOutput(req, deep); } catch (x) { return x as Error; } })();
+  assert.ok(err instanceof StrategyInputError, `expected a StrategyInputError, got ${err}`);
+  assert.equal(err.field, "strikes[0]");
+  assert.match(err.message, /no implied volatility/);
+});
+
 test("risk flags: earnings, wide spread, thin open interest, short dated", () => {
   const req: StrategyRequestInput = { symbol: "ACME", strategy: "bull_call_spread", expiry: EXP, strikes: [105, 115] };
   const codes = (c: StrategyContext) => buildStrategyOutput(req, c).riskFlags.map((f) => [f.code, f.severity]);

@@ -4,7 +4,7 @@ import { bsmPrice } from "../../lib/analytics/bsm";
 import type { OptionRight } from "../../lib/analytics/bsm";
 import type { Bar, Instrument, OptionQuote } from "../../lib/analytics/types";
 import {
-  computeSymbolMetrics, expectedMoveToDate, ivRankAndPercentile, liquidityScore, momentum, putCallRatios, realizedVol,
+  computeSymbolMetrics, expectedMoveToDate, ivLookbackWindow, ivRankAndPercentile, liquidityScore, momentum, putCallRatios, realizedVol,
   symbolMetricsDefinitions, trendVsSma,
 } from "../../lib/analytics/vol-metrics";
 
@@ -29,16 +29,36 @@ test("IV rank and percentile on a hand-computed 20-observation lookback", () => 
   close(ivRankAndPercentile(NINETEEN, 0.05).ivRank, 0, 0, "new low rank");
 });
 
-test("IV rank: null under 20 observations or a flat range; the lookback keeps the last 252 days including today", () => {
+test("IV rank: null under 20 observations or a flat range", () => {
   const short = ivRankAndPercentile(NINETEEN.slice(1), 0.25);
   assert.deepEqual(short, { ivRank: null, ivPercentile: null, lookbackDays: 19 });
   assert.deepEqual(ivRankAndPercentile(Array(30).fill(0.2), 0.2), { ivRank: null, ivPercentile: null, lookbackDays: 31 });
-  // 49 old spikes at 0.90 fall outside the window; the 251 recent days alternate 0.10 / 0.30.
-  const recent = Array.from({ length: 251 }, (_, i) => (i % 2 === 0 ? 0.1 : 0.3));
-  const r = ivRankAndPercentile([...Array(49).fill(0.9), ...recent], 0.2);
+});
+
+test("near-flat IV range: 251 days at 0.25 and today 0.25 ± 6e-11 is a flat range (null), not rank 100 or 0", () => {
+  const flat = Array(251).fill(0.25);
+  assert.deepEqual(ivRankAndPercentile(flat, 0.25 + 6e-11), { ivRank: null, ivPercentile: null, lookbackDays: 252 });
+  assert.deepEqual(ivRankAndPercentile(flat, 0.25 - 6e-11), { ivRank: null, ivPercentile: null, lookbackDays: 252 });
+  // A real move of one vol point is still a range.
+  close(ivRankAndPercentile(flat, 0.26).ivRank, 100, 0, "real new high");
+});
+
+const day = (today: string, back: number) => new Date(Date.parse(`${today}T00:00:00Z`) - back * 86_400_000).toISOString().slice(0, 10);
+
+test("lookback counts dates, not rows: gaps and NaN days never stretch 52 weeks past a year", () => {
+  const today = "2026-06-30";
+  // 49 old spikes at 0.90 dated 53–101 weeks ago fall outside; 251 recent days alternate 0.10 / 0.30 inside 52 weeks.
+  const old = Array.from({ length: 49 }, (_, i) => ({ date: day(today, 371 + 7 * i), atmIv30: 0.9 }));
+  const recent = Array.from({ length: 251 }, (_, i) => ({ date: day(today, 1 + i), atmIv30: i % 2 === 0 ? 0.1 : 0.3 }));
+  const nan = Array.from({ length: 40 }, (_, i) => ({ date: day(today, 260 + i), atmIv30: Number.NaN }));
+  const window = ivLookbackWindow([...old, ...nan, ...recent], today);
+  assert.equal(window.length, 251);
+  const r = ivRankAndPercentile(window, 0.2);
   assert.equal(r.lookbackDays, 252);
   close(r.ivRank, 50, 1e-9, "(0.2 − 0.1)/(0.3 − 0.1)");
   close(r.ivPercentile, (126 / 251) * 100, 1e-9, "126 of 251 at 0.10");
+  // 364 days back is inside, 365 is outside; today's own date is never history.
+  assert.deepEqual(ivLookbackWindow([{ date: day(today, 365), atmIv30: 0.5 }, { date: day(today, 364), atmIv30: 0.4 }, { date: today, atmIv30: 0.3 }], today), [0.4]);
 });
 
 test("realised vol: closes 100, 110, 99, 108.9 → ln(11/9)·sqrt(252/3) = 1.839177 (hand-derived, sample stdev)", () => {
@@ -114,7 +134,7 @@ test("computeSymbolMetrics on a flat 25 % chain with a hand-checkable price hist
       })));
   const instrument: Instrument = { symbol: "TEST", name: "Test", sector: "Tech", kind: "equity", nextEarningsDate: "2026-01-20", dividendYield: q };
   const flow = { bullishPremium: 0, bearishPremium: 0, netPremium: 0, sweepCount: 0, blockCount: 0, unusualCount: 0 };
-  const ivHistory = [0.1, 0.4, ...Array(17).fill(0.2)];
+  const ivHistory = [0.1, 0.4, ...Array(17).fill(0.2)].map((atmIv30, i) => ({ date: day(asOf.toISOString().slice(0, 10), 19 - i), atmIv30 }));
   const m = computeSymbolMetrics({ instrument, dailyBars, chain, ivHistory, flow, asOf, rate });
 
   assert.equal(m.spot, 110, "newest bar close");
