@@ -1,5 +1,6 @@
 /** Metrics of one option-chain snapshot that need no volatility model: put/call ratios, liquidity, expected move. */
 import type { OptionQuote } from "./types";
+import { calendarDaysFromNewYork } from "./exchange-calendar";
 
 /** Contracts with strikes within this fraction of spot count as near the money for the spread measure. */
 export const NEAR_MONEY_BAND = 0.1;
@@ -9,9 +10,9 @@ export const definitions = {
   expectedMove:
     "Expected move to a date (USD): spot × σ × sqrt(days / 365), a one-standard-deviation move under the lognormal " +
     "model, with σ the ATM implied vol (decimal) of the first expiry on or after the date and days the calendar days " +
-    "from the as-of UTC date to the date (an event today counts as 1 day). movePct is move / spot as a fraction " +
+    "from the as-of date in New York (America/New_York) to the date (an event today counts as 1 day). movePct is move / spot as a fraction " +
     "(0.05 = 5 %). Null for dates in the past.",
-  daysToEarnings: "Calendar days from the as-of UTC date to the next earnings date; null when none is scheduled or it has passed.",
+  daysToEarnings: "Calendar days from the as-of date in New York (America/New_York) to the next earnings date; null when none is scheduled or it has passed.",
   putCallVolumeRatio: "Put/call volume ratio: total put contract volume / total call contract volume; null when no calls traded.",
   putCallOiRatio: "Put/call open-interest ratio: total put open interest / total call open interest; null when call OI is 0.",
   avgSpreadPct:
@@ -26,11 +27,9 @@ export const definitions = {
   totalOpenInterest: "Sum of open interest over every contract in the chain.",
 } as const;
 
-/** Whole calendar days from the UTC date of `asOf` to `date` (YYYY-MM-DD); negative for past dates. */
+/** Whole calendar days from the New York date of `asOf` to `date` (YYYY-MM-DD); negative for past dates. */
 export function calendarDaysUntil(asOf: Date, date: string): number {
-  const [y, m, d] = date.split("-").map(Number);
-  const today = Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), asOf.getUTCDate());
-  return Math.round((Date.UTC(y, m - 1, d) - today) / MS_PER_DAY);
+  return calendarDaysFromNewYork(asOf, date);
 }
 
 export interface ExpectedMove {

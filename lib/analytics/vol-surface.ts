@@ -6,6 +6,7 @@ import { bsmGreeks } from "./bsm";
 import type { OptionRight } from "./bsm";
 import { impliedVol } from "./iv";
 import type { OptionQuote } from "./types";
+import { expiryClose } from "./exchange-calendar";
 
 export type RateFn = (years: number) => number;
 
@@ -26,15 +27,14 @@ export interface ExpirySmile {
 }
 
 const MS_PER_YEAR = 365 * 86_400_000;
-/** US equity options stop trading at 16:00 New York time, i.e. 20:00 UTC under daylight saving time. */
-export const EXPIRY_CLOSE_UTC_HOUR = 20;
 /** Largest distance (fraction of the forward) over which an unbracketed forward takes the nearest strike's IV. */
 export const ATM_FLAT_BAND = 0.025;
 
 export const definitions = {
   yearFraction:
     "Time to expiry in years, ACT/365: (expiry close − as-of time) in milliseconds / (365 × 86,400,000). The expiry " +
-    "close is fixed at 20:00 UTC on the expiry date (16:00 New York time under daylight saving; one hour early in winter).",
+    "close is 16:00 America/New_York (daylight saving included: 20:00 UTC in summer, 21:00 UTC in winter) on the last NYSE " +
+    "trading day on or before the expiry date (weekends and NYSE full-day holidays, computed by rule, roll back).",
   impliedVolSmile:
     "Per expiry, the implied volatility of each strike from the quote mid price (bid + ask) / 2, skipping quotes with " +
     "bid ≤ 0 or ask < bid. Out-of-the-money contracts are used: puts for strikes below the forward F = S·e^((r−q)T), " +
@@ -57,10 +57,9 @@ export const definitions = {
     "Positive (contango) is the usual state; negative (backwardation) signals near-term stress or an event.",
 } as const;
 
-/** ACT/365 years from `from` to 20:00 UTC on `toDate` (YYYY-MM-DD); negative once the expiry has passed. */
+/** ACT/365 years from `from` to the expiry close of `toDate` (YYYY-MM-DD, 16:00 New York); negative once it has passed. */
 export function yearFraction(from: Date, toDate: string): number {
-  const [y, m, d] = toDate.split("-").map(Number);
-  return (Date.UTC(y, m - 1, d, EXPIRY_CLOSE_UTC_HOUR) - from.getTime()) / MS_PER_YEAR;
+  return (expiryClose(toDate).getTime() - from.getTime()) / MS_PER_YEAR;
 }
 
 function usableMid(q: OptionQuote): number | null {

@@ -5,7 +5,7 @@ import type { OptionRight } from "../../lib/analytics/bsm";
 import type { Bar, Instrument, OptionQuote } from "../../lib/analytics/types";
 import {
   computeSymbolMetrics, expectedMoveToDate, ivLookbackWindow, ivRankAndPercentile, liquidityScore, momentum, putCallRatios, realizedVol,
-  symbolMetricsDefinitions, trendVsSma,
+  symbolMetricsDefinitions, trendVsSma, yearFraction,
 } from "../../lib/analytics/vol-metrics";
 
 const close = (actual: number | null | undefined, expected: number, tol: number, what: string) =>
@@ -84,7 +84,9 @@ test("expected move: 100 × 40 % × sqrt(73/365) = 17.888544 from 2026-01-01 to 
   close(m.move, 17.8885438, 1e-6, "move");
   close(m.movePct, 0.178885438, 1e-8, "movePct (fraction)");
   close(expectedMoveToDate(100, 0.25, new Date("2026-01-01T23:00:00Z"), "2026-01-01")?.move, 1.3085598, 1e-6, "same day = 1 day");
-  assert.equal(expectedMoveToDate(100, 0.4, new Date("2026-01-02T00:00:00Z"), "2026-01-01"), null, "past");
+  assert.equal(expectedMoveToDate(100, 0.4, new Date("2026-01-02T05:00:00Z"), "2026-01-01"), null, "past: midnight in New York");
+  // 00:00 UTC on Jan 2 is still Jan 1 (19:00 EST) on the exchange's clock: the event is today (0 days, priced as 1).
+  assert.equal(expectedMoveToDate(100, 0.4, new Date("2026-01-02T00:00:00Z"), "2026-01-01")?.days, 0, "New York date, not UTC");
 });
 
 const quote = (strike: number, right: OptionRight, bid: number, ask: number, volume: number, openInterest: number): OptionQuote => ({
@@ -128,8 +130,8 @@ test("computeSymbolMetrics on a flat 25 % chain with a hand-checkable price hist
   const chain: OptionQuote[] = [9, 23, 37, 65, 100].flatMap((d) =>
     [90, 95, 100, 105, 110, 115, 120, 125, 130].flatMap((strike) =>
       (["C", "P"] as OptionRight[]).map((right) => {
-        const price = bsmPrice({ spot, strike, years: d / 365, rate: 0.04, dividendYield: q, vol: 0.25, right });
         const expiry = new Date(asOf.getTime() + d * 86_400_000).toISOString().slice(0, 10);
+        const price = bsmPrice({ spot, strike, years: yearFraction(asOf, expiry), rate: 0.04, dividendYield: q, vol: 0.25, right });
         return { symbol: "TEST", asOf, expiry, strike, right, bid: price * 0.95, ask: price * 1.05, last: null, volume: 10, openInterest: 100 };
       })));
   const instrument: Instrument = { symbol: "TEST", name: "Test", sector: "Tech", kind: "equity", nextEarningsDate: "2026-01-20", dividendYield: q };
