@@ -71,7 +71,7 @@ export const NO_TRADE_CHECKS: readonly CheckSpec[] = [
   { id: "event.days_to_earnings", category: "event", label: "Days to earnings", unit: "calendar days", direction: "lower_is_worse", warn: 14, fail: 3, fmt: num(0), value: (m) => (finite(m.daysToEarnings) && m.daysToEarnings >= 0 ? m.daysToEarnings : null) },
   { id: "trend.extension", category: "trend", label: "Distance from the 50-day average (absolute)", unit: "fraction", direction: "higher_is_worse", warn: 0.15, fail: 0.3, fmt: pct(1), value: (m) => abs(m.trend50d) },
   { id: "trend.momentum", category: "trend", label: "20-session move (absolute)", unit: "fraction", direction: "higher_is_worse", warn: 0.2, fail: 0.35, fmt: pct(1), value: (m) => abs(m.momentum20d) },
-  { id: "flow.unusual_count", category: "flow", label: "Unusual options-flow events", unit: "events", direction: "higher_is_worse", warn: 5, fail: 20, fmt: num(0), value: (m) => m.flow.unusualCount },
+  { id: "flow.unusual_count", category: "flow", label: "Contracts with unusual options flow", unit: "contracts", direction: "higher_is_worse", warn: 5, fail: 20, fmt: num(0), value: (m) => m.flow.unusualCount },
   { id: "flow.put_call_volume", category: "flow", label: "Put/call volume ratio", unit: "ratio", direction: "higher_is_worse", warn: 1.5, fail: 3, fmt: num(2), value: (m) => m.putCallVolumeRatio },
   { id: "tail.skew25d", category: "tail", label: "25-delta put-call skew", unit: "decimal vol", direction: "higher_is_worse", warn: 0.08, fail: 0.15, fmt: volPts, value: (m) => m.skew25d },
   { id: "market.vol_index", category: "market", label: "Volatility index", unit: "index points", direction: "higher_is_worse", warn: 25, fail: 35, fmt: num(2), value: (_m, c) => c.volIndex },

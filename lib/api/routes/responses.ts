@@ -1,5 +1,6 @@
 /** Public `data` shapes of every route; the OpenAPI reference is generated from these. */
 import { z } from "zod";
+import { FLOW_SIDES } from "../../analytics/flow";
 
 const num = (d: string) => z.number().describe(d);
 const nnum = (d: string) => z.number().nullable().describe(d);
@@ -81,7 +82,7 @@ export const schemas = {
         size: num("Contracts in the event."),
         avg_price: num("Size-weighted average price per share, USD."),
         premium: num("price × size × 100 (contract multiplier), USD."),
-        side: z.enum(["ask", "ask_side", "mid", "bid_side", "bid"]),
+        side: z.enum(FLOW_SIDES),
         sentiment: z.enum(["bullish", "bearish", "neutral"]),
         exchange_count: num("Distinct exchanges in the event (sweeps: 2 or more)."),
         unusual: z.boolean().describe("Cumulative day volume of the contract exceeded its open interest."),
