@@ -116,7 +116,8 @@ export const schemas = {
   }),
   yieldCurve: z.object({
     date: z.string().describe("Date of the newest curve (YYYY-MM-DD)."),
-    curve: z.array(z.object({ tenor: z.string(), years: z.number(), yieldPct: num("Par yield, percent.") })),
+    oldestDate: z.string().describe("Oldest publication date among the points (YYYY-MM-DD); at most 7 days before date."),
+    curve: z.array(z.object({ tenor: z.string(), years: z.number(), yieldPct: num("Par yield, percent."), date: z.string().describe("Publication date of this tenor's yield.") })),
     interpolation: z.string().describe("How yields between tenors are read: linear in years, flat beyond the ends."),
     inversion: z.object({ "10y2y": z.boolean(), "10y3m": z.boolean() }).describe("true when the 10-year yield is below the 2-year (3-month) yield."),
     spread10y2y: nnum("10-year minus 2-year par yield, basis points."),
