@@ -13,7 +13,7 @@ export const definitions = {
     "from the as-of date in New York (America/New_York) to the date (an event today counts as 1 day). movePct is move / spot as a fraction " +
     "(0.05 = 5 %). Null for dates in the past.",
   daysToEarnings: "Calendar days from the as-of date in New York (America/New_York) to the next earnings date; null when none is scheduled or it has passed.",
-  putCallVolumeRatio: "Put/call volume ratio: total put contract volume / total call contract volume; null when no calls traded.",
+  putCallVolumeRatio: "Put/call volume ratio: total put contract volume / total call contract volume (missing volumes add 0); null when no calls traded.",
   putCallOiRatio: "Put/call open-interest ratio: total put open interest / total call open interest; null when call OI is 0.",
   avgSpreadPct:
     "Average relative bid-ask spread (fraction; 0.05 = 5 %): mean of (ask − bid) / ((ask + bid) / 2) over contracts " +
@@ -23,8 +23,8 @@ export const definitions = {
     "50 × max(0, 1 − avgSpreadPct / 0.20), so a 0 % spread scores 50 and 20 % or wider scores 0 (0 when no near-the-money " +
     "quote). Volume points (0–25): 25 × min(1, log10(1 + total volume) / 5), full at 100,000 contracts. Open-interest " +
     "points (0–25): 25 × min(1, log10(1 + total open interest) / 6), full at 1,000,000 contracts.",
-  totalOptionVolume: "Sum of the day's contract volume over every contract in the chain.",
-  totalOpenInterest: "Sum of open interest over every contract in the chain.",
+  totalOptionVolume: "Sum of the day's contract volume over every contract in the chain; a contract whose volume is missing or not a finite number adds 0 (never NaN).",
+  totalOpenInterest: "Sum of open interest over every contract in the chain; a missing or non-finite open interest adds 0.",
 } as const;
 
 /** Whole calendar days from the New York date of `asOf` to `date` (YYYY-MM-DD); negative for past dates. */
@@ -55,12 +55,14 @@ export interface PutCallRatios {
 export function putCallRatios(chain: OptionQuote[]): PutCallRatios {
   let putVol = 0, callVol = 0, putOi = 0, callOi = 0;
   for (const q of chain) {
+    const vol = count(q.volume);
+    const oi = count(q.openInterest);
     if (q.right === "P") {
-      putVol += q.volume;
-      putOi += q.openInterest;
+      putVol += vol;
+      putOi += oi;
     } else {
-      callVol += q.volume;
-      callOi += q.openInterest;
+      callVol += vol;
+      callOi += oi;
     }
   }
   return {
@@ -79,13 +81,16 @@ export interface LiquidityScore {
   totalOpenInterest: number;
 }
 
+/** A contract count that is missing, negative or not a finite number contributes nothing (it is not data). */
+const count = (x: number) => (Number.isFinite(x) && x > 0 ? x : 0);
+
 export function liquidityScore(chain: OptionQuote[], spot: number): LiquidityScore {
   let totalVolume = 0, totalOpenInterest = 0, spreadSum = 0, spreadCount = 0;
   for (const q of chain) {
-    totalVolume += q.volume;
-    totalOpenInterest += q.openInterest;
+    totalVolume += count(q.volume);
+    totalOpenInterest += count(q.openInterest);
     const nearMoney = Math.abs(q.strike / spot - 1) <= NEAR_MONEY_BAND;
-    if (nearMoney && q.bid > 0 && q.ask >= q.bid) {
+    if (nearMoney && q.bid > 0 && q.ask >= q.bid && Number.isFinite(q.ask)) {
       spreadSum += (q.ask - q.bid) / ((q.bid + q.ask) / 2);
       spreadCount++;
     }

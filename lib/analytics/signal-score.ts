@@ -137,7 +137,9 @@ function summarize(m: SymbolMetrics, s: Omit<SignalScore, "summary">): string {
     const mv = m.expectedMove && finite(m.expectedMove.move) ? ` (expected move ±$${fx(m.expectedMove.move, 2)})` : "";
     out.push(`Earnings in ${dte} day${dte === 1 ? "" : "s"}${mv}.`);
   }
-  out.push(`Risk level ${s.risk_level} (${s.risk_points} of 8 points); liquidity score ${fx(m.liquidityScore, 0)}/100.`);
+  const liq = finite(m.liquidityScore) ? `liquidity score ${fx(m.liquidityScore, 0)}/100` : "liquidity score unavailable";
+  out.push(`Risk level ${s.risk_level} (${s.risk_points} of 8 points); ${liq}.`);
+  if (!finite(m.atmIv30) && !finite(m.momentum20d) && !finite(m.trend50d)) out.push("Most inputs are missing: read this score as no information, not as neutral.");
   out.push(`Signal agreement ${s.confidence.toFixed(2)}; bias ${s.bias}.`);
   const missing = s.components.filter((c) => !c.available).map((c) => c.name);
   if (missing.length) out.push(`Unavailable inputs, scored neutral: ${missing.join(", ")}.`);
