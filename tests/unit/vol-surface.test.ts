@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bsmPrice } from "../../lib/analytics/bsm";
+import { bsmGreeks, bsmPrice, normCdf } from "../../lib/analytics/bsm";
 import type { OptionRight } from "../../lib/analytics/bsm";
 import { atmIvHistory } from "../../lib/analytics/iv-history";
 import type { OptionQuote } from "../../lib/analytics/types";
@@ -110,15 +110,49 @@ test("ATM IV: linear in strike between the strikes around the forward; nearest s
   assert.equal(atmIvForExpiry(smileOf(101, [[90, 0.33], [95, 0.3]])), null, "95 is 5.9 % away");
 });
 
-test("ivAtCallDelta interpolates linearly in delta: Δ 0.30 → 21 %, Δ 0.20 → 23 % gives 22 % at Δ 0.25", () => {
-  const smile = smileOf(100, []);
-  smile.points = [
-    { strike: 104, right: "C", mid: 1, iv: 0.21, callDelta: 0.3 },
-    { strike: 108, right: "C", mid: 1, iv: 0.23, callDelta: 0.2 },
-  ];
-  close(ivAtCallDelta(smile, 0.25), 0.22, 1e-12, "midpoint");
-  close(ivAtCallDelta(smile, 0.28), 0.214, 1e-12, "0.21 + 0.2·0.02");
-  assert.equal(ivAtCallDelta(smile, 0.1), null, "no extrapolation");
+test("skew depends on strike spacing no more than the stated bound: $1, $5 and $10 grids against the exact 25-delta skew", () => {
+  const expiry = "2026-02-04";
+  const T = yearFraction(AS_OF, expiry);
+  const S = 100, r = 0.04, q = 0.01;
+  const F = S * Math.exp((r - q) * T);
+  const vol = (k: number) => { const x = Math.log(k / F); return 0.25 - 0.35 * x + 0.8 * x * x; };
+  const exactIvAt = (target: number) => {
+    let lo = 50, hi = 200;
+    for (let i = 0; i < 200; i++) {
+      const m = (lo + hi) / 2;
+      if (bsmGreeks({ spot: S, strike: m, years: T, rate: r, dividendYield: q, vol: vol(m), right: "C" }).delta > target) lo = m;
+      else hi = m;
+    }
+    return vol((lo + hi) / 2);
+  };
+  const exact = exactIvAt(Math.exp(-q * T) - 0.25) - exactIvAt(0.25);
+  close(exact, 0.033947, 1e-5, "exact skew, 3.39 vol points");
+  // σ''(K) = (0.8·2 + 0.35 − 1.6·x) / K² ≤ 2.3e-4 on the 25-delta strikes (K ≥ 92): the bound per wing is h²/8 × 2.3e-4.
+  for (const [h, observed] of [[1, 0.00002], [5, 0.0002], [10, 0.0011]] as const) {
+    const chain: OptionQuote[] = [];
+    for (let k = 50; k <= 150; k += h) {
+      for (const right of ["C", "P"] as const) {
+        const p = bsmPrice({ spot: S, strike: k, years: T, rate: r, dividendYield: q, vol: vol(k), right });
+        chain.push({ symbol: "T", asOf: AS_OF, expiry, strike: k, right, bid: p * 0.9999, ask: p * 1.0001, last: null, volume: 1, openInterest: 1 });
+      }
+    }
+    const skew = skew25Delta(impliedVolSmile(chain, S, AS_OF, () => r, q), q, 30)!;
+    const err = Math.abs(skew.skew - exact);
+    assert.ok(err <= 2 * ((h * h) / 8) * 2.3e-4, `$${h} grid: error ${err} above the stated bound`);
+    assert.ok(err <= observed, `$${h} grid: error ${err} above ${observed}`);
+  }
+});
+
+test("ivAtCallDelta: IV linear in strike, the 25-delta strike solved on its own delta; no extrapolation", () => {
+  const smile = smileOf(100, [[100, 0.25], [112, 0.21]]);
+  const sqrtT = Math.sqrt(smile.years);
+  for (const p of smile.points) p.callDelta = normCdf((Math.log(100 / p.strike) + 0.5 * p.iv * p.iv * smile.years) / (p.iv * sqrtT));
+  const iv = ivAtCallDelta(smile, 0.25)!;
+  // Recover the strike from the linear IV and check its delta is 0.25.
+  const k = 100 + ((iv - 0.25) / (0.21 - 0.25)) * 12;
+  assert.ok(k > 100 && k < 112, `strike ${k}`);
+  close(normCdf((Math.log(100 / k) + 0.5 * iv * iv * smile.years) / (iv * sqrtT)), 0.25, 1e-9, "delta at the solved strike");
+  assert.equal(ivAtCallDelta(smile, 0.01), null, "no extrapolation");
 });
 
 test("25-delta skew: put wing at 30 %, call wing at 22 % → skew 0.08 on the expiry nearest 30 days", () => {
