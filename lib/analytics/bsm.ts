@@ -85,10 +85,12 @@ function degenerate(i: BsmInput): number {
 
 /** Past expiry the option is worth its intrinsic value now: a negative time is expiry, never a negative discount. */
 const atLeastExpiry = (i: BsmInput): BsmInput => (i.years < 0 ? { ...i, years: 0 } : i);
+/** Total vol σ·√T this small is the zero-vol limit (d1 would divide by ~0). */
+const degenerateInput = (i: BsmInput) => !(i.vol * Math.sqrt(i.years) > 1e-12);
 
 export function bsmPrice(input: BsmInput): number {
   const i = atLeastExpiry(input);
-  if (i.years <= 0 || i.vol <= 0) return degenerate(i);
+  if (degenerateInput(i)) return degenerate(i);
   const [d1, d2] = d1d2(i);
   const dfq = Math.exp(-i.dividendYield * i.years);
   const dfr = Math.exp(-i.rate * i.years);
@@ -121,7 +123,7 @@ function degenerateGreeks(i: BsmInput, price: number): Greeks {
 export function bsmGreeks(input: BsmInput): Greeks {
   const i = atLeastExpiry(input);
   const price = bsmPrice(i);
-  if (i.years <= 0 || i.vol <= 0) return degenerateGreeks(i, price);
+  if (degenerateInput(i)) return degenerateGreeks(i, price);
   const [d1, d2] = d1d2(i);
   const sqrtT = Math.sqrt(i.years);
   const dfq = Math.exp(-i.dividendYield * i.years);

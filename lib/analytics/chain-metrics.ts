@@ -65,10 +65,8 @@ export function putCallRatios(chain: OptionQuote[]): PutCallRatios {
       callOi += oi;
     }
   }
-  return {
-    putCallVolumeRatio: callVol > 0 ? putVol / callVol : null,
-    putCallOiRatio: callOi > 0 ? putOi / callOi : null,
-  };
+  const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a / b) ? a / b : null);
+  return { putCallVolumeRatio: ratio(putVol, callVol), putCallOiRatio: ratio(putOi, callOi) };
 }
 
 export interface LiquidityScore {
@@ -81,8 +79,8 @@ export interface LiquidityScore {
   totalOpenInterest: number;
 }
 
-/** A contract count that is missing, negative or not a finite number contributes nothing (it is not data). */
-const count = (x: number) => (Number.isFinite(x) && x > 0 ? x : 0);
+/** A contract count that is missing, negative, not finite or beyond a safe integer contributes nothing (it is not data). */
+const count = (x: number) => (Number.isFinite(x) && x > 0 && x <= Number.MAX_SAFE_INTEGER ? x : 0);
 
 export function liquidityScore(chain: OptionQuote[], spot: number): LiquidityScore {
   let totalVolume = 0, totalOpenInterest = 0, spreadSum = 0, spreadCount = 0;

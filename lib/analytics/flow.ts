@@ -152,7 +152,7 @@ function clusters(prints: OptionTrade[], windowMs: number): OptionTrade[][] {
 
 /**
  * Builds flow events from trade prints (any order, any number of symbols). Returns events newest first
- * (ties by id). Prints with non-positive size or price are ignored.
+ * (ties by id). Prints with a non-positive or non-finite size or price are ignored.
  */
 export function buildFlowEvents(
   trades: OptionTrade[],
@@ -162,7 +162,7 @@ export function buildFlowEvents(
   const windowMs = opts.sweepWindowMs ?? FLOW_DEFAULTS.sweepWindowMs;
   const blockMinContracts = opts.blockMinContracts ?? FLOW_DEFAULTS.blockMinContracts;
   const blockMinPremium = opts.blockMinPremium ?? FLOW_DEFAULTS.blockMinPremium;
-  const valid = trades.filter((t) => t.size > 0 && t.price > 0 && Number.isFinite(t.price)).sort(byTime);
+  const valid = trades.filter((t) => t.size > 0 && Number.isFinite(t.size) && t.price > 0 && Number.isFinite(t.price)).sort(byTime);
   const cumVol = cumulativeVolumes(valid);
   const oiCache = new Map<string, number | null>();
   const oiOf = (t: OptionTrade) => {
@@ -202,6 +202,7 @@ export function buildFlowEvents(
     const size = legs.reduce((s, p) => s + p.size, 0);
     const notional = legs.reduce((s, p) => s + p.price * p.size, 0);
     const premium = round(notional * CONTRACT_MULTIPLIER, 2);
+    if (!Number.isFinite(premium)) return null; // an absurd price or size overflows: no event rather than Infinity
     const oi = oiOf(first);
     const vol = cumVol.get(last) ?? size;
     const unusual = oi !== null && vol > oi && vol >= UNUSUAL_MIN_VOLUME;

@@ -89,7 +89,7 @@ function componentValue(name: SentimentComponentName, input: MarketSentimentInpu
     case "put_call_ratio":
       return finite(input.putCallRatio) && input.putCallRatio >= 0 ? input.putCallRatio : null;
     case "vol_index_ratio":
-      return finite(input.volIndex) && finite(input.volIndexAvg) && input.volIndexAvg > 0
+      return finite(input.volIndex) && finite(input.volIndexAvg) && input.volIndexAvg > 0 && finite(input.volIndex / input.volIndexAvg)
         ? input.volIndex / input.volIndexAvg
         : null;
     case "breadth":

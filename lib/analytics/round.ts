@@ -4,6 +4,7 @@
  */
 export function round(x: number, dp: number): number {
   const f = 10 ** dp;
+  if (!Number.isFinite(x * f)) return x; // beyond double precision at dp decimals already (or not a number)
   const r = (Math.sign(x) * Math.round(Number((Math.abs(x) * f).toPrecision(12)))) / f;
   return r === 0 ? 0 : r;
 }

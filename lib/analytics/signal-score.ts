@@ -91,11 +91,12 @@ function tier(value: number | null, two: (v: number) => boolean, one: (v: number
 
 export function riskFactors(m: SymbolMetrics): RiskFactor[] {
   const dte = finite(m.daysToEarnings) && m.daysToEarnings >= 0 ? m.daysToEarnings : null;
+  const known = (x: number | null | undefined) => (finite(x) ? x : null);
   return [
-    { name: "iv_rank", value: m.ivRank, points: tier(m.ivRank, (v) => v >= 80, (v) => v >= 50) },
-    { name: "hv30", value: m.hv30, points: tier(m.hv30, (v) => v >= 0.6, (v) => v >= 0.35) },
+    { name: "iv_rank", value: known(m.ivRank), points: tier(m.ivRank, (v) => v >= 80, (v) => v >= 50) },
+    { name: "hv30", value: known(m.hv30), points: tier(m.hv30, (v) => v >= 0.6, (v) => v >= 0.35) },
     { name: "days_to_earnings", value: dte, points: tier(dte, (v) => v <= 7, (v) => v <= 21) },
-    { name: "liquidity", value: m.liquidityScore, points: tier(m.liquidityScore, (v) => v < 30, (v) => v < 60) },
+    { name: "liquidity", value: known(m.liquidityScore), points: tier(m.liquidityScore, (v) => v < 30, (v) => v < 60) },
   ];
 }
 
@@ -103,8 +104,12 @@ export function riskLevelFromPoints(points: number): RiskLevel {
   return points >= 6 ? "high" : points >= 4 ? "elevated" : points >= 2 ? "moderate" : "low";
 }
 
-const fx = (x: number, dp: number) => round(x, dp).toFixed(dp);
-const pct = (x: number, dp = 1) => `${fx(x * 100, dp)}%`;
+/** Fixed decimals; a number that overflows on the way (e.g. an absurd IV × 100) reads "unavailable", never "Infinity". */
+const fx = (x: number, dp: number) => {
+  const v = round(x, dp);
+  return Number.isFinite(v) ? v.toFixed(dp) : "unavailable";
+};
+const pct = (x: number, dp = 1) => (Number.isFinite(x * 100) ? `${fx(x * 100, dp)}%` : "unavailable");
 const signedPct = (x: number) => `${round(x * 100, 1) > 0 ? "+" : ""}${pct(x)}`;
 function usd(x: number): string {
   const a = Math.abs(x);

@@ -38,7 +38,7 @@ export const definitions: Record<string, string> = {
   oldestDate:
     `Oldest publication date (YYYY-MM-DD) among the curve's points; equals date when every tenor was published that day. At most ${CURVE_STALENESS_DAYS} calendar days before date.`,
   curve:
-    `Array of { tenor, years, yieldPct, date } ordered from shortest to longest: each tenor's newest published yield dated within ${CURVE_STALENESS_DAYS} calendar days before the curve date (inclusive), so a partial newest day (e.g. only the 1-month yield out yet) does not hide the rest of the curve. Tenors with nothing that recent are omitted, never filled. tenor is one of 1M…30Y; years is the tenor length in years (1M = 1/12); yieldPct is the published par yield in percent (4.25 = 4.25 %), as published (2 decimals); date is the day that yield was published.`,
+    `Array of { tenor, years, yieldPct, date } ordered from shortest to longest: each tenor's newest published yield dated within ${CURVE_STALENESS_DAYS} calendar days before the curve date (inclusive), so a partial newest day (e.g. only the 1-month yield out yet) does not hide the rest of the curve. Tenors with nothing that recent are omitted, never filled; a yield that is not a number or lies outside (−100, 1000) percent counts as blank. tenor is one of 1M…30Y; years is the tenor length in years (1M = 1/12); yieldPct is the published par yield in percent (4.25 = 4.25 %), as published (2 decimals); date is the day that yield was published.`,
   interpolation:
     "Always \"linear\": the yield between two published tenors is linear in years; outside the published range it is flat (the nearest end's yield). Treasury par yields are semi-annual bond-equivalent yields, so the continuous risk-free rate used for option pricing is r = 2·ln(1 + yieldPct / 200) (about 4 bp below the par yield at 4 %).",
   inversion:
@@ -61,7 +61,9 @@ function usable(r: TreasuryYield | null | undefined): r is TreasuryYield {
     DATE_RE.test(r.date) &&
     isTenor(r.tenor) &&
     typeof r.yieldPct === "number" &&
-    Number.isFinite(r.yieldPct)
+    Number.isFinite(r.yieldPct) &&
+    r.yieldPct > -100 && // below −100 % is no yield (and 2·ln(1 + y/200) would not exist)
+    r.yieldPct < 1000
   );
 }
 
