@@ -33,11 +33,11 @@ export const definitions = {
     "(current − min) / (max − min) × 100. The lookback is every daily observation dated within the 52 weeks (364 calendar days) " +
     "before today, plus today: missing days shorten it, never stretch it past a year. " +
     "Null with fewer than 20 observations or a flat range: max − min ≤ 1e-6 × max (solver noise on an unchanged chain is not a move). " +
-    "Published rounded to 2 decimals.",
+    "Published rounded to 1 decimal.",
   ivPercentile:
     "IV percentile (0–100): the share of the lookback's earlier daily observations (up to 251 days before today) " +
     "whose 30-day constant-maturity ATM IV is below today's by more than the flat tolerance (1e-6 × today's value), × 100. " +
-    "Null under the same conditions as IV rank. Published rounded to 2 decimals.",
+    "Null under the same conditions as IV rank. Published rounded to 1 decimal.",
   ivLookbackDays:
     "Number of daily observations, today included, behind IV rank and IV percentile: finite values dated within the 52-week window " +
     "(at most 365; 0 without today's value). Integer.",
