@@ -63,9 +63,14 @@ export interface DatedIv {
   atmIv30: number;
 }
 
+/** First date (YYYY-MM-DD) inside the lookback that ends on `today`: 364 calendar days before it. */
+export function ivLookbackStart(today: string): string {
+  return new Date(Date.parse(`${today}T00:00:00Z`) - IV_LOOKBACK_CALENDAR_DAYS * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** The finite values of `points` dated within the 52 weeks before `today` (YYYY-MM-DD), today itself excluded; ascending. */
 export function ivLookbackWindow(points: readonly DatedIv[], today: string): number[] {
-  const from = new Date(Date.parse(`${today}T00:00:00Z`) - IV_LOOKBACK_CALENDAR_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const from = ivLookbackStart(today);
   return points
     .filter((p) => p.date >= from && p.date < today && Number.isFinite(p.atmIv30))
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0))
