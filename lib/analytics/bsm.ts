@@ -83,8 +83,14 @@ function degenerate(i: BsmInput): number {
   return Math.max(i.right === "C" ? fwdS - pvK : pvK - fwdS, 0);
 }
 
-export function bsmPrice(i: BsmInput): number {
-  if (i.years <= 0 || i.vol <= 0) return degenerate(i);
+/** Past expiry the option is worth its intrinsic value now: a negative time is expiry, never a negative discount. */
+const atLeastExpiry = (i: BsmInput): BsmInput => (i.years < 0 ? { ...i, years: 0 } : i);
+/** Total vol σ·√T this small is the zero-vol limit (d1 would divide by ~0). */
+const degenerateInput = (i: BsmInput) => !(i.vol * Math.sqrt(i.years) > 1e-12);
+
+export function bsmPrice(input: BsmInput): number {
+  const i = atLeastExpiry(input);
+  if (degenerateInput(i)) return degenerate(i);
   const [d1, d2] = d1d2(i);
   const dfq = Math.exp(-i.dividendYield * i.years);
   const dfr = Math.exp(-i.rate * i.years);
@@ -93,12 +99,31 @@ export function bsmPrice(i: BsmInput): number {
     : i.strike * dfr * normCdf(-d2) - i.spot * dfq * normCdf(-d1);
 }
 
-export function bsmGreeks(i: BsmInput): Greeks {
+/** Zero volatility or expiry: the limits of the greeks, deciding moneyness on the forward (S·e^(−qT) against K·e^(−rT)). */
+function degenerateGreeks(i: BsmInput, price: number): Greeks {
+  const dfq = Math.exp(-i.dividendYield * i.years);
+  const dfr = Math.exp(-i.rate * i.years);
+  const fwdS = i.spot * dfq;
+  const pvK = i.strike * dfr;
+  const itm = i.right === "C" ? fwdS > pvK : pvK > fwdS;
+  if (!itm) return { price, delta: 0, gamma: 0, vega: 0, theta: 0, rho: 0 };
+  const sign = i.right === "C" ? 1 : -1;
+  if (i.years <= 0) return { price, delta: sign, gamma: 0, vega: 0, theta: 0, rho: 0 }; // expired: no time or rate left
+  // V = sign·(S·e^(−qT) − K·e^(−rT)); theta = −dV/dT, rho = dV/dr.
+  return {
+    price,
+    delta: sign * dfq,
+    gamma: 0,
+    vega: 0,
+    theta: sign * (i.dividendYield * fwdS - i.rate * pvK),
+    rho: sign * i.strike * i.years * dfr,
+  };
+}
+
+export function bsmGreeks(input: BsmInput): Greeks {
+  const i = atLeastExpiry(input);
   const price = bsmPrice(i);
-  if (i.years <= 0 || i.vol <= 0) {
-    const itm = i.right === "C" ? i.spot > i.strike : i.spot < i.strike;
-    return { price, delta: itm ? (i.right === "C" ? 1 : -1) : 0, gamma: 0, vega: 0, theta: 0, rho: 0 };
-  }
+  if (degenerateInput(i)) return degenerateGreeks(i, price);
   const [d1, d2] = d1d2(i);
   const sqrtT = Math.sqrt(i.years);
   const dfq = Math.exp(-i.dividendYield * i.years);

@@ -1,5 +1,6 @@
 /** Metrics of one option-chain snapshot that need no volatility model: put/call ratios, liquidity, expected move. */
 import type { OptionQuote } from "./types";
+import { calendarDaysFromNewYork } from "./exchange-calendar";
 
 /** Contracts with strikes within this fraction of spot count as near the money for the spread measure. */
 export const NEAR_MONEY_BAND = 0.1;
@@ -9,10 +10,10 @@ export const definitions = {
   expectedMove:
     "Expected move to a date (USD): spot × σ × sqrt(days / 365), a one-standard-deviation move under the lognormal " +
     "model, with σ the ATM implied vol (decimal) of the first expiry on or after the date and days the calendar days " +
-    "from the as-of UTC date to the date (an event today counts as 1 day). movePct is move / spot as a fraction " +
+    "from the as-of date in New York (America/New_York) to the date (an event today counts as 1 day). movePct is move / spot as a fraction " +
     "(0.05 = 5 %). Null for dates in the past.",
-  daysToEarnings: "Calendar days from the as-of UTC date to the next earnings date; null when none is scheduled or it has passed.",
-  putCallVolumeRatio: "Put/call volume ratio: total put contract volume / total call contract volume; null when no calls traded.",
+  daysToEarnings: "Calendar days from the as-of date in New York (America/New_York) to the next earnings date; null when none is scheduled or it has passed.",
+  putCallVolumeRatio: "Put/call volume ratio: total put contract volume / total call contract volume (missing volumes add 0); null when no calls traded.",
   putCallOiRatio: "Put/call open-interest ratio: total put open interest / total call open interest; null when call OI is 0.",
   avgSpreadPct:
     "Average relative bid-ask spread (fraction; 0.05 = 5 %): mean of (ask − bid) / ((ask + bid) / 2) over contracts " +
@@ -22,15 +23,13 @@ export const definitions = {
     "50 × max(0, 1 − avgSpreadPct / 0.20), so a 0 % spread scores 50 and 20 % or wider scores 0 (0 when no near-the-money " +
     "quote). Volume points (0–25): 25 × min(1, log10(1 + total volume) / 5), full at 100,000 contracts. Open-interest " +
     "points (0–25): 25 × min(1, log10(1 + total open interest) / 6), full at 1,000,000 contracts.",
-  totalOptionVolume: "Sum of the day's contract volume over every contract in the chain.",
-  totalOpenInterest: "Sum of open interest over every contract in the chain.",
+  totalOptionVolume: "Sum of the day's contract volume over every contract in the chain; a contract whose volume is missing or not a finite number adds 0 (never NaN).",
+  totalOpenInterest: "Sum of open interest over every contract in the chain; a missing or non-finite open interest adds 0.",
 } as const;
 
-/** Whole calendar days from the UTC date of `asOf` to `date` (YYYY-MM-DD); negative for past dates. */
+/** Whole calendar days from the New York date of `asOf` to `date` (YYYY-MM-DD); negative for past dates. */
 export function calendarDaysUntil(asOf: Date, date: string): number {
-  const [y, m, d] = date.split("-").map(Number);
-  const today = Date.UTC(asOf.getUTCFullYear(), asOf.getUTCMonth(), asOf.getUTCDate());
-  return Math.round((Date.UTC(y, m - 1, d) - today) / MS_PER_DAY);
+  return calendarDaysFromNewYork(asOf, date);
 }
 
 export interface ExpectedMove {
@@ -56,18 +55,18 @@ export interface PutCallRatios {
 export function putCallRatios(chain: OptionQuote[]): PutCallRatios {
   let putVol = 0, callVol = 0, putOi = 0, callOi = 0;
   for (const q of chain) {
+    const vol = count(q.volume);
+    const oi = count(q.openInterest);
     if (q.right === "P") {
-      putVol += q.volume;
-      putOi += q.openInterest;
+      putVol += vol;
+      putOi += oi;
     } else {
-      callVol += q.volume;
-      callOi += q.openInterest;
+      callVol += vol;
+      callOi += oi;
     }
   }
-  return {
-    putCallVolumeRatio: callVol > 0 ? putVol / callVol : null,
-    putCallOiRatio: callOi > 0 ? putOi / callOi : null,
-  };
+  const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a / b) ? a / b : null);
+  return { putCallVolumeRatio: ratio(putVol, callVol), putCallOiRatio: ratio(putOi, callOi) };
 }
 
 export interface LiquidityScore {
@@ -80,13 +79,16 @@ export interface LiquidityScore {
   totalOpenInterest: number;
 }
 
+/** A contract count that is missing, negative, not finite or beyond a safe integer contributes nothing (it is not data). */
+const count = (x: number) => (Number.isFinite(x) && x > 0 && x <= Number.MAX_SAFE_INTEGER ? x : 0);
+
 export function liquidityScore(chain: OptionQuote[], spot: number): LiquidityScore {
   let totalVolume = 0, totalOpenInterest = 0, spreadSum = 0, spreadCount = 0;
   for (const q of chain) {
-    totalVolume += q.volume;
-    totalOpenInterest += q.openInterest;
+    totalVolume += count(q.volume);
+    totalOpenInterest += count(q.openInterest);
     const nearMoney = Math.abs(q.strike / spot - 1) <= NEAR_MONEY_BAND;
-    if (nearMoney && q.bid > 0 && q.ask >= q.bid) {
+    if (nearMoney && q.bid > 0 && q.ask >= q.bid && Number.isFinite(q.ask)) {
       spreadSum += (q.ask - q.bid) / ((q.bid + q.ask) / 2);
       spreadCount++;
     }

@@ -1,6 +1,8 @@
 /** Filtering and summarising of derived options-flow events (see ./flow). */
 import type { FlowEvent, FlowEventType } from "./flow";
 import type { FlowSummary } from "./types";
+import { round } from "./round";
+import { newYorkDate } from "./exchange-calendar";
 
 export const FLOW_LIMIT_DEFAULT = 50;
 export const FLOW_LIMIT_MAX = 500;
@@ -24,7 +26,7 @@ export const definitions = {
   netPremium: "bullishPremium - bearishPremium, USD, rounded to cents. Neutral (mid) events count in neither.",
   sweepCount: "Number of events of type sweep.",
   blockCount: "Number of events of type block.",
-  unusualCount: "Number of events flagged unusual (any type: an unusual sweep or block counts here too).",
+  unusualCount: "Number of distinct contracts (per New York trading day) with at least one event flagged unusual: contracts, not prints.",
 } as const;
 
 const newestFirst = (a: FlowEvent, b: FlowEvent) =>
@@ -56,21 +58,21 @@ export function summarizeFlow(events: FlowEvent[]): FlowSummary {
   let bearish = 0;
   let sweepCount = 0;
   let blockCount = 0;
-  let unusualCount = 0;
+  const unusualContracts = new Set<string>();
   for (const e of events) {
     if (e.sentiment === "bullish") bullish += e.premium;
     else if (e.sentiment === "bearish") bearish += e.premium;
     if (e.type === "sweep") sweepCount++;
     if (e.type === "block") blockCount++;
-    if (e.unusual) unusualCount++;
+    if (e.unusual) unusualContracts.add(`${e.symbol}|${e.contract.expiry}|${e.contract.strike}|${e.contract.right}|${newYorkDate(new Date(e.time))}`);
   }
-  const cents = (x: number) => Math.round(x * 100) / 100;
+  const cents = (x: number) => round(x, 2);
   return {
     bullishPremium: cents(bullish),
     bearishPremium: cents(bearish),
     netPremium: cents(bullish - bearish),
     sweepCount,
     blockCount,
-    unusualCount,
+    unusualCount: unusualContracts.size,
   };
 }

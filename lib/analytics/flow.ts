@@ -6,12 +6,15 @@
 import { createHash } from "node:crypto";
 import type { OptionRight } from "./bsm";
 import type { OptionTrade } from "./types";
+import { round } from "./round";
+import { newYorkDate } from "./exchange-calendar";
 
 export const CONTRACT_MULTIPLIER = 100;
 
 export type FlowEventType = "sweep" | "block" | "unusual";
 /** Where the print sat against the quote in force: at/above ask, between mid and ask, at mid, between bid and mid, at/below bid. */
-export type FlowSide = "ask" | "ask_side" | "mid" | "bid_side" | "bid";
+export type FlowSide = "ask" | "ask_side" | "mid" | "bid_side" | "bid" | "unknown";
+export const FLOW_SIDES = ["ask", "ask_side", "mid", "bid_side", "bid", "unknown"] as const;
 export type FlowSentiment = "bullish" | "bearish" | "neutral";
 
 export interface FlowContractRef {
@@ -45,6 +48,8 @@ export interface FlowOptions {
 }
 
 export const FLOW_DEFAULTS = { sweepWindowMs: 1000, blockMinContracts: 100, blockMinPremium: 100_000 } as const;
+/** A contract's day is unusual only once its volume reaches this many contracts: a handful of 1-lots on a thin line is noise. */
+export const UNUSUAL_MIN_VOLUME = 100;
 
 export const definitions = {
   id: "Stable event identifier: first 16 hex characters of SHA-256 over the event's constituent trade identifiers (sorted). Not a trade id.",
@@ -53,7 +58,7 @@ export const definitions = {
   type:
     "sweep: prints on one contract, same direction (bought: ask/ask_side; sold: bid/bid_side), all within sweepWindowMs (default 1000 ms) of the first, on at least 2 distinct exchanges. " +
     "block: a single print (not part of a sweep) of size >= blockMinContracts (default 100) or premium >= blockMinPremium (default 100,000 USD). " +
-    "unusual: a single print that is neither but whose contract's cumulative same-day volume exceeds its open interest. Other prints produce no event.",
+    `unusual: one event per contract per New York trading day, at the print (not part of a sweep or block) where the contract's cumulative volume that day first exceeds its open interest with at least ${UNUSUAL_MIN_VOLUME} contracts traded. Other prints produce no event.`,
   "contract.expiry": "Option expiry date, YYYY-MM-DD.",
   "contract.strike": "Strike price, USD per share.",
   "contract.right": "call or put.",
@@ -62,19 +67,22 @@ export const definitions = {
   premium: "Premium traded, USD: sum(price x size x 100), rounded to cents.",
   side:
     "Where the print sat against the quote in force at the print: price >= ask -> ask; price <= bid -> bid; otherwise above mid -> ask_side, below mid -> bid_side, equal to mid -> mid. " +
+    "unknown when the quote is missing or unusable: bid or ask not a finite number, bid < 0, ask <= 0 (including bid = ask = 0) or a crossed quote (bid > ask). " +
     "A sweep takes its legs' side when all agree, otherwise ask_side (bought) or bid_side (sold).",
   sentiment:
-    "Directional reading of the trade: bought calls (ask, ask_side) and sold puts (bid, bid_side) -> bullish; bought puts and sold calls -> bearish; mid -> neutral.",
+    "Directional reading of the trade: bought calls (ask, ask_side) and sold puts (bid, bid_side) -> bullish; bought puts and sold calls -> bearish; mid and unknown -> neutral.",
   exchangeCount: "Number of distinct exchanges the event's prints executed on (1 for a single print).",
   legs: "Number of prints aggregated into the event (1 for blocks and unusual prints).",
   unusual:
-    "true when the contract's cumulative volume that UTC day (sizes of all its prints at or before the event's last print, inclusive) exceeds its open interest; open interest 0 with any volume counts as exceeding; unknown open interest -> false.",
+    `true when the contract's cumulative volume that New York trading day (sizes of all its prints at or before the event's last print, inclusive) exceeds its open interest and is at least ${UNUSUAL_MIN_VOLUME} contracts; open interest 0 counts as exceeded; unknown open interest -> false.`,
   volumeOiRatio: "Cumulative same-day contract volume (as in `unusual`) / open interest, rounded to 4 decimals; null when open interest is unknown or 0.",
 } as const;
 
 const EPS = 1e-9;
 
 export function classifySide(price: number, bid: number, ask: number): FlowSide {
+  // No quote, a zero quote or a crossed one says nothing about who initiated the print.
+  if (!Number.isFinite(price) || !Number.isFinite(bid) || !Number.isFinite(ask) || bid < 0 || !(ask > 0) || bid > ask) return "unknown";
   if (price >= ask - EPS) return "ask";
   if (price <= bid + EPS) return "bid";
   const mid = (bid + ask) / 2;
@@ -84,18 +92,14 @@ export function classifySide(price: number, bid: number, ask: number): FlowSide 
 
 /** Bought (ask, ask_side) calls are bullish, bought puts bearish; sold (bid, bid_side) the inverse; mid neutral. */
 export function sentimentOf(side: FlowSide, right: OptionRight): FlowSentiment {
-  if (side === "mid") return "neutral";
+  if (side === "mid" || side === "unknown") return "neutral";
   const bought = side === "ask" || side === "ask_side";
   return bought === (right === "C") ? "bullish" : "bearish";
 }
 
-const round = (x: number, dp: number) => {
-  const f = 10 ** dp;
-  return Math.round(x * f) / f;
-};
 
 const contractKey = (t: FlowContractRef) => `${t.symbol.toUpperCase()}|${t.expiry}|${t.strike}|${t.right}`;
-const utcDate = (d: Date) => d.toISOString().slice(0, 10);
+const tradingDate = (d: Date) => newYorkDate(d);
 const direction = (s: FlowSide): "buy" | "sell" | null =>
   s === "ask" || s === "ask_side" ? "buy" : s === "bid" || s === "bid_side" ? "sell" : null;
 const byTime = (a: OptionTrade, b: OptionTrade) =>
@@ -106,13 +110,13 @@ export function eventId(tradeIds: string[]): string {
 }
 
 /**
- * Cumulative same-UTC-day volume of a print's contract at the print's time (all prints with ts <= the print's ts).
+ * Cumulative same-New-York-day volume of a print's contract at the print's time (all prints with ts <= the print's ts).
  * Keyed by trade object.
  */
 function cumulativeVolumes(trades: OptionTrade[]): Map<OptionTrade, number> {
   const groups = new Map<string, OptionTrade[]>();
   for (const t of trades) {
-    const k = `${contractKey(t)}|${utcDate(t.ts)}`;
+    const k = `${contractKey(t)}|${tradingDate(t.ts)}`;
     const g = groups.get(k);
     if (g) g.push(t);
     else groups.set(k, [t]);
@@ -148,7 +152,7 @@ function clusters(prints: OptionTrade[], windowMs: number): OptionTrade[][] {
 
 /**
  * Builds flow events from trade prints (any order, any number of symbols). Returns events newest first
- * (ties by id). Prints with non-positive size or price are ignored.
+ * (ties by id). Prints with a non-positive or non-finite size or price are ignored.
  */
 export function buildFlowEvents(
   trades: OptionTrade[],
@@ -158,7 +162,7 @@ export function buildFlowEvents(
   const windowMs = opts.sweepWindowMs ?? FLOW_DEFAULTS.sweepWindowMs;
   const blockMinContracts = opts.blockMinContracts ?? FLOW_DEFAULTS.blockMinContracts;
   const blockMinPremium = opts.blockMinPremium ?? FLOW_DEFAULTS.blockMinPremium;
-  const valid = trades.filter((t) => t.size > 0 && t.price > 0 && Number.isFinite(t.price)).sort(byTime);
+  const valid = trades.filter((t) => t.size > 0 && Number.isFinite(t.size) && t.price > 0 && Number.isFinite(t.price)).sort(byTime);
   const cumVol = cumulativeVolumes(valid);
   const oiCache = new Map<string, number | null>();
   const oiOf = (t: OptionTrade) => {
@@ -191,17 +195,21 @@ export function buildFlowEvents(
   }
 
   const events: FlowEvent[] = [];
+  const flaggedDays = new Set<string>(); // contract-days that already carry an unusual event
   const make = (legs: OptionTrade[], kind: "sweep" | "single"): FlowEvent | null => {
     const first = legs[0];
     const last = legs[legs.length - 1];
     const size = legs.reduce((s, p) => s + p.size, 0);
     const notional = legs.reduce((s, p) => s + p.price * p.size, 0);
     const premium = round(notional * CONTRACT_MULTIPLIER, 2);
+    if (!Number.isFinite(premium)) return null; // an absurd price or size overflows: no event rather than Infinity
     const oi = oiOf(first);
     const vol = cumVol.get(last) ?? size;
-    const unusual = oi !== null && vol > oi;
+    const unusual = oi !== null && vol > oi && vol >= UNUSUAL_MIN_VOLUME;
     const isBlock = kind === "single" && (size >= blockMinContracts || premium >= blockMinPremium);
-    if (kind === "single" && !isBlock && !unusual) return null;
+    const day = `${contractKey(first)}|${tradingDate(last.ts)}`;
+    if (kind === "single" && !isBlock && (!unusual || flaggedDays.has(day))) return null;
+    if (unusual) flaggedDays.add(day);
     const legSides = legs.map((p) => sides.get(p)!);
     let side = legSides[0];
     if (legSides.some((s) => s !== side)) side = direction(side) === "buy" ? "ask_side" : "bid_side";
@@ -222,10 +230,13 @@ export function buildFlowEvents(
       volumeOiRatio: oi !== null && oi > 0 ? round(vol / oi, 4) : null,
     };
   };
-  for (const g of groups) events.push(make(g, "sweep")!);
-  for (const t of valid) {
-    if (inSweep.has(t)) continue;
-    const e = make([t], "single");
+  // In time order, so a contract-day's single unusual event is the print where it first crossed.
+  const units: { legs: OptionTrade[]; kind: "sweep" | "single" }[] = [
+    ...groups.map((legs) => ({ legs, kind: "sweep" as const })),
+    ...valid.filter((t) => !inSweep.has(t)).map((t) => ({ legs: [t], kind: "single" as const })),
+  ].sort((a, b) => byTime(a.legs[a.legs.length - 1], b.legs[b.legs.length - 1]));
+  for (const u of units) {
+    const e = make(u.legs, u.kind);
     if (e) events.push(e);
   }
   return events.sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -3,6 +3,7 @@
  * clamp-linear rule, plus the breadth input computed from daily bars.
  */
 import type { Bar } from "./types";
+import { round } from "./round";
 
 export type SentimentLabel = "extreme_fear" | "fear" | "neutral" | "greed" | "extreme_greed";
 export type SentimentComponentName = "put_call_ratio" | "vol_index_ratio" | "breadth" | "momentum" | "skew";
@@ -65,11 +66,6 @@ export const definitions: Record<string, string> = {
     "Latest date = newest daily-bar date (UTC) across the universe. A symbol counts when it has a daily bar on that date and at least 50 daily bars up to it; it is above when that close > mean of its last 50 closes (inclusive of that close). breadth = above / counted, null when none counted.",
 };
 
-function round(x: number, dp: number): number {
-  const f = 10 ** dp;
-  const r = (Math.sign(x) * Math.round(Number((Math.abs(x) * f).toPrecision(12)))) / f;
-  return r === 0 ? 0 : r;
-}
 
 const finite = (x: number | null | undefined): x is number => typeof x === "number" && Number.isFinite(x);
 
@@ -93,7 +89,7 @@ function componentValue(name: SentimentComponentName, input: MarketSentimentInpu
     case "put_call_ratio":
       return finite(input.putCallRatio) && input.putCallRatio >= 0 ? input.putCallRatio : null;
     case "vol_index_ratio":
-      return finite(input.volIndex) && finite(input.volIndexAvg) && input.volIndexAvg > 0
+      return finite(input.volIndex) && finite(input.volIndexAvg) && input.volIndexAvg > 0 && finite(input.volIndex / input.volIndexAvg)
         ? input.volIndex / input.volIndexAvg
         : null;
     case "breadth":

@@ -2,6 +2,7 @@
  * No-trade analysis: threshold checks across 8 risk categories and a trade / caution / no_trade decision.
  */
 import type { SymbolMetrics } from "./types";
+import { round } from "./round";
 
 export const NO_TRADE_CATEGORIES = ["liquidity", "spread", "volatility", "event", "trend", "flow", "tail", "market"] as const;
 export type NoTradeCategory = (typeof NO_TRADE_CATEGORIES)[number];
@@ -52,11 +53,6 @@ interface CheckSpec {
   value: (m: SymbolMetrics, ctx: NoTradeContext) => number | null;
 }
 
-function round(x: number, dp: number): number {
-  const f = 10 ** dp;
-  const r = (Math.sign(x) * Math.round(Number((Math.abs(x) * f).toPrecision(12)))) / f;
-  return r === 0 ? 0 : r;
-}
 const finite = (x: number | null | undefined): x is number => typeof x === "number" && Number.isFinite(x);
 const num = (dp: number): Fmt => (v) => round(v, dp).toFixed(dp);
 const pct = (dp: number): Fmt => (v) => `${round(v * 100, dp).toFixed(dp)}%`;
@@ -75,16 +71,23 @@ export const NO_TRADE_CHECKS: readonly CheckSpec[] = [
   { id: "event.days_to_earnings", category: "event", label: "Days to earnings", unit: "calendar days", direction: "lower_is_worse", warn: 14, fail: 3, fmt: num(0), value: (m) => (finite(m.daysToEarnings) && m.daysToEarnings >= 0 ? m.daysToEarnings : null) },
   { id: "trend.extension", category: "trend", label: "Distance from the 50-day average (absolute)", unit: "fraction", direction: "higher_is_worse", warn: 0.15, fail: 0.3, fmt: pct(1), value: (m) => abs(m.trend50d) },
   { id: "trend.momentum", category: "trend", label: "20-session move (absolute)", unit: "fraction", direction: "higher_is_worse", warn: 0.2, fail: 0.35, fmt: pct(1), value: (m) => abs(m.momentum20d) },
-  { id: "flow.unusual_count", category: "flow", label: "Unusual options-flow events", unit: "events", direction: "higher_is_worse", warn: 5, fail: 20, fmt: num(0), value: (m) => m.flow.unusualCount },
+  { id: "flow.unusual_count", category: "flow", label: "Contracts with unusual options flow", unit: "contracts", direction: "higher_is_worse", warn: 5, fail: 20, fmt: num(0), value: (m) => m.flow.unusualCount },
   { id: "flow.put_call_volume", category: "flow", label: "Put/call volume ratio", unit: "ratio", direction: "higher_is_worse", warn: 1.5, fail: 3, fmt: num(2), value: (m) => m.putCallVolumeRatio },
   { id: "tail.skew25d", category: "tail", label: "25-delta put-call skew", unit: "decimal vol", direction: "higher_is_worse", warn: 0.08, fail: 0.15, fmt: volPts, value: (m) => m.skew25d },
   { id: "market.vol_index", category: "market", label: "Volatility index", unit: "index points", direction: "higher_is_worse", warn: 25, fail: 35, fmt: num(2), value: (_m, c) => c.volIndex },
   { id: "market.sentiment", category: "market", label: "Market sentiment score", unit: "score 0-100", direction: "lower_is_worse", warn: 25, fail: 10, fmt: num(1), value: (_m, c) => c.marketSentimentScore },
 ];
 
+/** Per-symbol checks (the market ones excluded) that may lack data before the decision is at least caution. */
+export const MISSING_CHECKS_CAUTION = 7;
+const SYMBOL_CHECKS = NO_TRADE_CHECKS.filter((c) => c.category !== "market").length;
+
 export const definitions: Record<string, string> = {
-  decision: "no_trade if any check fails; caution if no check fails and at least 2 checks warn; otherwise trade (0 or 1 warning).",
-  reasons: "Array of { category, checkId, status, message } for every failed check, then every warned check, each group in check order; message equals the check's explanation.",
+  decision:
+    `no_trade if any check fails; caution if no check fails and at least 2 checks warn, or if at least ${MISSING_CHECKS_CAUTION} of the ${SYMBOL_CHECKS} per-symbol checks (all but the market ones) have no data (missing data is never a reason to trade); otherwise trade (0 or 1 warning). One of trade, caution, no_trade.`,
+  reasons:
+    "Array of { category, checkId, status, message } for every failed check, then every warned check, each group in check order; message equals the check's explanation. " +
+    `When missing data raises the decision to caution, a last reason { checkId: "data.missing", status: "warn", category: the first missing check's category } lists the checks without data.`,
   checks:
     "Array of { id, category, status, value, threshold: { warn, fail }, direction, unit, explanation }, one per check below in fixed order. Thresholds are inclusive: for higher_is_worse, value ≥ fail → fail, else value ≥ warn → warn; for lower_is_worse, value ≤ fail → fail, else value ≤ warn → warn; otherwise pass. A missing value (null) is neutral: status pass, and the explanation says the check was not applied.",
   categories: "The 8 risk categories, always in this order: liquidity, spread, volatility, event, trend, flow, tail, market.",
@@ -136,6 +139,15 @@ export function noTradeAnalysis(m: SymbolMetrics, ctx: NoTradeContext): NoTradeA
   });
   const fails = checks.filter((c) => c.status === "fail");
   const warns = checks.filter((c) => c.status === "warn");
-  const decision: Decision = fails.length > 0 ? "no_trade" : warns.length >= 2 ? "caution" : "trade";
-  return { decision, reasons: [...fails, ...warns].map(toReason), checks, categories: [...NO_TRADE_CATEGORIES] };
+  const missing = checks.filter((c) => c.value === null && c.category !== "market");
+  const tooLittleData = missing.length >= MISSING_CHECKS_CAUTION;
+  const decision: Decision = fails.length > 0 ? "no_trade" : warns.length >= 2 || tooLittleData ? "caution" : "trade";
+  const reasons = [...fails, ...warns].map(toReason);
+  if (tooLittleData && fails.length === 0) {
+    reasons.push({
+      category: missing[0].category, checkId: "data.missing", status: "warn",
+      message: `${missing.length} of ${SYMBOL_CHECKS} per-symbol checks have no data (${missing.map((c) => c.id).join(", ")}); missing data is not a pass.`,
+    });
+  }
+  return { decision, reasons, checks, categories: [...NO_TRADE_CATEGORIES] };
 }

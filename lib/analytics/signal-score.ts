@@ -3,6 +3,7 @@
  * deterministic English summary. The score reads the options market from the side of a directional premium buyer.
  */
 import type { SymbolMetrics } from "./types";
+import { round } from "./round";
 
 export type SignalSentiment = "bullish" | "bearish" | "neutral";
 export type RiskLevel = "low" | "moderate" | "elevated" | "high";
@@ -82,11 +83,6 @@ export const definitions: Record<string, string> = {
   summary: "Deterministic English sentences generated from the numbers above; no free text, no dates from the clock.",
 };
 
-function round(x: number, dp: number): number {
-  const f = 10 ** dp;
-  const r = (Math.sign(x) * Math.round(Number((Math.abs(x) * f).toPrecision(12)))) / f;
-  return r === 0 ? 0 : r;
-}
 
 function tier(value: number | null, two: (v: number) => boolean, one: (v: number) => boolean): number {
   if (!finite(value)) return 0;
@@ -95,11 +91,12 @@ function tier(value: number | null, two: (v: number) => boolean, one: (v: number
 
 export function riskFactors(m: SymbolMetrics): RiskFactor[] {
   const dte = finite(m.daysToEarnings) && m.daysToEarnings >= 0 ? m.daysToEarnings : null;
+  const known = (x: number | null | undefined) => (finite(x) ? x : null);
   return [
-    { name: "iv_rank", value: m.ivRank, points: tier(m.ivRank, (v) => v >= 80, (v) => v >= 50) },
-    { name: "hv30", value: m.hv30, points: tier(m.hv30, (v) => v >= 0.6, (v) => v >= 0.35) },
+    { name: "iv_rank", value: known(m.ivRank), points: tier(m.ivRank, (v) => v >= 80, (v) => v >= 50) },
+    { name: "hv30", value: known(m.hv30), points: tier(m.hv30, (v) => v >= 0.6, (v) => v >= 0.35) },
     { name: "days_to_earnings", value: dte, points: tier(dte, (v) => v <= 7, (v) => v <= 21) },
-    { name: "liquidity", value: m.liquidityScore, points: tier(m.liquidityScore, (v) => v < 30, (v) => v < 60) },
+    { name: "liquidity", value: known(m.liquidityScore), points: tier(m.liquidityScore, (v) => v < 30, (v) => v < 60) },
   ];
 }
 
@@ -107,8 +104,12 @@ export function riskLevelFromPoints(points: number): RiskLevel {
   return points >= 6 ? "high" : points >= 4 ? "elevated" : points >= 2 ? "moderate" : "low";
 }
 
-const fx = (x: number, dp: number) => round(x, dp).toFixed(dp);
-const pct = (x: number, dp = 1) => `${fx(x * 100, dp)}%`;
+/** Fixed decimals; a number that overflows on the way (e.g. an absurd IV × 100) reads "unavailable", never "Infinity". */
+const fx = (x: number, dp: number) => {
+  const v = round(x, dp);
+  return Number.isFinite(v) ? v.toFixed(dp) : "unavailable";
+};
+const pct = (x: number, dp = 1) => (Number.isFinite(x * 100) ? `${fx(x * 100, dp)}%` : "unavailable");
 const signedPct = (x: number) => `${round(x * 100, 1) > 0 ? "+" : ""}${pct(x)}`;
 function usd(x: number): string {
   const a = Math.abs(x);
@@ -141,7 +142,9 @@ function summarize(m: SymbolMetrics, s: Omit<SignalScore, "summary">): string {
     const mv = m.expectedMove && finite(m.expectedMove.move) ? ` (expected move ±$${fx(m.expectedMove.move, 2)})` : "";
     out.push(`Earnings in ${dte} day${dte === 1 ? "" : "s"}${mv}.`);
   }
-  out.push(`Risk level ${s.risk_level} (${s.risk_points} of 8 points); liquidity score ${fx(m.liquidityScore, 0)}/100.`);
+  const liq = finite(m.liquidityScore) ? `liquidity score ${fx(m.liquidityScore, 0)}/100` : "liquidity score unavailable";
+  out.push(`Risk level ${s.risk_level} (${s.risk_points} of 8 points); ${liq}.`);
+  if (!finite(m.atmIv30) && !finite(m.momentum20d) && !finite(m.trend50d)) out.push("Most inputs are missing: read this score as no information, not as neutral.");
   out.push(`Signal agreement ${s.confidence.toFixed(2)}; bias ${s.bias}.`);
   const missing = s.components.filter((c) => !c.available).map((c) => c.name);
   if (missing.length) out.push(`Unavailable inputs, scored neutral: ${missing.join(", ")}.`);

@@ -3,6 +3,7 @@
  * expiry payoff (max profit/loss, breakevens), position greeks, probability of profit, expected move and risk flags.
  */
 import { bsmGreeks } from "./bsm";
+import { round } from "./round";
 import { impliedVol } from "./iv";
 import { analyzePayoff, probabilityOfProfit, type PayoffLeg } from "./strategy-payoff";
 import {
@@ -91,8 +92,8 @@ export const definitions = {
   undefined_risk: "high: the maximum loss is unlimited.",
 } as const;
 
-const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
-const r2 = (x: number) => Math.round(x * 100) / 100;
+const r4 = (x: number) => round(x, 4);
+const r2 = (x: number) => round(x, 2);
 const sameStrike = (a: number, b: number) => Math.abs(a - b) < 1e-9;
 const rightName = (r: "C" | "P") => (r === "C" ? "call" : "put");
 
@@ -137,7 +138,10 @@ export function buildStrategyOutput(input: StrategyRequestInput, ctx: StrategyCo
     }
     const price = (quote.bid + quote.ask) / 2;
     const iv = impliedVol(price, { ...base, strike: quote.strike, right: t.right });
-    const g = bsmGreeks({ ...base, strike: quote.strike, right: t.right, vol: iv ?? atmIv ?? 0 });
+    const vol = iv ?? atmIv;
+    // Zero vol would publish the intrinsic limit as if it were a market reading; no volatility is a refusal.
+    if (vol === null) throw new StrategyInputError(field, `no implied volatility: neither the ${rightName(t.right)} at strike ${t.strike} nor any contract near spot for expiry ${req.expiry} has a mid that a volatility reproduces`);
+    const g = bsmGreeks({ ...base, strike: quote.strike, right: t.right, vol });
     return { t, quote, price, iv, delta: g.delta, gamma: g.gamma, theta: g.theta / 365, vega: g.vega / 100 };
   });
 

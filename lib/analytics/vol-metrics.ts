@@ -16,9 +16,11 @@ export {
   atmIvForExpiry, constantMaturityAtmIv, constantMaturityAtmIvFromSmiles, impliedVolSmile, skew25Delta, termSlope, yearFraction,
 } from "./vol-surface";
 
-/** One trading year of daily observations, today included. */
-export const IV_LOOKBACK_DAYS = 252;
+/** The lookback is 52 weeks of calendar dates (364 days) before today, plus today; gaps shorten it, never stretch it. */
+export const IV_LOOKBACK_CALENDAR_DAYS = 364;
 export const IV_MIN_OBSERVATIONS = 20;
+/** A range narrower than this fraction of its level is flat: solver noise (~1e-10) on an unchanged chain is not a move. */
+export const IV_FLAT_RELATIVE_TOLERANCE = 1e-6;
 
 export const definitions = {
   spot: "Underlying price (USD): the close of the newest bar supplied (the latest daily close).",
@@ -28,12 +30,17 @@ export const definitions = {
     surfaceDefinitions.constantMaturityAtmIv,
   ivRank:
     "IV rank (0–100): where today's 30-day constant-maturity ATM IV sits in its range over the lookback, " +
-    "(current − min) / (max − min) × 100. The lookback is the last 252 daily observations including today. " +
-    "Null with fewer than 20 observations or a flat range (max = min).",
+    "(current − min) / (max − min) × 100. The lookback is every daily observation dated within the 52 weeks (364 calendar days) " +
+    "before today, plus today: missing days shorten it, never stretch it past a year. " +
+    "Null with fewer than 20 observations or a flat range: max − min ≤ 1e-6 × max (solver noise on an unchanged chain is not a move). " +
+    "Published rounded to 1 decimal.",
   ivPercentile:
     "IV percentile (0–100): the share of the lookback's earlier daily observations (up to 251 days before today) " +
-    "whose 30-day constant-maturity ATM IV is strictly below today's, × 100. Null under the same conditions as IV rank.",
-  ivLookbackDays: "Number of daily observations, today included, behind IV rank and IV percentile (at most 252; 0 without today's value).",
+    "whose 30-day constant-maturity ATM IV is below today's by more than the flat tolerance (1e-6 × today's value), × 100. " +
+    "Null under the same conditions as IV rank. Published rounded to 1 decimal.",
+  ivLookbackDays:
+    "Number of daily observations, today included, behind IV rank and IV percentile: finite values dated within the 52-week window " +
+    "(at most 365; 0 without today's value). Integer.",
 } as const;
 
 /** Definitions of every SymbolMetrics field, for the API reference. */
@@ -51,23 +58,44 @@ export interface IvRankResult {
   lookbackDays: number;
 }
 
-/** `history` is ascending and excludes today's `current`; non-finite entries are ignored. */
-export function ivRankAndPercentile(history: number[], current: number): IvRankResult {
+export interface DatedIv {
+  date: string; // YYYY-MM-DD
+  atmIv30: number;
+}
+
+/** First date (YYYY-MM-DD) inside the lookback that ends on `today`: 364 calendar days before it. */
+export function ivLookbackStart(today: string): string {
+  return new Date(Date.parse(`${today}T00:00:00Z`) - IV_LOOKBACK_CALENDAR_DAYS * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The finite values of `points` dated within the 52 weeks before `today` (YYYY-MM-DD), today itself excluded; ascending. */
+export function ivLookbackWindow(points: readonly DatedIv[], today: string): number[] {
+  const from = ivLookbackStart(today);
+  return points
+    .filter((p) => p.date >= from && p.date < today && Number.isFinite(p.atmIv30))
+    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0))
+    .map((p) => p.atmIv30);
+}
+
+/** `history` is the lookback window (see ivLookbackWindow), excluding today's `current`; non-finite entries are ignored. */
+export function ivRankAndPercentile(history: readonly number[], current: number): IvRankResult {
   if (!Number.isFinite(current)) return { ivRank: null, ivPercentile: null, lookbackDays: 0 };
-  const past = history.filter(Number.isFinite).slice(-(IV_LOOKBACK_DAYS - 1));
+  const past = history.filter(Number.isFinite);
   const lookbackDays = past.length + 1;
-  const min = Math.min(current, ...past);
-  const max = Math.max(current, ...past);
-  if (lookbackDays < IV_MIN_OBSERVATIONS || max === min) return { ivRank: null, ivPercentile: null, lookbackDays };
-  const below = past.filter((v) => v < current).length;
-  return { ivRank: ((current - min) / (max - min)) * 100, ivPercentile: (below / past.length) * 100, lookbackDays };
+  const min = past.reduce((m, v) => Math.min(m, v), current);
+  const max = past.reduce((m, v) => Math.max(m, v), current);
+  const tol = IV_FLAT_RELATIVE_TOLERANCE * Math.max(Math.abs(max), Math.abs(min));
+  if (lookbackDays < IV_MIN_OBSERVATIONS || max - min <= tol) return { ivRank: null, ivPercentile: null, lookbackDays };
+  const below = past.filter((v) => v < current - tol).length;
+  const rank = Math.min(100, Math.max(0, ((current - min) / (max - min)) * 100));
+  return { ivRank: rank, ivPercentile: (below / past.length) * 100, lookbackDays };
 }
 
 export interface SymbolMetricsInput {
   instrument: Instrument;
   dailyBars: Bar[]; // ascending
   chain: OptionQuote[]; // latest snapshot
-  ivHistory: number[]; // daily CM30 ATM IV, ascending, excluding today
+  ivHistory: DatedIv[]; // daily CM30 ATM IV by date; only the 52 weeks before asOf's UTC date count
   flow: FlowSummary;
   asOf: Date;
   rate: RateFn; // continuous, decimal
@@ -85,7 +113,7 @@ export function computeSymbolMetrics(input: SymbolMetricsInput): SymbolMetrics {
   const smiles = impliedVolSmile(chain, spot, asOf, rate, q);
   const atmIv30 = constantMaturityAtmIvFromSmiles(smiles, 30);
   const atmIv90 = constantMaturityAtmIvFromSmiles(smiles, 90);
-  const rank = atmIv30 === null ? { ivRank: null, ivPercentile: null, lookbackDays: 0 } : ivRankAndPercentile(input.ivHistory, atmIv30);
+  const rank = atmIv30 === null ? { ivRank: null, ivPercentile: null, lookbackDays: 0 } : ivRankAndPercentile(ivLookbackWindow(input.ivHistory, asOf.toISOString().slice(0, 10)), atmIv30);
 
   const earnings = instrument.nextEarningsDate;
   const daysAhead = earnings ? calendarDaysUntil(asOf, earnings) : null;

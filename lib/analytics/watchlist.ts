@@ -2,6 +2,7 @@
  * Watchlist ranking by a fixed mix of IV rank and liquidity; no_trade symbols stay in the list but are flagged.
  */
 import type { SymbolMetrics } from "./types";
+import { round } from "./round";
 
 export type WatchlistDecision = "trade" | "caution" | "no_trade";
 
@@ -40,11 +41,6 @@ export const definitions: Record<string, string> = {
   noTradeCount: "Number of ranked symbols whose decision is no_trade.",
 };
 
-function round(x: number, dp: number): number {
-  const f = 10 ** dp;
-  const r = (Math.sign(x) * Math.round(Number((Math.abs(x) * f).toPrecision(12)))) / f;
-  return r === 0 ? 0 : r;
-}
 const clamp100 = (x: number | null | undefined) =>
   typeof x === "number" && Number.isFinite(x) ? Math.max(0, Math.min(100, x)) : 0;
 

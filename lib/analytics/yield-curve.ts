@@ -4,6 +4,7 @@
  */
 import { TENORS, TENOR_YEARS } from "./types";
 import type { Tenor, TreasuryYield } from "./types";
+import { round } from "./round";
 
 export type YieldCurveShape = "normal" | "inverted" | "flat" | "humped";
 
@@ -11,10 +12,12 @@ export interface YieldCurvePoint {
   tenor: Tenor;
   years: number;
   yieldPct: number;
+  date: string; // the publication date this tenor's yield comes from
 }
 
 export interface YieldCurve {
   date: string;
+  oldestDate: string;
   curve: YieldCurvePoint[];
   interpolation: "linear";
   inversion: { "10y2y": boolean; "10y3m": boolean };
@@ -23,6 +26,8 @@ export interface YieldCurve {
   shape: YieldCurveShape;
 }
 
+/** A tenor's newest yield counts only when published within this many calendar days before the curve date. */
+export const CURVE_STALENESS_DAYS = 7;
 /** |longest − shortest| at or below this many basis points is "flat". */
 export const FLAT_BAND_BP = 25;
 /** An interior peak must exceed the higher end by more than this many basis points to be "humped". */
@@ -30,24 +35,20 @@ export const HUMP_MIN_BP = 10;
 
 export const definitions: Record<string, string> = {
   date: "Date (YYYY-MM-DD) of the curve: the newest date in the source rows that has at least one published yield, regardless of row order.",
+  oldestDate:
+    `Oldest publication date (YYYY-MM-DD) among the curve's points; equals date when every tenor was published that day. At most ${CURVE_STALENESS_DAYS} calendar days before date.`,
   curve:
-    "Array of { tenor, years, yieldPct } for every tenor published on that date, ordered from shortest to longest. Tenors left blank (no number) are omitted, never filled. tenor is one of 1M…30Y; years is the tenor length in years (1M = 1/12); yieldPct is the published par yield in percent (4.25 = 4.25 %).",
+    `Array of { tenor, years, yieldPct, date } ordered from shortest to longest: each tenor's newest published yield dated within ${CURVE_STALENESS_DAYS} calendar days before the curve date (inclusive), so a partial newest day (e.g. only the 1-month yield out yet) does not hide the rest of the curve. Tenors with nothing that recent are omitted, never filled; a yield that is not a number or lies outside (−100, 1000) percent counts as blank. tenor is one of 1M…30Y; years is the tenor length in years (1M = 1/12); yieldPct is the published par yield in percent (4.25 = 4.25 %), as published (2 decimals); date is the day that yield was published.`,
   interpolation:
-    "Always \"linear\": the yield between two published tenors is linear in years; outside the published range it is flat (the nearest end's yield). The continuous risk-free rate used for option pricing is r = ln(1 + yieldPct / 100), i.e. the par yield treated as an annually compounded rate.",
+    "Always \"linear\": the yield between two published tenors is linear in years; outside the published range it is flat (the nearest end's yield). Treasury par yields are semi-annual bond-equivalent yields, so the continuous risk-free rate used for option pricing is r = 2·ln(1 + yieldPct / 200) (about 4 bp below the par yield at 4 %).",
   inversion:
     "Object { \"10y2y\": boolean, \"10y3m\": boolean }; each is true when the corresponding spread (10Y minus 2Y, 10Y minus 3M, rounded to 0.1 bp) is negative, false when it is zero or positive, and false when either tenor is missing (the spread is then null).",
-  spread10y2y: "10-year yield minus 2-year yield in basis points (1 bp = 0.01 percentage point), rounded to 0.1 bp (half away from zero). Null if either tenor is not published on the curve date.",
-  spread10y3m: "10-year yield minus 3-month yield in basis points, rounded to 0.1 bp. Null if either tenor is not published on the curve date.",
+  spread10y2y: "10-year yield minus 2-year yield in basis points (1 bp = 0.01 percentage point), rounded to 0.1 bp (half away from zero). Null if either tenor is missing from the curve (nothing within the staleness bound).",
+  spread10y3m: "10-year yield minus 3-month yield in basis points, rounded to 0.1 bp. Null if either tenor is missing from the curve.",
   shape:
     `One of normal, inverted, flat, humped. Ends: shortest and longest published tenors; slope = longest − shortest in bp; hump = highest interior yield − the higher end, in bp (interior = every tenor strictly between the ends). Rules in order: "humped" if at least 3 points, hump > ${HUMP_MIN_BP} bp and hump ≥ |slope| (the hump dominates the tilt); else "flat" if |slope| ≤ ${FLAT_BAND_BP} bp (fewer than 2 points is also flat); else "normal" if slope > 0, "inverted" if slope < 0. Both slope and hump are rounded to 0.1 bp before comparison.`,
 };
 
-/** Round half away from zero to `dp` decimals; toPrecision(12) first removes binary noise such as 4.2 − 4.6 = −0.39999…; never returns −0. */
-function round(x: number, dp: number): number {
-  const f = 10 ** dp;
-  const r = (Math.sign(x) * Math.round(Number((Math.abs(x) * f).toPrecision(12)))) / f;
-  return r === 0 ? 0 : r;
-}
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const isTenor = (t: unknown): t is Tenor => (TENORS as readonly unknown[]).includes(t);
@@ -60,37 +61,48 @@ function usable(r: TreasuryYield | null | undefined): r is TreasuryYield {
     DATE_RE.test(r.date) &&
     isTenor(r.tenor) &&
     typeof r.yieldPct === "number" &&
-    Number.isFinite(r.yieldPct)
+    Number.isFinite(r.yieldPct) &&
+    r.yieldPct > -100 && // below −100 % is no yield (and 2·ln(1 + y/200) would not exist)
+    r.yieldPct < 1000
   );
 }
 
-function spreadBp(byTenor: Map<Tenor, number>, long: Tenor, short: Tenor): number | null {
-  const l = byTenor.get(long);
-  const s = byTenor.get(short);
+function spreadBp(byTenor: Map<Tenor, { yieldPct: number }>, long: Tenor, short: Tenor): number | null {
+  const l = byTenor.get(long)?.yieldPct;
+  const s = byTenor.get(short)?.yieldPct;
   return l === undefined || s === undefined ? null : round((l - s) * 100, 1);
 }
 
 /**
- * Builds the curve of the newest date present. Rows may arrive in any order; on duplicate (date, tenor) rows the
- * last one in input order wins. Returns null when no row is usable (no rows, or every yield blank).
+ * Builds the curve as of the newest date present from each tenor's newest yield within CURVE_STALENESS_DAYS. Rows may
+ * arrive in any order; on duplicate (date, tenor) rows the last one in input order wins. Returns null when no row is
+ * usable (no rows, or every yield blank).
  */
 export function buildYieldCurve(rows: readonly TreasuryYield[]): YieldCurve | null {
   let date: string | null = null;
   for (const r of rows) if (usable(r) && (date === null || r.date > date)) date = r.date;
   if (date === null) return null;
+  const from = new Date(Date.parse(`${date}T00:00:00Z`) - CURVE_STALENESS_DAYS * 86_400_000).toISOString().slice(0, 10);
 
-  const byTenor = new Map<Tenor, number>();
-  for (const r of rows) if (usable(r) && r.date === date) byTenor.set(r.tenor, r.yieldPct);
+  const byTenor = new Map<Tenor, { date: string; yieldPct: number }>();
+  for (const r of rows) {
+    if (!usable(r) || r.date < from) continue;
+    const seen = byTenor.get(r.tenor);
+    if (!seen || r.date >= seen.date) byTenor.set(r.tenor, { date: r.date, yieldPct: r.yieldPct });
+  }
   const curve: YieldCurvePoint[] = TENORS.filter((t) => byTenor.has(t)).map((tenor) => ({
     tenor,
     years: TENOR_YEARS[tenor],
-    yieldPct: byTenor.get(tenor) as number,
+    yieldPct: byTenor.get(tenor)!.yieldPct,
+    date: byTenor.get(tenor)!.date,
   }));
+  const oldestDate = curve.reduce((m, p) => (p.date < m ? p.date : m), date);
 
   const spread10y2y = spreadBp(byTenor, "10Y", "2Y");
   const spread10y3m = spreadBp(byTenor, "10Y", "3M");
   return {
     date,
+    oldestDate,
     curve,
     interpolation: "linear",
     inversion: { "10y2y": spread10y2y !== null && spread10y2y < 0, "10y3m": spread10y3m !== null && spread10y3m < 0 },
@@ -141,11 +153,10 @@ export function yieldAt(curve: readonly Point[], years: number): number {
 }
 
 /**
- * Continuous risk-free rate (decimal) at `years`: r = ln(1 + y / 100) with y = yieldAt(curve, years) in percent.
- * Treats the par yield as annually compounded (a semi-annual bond-equivalent reading, 2·ln(1 + y/200), would be
- * about 4 bp higher at 4 %). Throws on an empty curve.
+ * Continuous risk-free rate (decimal) at `years`: r = 2·ln(1 + y / 200) with y = yieldAt(curve, years) in percent,
+ * since Treasury par yields are semi-annual bond-equivalent yields. Throws on an empty curve.
  */
 export function riskFreeRate(curve: readonly Point[]): (years: number) => number {
   const pts = byYears(curve);
-  return (years: number) => Math.log1p(interpolate(pts, years) / 100);
+  return (years: number) => 2 * Math.log1p(interpolate(pts, years) / 200);
 }

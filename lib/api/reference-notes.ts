@@ -60,6 +60,26 @@ no market data (errors, health, webhook registrations) say \`demo\` for test key
 Responses carry derived analytics only, never a raw quote, trade print or chain row as received. Demo data is the
 service's own synthetic market and must never be treated as a live quote. Every body carries the disclaimer
 (family A error bodies excepted); \`not_financial_advice\` is always true.
+
+## Numbers
+One rounding rule for every published number: half away from zero at the field's precision (2.5 → 3, −2.5 → −3),
+after removing binary noise (4.2 − 4.6 is −0.4, not −0.39999…); −0 is published as 0. No number is ever NaN or
+Infinity: a value that cannot be computed from the data is \`null\` and the surrounding text says it is unavailable.
+Precision by field: decimals and ratios (\`atm_iv_30d\`, \`hv_30d\`, \`skew_25d\`, \`term_slope\`, \`avg_spread_pct\`,
+\`momentum_20d\`, \`trend_50d\`, put/call ratios, \`expected_move.move_pct\`, signal components, flow \`avg_price\`
+and \`volume_oi_ratio\`, research-output leg prices, greeks, IVs and probability of profit) 4 decimals; \`iv_rank\`,
+\`iv_percentile\`, \`liquidity_score\`, watchlist \`score\` and market-sentiment \`score\` 1 decimal; USD amounts
+(\`premium\`, flow premium sums, \`expected_move.move\`, research-output net premium, max profit and loss) 2 decimals (cents);
+yield-curve spreads, slope and hump 0.1 bp; \`confidence\` and sentiment \`coverage\` 2 decimals; \`service_score\`,
+counts, days and \`iv_lookback_days\` integers; published yields, closes and strikes as received.
+
+## Exchange clock
+Expiries, "today" and day counts follow the exchange: America/New_York (daylight saving included). Options stop
+trading at 16:00 New York time (20:00 UTC in summer, 21:00 UTC in winter) on the last NYSE trading day on or before the
+listed expiry date; NYSE full-day holidays (New Year's Day, Martin Luther King Jr. Day, Washington's Birthday, Good
+Friday, Memorial Day, Juneteenth, Independence Day, Labor Day, Thanksgiving, Christmas; Saturday holidays observed on
+Friday, Sunday ones on Monday, a Saturday New Year's Day not observed) are computed by rule. Time to expiry is ACT/365
+in milliseconds to that close. The 52-week IV lookback is dated by UTC snapshot date.
 `.trim();
 
 /** Definitions of every number the API returns, from the analytics modules that compute them. */

@@ -1,5 +1,6 @@
 /** Public `data` shapes of every route; the OpenAPI reference is generated from these. */
 import { z } from "zod";
+import { FLOW_SIDES } from "../analytics/flow";
 
 const num = (d: string) => z.number().describe(d);
 const nnum = (d: string) => z.number().nullable().describe(d);
@@ -83,7 +84,7 @@ export const schemas = {
         size: num("Contracts in the event."),
         avg_price: num("Size-weighted average price per share, USD."),
         premium: num("price × size × 100 (contract multiplier), USD."),
-        side: z.enum(["ask", "ask_side", "mid", "bid_side", "bid"]),
+        side: z.enum(FLOW_SIDES),
         sentiment: z.enum(["bullish", "bearish", "neutral"]),
         exchange_count: num("Distinct exchanges in the event (sweeps: 2 or more)."),
         unusual: z.boolean().describe("Cumulative day volume of the contract exceeded its open interest."),
@@ -117,7 +118,8 @@ export const schemas = {
   }),
   yieldCurve: z.object({
     date: z.string().describe("Date of the newest curve (YYYY-MM-DD)."),
-    curve: z.array(z.object({ tenor: z.string(), years: z.number(), yieldPct: num("Par yield, percent.") })),
+    oldestDate: z.string().describe("Oldest publication date among the points (YYYY-MM-DD); at most 7 days before date."),
+    curve: z.array(z.object({ tenor: z.string(), years: z.number(), yieldPct: num("Par yield, percent."), date: z.string().describe("Publication date of this tenor's yield.") })),
     interpolation: z.string().describe("How yields between tenors are read: linear in years, flat beyond the ends."),
     inversion: z.object({ "10y2y": z.boolean(), "10y3m": z.boolean() }).describe("true when the 10-year yield is below the 2-year (3-month) yield."),
     spread10y2y: nnum("10-year minus 2-year par yield, basis points."),

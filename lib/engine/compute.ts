@@ -5,7 +5,7 @@
 import type { Bar, FlowSummary, Instrument, OptionQuote, OptionTrade, SymbolMetrics, TreasuryYield } from "../analytics/types";
 import { buildFlowEvents, type FlowEvent } from "../analytics/flow";
 import { summarizeFlow } from "../analytics/flow-filters";
-import { computeSymbolMetrics } from "../analytics/vol-metrics";
+import { computeSymbolMetrics, ivLookbackStart } from "../analytics/vol-metrics";
 import { signalScore, type SignalScore } from "../analytics/signal-score";
 import { noTradeAnalysis, type NoTradeAnalysis } from "../analytics/no-trade";
 import { buildYieldCurve, riskFreeRate, type YieldCurve } from "../analytics/yield-curve";
@@ -80,8 +80,10 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
     const lastBar = bars[bars.length - 1];
     const lastTrade = trades.length ? trades[trades.length - 1] : null;
     const today = chainAsOf.toISOString().slice(0, 10);
-    const ivHistory = (snap.ivHistoryBySymbol.get(instrument.symbol) ?? []).filter((p) => p.date < today).map((p) => p.atmIv30);
-    const historyKey = `${ivHistory.length}|${ivHistory.at(-1) ?? ""}|${ivHistory[0] ?? ""}|${curveKey}|${instrument.dividendYield}`;
+    // Only the 52-week window: older history neither counts nor keeps a symbol's cached result alive.
+    const from = ivLookbackStart(today);
+    const ivHistory = (snap.ivHistoryBySymbol.get(instrument.symbol) ?? []).filter((p) => p.date < today && p.date >= from);
+    const historyKey = `${ivHistory.length}|${ivHistory.at(-1)?.date ?? ""}:${ivHistory.at(-1)?.atmIv30 ?? ""}|${ivHistory[0]?.date ?? ""}|${curveKey}|${instrument.dividendYield}`;
     const inputKey = `${chain.length}|${chainAsOf.getTime()}|${lastBar.ts.getTime()}|${lastBar.close}|${trades.length}|${lastTrade?.ts.getTime() ?? 0}|${historyKey}|${instrument.nextEarningsDate}`;
     const prev = previous?.symbols.get(instrument.symbol);
     if (prev && prev.inputKey === inputKey) {

@@ -1,8 +1,9 @@
 /** Maps computed analytics to the public `data` shapes (lib/api/routes/responses.ts). */
 import type { FlowEvent } from "../analytics/flow";
+import { roundOrNull } from "../analytics/round";
 import type { SymbolAnalytics } from "./compute";
 
-const r = (x: number | null, digits = 4): number | null => (x === null || !Number.isFinite(x) ? null : Math.round(x * 10 ** digits) / 10 ** digits);
+const r = (x: number | null, digits = 4): number | null => roundOrNull(x, digits);
 
 export function tickerSummaryData(a: SymbolAnalytics) {
   const m = a.metrics;

@@ -10,6 +10,7 @@ import { filterFlowEvents } from "../analytics/flow-filters";
 import { buildStrategyOutput } from "../analytics/strategy";
 import { StrategyInputError, type StrategyRequest } from "../analytics/strategy-schema";
 import { rankWatchlist } from "../analytics/watchlist";
+import { round } from "../analytics/round";
 import type { MarketView, SymbolAnalytics } from "./compute";
 import { aiSummaryData, flowEventData, noTradeData, signalScoreData, tickerSummaryData } from "./payloads";
 import type { AnalyticsEngine, FlowQuery, Served, ViewSpec } from "./types";
@@ -17,7 +18,6 @@ import type { AnalyticsEngine, FlowQuery, Served, ViewSpec } from "./types";
 type Queries = Omit<AnalyticsEngine, "ready" | "stop">;
 
 const MEMO_LIMIT = 5000;
-const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 const unavailable = (what: string) => new DomainError("unavailable", `No ${what} is available from the data source right now.`);
 

@@ -39,3 +39,30 @@ test("expired or zero-vol options are worth their discounted intrinsic value", (
   assert.equal(bsmPrice({ spot: 110, strike: 100, years: 0, rate: 0.05, dividendYield: 0, vol: 0.3, right: "C" }), 10);
   assert.equal(bsmPrice({ spot: 90, strike: 100, years: 0, rate: 0.05, dividendYield: 0, vol: 0.3, right: "C" }), 0);
 });
+
+test("greeks at zero vol decide moneyness on the forward: S=100, K=101, r=5 %, T=1 → delta 1, theta −4.80, rho 96.07", () => {
+  const g = bsmGreeks({ spot: 100, strike: 101, years: 1, rate: 0.05, dividendYield: 0, vol: 0, right: "C" });
+  assert.equal(g.delta, 1);
+  assert.ok(Math.abs(g.theta - -0.05 * 101 * Math.exp(-0.05)) < 1e-12 && Math.abs(g.theta - -4.8037) < 1e-4, `theta ${g.theta}`);
+  assert.ok(Math.abs(g.rho - 101 * Math.exp(-0.05)) < 1e-12 && Math.abs(g.rho - 96.0742) < 1e-4, `rho ${g.rho}`);
+  assert.ok(Math.abs(g.price - (100 - 101 * Math.exp(-0.05))) < 1e-12);
+  // The put is out of the money on the forward: every greek is 0.
+  const p = bsmGreeks({ spot: 100, strike: 101, years: 1, rate: 0.05, dividendYield: 0, vol: 0, right: "P" });
+  assert.deepEqual([p.delta, p.theta, p.rho, p.price], [0, 0, 0, 0]);
+});
+
+test("greeks at zero vol keep the dividend discount: q = 3 % gives delta e^(−0.03) = 0.9704, not 1", () => {
+  const g = bsmGreeks({ spot: 100, strike: 101, years: 1, rate: 0.05, dividendYield: 0.03, vol: 0, right: "C" });
+  assert.ok(Math.abs(g.delta - Math.exp(-0.03)) < 1e-15 && Math.abs(g.delta - 0.9704) < 1e-4, `delta ${g.delta}`);
+  // The zero-vol limit agrees with a tiny vol.
+  const tiny = bsmGreeks({ spot: 100, strike: 101, years: 1, rate: 0.05, dividendYield: 0.03, vol: 1e-6, right: "C" });
+  for (const k of ["delta", "theta", "rho", "price"] as const) assert.ok(Math.abs(g[k] - tiny[k]) < 1e-6, `${k}: ${g[k]} vs ${tiny[k]}`);
+});
+
+test("past expiry (T < 0) an S=110, K=100 call is worth its intrinsic 10, not a re-discounted 7.47", () => {
+  const i = { spot: 110, strike: 100, years: -0.5, rate: 0.05, dividendYield: 0, vol: 0.3, right: "C" as const };
+  assert.equal(bsmPrice(i), 10);
+  const g = bsmGreeks(i);
+  assert.deepEqual([g.price, g.delta, g.gamma, g.vega, g.theta, g.rho], [10, 1, 0, 0, 0, 0]);
+  assert.equal(bsmPrice({ ...i, right: "P", strike: 120 }), 10);
+});

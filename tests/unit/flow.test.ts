@@ -37,6 +37,22 @@ test("side classification against the quote in force (bid 1.00 / ask 1.20, mid 1
   assert.equal(classifySide(0.95, 1.0, 1.2), "bid");
 });
 
+test("trade side with a missing or bad quote is unknown and neutral: bid = ask = 0, NaN bid/ask, crossed quote", () => {
+  assert.equal(classifySide(1.2, 0, 0), "unknown");
+  assert.equal(classifySide(1.2, Number.NaN, Number.NaN), "unknown");
+  assert.equal(classifySide(1.2, Number.NaN, 1.3), "unknown");
+  assert.equal(classifySide(1.2, 1.3, 1.1), "unknown"); // crossed
+  assert.equal(classifySide(1.2, -0.1, 1.3), "unknown");
+  assert.equal(sentimentOf("unknown", "C"), "neutral");
+  assert.equal(sentimentOf("unknown", "P"), "neutral");
+  // A 200-lot call printed against a 0 / 0 quote is a neutral block, not a bullish one.
+  const [e] = buildFlowEvents([print({ ms: 0, size: 200, price: 1.2, bid: 0, ask: 0 })], oiOf({ "200C": 10_000 }));
+  assert.deepEqual([e.type, e.side, e.sentiment], ["block", "unknown", "neutral"]);
+  // Unknown prints never join a sweep: no direction.
+  const legs = [print({ ms: 0, bid: 1.3, ask: 1.1, price: 1.2 }), print({ ms: 100, bid: 1.3, ask: 1.1, price: 1.2, exchange: "BOX" })];
+  assert.equal(buildFlowEvents(legs, oiOf({ "200C": 10_000 })).length, 0);
+});
+
 test("sentiment: bought calls / sold puts bullish, bought puts / sold calls bearish, mid neutral", () => {
   assert.equal(sentimentOf("ask", "C"), "bullish");
   assert.equal(sentimentOf("ask_side", "C"), "bullish");
@@ -133,7 +149,7 @@ test("blocks: size >= 100 contracts or premium >= 100,000 USD", () => {
   assert.equal(custom[0].type, "block");
 });
 
-test("unusual: cumulative same-UTC-day volume exceeds open interest; yesterday's prints do not count", () => {
+test("unusual: cumulative same-New-York-day volume exceeds open interest; yesterday's prints do not count", () => {
   const yesterday = print({ ms: -24 * 3600_000, size: 90, price: 2.45 });
   const first = print({ ms: 0, size: 60, price: 2.45 }); // cum 60 <= 100: no event
   const second = print({ ms: 5_000, size: 50, price: 2.48 }); // cum 110 > 100: unusual
@@ -150,6 +166,25 @@ test("unusual: cumulative same-UTC-day volume exceeds open interest; yesterday's
   assert.equal(bigBlock[0].type, "block");
   assert.equal(bigBlock[0].unusual, true);
   assert.equal(bigBlock[0].volumeOiRatio, 1.5);
+});
+
+test("unusual activity counted per contract, not per print: OI 10 and thirty 1-lots make no event; 300 1-lots make one", () => {
+  const thirty = Array.from({ length: 30 }, (_, i) => print({ ms: i * 60_000, size: 1, price: 2.45 }));
+  const few = buildFlowEvents(thirty, oiOf({ "200C": 10 }));
+  assert.equal(few.length, 0, "30 contracts is under the 100-contract minimum");
+  assert.equal(summarizeFlow(few).unusualCount, 0);
+  const many = Array.from({ length: 300 }, (_, i) => print({ ms: i * 60_000, size: 1, price: 2.45 }));
+  const events = buildFlowEvents(many, oiOf({ "200C": 10 }));
+  assert.equal(events.length, 1, "one event when the day's volume first reaches the minimum above OI");
+  assert.equal(events[0].type, "unusual");
+  assert.equal(events[0].volumeOiRatio, 10); // 100th print: 100 / 10
+  assert.equal(events[0].time, new Date(T0 + 99 * 60_000).toISOString());
+  assert.equal(summarizeFlow(events).unusualCount, 1);
+  // The next New York day the contract can be flagged again.
+  const nextDay = Array.from({ length: 100 }, (_, i) => print({ ms: 24 * 3600_000 + i * 60_000, size: 1, price: 2.45 }));
+  const two = buildFlowEvents([...many, ...nextDay], oiOf({ "200C": 10 }));
+  assert.equal(two.length, 2);
+  assert.equal(summarizeFlow(two).unusualCount, 2);
 });
 
 test("event id is sha256 of the sorted trade ids (first 16 hex), independent of input order", () => {
@@ -193,7 +228,8 @@ test("summarizeFlow: premium by sentiment, net, counts", () => {
     ev({ sentiment: "bullish", premium: 25_250.1, type: "sweep", unusual: true }),
     ev({ sentiment: "bullish", premium: 45_000, type: "block", unusual: false }),
     ev({ sentiment: "bearish", premium: 100_000, type: "block", unusual: false }),
-    ev({ sentiment: "neutral", premium: 12_400, type: "unusual", unusual: true }),
+    ev({ sentiment: "neutral", premium: 12_400, type: "unusual", unusual: true, contract: { expiry: "2026-12-18", strike: 210, right: "call" } }),
+    ev({ sentiment: "neutral", premium: 1_000, type: "unusual", unusual: true, contract: { expiry: "2026-12-18", strike: 210, right: "call" } }),
   ]);
   assert.deepEqual(s, {
     bullishPremium: 70250.1,
@@ -201,7 +237,7 @@ test("summarizeFlow: premium by sentiment, net, counts", () => {
     netPremium: -29749.9,
     sweepCount: 1,
     blockCount: 2,
-    unusualCount: 2,
+    unusualCount: 2, // 200C and 210C: two contracts, three unusual events
   });
   assert.deepEqual(summarizeFlow([]), {
     bullishPremium: 0, bearishPremium: 0, netPremium: 0, sweepCount: 0, blockCount: 0, unusualCount: 0,

@@ -73,3 +73,10 @@ test("large input is read in linear time", () => {
   assert.equal(out[99_999].line, 100_000);
   assert.ok(Date.now() - t0 < 3000);
 });
+
+test("csv-parse underneath: CRLF files with blank lines, a multi-line quoted field and two bad lines keep every line number", () => {
+  const text = 'a,b\r\n\r\n1,"x\r\ny"\r\nb"ad,2\r\n   \r\n"q"z,3\r\n4,5\r\n';
+  assert.deepEqual(rows(text).map((r) => [r.line, r.error ? "error" : r.fields.join("|")]), [
+    [1, "a|b"], [3, "1|x\r\ny"], [5, "error"], [7, "error"], [8, "4|5"],
+  ]);
+});

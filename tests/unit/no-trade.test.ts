@@ -1,7 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { definitions, NO_TRADE_CATEGORIES, NO_TRADE_CHECKS, noTradeAnalysis } from "../../lib/analytics/no-trade";
-import type { SymbolMetrics } from "../../lib/analytics/types";
+import type { OptionQuote, SymbolMetrics } from "../../lib/analytics/types";
+import { liquidityScore, putCallRatios } from "../../lib/analytics/chain-metrics";
+import { signalScore } from "../../lib/analytics/signal-score";
 
 // A clean, liquid symbol with no event in the next two weeks: every check passes.
 function metrics(over: Partial<SymbolMetrics> = {}): SymbolMetrics {
@@ -93,4 +95,44 @@ test("deterministic output and documented checks", () => {
   for (const c of NO_TRADE_CHECKS) assert.equal(typeof definitions[c.id], "string", c.id);
   for (const k of ["decision", "reasons", "checks", "categories"]) assert.equal(typeof definitions[k], "string", k);
   assert.equal(definitions["liquidity.score"], "Liquidity score (score 0-100); warn at ≤ 40, fail at ≤ 20.");
+});
+
+test("NaN passes as pass no longer: NaN volume or open interest gives a finite liquidity score, no NaN in checks or summary", () => {
+  const quote = (o: Partial<OptionQuote>): OptionQuote => ({
+    symbol: "XYZ", asOf: new Date("2024-05-02T20:00:00Z"), expiry: "2024-06-21", strike: 100, right: "C", bid: 1, ask: 1.1, last: null, volume: 10, openInterest: 100, ...o,
+  });
+  const liq = liquidityScore([quote({ volume: Number.NaN }), quote({ right: "P", openInterest: Number.NaN }), quote({ strike: 101 })], 100);
+  assert.ok(Number.isFinite(liq.score), `score ${liq.score}`);
+  assert.deepEqual([liq.totalVolume, liq.totalOpenInterest], [20, 200]);
+  const ratios = putCallRatios([quote({ volume: Number.NaN }), quote({ right: "P", volume: 5, openInterest: Number.NaN })]);
+  assert.deepEqual(ratios, { putCallVolumeRatio: null, putCallOiRatio: 0 });
+  // A NaN that reaches the metrics anyway is null in the check and the summary, never "NaN".
+  const m = metrics({ liquidityScore: Number.NaN, totalOptionVolume: Number.NaN, totalOpenInterest: Number.POSITIVE_INFINITY });
+  const r = noTradeAnalysis(m, calm);
+  for (const id of ["liquidity.score", "liquidity.option_volume", "liquidity.open_interest"]) {
+    const c = r.checks.find((x) => x.id === id)!;
+    assert.equal(c.value, null, id);
+    assert.match(c.explanation, /not available/);
+  }
+  const s = signalScore(m);
+  assert.doesNotMatch(s.summary, /NaN|Infinity/);
+  assert.match(s.summary, /liquidity score unavailable/);
+});
+
+test("all data missing means caution, not trade, with the reason", () => {
+  const none = metrics({
+    atmIv30: null, ivRank: null, ivPercentile: null, hv30: null, putCallVolumeRatio: null, putCallOiRatio: null, skew25d: null,
+    termSlope: null, daysToEarnings: null, liquidityScore: Number.NaN, avgSpreadPct: null, totalOptionVolume: Number.NaN,
+    totalOpenInterest: Number.NaN, momentum20d: null, trend50d: null,
+    flow: { bullishPremium: 0, bearishPremium: 0, netPremium: 0, sweepCount: 0, blockCount: 0, unusualCount: Number.NaN },
+  });
+  const r = noTradeAnalysis(none, { marketSentimentScore: null, volIndex: null });
+  assert.equal(r.decision, "caution");
+  const last = r.reasons.at(-1)!;
+  assert.equal(last.checkId, "data.missing");
+  assert.equal(last.status, "warn");
+  assert.match(last.message, /^13 of 13 per-symbol checks have no data/);
+  // Six missing checks (the usual gaps: no earnings, no IV history yet…) still trade.
+  const some = noTradeAnalysis(metrics({ ivRank: null, daysToEarnings: null, skew25d: null, termSlope: null, avgSpreadPct: null, putCallVolumeRatio: null }), calm);
+  assert.equal(some.decision, "trade");
 });

@@ -5,12 +5,12 @@ import type { StrategyRequestInput } from "../../lib/analytics/strategy-schema";
 import type { OptionQuote } from "../../lib/analytics/types";
 
 /*
- * Synthetic chain: spot 100, r = 0, q = 0, as-of 2026-11-20 20:00 UTC, expiry 2027-11-20 (T = 365/365 = 1 year).
+ * Synthetic chain: spot 100, r = 0, q = 0, as-of Thursday 2026-11-19 21:00 UTC (16:00 EST, the close), expiry Friday 2027-11-19 (T = 365/365 = 1 year).
  * The 100 strike is priced at BSM with sigma = 20 %: C = P = 100 (2 N(0.1) - 1) = 7.96557 (Hull table N(0.10) = 0.5398),
  * quoted 7.9156 / 8.0156 (mid 7.9656), so the ATM IV is 0.20. Other strikes carry round mids, spread 0.10.
  */
-const AS_OF = new Date("2026-11-20T20:00:00.000Z");
-const EXP = "2027-11-20";
+const AS_OF = new Date("2026-11-19T21:00:00.000Z");
+const EXP = "2027-11-19";
 const MIDS: Record<string, number> = {
   C90: 15.0, C100: 7.9656, C105: 6.0, C110: 4.0, C115: 2.5,
   P85: 1.5, P95: 5.0, P100: 7.9656, P110: 10.5, P120: 20.02,
@@ -133,7 +133,7 @@ test("input errors name their field", () => {
   const build = (o: Record<string, unknown>, c = ctx()) => () => buildStrategyOutput({ ...req, ...o } as never, c);
   assert.equal(fieldOf(build({ expiry: "2027-12-17" })), "expiry"); // not listed
   assert.equal(fieldOf(build({ expiry: "2027-02-30" })), "expiry"); // not a calendar date
-  const later = ctx({ asOf: new Date("2027-11-21T00:00:00Z") });
+  const later = ctx({ asOf: new Date("2027-11-19T21:00:01Z") });
   assert.equal(fieldOf(build({}, later)), "expiry"); // passed
   assert.equal(fieldOf(build({ strikes: [105, 111] })), "strikes[1]"); // not listed
   assert.equal(fieldOf(build({ strikes: [101, 115] })), "strikes[0]");
@@ -148,15 +148,26 @@ test("input errors name their field", () => {
   assert.equal(fieldOf(build({ symbol: "AC ME" })), "symbol");
   assert.equal(fieldOf(build({ legs: [] })), "legs"); // unknown key
   const e = (() => { try { build({ strikes: [105, 111] })(); } catch (x) { return x as Error; } })();
-  assert.match(e!.message, /strike 111 is not listed for expiry 2027-11-20/);
+  assert.match(e!.message, /strike 111 is not listed for expiry 2027-11-19/);
+});
+
+test("a leg without any volatility is refused (strikes[i]), never priced at zero vol", () => {
+  // Every mid sits below its intrinsic value (calls 0.01 at K ≤ 100 with spot 100… and puts likewise): no vol solves anywhere.
+  const dead = Object.keys(MIDS).map((k) => quote(k, 0.06));
+  const deep = ctx({ spot: 100, chain: dead.map((q) => ({ ...q, strike: q.right === "C" ? q.strike - 50 : q.strike + 50 })) });
+  const req: StrategyRequestInput = { symbol: "ACME", strategy: "bull_call_spread", expiry: EXP, strikes: [55, 65] };
+  const err = (() => { try { buildStrategyOutput(req, deep); } catch (x) { return x as Error; } })();
+  assert.ok(err instanceof StrategyInputError, `expected a StrategyInputError, got ${err}`);
+  assert.equal(err.field, "strikes[0]");
+  assert.match(err.message, /no implied volatility/);
 });
 
 test("risk flags: earnings, wide spread, thin open interest, short dated", () => {
   const req: StrategyRequestInput = { symbol: "ACME", strategy: "bull_call_spread", expiry: EXP, strikes: [105, 115] };
   const codes = (c: StrategyContext) => buildStrategyOutput(req, c).riskFlags.map((f) => [f.code, f.severity]);
   assert.deepEqual(codes(ctx({ nextEarningsDate: "2027-01-28" })), [["earnings_before_expiry", "warning"]]);
-  assert.deepEqual(codes(ctx({ nextEarningsDate: "2027-11-20" })), [["earnings_before_expiry", "warning"]]);
-  assert.deepEqual(codes(ctx({ nextEarningsDate: "2027-11-21" })), []);
+  assert.deepEqual(codes(ctx({ nextEarningsDate: "2027-11-19" })), [["earnings_before_expiry", "warning"]]);
+  assert.deepEqual(codes(ctx({ nextEarningsDate: "2027-11-20" })), []);
   const patched = (key: string, o: Partial<OptionQuote>) =>
     CHAIN.map((q) => (`${q.right}${q.strike}` === key ? { ...q, ...o } : q));
   // C115 quoted 2.30 / 2.70: (0.40) / 2.50 = 16 % > 10 %
@@ -164,7 +175,7 @@ test("risk flags: earnings, wide spread, thin open interest, short dated", () =>
   assert.deepEqual(wide, [{ code: "wide_spread", severity: "warning", message: "Bid-ask spread above 10 % of mid on: sell call 115." }]);
   assert.deepEqual(codes(ctx({ chain: patched("C105", { openInterest: 99 }) })), [["thin_open_interest", "warning"]]);
   assert.deepEqual(codes(ctx({ chain: patched("C105", { openInterest: 100 }) })), []);
-  const near = "2026-11-25"; // 5 days from the as-of time
+  const near = "2026-11-24"; // 5 days from the as-of time
   const shortChain = [quote("C105", 0.5, { expiry: near }), quote("C115", 0.1, { expiry: near, bid: 0.08, ask: 0.12 })];
   const sd = buildStrategyOutput({ ...req, expiry: near }, ctx({ chain: shortChain })).riskFlags.map((f) => f.code);
   assert.deepEqual(sd, ["wide_spread", "short_dated"]);

@@ -4,8 +4,8 @@ import { bsmPrice } from "../../lib/analytics/bsm";
 import type { OptionRight } from "../../lib/analytics/bsm";
 import type { Bar, Instrument, OptionQuote } from "../../lib/analytics/types";
 import {
-  computeSymbolMetrics, expectedMoveToDate, ivRankAndPercentile, liquidityScore, momentum, putCallRatios, realizedVol,
-  symbolMetricsDefinitions, trendVsSma,
+  computeSymbolMetrics, expectedMoveToDate, ivLookbackWindow, ivRankAndPercentile, liquidityScore, momentum, putCallRatios, realizedVol,
+  symbolMetricsDefinitions, trendVsSma, yearFraction,
 } from "../../lib/analytics/vol-metrics";
 
 const close = (actual: number | null | undefined, expected: number, tol: number, what: string) =>
@@ -29,16 +29,36 @@ test("IV rank and percentile on a hand-computed 20-observation lookback", () => 
   close(ivRankAndPercentile(NINETEEN, 0.05).ivRank, 0, 0, "new low rank");
 });
 
-test("IV rank: null under 20 observations or a flat range; the lookback keeps the last 252 days including today", () => {
+test("IV rank: null under 20 observations or a flat range", () => {
   const short = ivRankAndPercentile(NINETEEN.slice(1), 0.25);
   assert.deepEqual(short, { ivRank: null, ivPercentile: null, lookbackDays: 19 });
   assert.deepEqual(ivRankAndPercentile(Array(30).fill(0.2), 0.2), { ivRank: null, ivPercentile: null, lookbackDays: 31 });
-  // 49 old spikes at 0.90 fall outside the window; the 251 recent days alternate 0.10 / 0.30.
-  const recent = Array.from({ length: 251 }, (_, i) => (i % 2 === 0 ? 0.1 : 0.3));
-  const r = ivRankAndPercentile([...Array(49).fill(0.9), ...recent], 0.2);
+});
+
+test("near-flat IV range: 251 days at 0.25 and today 0.25 ± 6e-11 is a flat range (null), not rank 100 or 0", () => {
+  const flat = Array(251).fill(0.25);
+  assert.deepEqual(ivRankAndPercentile(flat, 0.25 + 6e-11), { ivRank: null, ivPercentile: null, lookbackDays: 252 });
+  assert.deepEqual(ivRankAndPercentile(flat, 0.25 - 6e-11), { ivRank: null, ivPercentile: null, lookbackDays: 252 });
+  // A real move of one vol point is still a range.
+  close(ivRankAndPercentile(flat, 0.26).ivRank, 100, 0, "real new high");
+});
+
+const day = (today: string, back: number) => new Date(Date.parse(`${today}T00:00:00Z`) - back * 86_400_000).toISOString().slice(0, 10);
+
+test("lookback counts dates, not rows: gaps and NaN days never stretch 52 weeks past a year", () => {
+  const today = "2026-06-30";
+  // 49 old spikes at 0.90 dated 53–101 weeks ago fall outside; 251 recent days alternate 0.10 / 0.30 inside 52 weeks.
+  const old = Array.from({ length: 49 }, (_, i) => ({ date: day(today, 371 + 7 * i), atmIv30: 0.9 }));
+  const recent = Array.from({ length: 251 }, (_, i) => ({ date: day(today, 1 + i), atmIv30: i % 2 === 0 ? 0.1 : 0.3 }));
+  const nan = Array.from({ length: 40 }, (_, i) => ({ date: day(today, 260 + i), atmIv30: Number.NaN }));
+  const window = ivLookbackWindow([...old, ...nan, ...recent], today);
+  assert.equal(window.length, 251);
+  const r = ivRankAndPercentile(window, 0.2);
   assert.equal(r.lookbackDays, 252);
   close(r.ivRank, 50, 1e-9, "(0.2 − 0.1)/(0.3 − 0.1)");
   close(r.ivPercentile, (126 / 251) * 100, 1e-9, "126 of 251 at 0.10");
+  // 364 days back is inside, 365 is outside; today's own date is never history.
+  assert.deepEqual(ivLookbackWindow([{ date: day(today, 365), atmIv30: 0.5 }, { date: day(today, 364), atmIv30: 0.4 }, { date: today, atmIv30: 0.3 }], today), [0.4]);
 });
 
 test("realised vol: closes 100, 110, 99, 108.9 → ln(11/9)·sqrt(252/3) = 1.839177 (hand-derived, sample stdev)", () => {
@@ -64,7 +84,9 @@ test("expected move: 100 × 40 % × sqrt(73/365) = 17.888544 from 2026-01-01 to 
   close(m.move, 17.8885438, 1e-6, "move");
   close(m.movePct, 0.178885438, 1e-8, "movePct (fraction)");
   close(expectedMoveToDate(100, 0.25, new Date("2026-01-01T23:00:00Z"), "2026-01-01")?.move, 1.3085598, 1e-6, "same day = 1 day");
-  assert.equal(expectedMoveToDate(100, 0.4, new Date("2026-01-02T00:00:00Z"), "2026-01-01"), null, "past");
+  assert.equal(expectedMoveToDate(100, 0.4, new Date("2026-01-02T05:00:00Z"), "2026-01-01"), null, "past: midnight in New York");
+  // 00:00 UTC on Jan 2 is still Jan 1 (19:00 EST) on the exchange's clock: the event is today (0 days, priced as 1).
+  assert.equal(expectedMoveToDate(100, 0.4, new Date("2026-01-02T00:00:00Z"), "2026-01-01")?.days, 0, "New York date, not UTC");
 });
 
 const quote = (strike: number, right: OptionRight, bid: number, ask: number, volume: number, openInterest: number): OptionQuote => ({
@@ -108,13 +130,13 @@ test("computeSymbolMetrics on a flat 25 % chain with a hand-checkable price hist
   const chain: OptionQuote[] = [9, 23, 37, 65, 100].flatMap((d) =>
     [90, 95, 100, 105, 110, 115, 120, 125, 130].flatMap((strike) =>
       (["C", "P"] as OptionRight[]).map((right) => {
-        const price = bsmPrice({ spot, strike, years: d / 365, rate: 0.04, dividendYield: q, vol: 0.25, right });
         const expiry = new Date(asOf.getTime() + d * 86_400_000).toISOString().slice(0, 10);
+        const price = bsmPrice({ spot, strike, years: yearFraction(asOf, expiry), rate: 0.04, dividendYield: q, vol: 0.25, right });
         return { symbol: "TEST", asOf, expiry, strike, right, bid: price * 0.95, ask: price * 1.05, last: null, volume: 10, openInterest: 100 };
       })));
   const instrument: Instrument = { symbol: "TEST", name: "Test", sector: "Tech", kind: "equity", nextEarningsDate: "2026-01-20", dividendYield: q };
   const flow = { bullishPremium: 0, bearishPremium: 0, netPremium: 0, sweepCount: 0, blockCount: 0, unusualCount: 0 };
-  const ivHistory = [0.1, 0.4, ...Array(17).fill(0.2)];
+  const ivHistory = [0.1, 0.4, ...Array(17).fill(0.2)].map((atmIv30, i) => ({ date: day(asOf.toISOString().slice(0, 10), 19 - i), atmIv30 }));
   const m = computeSymbolMetrics({ instrument, dailyBars, chain, ivHistory, flow, asOf, rate });
 
   assert.equal(m.spot, 110, "newest bar close");

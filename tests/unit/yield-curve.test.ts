@@ -23,10 +23,11 @@ test("newest date wins whatever the row order; blank tenors are omitted; points 
   const c = buildYieldCurve(rows)!;
   assert.equal(c.date, "2024-05-02");
   assert.deepEqual(c.curve, [
-    { tenor: "3M", years: 0.25, yieldPct: 5.0 },
-    { tenor: "2Y", years: 2, yieldPct: 4.6 },
-    { tenor: "10Y", years: 10, yieldPct: 4.2 },
+    { tenor: "3M", years: 0.25, yieldPct: 5.0, date: "2024-05-02" },
+    { tenor: "2Y", years: 2, yieldPct: 4.6, date: "2024-05-02" },
+    { tenor: "10Y", years: 10, yieldPct: 4.2, date: "2024-05-02" },
   ]);
+  assert.equal(c.oldestDate, "2024-05-02");
   assert.equal(c.interpolation, "linear");
   // same rows reversed → byte-identical output
   assert.equal(JSON.stringify(buildYieldCurve([...rows].reverse())), JSON.stringify(c));
@@ -71,7 +72,7 @@ test("no rows, or only blank yields → null; duplicate (date, tenor): last row 
     { date: "2024-05-02", tenor: "2Y", yieldPct: 4.5 },
     { date: "2024-05-02", tenor: "2Y", yieldPct: 4.6 },
   ])!;
-  assert.deepEqual(c.curve, [{ tenor: "2Y", years: 2, yieldPct: 4.6 }]);
+  assert.deepEqual(c.curve, [{ tenor: "2Y", years: 2, yieldPct: 4.6, date: "2024-05-02" }]);
   assert.equal(c.shape, "flat"); // a single point is flat
 });
 
@@ -102,18 +103,39 @@ test("yieldAt is linear in years with flat extrapolation", () => {
   assert.throws(() => yieldAt(c, Number.NaN), RangeError);
 });
 
-test("riskFreeRate converts the percent yield to a continuous decimal rate ln(1 + y/100)", () => {
+test("par yields used as semi-annual bond-equivalent: riskFreeRate is the continuous rate 2·ln(1 + y/200)", () => {
   const r = riskFreeRate(buildYieldCurve(rows)!.curve);
-  // ln(1.042) = 0.042 − 0.042²/2 + 0.042³/3 − 0.042⁴/4 + … = 0.042 − 0.000882 + 0.000024696 − 0.000000778 + … ≈ 0.0411419
-  close(r(10), 0.0411419433, 1e-9, "r(10y)");
-  // ln(1.05) = 0.04879016…
-  close(r(0.1), 0.0487901642, 1e-9, "r(0.1y) flat at 3M 5.00");
-  // 6y: ln(1.044) = 0.04305949…
-  close(r(6), 0.0430594895, 1e-9, "r(6y)");
+  // 2·ln(1.021): ln(1.021) = 0.021 − 0.0002205 + 0.000003087 − 0.0000000486 + … = 0.0207825382 → 0.0415650764
+  close(r(10), 0.0415650784, 1e-9, "r(10y)");
+  close(r(10), 2 * Math.log(1 + 4.2 / 200), 1e-15, "r(10y) formula");
+  // 2·ln(1.025) = 0.0493852249…
+  close(r(0.1), 0.0493852249, 1e-9, "r(0.1y) flat at 3M 5.00");
+  // 6y: y = 4.4, 2·ln(1.022) = 0.0435229…
+  close(r(6), 2 * Math.log(1.022), 1e-15, "r(6y)");
+  // The annual reading ln(1 + y/100) would understate the 10y rate by about 4 bp.
+  assert.ok(r(10) - Math.log(1.042) > 4e-4);
+});
+
+test("a partial newest day does not hide the curve: each tenor's newest yield within 7 days, as-of labelled", () => {
+  const full = ["1M", "3M", "2Y", "10Y", "30Y"].map((tenor, i) => ({ date: "2024-05-01", tenor, yieldPct: 5.3 - 0.3 * i }) as TreasuryYield);
+  const c = buildYieldCurve([...full, { date: "2024-05-02", tenor: "1M", yieldPct: 5.35 }])!;
+  assert.equal(c.date, "2024-05-02");
+  assert.equal(c.oldestDate, "2024-05-01");
+  assert.deepEqual(c.curve.map((p) => [p.tenor, p.yieldPct, p.date]), [
+    ["1M", 5.35, "2024-05-02"], ["3M", 5.0, "2024-05-01"], ["2Y", 4.7, "2024-05-01"], ["10Y", 4.4, "2024-05-01"], ["30Y", 4.1, "2024-05-01"],
+  ]);
+  assert.equal(c.spread10y2y, -30);
+  assert.equal(c.shape, "inverted");
+  // The one new rate does not price every maturity.
+  close(riskFreeRate(c.curve)(10), 2 * Math.log1p(4.4 / 200), 1e-15, "10y from the full day");
+  // Older than 7 days is stale: dropped.
+  const stale = buildYieldCurve([...full, { date: "2024-05-09", tenor: "1M", yieldPct: 5.35 }])!;
+  assert.deepEqual(stale.curve.map((p) => p.tenor), ["1M"]);
+  assert.equal(buildYieldCurve([...full, { date: "2024-05-08", tenor: "1M", yieldPct: 5.35 }])!.curve.length, 5, "7 days back is inside");
 });
 
 test("definitions document every output field", () => {
-  for (const k of ["date", "curve", "interpolation", "inversion", "spread10y2y", "spread10y3m", "shape"]) {
+  for (const k of ["date", "oldestDate", "curve", "interpolation", "inversion", "spread10y2y", "spread10y3m", "shape"]) {
     assert.equal(typeof definitions[k], "string", k);
   }
 });

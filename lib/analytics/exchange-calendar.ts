@@ -1,0 +1,108 @@
+/**
+ * The exchange's clock: America/New_York via Intl (daylight saving included) and NYSE full-day holidays computed by
+ * rule, so expiry times, "today" and day counts follow New York, not UTC.
+ */
+export const EXCHANGE_TIME_ZONE = "America/New_York";
+/** Listed US equity options stop trading at 16:00 New York time. */
+export const EXPIRY_CLOSE_LOCAL_HOUR = 16;
+const MS_PER_DAY = 86_400_000;
+
+const parts = new Intl.DateTimeFormat("en-US", {
+  timeZone: EXCHANGE_TIME_ZONE, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
+});
+
+/** New York wall-clock fields of an instant. */
+function local(t: number): { y: number; m: number; d: number; h: number; mi: number; s: number } {
+  const p = Object.fromEntries(parts.formatToParts(new Date(t)).map((x) => [x.type, x.value]));
+  return { y: +p.year, m: +p.month, d: +p.day, h: +p.hour, mi: +p.minute, s: +p.second };
+}
+
+/** Offset of New York from UTC at instant `t`, in ms (−5 h in winter, −4 h under daylight saving). */
+function offsetMs(t: number): number {
+  const l = local(t);
+  return Date.UTC(l.y, l.m - 1, l.d, l.h, l.mi, l.s) - Math.floor(t / 1000) * 1000;
+}
+
+/** The instant a New York wall-clock time (date YYYY-MM-DD, hour) occurs. */
+export function newYorkInstant(date: string, hour: number): Date {
+  const [y, m, d] = date.split("-").map(Number);
+  const guess = Date.UTC(y, m - 1, d, hour);
+  const first = guess - offsetMs(guess);
+  return new Date(guess - offsetMs(first));
+}
+
+/** The New York calendar date (YYYY-MM-DD) of an instant. */
+export function newYorkDate(t: Date): string {
+  const l = local(t.getTime());
+  return `${l.y}-${String(l.m).padStart(2, "0")}-${String(l.d).padStart(2, "0")}`;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const nthWeekday = (y: number, m: number, weekday: number, n: number) => {
+  const first = new Date(Date.UTC(y, m - 1, 1)).getUTCDay();
+  return Date.UTC(y, m - 1, 1 + ((weekday - first + 7) % 7) + 7 * (n - 1));
+};
+const lastWeekday = (y: number, m: number, weekday: number) => {
+  const last = Date.UTC(y, m, 0);
+  return last - (((new Date(last).getUTCDay() - weekday + 7) % 7) * MS_PER_DAY);
+};
+/** Saturday holidays are observed the Friday before, Sunday ones the Monday after. */
+const observed = (ms: number) => {
+  const wd = new Date(ms).getUTCDay();
+  return wd === 6 ? ms - MS_PER_DAY : wd === 0 ? ms + MS_PER_DAY : ms;
+};
+/** Gregorian Easter Sunday (anonymous Gregorian algorithm). */
+function easter(y: number): number {
+  const a = y % 19, b = Math.floor(y / 100), c = y % 100, d = Math.floor(b / 4), e = b % 4;
+  const f = Math.floor((b + 8) / 25), g = Math.floor((b - f + 1) / 3), h = (19 * a + b - d - g + 15) % 30;
+  const i = Math.floor(c / 4), k = c % 4, l = (32 + 2 * e + 2 * i - h - k) % 7, m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const month = Math.floor((h + l - 7 * m + 114) / 31), day = ((h + l - 7 * m + 114) % 31) + 1;
+  return Date.UTC(y, month - 1, day);
+}
+
+const holidayCache = new Map<number, Set<string>>();
+/** NYSE full-day closures of year `y`, by rule (NYSE Rule 7.2): a Saturday New Year's Day is not observed on Dec 31. */
+export function nyseHolidays(y: number): Set<string> {
+  const cached = holidayCache.get(y);
+  if (cached) return cached;
+  const newYear = Date.UTC(y, 0, 1);
+  const days = [
+    ...(new Date(newYear).getUTCDay() === 6 ? [] : [observed(newYear)]),
+    nthWeekday(y, 1, 1, 3), // Martin Luther King Jr. Day
+    nthWeekday(y, 2, 1, 3), // Washington's Birthday
+    easter(y) - 2 * MS_PER_DAY, // Good Friday
+    lastWeekday(y, 5, 1), // Memorial Day
+    ...(y >= 2022 ? [observed(Date.UTC(y, 5, 19))] : []), // Juneteenth, first observed 2022
+    observed(Date.UTC(y, 6, 4)),
+    nthWeekday(y, 9, 1, 1), // Labor Day
+    nthWeekday(y, 11, 4, 4), // Thanksgiving
+    observed(Date.UTC(y, 11, 25)),
+  ];
+  const set = new Set(days.map(iso));
+  holidayCache.set(y, set);
+  return set;
+}
+
+/** A weekday that is not an NYSE full-day holiday. */
+export function isTradingDay(date: string): boolean {
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  const wd = new Date(ms).getUTCDay();
+  return wd !== 0 && wd !== 6 && !nyseHolidays(Number(date.slice(0, 4))).has(date);
+}
+
+/** The trading day on or before `date`: an expiry listed on a holiday expires the session before. */
+export function tradingDayOnOrBefore(date: string): string {
+  let ms = Date.parse(`${date}T00:00:00Z`);
+  while (!isTradingDay(iso(ms))) ms -= MS_PER_DAY;
+  return iso(ms);
+}
+
+/** The instant an expiry date's options stop trading: 16:00 New York on the last trading day on or before it. */
+export function expiryClose(expiry: string): Date {
+  return newYorkInstant(tradingDayOnOrBefore(expiry), EXPIRY_CLOSE_LOCAL_HOUR);
+}
+
+/** Whole calendar days from the New York date of `asOf` to `date` (YYYY-MM-DD); negative for past dates. */
+export function calendarDaysFromNewYork(asOf: Date, date: string): number {
+  return Math.round((Date.parse(`${date}T00:00:00Z`) - Date.parse(`${newYorkDate(asOf)}T00:00:00Z`)) / MS_PER_DAY);
+}
