@@ -9,13 +9,15 @@ declare global {
   }
 }
 
-/** Colours Scalar 1.72's light theme draws below 4.5:1 contrast (and red inside its dark code cards), darkened. */
+/** Colours Scalar 1.72's light theme draws below 4.5:1 contrast (and red inside its dark code cards), darkened; one layout fix. */
 const CONTRAST_CSS = `
 .light-mode { --scalar-color-2: #52525b !important; --scalar-color-3: #52525b !important; --scalar-color-blue: #1d4ed8 !important;
   --scalar-color-green: #166534 !important; --scalar-color-red: #991b1b !important; --scalar-color-orange: #9a3412 !important;
   --scalar-color-yellow: #854d0e !important; --scalar-color-purple: #6b21a8 !important; }
 .light-mode .dark-mode, .dark-mode { --scalar-color-red: #ff8080 !important; }
-.scalar-app { --scalar-font: ui-sans-serif, system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }`;
+.scalar-app { --scalar-font: ui-sans-serif, system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }
+/* Scalar's webhook sections do not shrink below their title's width: let them wrap at 375 px instead of scrolling the page. */
+.scalar-app .operation-layout > * { min-width: 0; }`;
 
 /** Everything Scalar would fetch from its own hosts is off: no fonts, telemetry, proxy, client or agent. */
 const CONFIG = {
