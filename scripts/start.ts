@@ -58,41 +58,67 @@ async function main() {
     log.info("embedded database started", { data_dir: join(dataDir, "pglite") });
   }
   const database = openDatabase(url, { max: 4 });
+  let demo: DemoAccess;
   try {
     await runMigrations(database);
     await seedReferenceData(database.db, endpointCatalogue());
     const t0 = Date.now();
     await seedDemoMarket(database.db, { seed: env.DEMO_SEED, now: new Date() });
     log.info("demo market ready", { ms: Date.now() - t0 });
-    const demo = await ensureDemoAccess(database.db, dataDir);
-    const base = `http://localhost:${env.PORT}`;
-    process.stdout.write(
-      `\nDemo account: ${demo.email}\nDemo test key (Sandbox plan, demo data): ${demo.key}\n` +
-        `Try:  curl -H "Authorization: Bearer ${demo.key}" ${base}/api/v1/ticker/AAPL/summary\n` +
-        `API reference: ${base}/api/v1/openapi.json\n\n`,
-    );
+    demo = await ensureDemoAccess(database.db, dataDir);
   } finally {
     await database.close();
   }
   if (args.has("--no-serve")) {
+    printDemoAccess(demo);
     await embedded?.stop();
     return;
   }
+  // The key and the curl line are printed once the server answers with its gateway and analytics warm.
+  void announceWhenReady(demo);
   const extraEnv = { DATABASE_URL: url, PORT: String(env.PORT), AUTH_SECRET: ensureAuthSecret(dataDir) };
   const next = join("node_modules", ".bin", "next");
   let code: number;
   if (args.has("--dev")) {
-    code = await run(next, ["dev", "-p", String(env.PORT)], extraEnv);
+    code = await run(next, ["dev", "-p", String(env.PORT), "-H", env.HOST], extraEnv);
   } else {
     if (needsBuild()) {
       log.info("building the app (first run or sources changed)");
       const built = await run(next, ["build"], {});
       if (built !== 0) throw new Error("next build failed");
     }
-    code = await run(next, ["start", "-p", String(env.PORT), "-H", "0.0.0.0"], extraEnv);
+    code = await run(next, ["start", "-p", String(env.PORT), "-H", env.HOST], extraEnv);
   }
   await embedded?.stop();
   process.exit(code);
+}
+
+type DemoAccess = Awaited<ReturnType<typeof ensureDemoAccess>>;
+
+/** The address a person on this machine types: loopback when the server listens on every interface or on loopback. */
+function localBase(): string {
+  const host = ["0.0.0.0", "::", "127.0.0.1", "localhost"].includes(env.HOST) ? "localhost" : env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
+  return `http://${host}:${env.PORT}`;
+}
+
+function printDemoAccess(demo: DemoAccess): void {
+  const base = localBase();
+  process.stdout.write(
+    `\nDemo account: ${demo.email}\nDemo test key (Sandbox plan, demo data): ${demo.key}\n` +
+      `Try:  curl -H "Authorization: Bearer ${demo.key}" ${base}/api/v1/ticker/AAPL/summary\n` +
+      `Portal: ${base}/  ·  API reference: ${base}/docs\n\n`,
+  );
+}
+
+/** Waits until health answers ok (the gateway is up and the engine's views are computed), then prints the key. */
+async function announceWhenReady(demo: DemoAccess): Promise<void> {
+  const target = ["0.0.0.0", "::"].includes(env.HOST) ? "127.0.0.1" : env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
+  for (;;) {
+    const res = await fetch(`http://${target}:${env.PORT}/api/v1/health`, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
+    if (res?.ok && ((await res.json()) as { data?: { status?: string } }).data?.status === "ok") break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  printDemoAccess(demo);
 }
 
 main().catch((err) => {

@@ -103,7 +103,9 @@ export function createPipeline(deps: PipelineDeps) {
   async function handle(request: Request): Promise<Response> {
     const started = performance.now();
     const url = new URL(request.url);
-    const response = await serve(request, url, started);
+    const served = await serve(request, url, started);
+    // HEAD answers exactly like GET (status, headers, metering) without the body.
+    const response = request.method === "HEAD" ? new Response(null, { status: served.status, headers: served.headers }) : served;
     if (log.enabled("info")) {
       log.info("request", {
         request_id: response.headers.get("x-request-id"), method: request.method, path: url.pathname,
@@ -118,7 +120,7 @@ export function createPipeline(deps: PipelineDeps) {
     const requestId = requestIdFrom(request.headers);
     const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
     const anonymous: ErrorContext = { env: null, label: "none", now };
-    const m = match(request.method, path);
+    const m = match(request.method === "HEAD" ? "GET" : request.method, path);
     if (m.kind === "not_found") return fail("A", new ApiError("not_found", `No route ${path} under /api/v1.`), requestId, anonymous);
     if (m.kind === "method_not_allowed") {
       const error = new ApiError("method_not_allowed", `${request.method} is not allowed on ${path}; allowed: ${m.allow.join(", ")}.`);

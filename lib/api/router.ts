@@ -44,7 +44,8 @@ export function createRouter(routes: RouteDef[]) {
       if (!ok) continue;
       const route = entry.routes.find((r) => r.method === method);
       if (route) return { kind: "route", route, params };
-      return { kind: "method_not_allowed", route: entry.routes[0], allow: entry.routes.map((r) => r.method) };
+      const methods: string[] = entry.routes.map((r) => r.method);
+      return { kind: "method_not_allowed", route: entry.routes[0], allow: methods.includes("GET") ? [...methods, "HEAD"] : methods };
     }
     return { kind: "not_found" };
   };

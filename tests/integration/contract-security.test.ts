@@ -214,16 +214,16 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
   it("a known path with the wrong method is 405 method_not_allowed in the route's family shape, with Allow", async () => {
     const c = await newCaller(t.db, { plan: "sandbox", env: "test" });
     const cases: { method: string; path: string; family: "A" | "B"; allow: string[] }[] = [
-      { method: "DELETE", path: "/api/v1/ticker/AAPL/summary", family: "A", allow: ["GET"] },
-      { method: "POST", path: "/api/v1/signal-score/AAPL", family: "A", allow: ["GET"] },
-      { method: "PUT", path: "/api/v1/options-flow", family: "A", allow: ["GET"] },
-      { method: "PUT", path: "/api/v1/alerts", family: "B", allow: ["GET", "POST"] },
-      { method: "PUT", path: `/api/v1/alerts/${UNKNOWN_WEBHOOK_ID}`, family: "B", allow: ["DELETE", "GET", "PATCH"] },
+      { method: "DELETE", path: "/api/v1/ticker/AAPL/summary", family: "A", allow: ["GET", "HEAD"] },
+      { method: "POST", path: "/api/v1/signal-score/AAPL", family: "A", allow: ["GET", "HEAD"] },
+      { method: "PUT", path: "/api/v1/options-flow", family: "A", allow: ["GET", "HEAD"] },
+      { method: "PUT", path: "/api/v1/alerts", family: "B", allow: ["GET", "HEAD", "POST"] },
+      { method: "PUT", path: `/api/v1/alerts/${UNKNOWN_WEBHOOK_ID}`, family: "B", allow: ["DELETE", "GET", "HEAD", "PATCH"] },
       { method: "GET", path: `/api/v1/alerts/${UNKNOWN_WEBHOOK_ID}/test`, family: "B", allow: ["POST"] },
-      { method: "POST", path: "/api/v1/data/yield-curve", family: "B", allow: ["GET"] },
+      { method: "POST", path: "/api/v1/data/yield-curve", family: "B", allow: ["GET", "HEAD"] },
       { method: "GET", path: "/api/v1/outputs", family: "B", allow: ["POST"] },
-      { method: "DELETE", path: "/api/v1/ai/symbol/AAPL/summary", family: "B", allow: ["GET"] },
-      { method: "POST", path: "/api/v1/health", family: "B", allow: ["GET"] },
+      { method: "DELETE", path: "/api/v1/ai/symbol/AAPL/summary", family: "B", allow: ["GET", "HEAD"] },
+      { method: "POST", path: "/api/v1/health", family: "B", allow: ["GET", "HEAD"] },
     ];
     await all(cases.flatMap((k) => [null, c.key].map((key) => ({ ...k, key }))), async (k) => {
       const res = await call(base, { method: k.method, path: k.path, headers: k.key ? credentialHeaders("x-api-key", k.key) : {} });
@@ -231,6 +231,25 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
       const allow = (res.headers.get("allow") ?? "").split(",").map((s) => s.trim()).filter(Boolean).sort();
       assert.deepEqual(allow, k.allow, `Allow of ${k.method} ${k.path}`);
     });
+  });
+
+  it("HEAD on a GET route answers like GET (status, headers, metering) without a body", async () => {
+    const c = await newCaller(t.db, { plan: "sandbox", env: "test" });
+    const health = await fetch(`${base}/api/v1/health`, { method: "HEAD" });
+    assert.equal(health.status, 200);
+    assert.equal(await health.text(), "");
+    assert.match(health.headers.get("content-type") ?? "", /application\/json/);
+    const [{ n: before }] = await t.sql<{ n: number }[]>`select count(*)::int as n from usage_events where key_id = ${c.keyId}`;
+    const res = await fetch(`${base}/api/v1/ticker/AAPL/summary`, { method: "HEAD", headers: { authorization: `Bearer ${c.key}` } });
+    assert.equal(res.status, 200);
+    assert.equal(await res.text(), "");
+    assert.ok(res.headers.get("ratelimit"), "rate-limit headers as on GET");
+    assert.ok(res.headers.get("x-request-id"));
+    const [{ n: after }] = await t.sql<{ n: number }[]>`select count(*)::int as n from usage_events where key_id = ${c.keyId}`;
+    assert.equal(after, before + 1, "a HEAD is metered like the GET it mirrors");
+    const missing = await fetch(`${base}/api/v1/ticker/AAPL/summary`, { method: "HEAD" });
+    assert.equal(missing.status, 401);
+    assert.equal(await missing.text(), "");
   });
 
   // ------------------------------------------------------------------------------------------------ health, reference
