@@ -18,12 +18,14 @@ import { seedDemoMarket } from "../lib/market/store";
 import { appEnv } from "../lib/env";
 import { ACCESS_USAGE, runAccess } from "./cli-access";
 import { runUserCommand, USER_USAGE } from "./cli-user";
+import { LIST_USAGE, runListCommand } from "./cli-list";
 
 class UsageError extends Error {}
 const ACTOR = adminActor(`cli:${process.env.USER ?? "operator"}`);
 
 type Flags = Record<string, string | boolean | undefined>;
-const USAGE = `usage: cli <command>
+const USAGE = `usage: cli <command>     (JSON on stdout; \`cli help\` lists every command)
+  help${LIST_USAGE}
   account create --email E [--plan sandbox|starter|pro|enterprise] [--admin]
   account set-plan --email E --plan P
   account deactivate|activate --email E
@@ -50,6 +52,8 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
   const db = database.db;
   const [group, action, arg] = words;
   const cmd = `${group ?? ""} ${action ?? ""}`.trim();
+  const listed = await runListCommand(db, cmd, { need: (n) => need(flags, n), flag: (n) => flags[n] as string | undefined, usage: (m) => new UsageError(m) });
+  if (listed !== undefined) return listed;
   switch (cmd) {
     case "account create":
       return createAccount(db, { email: need(flags, "email"), plan: (flags.plan as string) ?? "sandbox", admin: flags.admin === true }, ACTOR);
@@ -117,12 +121,16 @@ async function main(): Promise<number> {
       options: {
         email: { type: "string" }, plan: { type: "string" }, admin: { type: "boolean" }, env: { type: "string" }, style: { type: "string" },
         name: { type: "string" }, id: { type: "string" }, path: { type: "string" }, method: { type: "string" }, state: { type: "string" },
-        reason: { type: "string" }, file: { type: "string" }, help: { type: "boolean" },
+        reason: { type: "string" }, file: { type: "string" }, days: { type: "string" }, help: { type: "boolean" },
       },
     });
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
     return 2;
+  }
+  if (parsed.positionals[0] === "help" && parsed.positionals.length === 1) {
+    process.stdout.write(USAGE + "\n");
+    return 0;
   }
   if (parsed.values.help || parsed.positionals.length === 0) {
     process.stderr.write(USAGE + "\n");

@@ -1,5 +1,5 @@
 /** Accounts, the people in them and their plans: the same functions serve the CLI, the portal and the admin console (by id; the CLI resolves e-mails first). */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, memberships, users } from "../../db/schema";
 import { recordAudit, type Actor } from "./audit";
@@ -120,4 +120,29 @@ export async function setAccountStatus(db: Db, accountId: string, status: "activ
 export async function membershipOf(db: Db, userId: string, accountId: string) {
   const [row] = await db.select({ role: memberships.role }).from(memberships).where(and(eq(memberships.userId, userId), eq(memberships.accountId, accountId)));
   return row?.role ?? null;
+}
+
+export interface AccountListItem {
+  accountId: string;
+  name: string;
+  plan: PlanId;
+  status: "active" | "inactive";
+  owner: string | null;
+  members: number;
+  keys: number;
+  createdAt: string;
+}
+
+/** Every account with its owner's e-mail and counts, oldest first (operators who need an id). */
+export async function listAccounts(db: Db): Promise<AccountListItem[]> {
+  const rows = await db.execute<{ id: string; name: string; plan_id: string; status: "active" | "inactive"; owner: string | null; members: number; keys: number; created_at: string }>(sql`
+    select a.id, a.name, a.plan_id, a.status, a.created_at::text,
+      (select u.email from memberships m join users u on u.id = m.user_id where m.account_id = a.id and m.role = 'owner' order by m.created_at limit 1) as owner,
+      (select count(*)::int from memberships m where m.account_id = a.id) as members,
+      (select count(*)::int from api_keys k where k.account_id = a.id) as keys
+    from accounts a order by a.created_at, a.id`);
+  return [...rows].map((r) => ({
+    accountId: r.id, name: r.name, plan: r.plan_id as PlanId, status: r.status, owner: r.owner, members: r.members, keys: r.keys,
+    createdAt: new Date(r.created_at).toISOString(),
+  }));
 }

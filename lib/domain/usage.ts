@@ -188,3 +188,23 @@ export async function requestLog(db: Db, accountId: string, q: RequestLogQuery =
   const last = page.at(-1);
   return { entries, nextCursor: rows.length > limit && last ? encodeCursor(last.ts, last.id) : null, from: from.toISOString(), to: to.toISOString() };
 }
+
+export interface DailyUsageRow {
+  day: string;
+  endpointId: string;
+  calls: number;
+  ok: number;
+  clientErrors: number;
+  serverErrors: number;
+}
+
+/** Calls per UTC day and endpoint over the last `days` days (today included), from the gateway's daily aggregate. */
+export async function usageByDay(db: Db, accountId: string, days: number, now: Date = new Date()): Promise<DailyUsageRow[]> {
+  if (!Number.isInteger(days) || days < 1 || days > 400) throw new DomainError("invalid", "days is a whole number from 1 to 400", { field: "days" });
+  const from = new Date(utcDay(now).getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
+  const rows = await db.execute<{ day: string; endpoint_id: string; calls: number; ok: number; client: number; server: number }>(sql`
+    select day::text as day, endpoint_id, sum(calls)::int as calls, sum(ok_calls)::int as ok, sum(client_errors)::int as client, sum(server_errors)::int as server
+    from usage_daily where account_id = ${accountId}::uuid and day >= ${from}::date
+    group by day, endpoint_id order by day, endpoint_id`);
+  return [...rows].map((r) => ({ day: r.day, endpointId: r.endpoint_id, calls: r.calls, ok: r.ok, clientErrors: r.client, serverErrors: r.server }));
+}

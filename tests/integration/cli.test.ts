@@ -295,6 +295,43 @@ describe("operator CLI", () => {
     assert.deepEqual(await t.sql`select * from market_data_versions order by 1`, before.versions);
   });
 
+  it("help lists every command; account list, key list and usage find ids and numbers by e-mail", async () => {
+    const help = await cli("help");
+    assert.equal(help.code, 0, help.stderr);
+    for (const cmd of ["account list", "key list --email E", "usage --email E [--days N]", "user verify --email E", "access approve --id ID", "endpoint set-licensing"]) {
+      assert.ok(help.stdout.includes(cmd), `help names ${cmd}`);
+    }
+    const accounts = await cli("account", "list");
+    assert.equal(accounts.code, 0, accounts.stderr);
+    const mine = accounts.json.find((a: { owner: string }) => a.owner === normal);
+    assert.equal(mine.accountId, accountId);
+    assert.equal(mine.keys, await count("api_keys", `account_id = '${accountId}'`));
+
+    const listed = await cli("key", "list", "--email", email);
+    assert.equal(listed.code, 0, listed.stderr);
+    const ids = (await t.sql`select id from api_keys where account_id = ${accountId} order by created_at, id`).map((r) => r.id);
+    assert.deepEqual(listed.json.map((k: { id: string }) => k.id).sort(), [...ids].sort());
+    for (const k of listed.json) assert.deepEqual(Object.keys(k).filter((f) => /digest|key$/i.test(f)), [], "no key material in the listing");
+
+    const today = new Date().toISOString().slice(0, 10);
+    const [endpoint] = await t.sql`select id from endpoints order by id limit 1`;
+    await t.sql`insert into usage_daily (key_id, account_id, day, endpoint_id, calls, ok_calls, client_errors, server_errors, latency_ms_sum)
+      values (${ids[0]}, ${accountId}, ${today}::date, ${endpoint.id}, 7, 5, 2, 0, 70)`;
+    const usage = await cli("usage", "--email", normal, "--days", "3");
+    assert.equal(usage.code, 0, usage.stderr);
+    assert.deepEqual({ days: usage.json.days, total: usage.json.totalCalls }, { days: 3, total: 7 });
+    assert.deepEqual(usage.json.rows, [{ day: today, endpointId: endpoint.id, calls: 7, ok: 5, clientErrors: 2, serverErrors: 0 }]);
+
+    const [badDays, noEmail, nobody] = await Promise.all([
+      cli("usage", "--email", normal, "--days", "0"), cli("key", "list"), cli("key", "list", "--email", "nobody@example.com"),
+    ]);
+    assert.equal(badDays.code, 2);
+    assert.match(badDays.lines[0], /--days/);
+    assert.equal(noEmail.code, 2);
+    assert.notEqual(nobody.code, 0);
+    assert.equal(nobody.lines.length, 1, nobody.stderr);
+  });
+
   it("stdout never carries a key digest (or any 64-hex string)", async () => {
     const digests = (await t.sql`select digest from api_keys`).map((r) => r.digest as string);
     assert.ok(digests.length >= 4 && stdouts.length >= 20);
