@@ -1,15 +1,46 @@
 /** Turns path, query and body into validated handler inputs, or an invalid_request naming the field. */
 import type { z } from "zod";
 import { ApiError, invalid } from "./errors";
+import { exampleFor } from "./input-examples";
 import type { RouteDef } from "./route";
+
+/** What a failed check expected, in the API's words rather than the validator's. */
+function expected(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.input === undefined ? "is required" : `must be ${issue.expected === "number" ? "a number" : issue.expected === "array" ? "a list" : issue.expected === "object" ? "an object" : `a ${issue.expected}`}`;
+    case "too_small":
+      return issue.origin === "string" ? `must have at least ${issue.minimum} character${Number(issue.minimum) === 1 ? "" : "s"}`
+        : issue.origin === "array" ? `must list at least ${issue.minimum} item${Number(issue.minimum) === 1 ? "" : "s"}`
+        : `must be ${issue.inclusive === false ? "greater than" : "at least"} ${issue.minimum}`;
+    case "too_big":
+      return issue.origin === "string" ? `must have at most ${issue.maximum} characters`
+        : issue.origin === "array" ? `must list at most ${issue.maximum} items`
+        : `must be ${issue.inclusive === false ? "less than" : "at most"} ${issue.maximum}`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map((v) => String(v)).join(", ")}`;
+    case "invalid_union": {
+      if (issue.input === null || typeof issue.input !== "object" || Array.isArray(issue.input)) return "must be a JSON object";
+      // Several accepted shapes: describe what the closest one (fewest problems) still needs.
+      const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0]?.[0];
+      return closest ? `${closest.path.length ? `'${closest.path.join(".")}' ` : ""}${expected(closest)}` : "does not match any accepted shape";
+    }
+    case "invalid_format":
+      return issue.message && !issue.message.startsWith("Invalid") ? issue.message : `is not a valid ${issue.format}`;
+    default:
+      return issue.message;
+  }
+}
 
 function firstIssue(where: string, error: z.ZodError): ApiError {
   const issue = error.issues[0];
-  const field = issue.path.length ? issue.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(".[", "[") : "";
+  const field = issue.path.length ? issue.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[") : "";
   if (issue.code === "unrecognized_keys") {
-    return invalid(`Unknown ${where} field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}.`);
+    return invalid(`Unknown ${where} field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}. The reference lists the fields each route takes.`);
   }
-  return invalid(`${where}${field ? ` field '${field}'` : ""}: ${issue.message}`);
+  const example = exampleFor(field);
+  const sample = example === undefined ? "" : where === "body" ? ` Example: "${field.split(".").pop()}": ${example}.` : ` Example: ${field}=${example}.`;
+  return invalid(`${where}${field ? ` field '${field}'` : ""} ${expected(issue)}.${sample}`.replace(/\.\./g, "."));
 }
 
 export function parseParams(route: RouteDef, raw: Record<string, string>): unknown {

@@ -98,6 +98,8 @@ describe("bad input on every route", () => {
         throw new Error(`${k.name}: ${(err as Error).message}`);
       }
       if (k.field) assert.ok(body.error.message.includes(k.field), `${k.name}: message names '${k.field}': ${body.error.message}`);
+      // In the API's words: never the validator's raw text.
+      assert.doesNotMatch(body.error.message, /Invalid input|expected \w+, received|Too (small|big): expected/, `${k.name}: ${body.error.message}`);
     });
     assert.deepEqual(await quotaCounters(t.sql), quotaBefore, "quota counters unchanged");
     assert.deepEqual(await webhookRows(t.sql), hooksBefore, "webhooks unchanged");
@@ -124,6 +126,24 @@ describe("bad input on every route", () => {
     assert.deepEqual(await quotaCounters(t.sql), quotaBefore);
   });
 
+  it("a 400 names the field, says what is expected and gives an example; enumerated values are case-insensitive", async () => {
+    const rc = byId("GET /api/v1/options-flow");
+    const get = (query: string) => call(base, { method: "GET", path: `/api/v1/options-flow?${query}`, headers: auth(rc) });
+    const limit = await get("limit=0");
+    assert.equal(limit.status, 400);
+    assert.equal(limit.json.error.message, "query field 'limit' must be at least 1. Example: limit=50.");
+    const type = await get("type=bogus");
+    assert.equal(type.json.error.message, "query field 'type' must be one of sweep, block, unusual. Example: type=sweep.");
+    for (const v of ["Sweep", "SWEEP", "block"]) {
+      const ok = await get(`type=${v}&limit=5`);
+      assert.equal(ok.status, 200, `type=${v}: ${ok.text.slice(0, 200)}`);
+      for (const e of ok.json.data.events) assert.equal(e.type, v.toLowerCase());
+    }
+    const w = byId("GET /api/v1/data/watchlist-ranking");
+    const missing = await call(base, { method: "GET", path: "/api/v1/data/watchlist-ranking", headers: auth(w) });
+    assert.equal(missing.json.error.message, "query field 'symbols' is required. Example: symbols=AAPL,MSFT,SPY.");
+  });
+
   it("options-flow: bad symbol, min_premium, limit, type and since → 400 naming the parameter", async () => {
     const rc = byId("GET /api/v1/options-flow");
     const q = (query: string): Sent => ({ method: "GET", path: `/api/v1/options-flow?${query}`, headers: auth(rc) });
@@ -136,7 +156,7 @@ describe("bad input on every route", () => {
     for (const v of ["0", "501", "-1", "1.5", "abc", "", "1e2", "99999999999999999999"]) {
       cases.push({ name: `limit=${v}`, family: "A", sent: q(`limit=${encodeURIComponent(v)}`), status: 400, code: "invalid_request", field: "limit" });
     }
-    for (const v of ["bogus", "SWEEP", ""]) cases.push({ name: `type=${v}`, family: "A", sent: q(`type=${v}`), status: 400, code: "invalid_request", field: "type" });
+    for (const v of ["bogus", "sweeps", ""]) cases.push({ name: `type=${v}`, family: "A", sent: q(`type=${v}`), status: 400, code: "invalid_request", field: "type" });
     for (const v of ["yesterday", "2026-01-01", "2026-13-01T00:00:00Z", "2026-01-01T00:00:00", "1700000000"]) {
       cases.push({ name: `since=${v}`, family: "A", sent: q(`since=${encodeURIComponent(v)}`), status: 400, code: "invalid_request", field: "since" });
     }

@@ -1,7 +1,7 @@
 /** Variant A routes (spec §4.1): meta envelope, exact spec §7 error bodies. */
 import { z } from "zod";
 import { defineRoute } from "../route";
-import { isoDateTimeString, nonNegativeIntString, symbolParams, symbolSchema } from "./inputs";
+import { caseInsensitiveEnum, isoDateTimeString, nonNegativeIntString, symbolParams, symbolSchema } from "./inputs";
 import { schemas } from "../../contract/responses";
 
 export const tickerSummary = defineRoute({
@@ -34,7 +34,7 @@ export const optionsFlowQuery = z
   .object({
     symbol: symbolSchema.optional(),
     min_premium: nonNegativeIntString(1_000_000_000_000).optional().describe("Minimum premium of an event in USD (integer ≥ 0)."),
-    type: z.enum(["sweep", "block", "unusual"]).optional().describe("Only events of this type."),
+    type: caseInsensitiveEnum(["sweep", "block", "unusual"]).optional().describe("Only events of this type (case-insensitive)."),
     since: isoDateTimeString.optional().describe("Only events at or after this time (ISO 8601 with zone)."),
     limit: nonNegativeIntString(500).refine((n) => n >= 1, { message: "must be at least 1" }).optional().describe("At most this many events (1–500, default 50)."),
   })

@@ -27,3 +27,7 @@ export const isoDateTimeString = z
   .string()
   .datetime({ offset: true, message: "must be an ISO 8601 date-time with a zone, e.g. 2026-11-20T14:30:00Z" })
   .transform((s) => new Date(s));
+
+/** An enumerated query value, case-insensitive like symbols (type=Sweep is type=sweep); documented with its values. */
+export const caseInsensitiveEnum = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((v) => (typeof v === "string" ? v.toLowerCase() : v), z.enum(values));
