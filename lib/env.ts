@@ -13,6 +13,12 @@ const envSchema = z.object({
   CONFIG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(4000),
   DEMO_TICKER: z.enum(["on", "off"]).default("on"),
   DATA_DIR: z.string().default(".data"),
+  /** Most calls one admission transaction decides (group commit, issue 9). */
+  ADMISSION_BATCH_MAX: z.coerce.number().int().min(1).max(10_000).default(256),
+  /** Most calls a process queues behind the admission transaction in flight; more are refused with 503 at once. */
+  ADMISSION_QUEUE_MAX: z.coerce.number().int().min(1).max(100_000).default(4096),
+  /** Days of usage_events kept; older daily partitions are dropped whole. */
+  USAGE_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });
 
 export type AppEnv = z.infer<typeof envSchema>;
