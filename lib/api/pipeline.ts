@@ -15,6 +15,7 @@ import { errorBody, successJson, type ErrorContext } from "./envelope";
 import { ApiError } from "./errors";
 import { AdmissionBatcher, type BatchOptions } from "./admission";
 import { settle, takeQuota, type Metered } from "./limits";
+import { startUsagePartitionMaintenance } from "./usage-partitions";
 import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
 import { rateLimitHeaders } from "./rate-headers";
 import { requestIdFrom } from "./request-id";
@@ -45,8 +46,9 @@ export function createPipeline(deps: PipelineDeps) {
   const config = new ConfigCache(deps.database, deps.configCacheTtlMs);
   const match = createRouter(deps.routes);
   const clock = deps.clock ?? (() => new Date());
-  const env = deps.admission ? null : appEnv();
-  const admission = new AdmissionBatcher(deps.database.sql, deps.admission ?? { maxBatch: env!.ADMISSION_BATCH_MAX, maxQueue: env!.ADMISSION_QUEUE_MAX });
+  const env = appEnv();
+  const admission = new AdmissionBatcher(deps.database.sql, deps.admission ?? { maxBatch: env.ADMISSION_BATCH_MAX, maxQueue: env.ADMISSION_QUEUE_MAX });
+  startUsagePartitionMaintenance(deps.database.sql, env.USAGE_EVENTS_RETENTION_DAYS); // at start, then daily
 
   function respond(status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response {
     const text = typeof body === "string" ? body : JSON.stringify(body);

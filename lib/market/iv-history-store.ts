@@ -16,6 +16,15 @@ export interface HistoryGap {
   asOf: Date;
 }
 
+/** The last step of both gap scans: each day's newest snapshot before the symbol's newest day, when not cached. */
+const uncachedDays = (env: MarketEnv) => sql`
+  select s.symbol, s.day::text as day, round(extract(epoch from s.as_of) * 1000)::float8 as as_of_ms
+  from snaps s
+  where s.rn_day = 1 and s.day < s.latest_day
+    and not exists (select 1 from iv_history h where h.env = ${env} and h.symbol = s.symbol and h.date = s.day)
+  order by s.symbol, s.day`;
+const toGap = (r: Row): HistoryGap => ({ symbol: r.symbol as string, date: r.day as string, asOf: new Date(Number(r.as_of_ms)) });
+
 /** History days that have no cached value yet (a small list: symbol, date and the snapshot time). */
 export async function findHistoryGaps(db: Db, env: MarketEnv, cutoff: Date | null): Promise<HistoryGap[]> {
   const at = cutoff?.toISOString() ?? FAR_FUTURE;
@@ -28,12 +37,8 @@ export async function findHistoryGaps(db: Db, env: MarketEnv, cutoff: Date | nul
             where env = ${env} and as_of <= ${at}::timestamptz
               and as_of > least(${at}::timestamptz, now() + interval '1 day') - make_interval(days => ${HISTORY_DAYS})) d
     )
-    select s.symbol, s.day::text as day, round(extract(epoch from s.as_of) * 1000)::float8 as as_of_ms
-    from snaps s
-    where s.rn_day = 1 and s.day < s.latest_day
-      and not exists (select 1 from iv_history h where h.env = ${env} and h.symbol = s.symbol and h.date = s.day)
-    order by s.symbol, s.day`);
-  return rows.map((r) => ({ symbol: r.symbol as string, date: r.day as string, asOf: new Date(Number(r.as_of_ms)) }));
+    ${uncachedDays(env)}`);
+  return rows.map(toGap);
 }
 
 /**
@@ -56,12 +61,8 @@ export async function findRecentHistoryGaps(db: Db, env: MarketEnv, cutoff: Date
       from since s cross join lateral (
         select distinct q.as_of from option_quotes q where q.env = ${env} and q.symbol = s.symbol and q.as_of > s.t and q.as_of <= ${at}::timestamptz) d
     )
-    select s.symbol, s.day::text as day, round(extract(epoch from s.as_of) * 1000)::float8 as as_of_ms
-    from snaps s
-    where s.rn_day = 1 and s.day < s.latest_day
-      and not exists (select 1 from iv_history h where h.env = ${env} and h.symbol = s.symbol and h.date = s.day)
-    order by s.symbol, s.day`);
-  return rows.map((r) => ({ symbol: r.symbol as string, date: r.day as string, asOf: new Date(Number(r.as_of_ms)) }));
+    ${uncachedDays(env)}`);
+  return rows.map(toGap);
 }
 
 /** Rows in the cache of an environment: it only shrinks when an import or reseed invalidates part of it. */
