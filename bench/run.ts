@@ -11,7 +11,7 @@ import { startCpu } from "./cpu";
 import { benchEngine } from "./engine";
 import { pickTool, runLoad } from "./load";
 import { buildNext, nextNeedsBuild, sampleMemory, startNext, startStandalone, type NextServer } from "./proc";
-import { evaluate, printReport, writeResults, type BenchResults, type ServerRuns } from "./report";
+import { evaluate, printReport, ratios, writeResults, type BenchResults, type ServerRuns } from "./report";
 import { createFixture } from "./setup";
 import type { TestDatabase } from "../tests/helpers/test-db";
 
@@ -53,6 +53,7 @@ function finish(): void {
   results.finishedAt = new Date().toISOString();
   results.machine.loadavgAfter = loadavg().map((x) => +x.toFixed(2));
   results.targets = evaluate(results);
+  results.ratios = ratios(results);
   process.stdout.write("\n");
   printReport(results);
   say(`results written to ${writeResults(results)}`);
