@@ -20,8 +20,8 @@ interface Pending {
 }
 
 const DEADLOCK = "40P01";
-const unavailable = (cause?: unknown) => {
-  const e = new ApiError("data_source_unavailable", "The service's store is unreachable; retry shortly.", { "retry-after": "5" });
+const unavailable = (cause?: unknown, message = "The service's store is unreachable; retry shortly.") => {
+  const e = new ApiError("data_source_unavailable", message, { "retry-after": "5" });
   if (cause !== undefined) (e as { cause?: unknown }).cause = cause;
   return e;
 };
@@ -83,7 +83,7 @@ export class AdmissionBatcher {
 
   /** Resolves once the call is decided and committed; rejects with data_source_unavailable when its batch fails or the queue is full. */
   admit(call: AdmissionCall): Promise<LimitOutcome> {
-    if (this.running && this.queue.length >= this.opts.maxQueue) return Promise.reject(unavailable());
+    if (this.running && this.queue.length >= this.opts.maxQueue) return Promise.reject(unavailable(undefined, "The service is at capacity; retry shortly."));
     return new Promise((resolve, reject) => {
       this.queue.push({ call, resolve, reject });
       if (!this.running) void this.drain();

@@ -215,7 +215,8 @@ export function createPipeline(deps: PipelineDeps) {
       }
     } catch (err) {
       log.error("limits or metering failed", { request_id: requestId, endpoint: route.id, ...errorFields((err as { cause?: unknown }).cause ?? err) });
-      return fail(route.family, storeUnreachable(), requestId, ctx, { "retry-after": "5" });
+      // The admission batcher answers with the contract's error itself (store failure, or its queue full).
+      return fail(route.family, err instanceof ApiError ? err : storeUnreachable(), requestId, ctx, { "retry-after": "5" });
     }
 
     const headers = rateLimitHeaders(burst, limits.burstUsed, quota, limits.quotaUsed, now);
