@@ -10,7 +10,9 @@ import { addToDaily, decideBatch, type AdmissionCall, type LimitOutcome } from "
 
 export interface BatchOptions {
   maxBatch: number; // calls decided by one transaction
-  maxQueue: number; // calls waiting behind the one in flight; more are refused at once
+  maxQueue: number; // calls waiting behind the transactions in flight; more are refused at once
+  /** Admission transactions in flight at once (default 1); more overlap round trips, the row locks keep them exact. */
+  maxInFlight?: number;
 }
 
 interface Pending {
@@ -75,7 +77,7 @@ export async function runBatch(sql: postgres.Sql, calls: AdmissionCall[]): Promi
 
 export class AdmissionBatcher {
   private queue: Pending[] = [];
-  private running = false;
+  private running = 0;
   /** Transactions run so far (for tests and the bench: calls per batch = admitted calls / batches). */
   batches = 0;
 
@@ -83,15 +85,15 @@ export class AdmissionBatcher {
 
   /** Resolves once the call is decided and committed; rejects with data_source_unavailable when its batch fails or the queue is full. */
   admit(call: AdmissionCall): Promise<LimitOutcome> {
-    if (this.running && this.queue.length >= this.opts.maxQueue) return Promise.reject(unavailable(undefined, "The service is at capacity; retry shortly."));
+    if (this.running >= (this.opts.maxInFlight ?? 1) && this.queue.length >= this.opts.maxQueue) return Promise.reject(unavailable(undefined, "The service is at capacity; retry shortly."));
     return new Promise((resolve, reject) => {
       this.queue.push({ call, resolve, reject });
-      if (!this.running) void this.drain();
+      if (this.running < (this.opts.maxInFlight ?? 1)) void this.drain();
     });
   }
 
   private async drain() {
-    this.running = true;
+    this.running++;
     while (this.queue.length) {
       const batch = this.queue.splice(0, this.opts.maxBatch);
       this.batches++;
@@ -107,6 +109,6 @@ export class AdmissionBatcher {
         for (const p of batch) p.reject(failed);
       }
     }
-    this.running = false;
+    this.running--;
   }
 }

@@ -30,7 +30,7 @@ export interface PipelineDeps {
   keyCacheTtlMs: number;
   configCacheTtlMs: number;
   clock?: () => Date;
-  /** Admission batching bounds; defaults from ADMISSION_BATCH_MAX / ADMISSION_QUEUE_MAX. */
+  /** Admission batching bounds; defaults from ADMISSION_BATCH_MAX / ADMISSION_QUEUE_MAX / ADMISSION_IN_FLIGHT. */
   admission?: BatchOptions;
 }
 
@@ -47,7 +47,9 @@ export function createPipeline(deps: PipelineDeps) {
   const match = createRouter(deps.routes);
   const clock = deps.clock ?? (() => new Date());
   const env = appEnv();
-  const admission = new AdmissionBatcher(deps.database.sql, deps.admission ?? { maxBatch: env.ADMISSION_BATCH_MAX, maxQueue: env.ADMISSION_QUEUE_MAX });
+  const admission = new AdmissionBatcher(deps.database.sql, deps.admission ?? {
+    maxBatch: env.ADMISSION_BATCH_MAX, maxQueue: env.ADMISSION_QUEUE_MAX, maxInFlight: env.ADMISSION_IN_FLIGHT,
+  });
   startUsagePartitionMaintenance(deps.database.sql, env.USAGE_EVENTS_RETENTION_DAYS); // at start, then daily
 
   function respond(status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response {

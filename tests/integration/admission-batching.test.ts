@@ -54,6 +54,16 @@ describe("admission batching", () => {
     assert.deepEqual([d.calls, d.ok_calls], [9, 5]);
   });
 
+  it("batches in flight together stay exact: 40 calls at limit 5 with 3 transactions in flight admit exactly 5", async () => {
+    const k = await accountWithKey(t.db);
+    const batcher = new AdmissionBatcher(t.sql, { maxBatch: 4, maxQueue: 100, maxInFlight: 3 });
+    const out = await Promise.all(Array.from({ length: 40 }, () => batcher.admit(callFor(k.keyId, k.accountId))));
+    assert.deepEqual(out.filter((o) => o.status === 200).map((o) => o.burstUsed).sort(), [1, 2, 3, 4, 5]);
+    assert.equal(out.filter((o) => o.status === 429).length, 35);
+    const [{ n }] = await t.sql`select count(*)::int as n from usage_events where key_id = ${k.keyId}`;
+    assert.equal(n, 40);
+  });
+
   it("a failing batch fails only its own calls, with data_source_unavailable, and writes nothing", async () => {
     const k = await accountWithKey(t.db);
     const batcher = new AdmissionBatcher(t.sql, { maxBatch: 100, maxQueue: 100 });
