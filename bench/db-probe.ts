@@ -1,5 +1,5 @@
 /**
- * Diagnostic (`npx tsx bench/db-probe.ts`): the limits + metering statement alone, pgbench-style — C concurrent
+ * Diagnostic (`npx tsx bench/db-probe.ts`): batched limits + metering alone, pgbench-style — C concurrent
  * loops for D seconds on a pool of P connections, no HTTP — next to `select 1` and the same statement with
  * synchronous_commit off, to tell database cost from HTTP/Node cost. Throwaway database, dropped at the end.
  * Env: PROBE_POOL (10), PROBE_CONCURRENCY (50), PROBE_SECONDS (4), BENCH_KEYS (8), PROBE_VARIANTS (e.g. "default,synchronous").
@@ -7,7 +7,7 @@
 import { sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { endpointCatalogue } from "../lib/api/routes";
-import { admitAndRecord } from "../lib/api/limits";
+import { AdmissionBatcher } from "../lib/api/admission";
 import { burstWindow, quotaWindow } from "../lib/api/windows";
 import type { Plan } from "../lib/api/config-cache";
 import { openDatabase } from "../lib/db/client";
@@ -67,10 +67,11 @@ async function main() {
       const db = openDatabase(url.toString(), { max: POOL });
       try {
         await loop(`select 1 (${name})`, test.name, () => db.sql`select 1`);
-        await loop(`admitAndRecord (${name})`, test.name, (i) => {
+        const batcher = new AdmissionBatcher(db.sql, { maxBatch: 256, maxQueue: 4096 });
+        await loop(`batched admission (${name})`, test.name, (i) => {
           const now = new Date();
           const m = { requestId: randomUUID(), keyId: keyIds[i % KEYS], accountId: first.accountId, endpointId: "GET /api/v1/ticker/{symbol}/summary", latencyMs: 1, now };
-          return admitAndRecord(db.sql, m, burstWindow("A", plan, now), quotaWindow("A", plan, now), 200, null, true);
+          return batcher.admit({ m, burst: burstWindow("A", plan, now), quota: quotaWindow("A", plan, now), status: 200, errorCode: null, record: true });
         });
       } finally {
         await db.close();

@@ -12,7 +12,7 @@ import { benchEngine } from "./engine";
 import { benchUsage } from "./usage";
 import { pickTool, runLoad } from "./load";
 import { buildNext, nextNeedsBuild, sampleMemory, startNext, startStandalone, type NextServer } from "./proc";
-import { evaluate, printReport, writeResults, type BenchResults, type ServerRuns } from "./report";
+import { evaluate, printReport, ratios, writeResults, type BenchResults, type ServerRuns } from "./report";
 import { createFixture } from "./setup";
 import type { TestDatabase } from "../tests/helpers/test-db";
 import { benchWebhooks } from "./webhooks";
@@ -55,6 +55,7 @@ function finish(): void {
   results.finishedAt = new Date().toISOString();
   results.machine.loadavgAfter = loadavg().map((x) => +x.toFixed(2));
   results.targets = evaluate(results);
+  results.ratios = ratios(results);
   process.stdout.write("\n");
   printReport(results);
   say(`results written to ${writeResults(results)}`);

@@ -33,6 +33,14 @@ const envSchema = z.object({
   /** Deliveries in flight at once per process. */
   WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
   NODE_ENV: z.string().optional(),
+  /** Most calls one admission transaction decides (group commit, issue 9). */
+  ADMISSION_BATCH_MAX: z.coerce.number().int().min(1).max(10_000).default(256),
+  /** Most calls a process queues behind the admission transaction in flight; more are refused with 503 at once. */
+  ADMISSION_QUEUE_MAX: z.coerce.number().int().min(1).max(100_000).default(4096),
+  /** Admission transactions a process keeps in flight at once (each decides one batch). */
+  ADMISSION_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(2),
+  /** Days of usage_events kept; older daily partitions are dropped whole. */
+  USAGE_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });
 
 export type AppEnv = z.infer<typeof envSchema>;

@@ -1,11 +1,15 @@
-import { bigserial, index, integer, pgTable, real, text, uuid } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, pgTable, primaryKey, real, text, uuid } from "drizzle-orm/pg-core";
 import { createdAt } from "./columns";
 
-/** One row per metered call, written in the same statement that enforces limits. */
+/**
+ * One row per metered call, written in the same transaction that enforces limits. Partitioned by UTC day on created_at
+ * (migration usage_events_partitioned; partitions kept by lib/api/usage-partitions.ts): readers filter on created_at so
+ * only the days they need are scanned. account_id and key_id lead every unique key, ready to distribute by account.
+ */
 export const usageEvents = pgTable(
   "usage_events",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigserial("id", { mode: "number" }).notNull(),
     requestId: text("request_id").notNull(),
     keyId: text("key_id").notNull(),
     accountId: uuid("account_id").notNull(),
@@ -16,6 +20,7 @@ export const usageEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    primaryKey({ columns: [t.accountId, t.keyId, t.id, t.createdAt] }),
     index("usage_events_key_time_idx").on(t.keyId, t.createdAt),
     index("usage_events_account_time_idx").on(t.accountId, t.createdAt),
     index("usage_events_request_idx").on(t.requestId),

@@ -1,7 +1,7 @@
 /**
- * Burst and quota enforcement plus metering in one database round trip (CONTRACT §4).
- * Counters are fixed-window rows incremented by `insert … on conflict do update … where count < limit`: the row lock
- * makes concurrent callers on any number of processes admit exactly min(N, limit).
+ * Burst and quota enforcement plus metering (CONTRACT §4). Calls are decided in batches (admission.ts): the counter rows
+ * are locked, the batch's calls assigned to them in arrival order, and the row lock makes concurrent callers on any
+ * number of processes admit exactly min(N, limit).
  */
 import type postgres from "postgres";
 import { sql as drizzleSql } from "drizzle-orm";
@@ -26,80 +26,96 @@ export interface LimitOutcome {
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
-/** The daily aggregate's upsert: one call added to its key × UTC day × endpoint row. */
-const addToDaily = (sql: postgres.Sql) => sql`
-  on conflict (key_id, day, endpoint_id) do update set calls = d.calls + 1, ok_calls = d.ok_calls + excluded.ok_calls,
+/** The daily aggregate's upsert: the inserted calls added to their key × UTC day × endpoint row. */
+export const addToDaily = (sql: postgres.Sql | postgres.TransactionSql) => sql`
+  on conflict (key_id, day, endpoint_id) do update set calls = d.calls + excluded.calls, ok_calls = d.ok_calls + excluded.ok_calls,
     client_errors = d.client_errors + excluded.client_errors, server_errors = d.server_errors + excluded.server_errors,
     latency_ms_sum = d.latency_ms_sum + excluded.latency_ms_sum`;
 
 /**
- * Decides the call's fate and records it. `status`/`errorCode` are what the handler produced; only a 2xx consumes quota.
+ * One call to be decided and recorded. `status`/`errorCode` are what the handler produced; only a 2xx consumes quota.
  * With `record` false (calls that touch account state) nothing is metered yet: `settle` does it after the handler.
  */
-export async function admitAndRecord(
-  sql: postgres.Sql,
-  m: Metered,
-  burst: Window,
-  quota: Window,
-  status: number,
-  errorCode: string | null,
-  record: boolean,
-): Promise<LimitOutcome> {
-  const countsQuota = status >= 200 && status < 300;
-  const burstStart = burst.start.toISOString();
-  const quotaStart = quota.start.toISOString();
-  const rows = await sql`
-    with burst as (
-      insert into usage_counters as c (key_id, bucket, window_start, count)
-      values (${m.keyId}, ${burst.bucket}, ${burstStart}::timestamptz, 1)
-      on conflict (key_id, bucket, window_start) do update set count = c.count + 1 where c.count < ${burst.limit}::int
-      returning c.count
-    ), quota as (
-      insert into usage_counters as c (key_id, bucket, window_start, count)
-      select ${m.keyId}, ${quota.bucket}, ${quotaStart}::timestamptz, 1
-      where ${countsQuota}::boolean and exists (select 1 from burst)
-      on conflict (key_id, bucket, window_start) do update set count = c.count + 1 where c.count < ${quota.limit}::int
-      returning c.count
-    ), prior as (
-      select
-        (select count from usage_counters where key_id = ${m.keyId} and bucket = ${burst.bucket} and window_start = ${burstStart}::timestamptz) as burst_prior,
-        (select count from usage_counters where key_id = ${m.keyId} and bucket = ${quota.bucket} and window_start = ${quotaStart}::timestamptz) as quota_prior
-    ), decision as (
-      select (select count from burst) as burst_count, (select count from quota) as quota_count, burst_prior, quota_prior,
-        case
-          when not exists (select 1 from burst) then 'burst'
-          when ${countsQuota}::boolean and not exists (select 1 from quota) then 'quota'
-          when not ${countsQuota}::boolean and coalesce(quota_prior, 0) >= ${quota.limit}::int then 'quota'
-        end as limited
-      from prior
-    ), final as (
-      select *, case limited when 'burst' then 429 when 'quota' then 403 else ${status}::int end as final_status,
-        case limited when 'burst' then 'rate_limit_exceeded' when 'quota' then 'plan_limit_exceeded' else ${errorCode}::text end as final_code
-      from decision
-    ), event as (
-      insert into usage_events (request_id, key_id, account_id, endpoint_id, status, error_code, latency_ms, created_at)
-      select ${m.requestId}, ${m.keyId}, ${m.accountId}::uuid, ${m.endpointId}, final_status, final_code, ${m.latencyMs}::real, ${m.now.toISOString()}::timestamptz
-      from final where ${record}::boolean
-    ), daily as (
-      insert into usage_daily as d (key_id, account_id, day, endpoint_id, calls, ok_calls, client_errors, server_errors, latency_ms_sum)
-      select ${m.keyId}, ${m.accountId}::uuid, ${day(m.now)}::date, ${m.endpointId}, 1, (final_status between 200 and 299)::int,
-        (final_status between 400 and 499)::int, (final_status >= 500)::int, ${m.latencyMs}::float8
-      from final where ${record}::boolean
-      ${addToDaily(sql)}
-    )
-    select limited, final_status, burst_count, quota_count, burst_prior, quota_prior from final`;
-  const r = rows[0];
-  return {
-    limited: r.limited,
-    status: r.final_status,
-    // A refused call may have waited on the row lock: the statement's snapshot is stale, the limit is not.
-    burstUsed: r.limited === "burst" ? burst.limit : (r.burst_count ?? r.burst_prior ?? burst.limit),
-    quotaUsed: r.limited === "quota" ? quota.limit : (r.quota_count ?? r.quota_prior ?? 0),
-  };
+export interface AdmissionCall {
+  m: Metered;
+  burst: Window;
+  quota: Window;
+  status: number;
+  errorCode: string | null;
+  record: boolean;
+}
+
+export interface DailyRow {
+  keyId: string;
+  accountId: string;
+  day: string;
+  endpointId: string;
+  calls: number;
+  ok: number;
+  client: number;
+  server: number;
+  latencyMsSum: number;
+}
+
+export interface EventRow {
+  requestId: string;
+  keyId: string;
+  accountId: string;
+  endpointId: string;
+  status: number;
+  errorCode: string | null;
+  latencyMs: number;
+  createdAt: string;
+}
+
+const slot = (keyId: string, w: Window) => `${keyId}|${w.bucket}|${w.start.toISOString()}`;
+
+/**
+ * Decides a batch in arrival order against the counters' locked values (`prior`, keyed `key|bucket|window start`):
+ * burst takes one unit per admitted call, quota one per admitted 2xx, neither past its limit. Answers each call's
+ * outcome, the counters' new values, and the events and daily aggregates to write.
+ */
+export function decideBatch(calls: AdmissionCall[], prior: Map<string, number>) {
+  const counters = new Map(prior);
+  const events: EventRow[] = [];
+  const daily = new Map<string, DailyRow>();
+  const outcomes = calls.map((c): LimitOutcome => {
+    const bk = slot(c.m.keyId, c.burst);
+    const qk = slot(c.m.keyId, c.quota);
+    const b = counters.get(bk) ?? 0;
+    const q = counters.get(qk) ?? 0;
+    let o: LimitOutcome;
+    if (b >= c.burst.limit) {
+      o = { limited: "burst", status: 429, burstUsed: c.burst.limit, quotaUsed: q };
+    } else {
+      counters.set(bk, b + 1);
+      const countsQuota = c.status >= 200 && c.status < 300;
+      if (q >= c.quota.limit) o = { limited: "quota", status: 403, burstUsed: b + 1, quotaUsed: c.quota.limit };
+      else if (countsQuota) {
+        counters.set(qk, q + 1);
+        o = { limited: null, status: c.status, burstUsed: b + 1, quotaUsed: q + 1 };
+      } else o = { limited: null, status: c.status, burstUsed: b + 1, quotaUsed: q };
+    }
+    if (c.record) {
+      const code = o.limited === "burst" ? "rate_limit_exceeded" : o.limited === "quota" ? "plan_limit_exceeded" : c.errorCode;
+      const { m } = c;
+      events.push({ requestId: m.requestId, keyId: m.keyId, accountId: m.accountId, endpointId: m.endpointId, status: o.status, errorCode: code, latencyMs: m.latencyMs, createdAt: m.now.toISOString() });
+      const dk = `${m.keyId}|${day(m.now)}|${m.endpointId}`;
+      const row = daily.get(dk) ?? { keyId: m.keyId, accountId: m.accountId, day: day(m.now), endpointId: m.endpointId, calls: 0, ok: 0, client: 0, server: 0, latencyMsSum: 0 };
+      row.calls += 1;
+      row.ok += o.status >= 200 && o.status < 300 ? 1 : 0;
+      row.client += o.status >= 400 && o.status < 500 ? 1 : 0;
+      row.server += o.status >= 500 ? 1 : 0;
+      row.latencyMsSum += m.latencyMs;
+      daily.set(dk, row);
+    }
+    return o;
+  });
+  return { outcomes, counters, events, daily: [...daily.values()] };
 }
 
 /**
- * Records a call that was decided outside `admitAndRecord`: refused before the limits (inactive key, pending licensing,
+ * Records a call that was decided outside the admission batch: refused before the limits (inactive key, pending licensing,
  * oversized body), or a state-touching call after its handler. Answers the windows' current use, for the headers.
  */
 export async function settle(

@@ -8,14 +8,17 @@ import type { Database, Db } from "../db/client";
 import { clientOf } from "../db/tx";
 import type { AnalyticsEngine, ViewSpec } from "../engine/types";
 import { dataLabel } from "../engine/types";
+import { appEnv } from "../env";
 import { errorFields, log } from "../log";
 import { ConfigCache, licensingState } from "./config-cache";
 import { authenticate, KeyVerifier, type Caller } from "./credentials";
 import { errorBody, successJson, type ErrorContext } from "./envelope";
 import { ApiError, fromDomainError } from "./errors";
 import { DomainError } from "../domain/errors";
-import { admitAndRecord, settle, takeQuota, type Metered } from "./limits";
+import { AdmissionBatcher, type BatchOptions } from "./admission";
+import { settle, takeQuota, type Metered } from "./limits";
 import { touchLastUsed } from "./last-used";
+import { startUsagePartitionMaintenance } from "./usage-partitions";
 import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
 import { rateLimitHeaders } from "./rate-headers";
 import { requestIdFrom } from "./request-id";
@@ -30,6 +33,8 @@ export interface PipelineDeps {
   keyCacheTtlMs: number;
   configCacheTtlMs: number;
   clock?: () => Date;
+  /** Admission batching bounds; defaults from ADMISSION_BATCH_MAX / ADMISSION_QUEUE_MAX / ADMISSION_IN_FLIGHT. */
+  admission?: BatchOptions;
 }
 
 type Outcome = { ok: true; result: HandlerResult } | { ok: false; error: ApiError };
@@ -44,6 +49,11 @@ export function createPipeline(deps: PipelineDeps) {
   const config = new ConfigCache(deps.database, deps.configCacheTtlMs);
   const match = createRouter(deps.routes);
   const clock = deps.clock ?? (() => new Date());
+  const env = appEnv();
+  const admission = new AdmissionBatcher(deps.database.sql, deps.admission ?? {
+    maxBatch: env.ADMISSION_BATCH_MAX, maxQueue: env.ADMISSION_QUEUE_MAX, maxInFlight: env.ADMISSION_IN_FLIGHT,
+  });
+  startUsagePartitionMaintenance(deps.database.sql, env.USAGE_EVENTS_RETENTION_DAYS); // at start, then daily
 
   function respond(status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response {
     const text = typeof body === "string" ? body : JSON.stringify(body);
@@ -194,7 +204,7 @@ export function createPipeline(deps: PipelineDeps) {
     try {
       if (route.touchesAccountState) {
         // Burst is taken and the quota checked now; the quota unit is taken together with the handler's writes.
-        limits = await admitAndRecord(deps.database.sql, metered(caller), burst, quota, 0, null, false);
+        limits = await admission.admit({ m: metered(caller), burst, quota, status: 0, errorCode: null, record: false });
         if (limits.limited === null) {
           const called = await runInTransaction(route, request, url, m.params, caller, view, requestId, now, bodyText, quota);
           outcome = called.outcome;
@@ -210,11 +220,12 @@ export function createPipeline(deps: PipelineDeps) {
         const ran = run(route, request, url, m.params, caller, view, requestId, now, bodyText);
         outcome = ran instanceof Promise ? await ran : ran;
         const status = outcome.ok ? (outcome.result.status ?? route.successStatus ?? 200) : outcome.error.status;
-        limits = await admitAndRecord(deps.database.sql, metered(caller), burst, quota, status, outcome.ok ? null : outcome.error.code, true);
+        limits = await admission.admit({ m: metered(caller), burst, quota, status, errorCode: outcome.ok ? null : outcome.error.code, record: true });
       }
     } catch (err) {
-      log.error("limits or metering failed", { request_id: requestId, endpoint: route.id, ...errorFields(err) });
-      return fail(route.family, storeUnreachable(), requestId, ctx, { "retry-after": "5" });
+      log.error("limits or metering failed", { request_id: requestId, endpoint: route.id, ...errorFields((err as { cause?: unknown }).cause ?? err) });
+      // The admission batcher answers with the contract's error itself (store failure, or its queue full).
+      return fail(route.family, err instanceof ApiError ? err : storeUnreachable(), requestId, ctx, { "retry-after": "5" });
     }
 
     const headers = rateLimitHeaders(burst, limits.burstUsed, quota, limits.quotaUsed, now);

@@ -125,8 +125,13 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
   const sentimentAsOf = newest([...partial.values()].map((a) => a.asOf));
 
   const symbols = new Map<string, SymbolAnalytics>();
+  const marketKey = `${sentiment?.score ?? null}|${volIndex}`;
+  const sameMarket = previous !== null && `${previous.sentiment?.score ?? null}|${previous.volIndex}` === marketKey;
   for (const [symbol, a] of partial) {
-    symbols.set(symbol, { ...a, noTrade: noTradeAnalysis(a.metrics, { marketSentimentScore: sentiment?.score ?? null, volIndex }) });
+    const prev = previous?.symbols.get(symbol);
+    // Unchanged inputs and market context: keep the very object, so payloads built from it are reused too.
+    if (sameMarket && prev === a) symbols.set(symbol, prev);
+    else symbols.set(symbol, { ...a, noTrade: noTradeAnalysis(a.metrics, { marketSentimentScore: sentiment?.score ?? null, volIndex }) });
   }
   const flowEvents = [...symbols.values()].flatMap((a) => a.flowEvents).sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : a.id < b.id ? -1 : 1));
   const flowAsOf = newest([...symbols.values()].map((a) => a.asOf));

@@ -9,6 +9,7 @@ import type { MarketEnv } from "../analytics/types";
 import { errorFields, log } from "../log";
 import { readMarketVersions } from "../market/versions";
 import { loadMarketInput } from "./load";
+import { IvHistoryTracker } from "./iv-history";
 import { startDemoTicker } from "../market/store";
 import { computeMarketView, type MarketSnapshotInput, type MarketView } from "./compute";
 import { createQueries } from "./queries";
@@ -129,7 +130,8 @@ export class MarketEngine {
 }
 
 export async function startMarketEngine(database: Database, options: EngineOptions): Promise<AnalyticsEngine> {
-  const engine = new MarketEngine(database, (env, cutoff) => loadMarketInput(database.db, env, cutoff), options.now, options.onRecompute);
+  const tracker = new IvHistoryTracker();
+  const engine = new MarketEngine(database, (env, cutoff) => loadMarketInput(database.db, env, cutoff, tracker), options.now, options.onRecompute);
   await engine.start();
   await engine.warm();
   const stopTicker = options.demoTicker ? startDemoTicker(database, { seed: options.seed }) : null;

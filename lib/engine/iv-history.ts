@@ -6,7 +6,7 @@ import type { Db } from "../db/client";
 import type { Bar, Instrument, MarketEnv, TreasuryYield } from "../analytics/types";
 import { atmIvHistory, closesByDate } from "../analytics/iv-history";
 import { buildYieldCurve, riskFreeRate } from "../analytics/yield-curve";
-import { findHistoryGaps, loadSnapshots, loadYieldHistory, saveIvHistory, type HistoryGap } from "../market/iv-history-store";
+import { countIvHistory, findHistoryGaps, findRecentHistoryGaps, loadIvHistory, loadSnapshots, loadYieldHistory, saveIvHistory, type HistoryGap } from "../market/iv-history-store";
 
 const SYMBOLS_PER_CHUNK = 2; // ~8k quotes in memory at a time: bounds the cold start's peak
 const NO_RATE = () => 0;
@@ -44,7 +44,11 @@ export async function fillIvHistory(
   instruments: Instrument[],
   dailyBarsBySymbol: Map<string, Bar[]>,
 ): Promise<number> {
-  const gaps = await findHistoryGaps(db, env, cutoff);
+  return solveGaps(db, env, await findHistoryGaps(db, env, cutoff), instruments, dailyBarsBySymbol);
+}
+
+/** Solves and persists the given history days, a few symbols at a time. */
+async function solveGaps(db: Db, env: MarketEnv, gaps: HistoryGap[], instruments: Instrument[], dailyBarsBySymbol: Map<string, Bar[]>): Promise<number> {
   if (gaps.length === 0) return 0;
   const rateOn = ratesByDate(await loadYieldHistory(db, env));
   const dividend = new Map(instruments.map((i) => [i.symbol, i.dividendYield]));
@@ -67,4 +71,32 @@ export async function fillIvHistory(
     await saveIvHistory(db, env, points);
   }
   return gaps.length;
+}
+
+type IvHistory = Map<string, { date: string; atmIv30: number }[]>;
+
+/**
+ * The engine's incremental view of the cache: the first load per environment scans the whole window; later ones scan
+ * only after each symbol's newest cached day, and reuse the loaded history while nothing was added or removed.
+ */
+export class IvHistoryTracker {
+  private readonly known = new Map<MarketEnv, number>(); // rows in the cache after our last load
+  private readonly loaded = new Map<string, { rows: number; day: string; history: IvHistory }>();
+
+  async load(db: Db, env: MarketEnv, cutoff: Date | null, instruments: Instrument[], bars: Map<string, Bar[]>): Promise<IvHistory> {
+    const before = await countIvHistory(db, env);
+    const shrank = !this.known.has(env) || before < this.known.get(env)!;
+    const gaps = shrank ? await findHistoryGaps(db, env, cutoff) : await findRecentHistoryGaps(db, env, cutoff);
+    const added = await solveGaps(db, env, gaps, instruments, bars);
+    const rows = added ? await countIvHistory(db, env) : before;
+    this.known.set(env, rows);
+    // The loaded history depends on the cutoff's date and today's (its window), and on the rows present.
+    const key = `${env}|${cutoff?.toISOString().slice(0, 10) ?? ""}`;
+    const day = new Date().toISOString().slice(0, 10);
+    const hit = this.loaded.get(key);
+    if (hit && hit.rows === rows && hit.day === day && !shrank) return hit.history;
+    const history = await loadIvHistory(db, env, cutoff);
+    this.loaded.set(key, { rows, day, history });
+    return history;
+  }
 }

@@ -4,11 +4,13 @@ import type { MarketEnv } from "../analytics/types";
 import { loadMarketSnapshot } from "../market/store-read";
 import type { MarketSnapshotInput } from "./compute";
 import { loadIvHistory } from "../market/iv-history-store";
-import { fillIvHistory } from "./iv-history";
+import { fillIvHistory, type IvHistoryTracker } from "./iv-history";
 
-export async function loadMarketInput(db: Db, env: MarketEnv, cutoff: Date | null = null): Promise<MarketSnapshotInput> {
+/** With a tracker (the engine's), only history days after each symbol's newest cached day are looked for. */
+export async function loadMarketInput(db: Db, env: MarketEnv, cutoff: Date | null = null, tracker?: IvHistoryTracker): Promise<MarketSnapshotInput> {
   // History enters through the iv_history cache, not as raw snapshots.
   const snapshot = await loadMarketSnapshot(db, env, { cutoff, withHistory: false });
+  if (tracker) return { ...snapshot, ivHistoryBySymbol: await tracker.load(db, env, cutoff, snapshot.instruments, snapshot.dailyBarsBySymbol) };
   await fillIvHistory(db, env, cutoff, snapshot.instruments, snapshot.dailyBarsBySymbol);
   return { ...snapshot, ivHistoryBySymbol: await loadIvHistory(db, env, cutoff) };
 }

@@ -47,6 +47,14 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     if (m.size < MEMO_LIMIT) m.set(key, value); // callers choose keys (filters): bound what one view may hold
     return value;
   }
+  const bySymbol = new WeakMap<SymbolAnalytics, Map<string, unknown>>();
+  /** A symbol's payload, built once per analytics object: a view that reused the symbol's analytics reuses it too. */
+  function ofSymbol<T>(a: SymbolAnalytics, key: string, schema: z.ZodType, build: () => T): T {
+    let m = bySymbol.get(a);
+    if (!m) bySymbol.set(a, (m = new Map()));
+    if (!m.has(key)) m.set(key, schema.parse(build()));
+    return m.get(key) as T;
+  }
   const served = <T>(data: T, asOf: Date | null): Served<T> => {
     if (!asOf) throw unavailable("market data");
     return { data, asOf };
@@ -57,13 +65,13 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     tickerSummary(spec, symbol) {
       return withView(spec, (view) => {
         const a = symbolIn(view, symbol);
-        return served(once(view, `ticker:${symbol}`, schemas.tickerSummary, () => tickerSummaryData(a)), a.asOf);
+        return served(ofSymbol(a, "ticker", schemas.tickerSummary, () => tickerSummaryData(a)), a.asOf);
       });
     },
     signalScore(spec, symbol) {
       return withView(spec, (view) => {
         const a = symbolIn(view, symbol);
-        return served(once(view, `signal:${symbol}`, schemas.signalScore, () => signalScoreData(a)), a.asOf);
+        return served(ofSymbol(a, "signal", schemas.signalScore, () => signalScoreData(a)), a.asOf);
       });
     },
     optionsFlow(spec, q: FlowQuery) {
@@ -80,13 +88,13 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     aiSummary(spec, symbol) {
       return withView(spec, (view) => {
         const a = symbolIn(view, symbol);
-        return served(once(view, `ai:${symbol}`, schemas.aiSummary, () => aiSummaryData(a, isMock(spec), DISCLAIMER)), a.asOf);
+        return served(ofSymbol(a, `ai:${isMock(spec)}`, schemas.aiSummary, () => aiSummaryData(a, isMock(spec), DISCLAIMER)), a.asOf);
       });
     },
     noTrade(spec, symbol) {
       return withView(spec, (view) => {
         const a = symbolIn(view, symbol);
-        return served(once(view, `notrade:${symbol}`, schemas.noTrade, () => noTradeData(a, DISCLAIMER)), a.asOf);
+        return served(ofSymbol(a, "notrade", schemas.noTrade, () => noTradeData(a, DISCLAIMER)), a.asOf);
       });
     },
     yieldCurve(spec) {

@@ -16,6 +16,15 @@ export interface HistoryGap {
   asOf: Date;
 }
 
+/** The last step of both gap scans: each day's newest snapshot before the symbol's newest day, when not cached. */
+const uncachedDays = (env: MarketEnv) => sql`
+  select s.symbol, s.day::text as day, round(extract(epoch from s.as_of) * 1000)::float8 as as_of_ms
+  from snaps s
+  where s.rn_day = 1 and s.day < s.latest_day
+    and not exists (select 1 from iv_history h where h.env = ${env} and h.symbol = s.symbol and h.date = s.day)
+  order by s.symbol, s.day`;
+const toGap = (r: Row): HistoryGap => ({ symbol: r.symbol as string, date: r.day as string, asOf: new Date(Number(r.as_of_ms)) });
+
 /** History days that have no cached value yet (a small list: symbol, date and the snapshot time). */
 export async function findHistoryGaps(db: Db, env: MarketEnv, cutoff: Date | null): Promise<HistoryGap[]> {
   const at = cutoff?.toISOString() ?? FAR_FUTURE;
@@ -28,12 +37,38 @@ export async function findHistoryGaps(db: Db, env: MarketEnv, cutoff: Date | nul
             where env = ${env} and as_of <= ${at}::timestamptz
               and as_of > least(${at}::timestamptz, now() + interval '1 day') - make_interval(days => ${HISTORY_DAYS})) d
     )
-    select s.symbol, s.day::text as day, round(extract(epoch from s.as_of) * 1000)::float8 as as_of_ms
-    from snaps s
-    where s.rn_day = 1 and s.day < s.latest_day
-      and not exists (select 1 from iv_history h where h.env = ${env} and h.symbol = s.symbol and h.date = s.day)
-    order by s.symbol, s.day`);
-  return rows.map((r) => ({ symbol: r.symbol as string, date: r.day as string, asOf: new Date(Number(r.as_of_ms)) }));
+    ${uncachedDays(env)}`);
+  return rows.map(toGap);
+}
+
+/**
+ * The same gaps, found from each symbol's newest cached day: only snapshots after it are scanned (today's, in steady
+ * state), so a tick costs an index range per symbol instead of the whole window. Holes before the newest cached day
+ * (left by an invalidation) are not seen: callers fall back to `findHistoryGaps` when the cache shrank.
+ */
+export async function findRecentHistoryGaps(db: Db, env: MarketEnv, cutoff: Date | null): Promise<HistoryGap[]> {
+  const at = cutoff?.toISOString() ?? FAR_FUTURE;
+  const rows = await db.execute<Row>(sql`
+    with since as (
+      select i.symbol, greatest(
+          coalesce(((select max(h.date) from iv_history h where h.env = ${env} and h.symbol = i.symbol) + 1)::timestamp at time zone 'UTC', '-infinity'),
+          least(${at}::timestamptz, now() + interval '1 day') - make_interval(days => ${HISTORY_DAYS})) as t
+      from instruments i where i.env = ${env}
+    ), snaps as (
+      select s.symbol, d.as_of, (d.as_of at time zone 'UTC')::date as day,
+        row_number() over (partition by s.symbol, (d.as_of at time zone 'UTC')::date order by d.as_of desc) as rn_day,
+        max((d.as_of at time zone 'UTC')::date) over (partition by s.symbol) as latest_day
+      from since s cross join lateral (
+        select distinct q.as_of from option_quotes q where q.env = ${env} and q.symbol = s.symbol and q.as_of > s.t and q.as_of <= ${at}::timestamptz) d
+    )
+    ${uncachedDays(env)}`);
+  return rows.map(toGap);
+}
+
+/** Rows in the cache of an environment: it only shrinks when an import or reseed invalidates part of it. */
+export async function countIvHistory(db: Db, env: MarketEnv): Promise<number> {
+  const [row] = await db.execute<Row>(sql`select count(*)::int as n from iv_history where env = ${env}`);
+  return Number(row.n);
 }
 
 /** The quotes of the given snapshots of some symbols, grouped per symbol and per snapshot (ascending). */

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { advanceDemoMarket, seedDemoMarket, startDemoTicker } from "../../lib/market/store";
 import { loadMarketSnapshot } from "../../lib/market/store-read";
+import { DEMO_TICKER_LOCK } from "../../lib/market/store-ticker";
 import { generateDemoMarket } from "../../lib/market/demo/simulator";
 
 const SEED = "store-seed";
@@ -102,7 +103,9 @@ describe("market store (demo)", () => {
     const v0 = (await loadMarketSnapshot(t.db, "demo")).version;
     await new Promise((r) => setTimeout(r, 1500));
     const [locks] = await t.db.execute<{ n: string }>(sql`
-      select count(*)::text as n from pg_locks where locktype = 'advisory' and objid = 727102 and granted`);
+      select count(*)::text as n from pg_locks
+      where locktype = 'advisory' and objid = ${DEMO_TICKER_LOCK} and granted
+        and database = (select oid from pg_database where datname = current_database())`); // other apps on the server tick too
     assert.equal(Number(locks.n), 1);
     await stopA();
     await stopB();
