@@ -1,12 +1,19 @@
 import Link from "next/link";
+import { headers } from "next/headers";
 import { EndpointList } from "@/components/endpoint-list";
 import { PlanLimitsTable } from "@/components/plan-limits-table";
 import { allRoutes } from "@/lib/api/routes";
 
-const CURL = `curl -H "Authorization: Bearer $API_KEY" \\
-  http://localhost:3000/api/v1/ticker/AAPL/summary`;
+/** The address this page was reached on, so the example works as pasted (behind a proxy, its forwarded host and scheme). */
+async function baseUrl(): Promise<string> {
+  const h = await headers();
+  const host = h.get("x-forwarded-host")?.split(",")[0]?.trim() || h.get("host") || "localhost:3000";
+  const proto = h.get("x-forwarded-proto")?.split(",")[0]?.trim() || "http";
+  return `${proto === "https" ? "https" : "http"}://${host}`;
+}
 
-export default function HomePage() {
+export default async function HomePage() {
+  const CURL = `curl -H "Authorization: Bearer $API_KEY" \\\n  ${await baseUrl()}/api/v1/ticker/AAPL/summary`;
   return (
     <div className="space-y-12">
       <section aria-labelledby="intro-heading" className="space-y-4">
