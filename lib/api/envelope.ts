@@ -8,7 +8,7 @@ export interface ServedMeta {
   path: string;
   planName: string;
   env: "test" | "live";
-  label: DataLabel;
+  label: DataLabel | "none"; // "none": an account resource (webhooks), no market data served
   requestId: string;
   now: Date;
 }

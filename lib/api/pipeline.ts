@@ -241,7 +241,7 @@ export function createPipeline(deps: PipelineDeps) {
     if (!outcome.ok) return fail(route.family, outcome.error, requestId, ctx, headers);
     const { result } = outcome;
     const label = result.asOf ? dataLabel(view, result.asOf, now) : view.env === "demo" ? "demo" : "none";
-    const body = successJson(route.family, result.data, { path, planName: caller.plan.nameA, env: caller.env, label: label as never, requestId, now });
+    const body = successJson(route.family, result.data, { path, planName: caller.plan.nameA, env: caller.env, label, requestId, now });
     return respond(result.status ?? route.successStatus ?? 200, body, requestId, { ...headers, "cache-control": "no-store" });
   }
 
@@ -253,7 +253,7 @@ function errorContext(caller: Caller, now: Date): ErrorContext {
 }
 
 function successBodyNoData(data: unknown, now: Date): string {
-  return successJson("B", data, { path: "", planName: "", env: "live", label: "none" as never, requestId: "", now });
+  return successJson("B", data, { path: "", planName: "", env: "live", label: "none", requestId: "", now });
 }
 
 const logMeterError = (requestId: string) => (err: unknown) => log.error("metering failed", { request_id: requestId, ...errorFields(err) });
