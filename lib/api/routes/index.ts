@@ -2,12 +2,13 @@ import type { EndpointSeed } from "../../domain/seed";
 import type { RouteDef } from "../route";
 import { buildOpenApi } from "../openapi";
 import { alertRoutes } from "./alerts";
+import { discoveryRoutes } from "./discovery";
 import { familyARoutes } from "./family-a";
 import { familyBRoutes } from "./family-b";
 import { health, openApiRoute } from "./meta";
 
 /** Routes that are metered and licensed: the endpoint catalogue seeded into the database. */
-export const meteredRoutes: RouteDef[] = [...familyARoutes, ...familyBRoutes, ...alertRoutes];
+export const meteredRoutes: RouteDef[] = [...familyARoutes, ...familyBRoutes, ...discoveryRoutes, ...alertRoutes];
 
 /** The rows `seedReferenceData` keeps in the endpoints table. */
 export const endpointCatalogue = (): EndpointSeed[] =>
