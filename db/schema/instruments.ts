@@ -9,7 +9,7 @@ export const instruments = pgTable(
     symbol: text("symbol").notNull(),
     name: text("name").notNull(),
     sector: text("sector").notNull(),
-    kind: text("kind", { enum: ["equity", "index", "volatility_index"] }).notNull(),
+    kind: text("kind", { enum: ["equity", "etf", "index", "volatility_index"] }).notNull(),
     nextEarningsDate: date("next_earnings_date", { mode: "string" }),
     dividendYield: doublePrecision("dividend_yield").notNull().default(0),
   },

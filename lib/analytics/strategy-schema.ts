@@ -68,7 +68,7 @@ export function strikeShapeIssue(strategy: StrategyName, strikes: number[]): { f
 
 export const strategyRequestSchema = z
   .object({
-    symbol: z.string().regex(SYMBOL_RE, "invalid symbol").describe("Underlying symbol, case-insensitive, e.g. AAPL or BRK.B."),
+    symbol: z.string().regex(SYMBOL_RE, "must be a ticker symbol: 1–6 letters, optionally . or - and 1–2 letters").describe("Underlying symbol, case-insensitive, e.g. AAPL or BRK.B."),
     strategy: z
       .enum(STRATEGIES)
       .describe(

@@ -7,6 +7,7 @@ import { round } from "./round";
 import { impliedVol } from "./iv";
 import { analyzePayoff, probabilityOfProfit, type PayoffLeg } from "./strategy-payoff";
 import {
+  isCalendarDate,
   legTemplates,
   parseStrategyRequest,
   StrategyInputError,
@@ -16,6 +17,7 @@ import {
 import type { OptionQuote } from "./types";
 import { calendarDaysUntil, expectedMoveToDate } from "./vol-metrics";
 import { yearFraction } from "./vol-surface";
+import { nearest } from "../util/nearest";
 
 export { StrategyInputError } from "./strategy-schema";
 
@@ -112,15 +114,31 @@ export function atmIvNearestSpot(rows: OptionQuote[], spot: number, solve: (q: O
   return null;
 }
 
+const dayNumber = (isoDate: string) => Date.parse(`${isoDate}T00:00:00Z`) / 86_400_000;
+
+/** "; nearest listed: 2026-12-11, 2026-12-18, 2027-01-15" — open expiries of the symbol nearest the one asked for. */
+function nearestExpiries(chain: readonly OptionQuote[], symbol: string, wanted: string, asOf: Date): string {
+  const open = [...new Set(chain.filter((c) => c.symbol.toUpperCase() === symbol).map((c) => c.expiry))].filter((e) => yearFraction(asOf, e) > 0);
+  const target = isCalendarDate(wanted) ? dayNumber(wanted) : dayNumber(asOf.toISOString().slice(0, 10));
+  const near = nearest(open, dayNumber, target);
+  return near.length ? `; nearest listed: ${near.join(", ")}` : "; the symbol has no open expiries";
+}
+
+/** "; nearest listed calls: 185, 190, 195" — strikes of the expiry with the leg's right nearest the one asked for. */
+function nearestStrikes(rows: readonly OptionQuote[], right: "C" | "P", wanted: number): string {
+  const near = nearest([...new Set(rows.filter((c) => c.right === right).map((c) => c.strike))], (k) => k, wanted);
+  return near.length ? `; nearest listed ${rightName(right)}s: ${near.join(", ")}` : "";
+}
+
 export function buildStrategyOutput(input: StrategyRequestInput, ctx: StrategyContext): { output: StrategyOutput; riskFlags: RiskFlag[] } {
   const req = parseStrategyRequest(input);
   const symbol = req.symbol.toUpperCase();
   const { spot, asOf, dividendYield: q } = ctx;
   if (!(spot > 0) || !Number.isFinite(spot)) throw new RangeError("ctx.spot must be a positive number");
   const years = yearFraction(asOf, req.expiry);
-  if (!(years > 0)) throw new StrategyInputError("expiry", `expiry ${req.expiry} has passed`);
+  if (!(years > 0)) throw new StrategyInputError("expiry", `expiry ${req.expiry} has passed${nearestExpiries(ctx.chain, symbol, req.expiry, asOf)}`);
   const rows = ctx.chain.filter((c) => c.symbol.toUpperCase() === symbol && c.expiry === req.expiry);
-  if (rows.length === 0) throw new StrategyInputError("expiry", `expiry ${req.expiry} is not listed for ${symbol}`);
+  if (rows.length === 0) throw new StrategyInputError("expiry", `expiry ${req.expiry} is not listed for ${symbol}${nearestExpiries(ctx.chain, symbol, req.expiry, asOf)}`);
   const rate = ctx.rate(years);
   const base = { spot, years, rate, dividendYield: q };
   const atmIv = atmIvNearestSpot(rows, spot, (c, mid) => impliedVol(mid, { ...base, strike: c.strike, right: c.right }));
@@ -130,9 +148,9 @@ export function buildStrategyOutput(input: StrategyRequestInput, ctx: StrategyCo
     if (t.right === "stock") return { t, quote: null, price: spot, iv: null, delta: 1, gamma: 0, theta: 0, vega: 0 };
     const field = `strikes[${t.strikeIndex}]`;
     const atStrike = rows.filter((c) => sameStrike(c.strike, t.strike!));
-    if (atStrike.length === 0) throw new StrategyInputError(field, `strike ${t.strike} is not listed for expiry ${req.expiry}`);
+    if (atStrike.length === 0) throw new StrategyInputError(field, `strike ${t.strike} is not listed for expiry ${req.expiry}${nearestStrikes(rows, t.right, t.strike!)}`);
     const quote = atStrike.find((c) => c.right === t.right);
-    if (!quote) throw new StrategyInputError(field, `no ${rightName(t.right)} is listed at strike ${t.strike} for expiry ${req.expiry}`);
+    if (!quote) throw new StrategyInputError(field, `no ${rightName(t.right)} is listed at strike ${t.strike} for expiry ${req.expiry}${nearestStrikes(rows, t.right, t.strike!)}`);
     if (!(quote.ask > 0) || !(quote.bid >= 0) || quote.ask < quote.bid) {
       throw new StrategyInputError(field, `the ${rightName(t.right)} at strike ${t.strike} has no usable two-sided quote`);
     }

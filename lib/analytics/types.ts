@@ -10,7 +10,7 @@ export interface Instrument {
   symbol: string;
   name: string;
   sector: string;
-  kind: "equity" | "index" | "volatility_index";
+  kind: "equity" | "etf" | "index" | "volatility_index";
   nextEarningsDate: string | null; // YYYY-MM-DD
   dividendYield: number; // continuous, decimal (0.012 = 1.2 %)
 }

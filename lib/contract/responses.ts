@@ -51,7 +51,33 @@ const webhook = z.object({
   createdAt: z.string(),
 });
 
+const listedExpiry = z.object({
+  expiry: z.string().describe("Expiry date, YYYY-MM-DD."),
+  strikes: z.array(z.number()).describe("Strikes (USD, ascending) at which both the call and the put have a usable two-sided quote: any of them may be named in POST /api/v1/outputs."),
+});
+
 export const schemas = {
+  symbols: z.object({
+    symbols: z.array(
+      z.object({
+        symbol: z.string().describe("Ticker symbol as answered (upper-case)."),
+        name: z.string(), sector: z.string(),
+        type: z.enum(["equity", "etf", "index", "volatility_index"]).describe("Instrument type; only equities have earnings dates."),
+        asOf: z.string().nullable().describe("As-of time of the newest data for the symbol (ISO 8601); null when the store has none yet."),
+      }),
+    ),
+    count: num("Number of symbols."),
+  }),
+  listedExpiries: z.array(listedExpiry),
+  expiries: z.object({
+    symbol: z.string(),
+    type: z.enum(["equity", "etf", "index", "volatility_index"]),
+    spot: num("Last price of the underlying, USD."),
+    expiries: z.array(listedExpiry.extend({ days: num("Calendar days from today (UTC) to the expiry.") }))
+      .describe("Open expiries of the newest chain, ascending; empty when the symbol has no listed options (VIX in the demo market)."),
+    count: num("Number of expiries."),
+    asOf: z.string().describe("As-of time of the chain (ISO 8601)."),
+  }),
   tickerSummary: z.object({
     symbol: z.string(), name: z.string(),
     price: num("Last price of the underlying, USD."),
@@ -137,7 +163,7 @@ export const schemas = {
     timestamp: z.string(),
   }),
   watchlistRanking: z.object({
-    symbols: z.array(z.string()).describe("The requested symbols, upper-case, de-duplicated."),
+    symbols: z.array(z.string()).describe("The requested symbols, upper-case, de-duplicated (ranked and unknown ones)."),
     ranked: z.array(
       z.object({
         rank: z.number(), symbol: z.string(),
@@ -147,6 +173,11 @@ export const schemas = {
       }),
     ),
     noTradeCount: num("How many of the symbols have decision no_trade."),
+    unknown: z.array(z.object({
+      symbol: z.string(),
+      reason: z.enum(["symbol_not_found", "data_source_unavailable"]).describe("symbol_not_found: the service has no such instrument; data_source_unavailable: the instrument exists but has no data right now."),
+      message: z.string(),
+    })).describe("Requested symbols left out of the ranking, in request order, each with the reason. Empty when every symbol was ranked; when none can be ranked the call fails with the first symbol's error instead."),
     timestamp: z.string(),
   }),
   researchOutput: z.object({

@@ -1,4 +1,4 @@
-/** Maps computed analytics to the public `data` shapes (lib/api/routes/responses.ts). */
+/** Maps computed analytics to the public `data` shapes (lib/contract/responses.ts). */
 import type { FlowEvent } from "../analytics/flow";
 import { roundOrNull } from "../analytics/round";
 import type { SymbolAnalytics } from "./compute";

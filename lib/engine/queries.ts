@@ -12,6 +12,7 @@ import { StrategyInputError, type StrategyRequest } from "../analytics/strategy-
 import { rankWatchlist } from "../analytics/watchlist";
 import { round } from "../analytics/round";
 import type { MarketView, SymbolAnalytics } from "./compute";
+import { listedExpiries, openExpiries, symbolEntry } from "./discovery";
 import { aiSummaryData, flowEventData, noTradeData, signalScoreData, tickerSummaryData } from "./payloads";
 import type { AnalyticsEngine, FlowQuery, Served, ViewSpec } from "./types";
 
@@ -19,6 +20,7 @@ type Queries = Omit<AnalyticsEngine, "ready" | "stop">;
 
 const MEMO_LIMIT = 5000;
 
+const newestOf = (dates: Date[]): Date | null => (dates.length ? new Date(Math.max(...dates.map((d) => d.getTime()))) : null);
 const unavailable = (what: string) => new DomainError("unavailable", `No ${what} is available from the data source right now.`);
 
 /** Unknown to this environment → 404; known but without data (or an empty store) → 503 (CONTRACT §1, §6). */
@@ -113,16 +115,48 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     },
     watchlistRanking(spec, symbols) {
       return withView(spec, (view) => {
-        const items = symbols.map((s) => symbolIn(view, s));
+        const items: SymbolAnalytics[] = [];
+        const unknown: { symbol: string; reason: string; message: string }[] = [];
+        let firstError: DomainError | null = null;
+        for (const s of symbols) {
+          try {
+            items.push(symbolIn(view, s));
+          } catch (err) {
+            if (!(err instanceof DomainError)) throw err;
+            firstError ??= err;
+            // The reason in the API's own error codes, as a single-symbol call would answer.
+            unknown.push({ symbol: s, reason: err.code === "unavailable" ? "data_source_unavailable" : err.code, message: err.message });
+          }
+        }
+        if (items.length === 0) throw firstError!; // nothing to rank: the same error as a single unknown symbol
         const asOf = new Date(Math.max(...items.map((a) => a.asOf.getTime())));
         const ranking = rankWatchlist(items.map((a) => ({ metrics: a.metrics, decision: a.noTrade.decision })));
         const data = once(view, `watch:${symbols.join(",")}`, schemas.watchlistRanking, () => ({
           symbols,
           ranked: ranking.ranked.map((r) => ({ ...r, ivRank: r.ivRank === null ? null : round(r.ivRank, 1), liquidityScore: round(r.liquidityScore, 1) })),
           noTradeCount: ranking.noTradeCount,
+          unknown,
           timestamp: asOf.toISOString(),
         }));
         return served(data, asOf);
+      });
+    },
+    symbols(spec) {
+      return withView(spec, (view) => {
+        const data = once(view, "symbols", schemas.symbols, () => {
+          const list = [...view.instruments.values()].sort((a, b) => a.symbol.localeCompare(b.symbol)).map((i) => symbolEntry(i, view.symbols.get(i.symbol)));
+          return { symbols: list, count: list.length };
+        });
+        const asOf = newestOf([...view.symbols.values()].map((a) => a.asOf));
+        return served(data, asOf);
+      });
+    },
+    expiries(spec, symbol) {
+      return withView(spec, (view) => {
+        const a = symbolIn(view, symbol);
+        const listed = once(view, `expiries:${symbol}`, schemas.listedExpiries, () => listedExpiries(a.chain));
+        const expiries = openExpiries(listed, now());
+        return served({ symbol, type: a.instrument.kind, spot: a.metrics.spot, expiries, count: expiries.length, asOf: a.asOf.toISOString() }, a.asOf);
       });
     },
     researchOutput(spec, request) {

@@ -36,6 +36,10 @@ export interface AnalyticsEngine {
   marketSentiment(view: ViewSpec): Answer;
   watchlistRanking(view: ViewSpec, symbols: string[]): Answer;
   researchOutput(view: ViewSpec, request: unknown): Answer;
+  /** Discovery: the instruments this environment has data for. */
+  symbols(view: ViewSpec): Answer;
+  /** Discovery: a symbol's open expiries with the strikes a strategy request may name. */
+  expiries(view: ViewSpec, symbol: string): Answer;
   /** Whether the engine can currently read its store (for health). */
   ready(): boolean;
   stop(): Promise<void>;

@@ -140,6 +140,8 @@ const SAMPLES: Record<string, Sample> = {
   "GET /api/v1/data/yield-curve": () => ({ path: "/api/v1/data/yield-curve" }),
   "GET /api/v1/data/market-sentiment": () => ({ path: "/api/v1/data/market-sentiment" }),
   "GET /api/v1/data/watchlist-ranking": () => ({ path: "/api/v1/data/watchlist-ranking?symbols=AAPL,MSFT,TSLA" }),
+  "GET /api/v1/symbols": () => ({ path: "/api/v1/symbols" }),
+  "GET /api/v1/symbols/{symbol}/expiries": () => ({ path: "/api/v1/symbols/AAPL/expiries" }),
   "POST /api/v1/outputs": (_ctx, fx) => ({ path: "/api/v1/outputs", body: fx.outputsBody }),
   "POST /api/v1/alerts": () => ({ path: "/api/v1/alerts", body: validAlertBody() }),
   "GET /api/v1/alerts": () => ({ path: "/api/v1/alerts" }),

@@ -48,10 +48,11 @@ describe("demo market simulator", () => {
     assert.deepEqual(m.trades, whole);
   });
 
-  it("covers ≥ 50 equities, SPX and VIX, with a year of daily bars and today's 5-minute bars", () => {
+  it("covers ≥ 50 equities (BRK.B among them), SPY, QQQ, IWM, SPX and VIX, with a year of daily bars and today's 5-minute bars", () => {
     const kinds = m.instruments.map((i) => i.kind);
     assert.ok(kinds.filter((k) => k === "equity").length >= 50);
-    assert.deepEqual(m.instruments.filter((i) => i.kind !== "equity").map((i) => i.symbol), ["SPX", "VIX"]);
+    assert.ok(m.instruments.some((i) => i.symbol === "BRK.B" && i.kind === "equity"));
+    assert.deepEqual(m.instruments.filter((i) => i.kind !== "equity").map((i) => `${i.symbol}:${i.kind}`), ["SPX:index", "VIX:volatility_index", "SPY:etf", "QQQ:etf", "IWM:etf"]);
     for (const i of m.instruments) {
       const bars = m.dailyBars.filter((b) => b.symbol === i.symbol);
       assert.ok(bars.length >= 252, `${i.symbol} has ${bars.length} daily bars`);
@@ -59,6 +60,8 @@ describe("demo market simulator", () => {
       const intraday = m.intradayBars.filter((b) => b.symbol === i.symbol);
       assert.equal(intraday.length, Math.ceil(192 / 5)); // 14:30 → 17:42 is 192 minutes
       if (i.kind === "equity") assert.match(i.nextEarningsDate ?? "", /^\d{4}-\d{2}-\d{2}$/);
+      else assert.equal(i.nextEarningsDate, null, `${i.symbol} (${i.kind}) has no earnings`);
+      if (i.kind === "etf") assert.ok(i.dividendYield > 0, `${i.symbol} pays its own dividend yield`);
     }
     const aapl = m.dailyBars.filter((b) => b.symbol === "AAPL");
     assert.equal(+aapl.at(-1)!.ts, Date.parse("2026-11-18T00:00:00Z"));

@@ -83,7 +83,7 @@ test("instruments: bad rows", () => {
   assert.deepEqual(messages("instruments", fixture("instruments-bad.csv")), [
     "line 3: symbol (TOOLONGSYM) is not a valid symbol (1–6 letters, optional .X or -X class suffix)",
     "line 4: name is required",
-    "line 5: kind (etf) must be one of equity, index, volatility_index",
+    "line 5: kind (bond) must be one of equity, etf, index, volatility_index",
     "line 6: next_earnings_date must be blank for kind index",
     "line 7: dividend_yield (2.9) is outside the plausible range 0 to 0.5 (a decimal: 0.015 = 1.5 %)",
     "line 8: duplicate of line 2 (same symbol AAPL)",

@@ -3,12 +3,13 @@ import type { RouteDef } from "../route";
 import { buildOpenApi } from "../openapi";
 import { alertRoutes } from "./alerts";
 import { alertManagementRoutes } from "./alerts-manage";
+import { discoveryRoutes } from "./discovery";
 import { familyARoutes } from "./family-a";
 import { familyBRoutes } from "./family-b";
 import { health, openApiRoute } from "./meta";
 
 /** Routes that are metered and licensed: the endpoint catalogue seeded into the database. */
-export const meteredRoutes: RouteDef[] = [...familyARoutes, ...familyBRoutes, ...alertRoutes, ...alertManagementRoutes];
+export const meteredRoutes: RouteDef[] = [...familyARoutes, ...familyBRoutes, ...discoveryRoutes, ...alertRoutes, ...alertManagementRoutes];
 
 /** The rows `seedReferenceData` keeps in the endpoints table. */
 export const endpointCatalogue = (): EndpointSeed[] =>

@@ -9,7 +9,7 @@ import { cumulativeVolumeShare, MINUTE_MS, SESSION_MINUTES, sessionClose, sessio
 import { demoSymbol } from "./universe";
 
 const INTRADAY_SHARE = 0.75; // share of daily variance that accrues during the session rather than overnight
-const CORRELATION = { equity: 0.6, index: 1, volatility_index: -0.75 } as const;
+const CORRELATION = { equity: 0.6, etf: 0.9, index: 1, volatility_index: -0.75 } as const;
 const MAX_CACHED = 600;
 
 const pathCache = new Map<string, Float64Array>();

@@ -4,7 +4,7 @@
  * index return with their beta plus idiosyncratic noise, and revert slowly to their base price.
  */
 import { Rng, rngFor } from "./prng";
-import { DEMO_UNIVERSE, isEarningsDay, type DemoSymbol } from "./universe";
+import { DEMO_UNIVERSE, isEarningsDay, isTradedProduct, type DemoSymbol } from "./universe";
 import { sessionDayAt, sessionIndex } from "./calendar";
 
 export type Regime = "calm" | "stressed";
@@ -66,7 +66,7 @@ function walk(seed: string, sym: DemoSymbol): SymbolWalk {
 }
 
 function createState(seed: string): PathState {
-  const equities = new Map(DEMO_UNIVERSE.filter((s) => s.kind === "equity").map((s) => [s.symbol, walk(seed, s)]));
+  const equities = new Map(DEMO_UNIVERSE.filter(isTradedProduct).map((s) => [s.symbol, walk(seed, s)]));
   const index = walk(seed, DEMO_UNIVERSE.find((s) => s.kind === "index")!);
   const vix = walk(seed, DEMO_UNIVERSE.find((s) => s.kind === "volatility_index")!);
   return { seed, marketRng: rngFor(seed, "market"), regime: "calm", indexVol: 0.15, days: [], index, vix, equities };

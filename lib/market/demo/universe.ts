@@ -76,6 +76,14 @@ const EQUITIES: Row[] = [
   ["PLTR", "Palantir Technologies Inc.", "Information Technology", 25, 0.6, 1.9, 0, 3],
   ["UBER", "Uber Technologies, Inc.", "Industrials", 70, 0.4, 1.4, 0, 1.5],
   ["COIN", "Coinbase Global, Inc.", "Financials", 220, 0.75, 2.2, 0, 2],
+  ["BRK.B", "Berkshire Hathaway Inc. Class B", "Financials", 420, 0.18, 0.85, 0, 0.8],
+];
+
+// Exchange-traded funds: their own (fictional) dividend yields and no earnings dates.
+const ETFS: Row[] = [
+  ["SPY", "SPDR S&P 500 ETF Trust", "Exchange-Traded Fund", 540, 0.16, 1.0, 0.013, 5],
+  ["QQQ", "Invesco QQQ Trust, Series 1", "Exchange-Traded Fund", 470, 0.21, 1.15, 0.006, 4],
+  ["IWM", "iShares Russell 2000 ETF", "Exchange-Traded Fund", 210, 0.23, 1.2, 0.012, 3],
 ];
 
 const INDEX: DemoSymbol = {
@@ -94,7 +102,13 @@ export const DEMO_UNIVERSE: readonly DemoSymbol[] = [
     symbol, name, sector, kind: "equity" as const, basePrice, baseVol, beta, dividendYield, optionActivity,
     earningsMove: Math.min(0.12, 0.25 * baseVol), // bigger names move less on earnings relative to their vol
   })),
+  ...ETFS.map(([symbol, name, sector, basePrice, baseVol, beta, dividendYield, optionActivity]) => ({
+    symbol, name, sector, kind: "etf" as const, basePrice, baseVol, beta, dividendYield, optionActivity, earningsMove: 0,
+  })),
 ];
+
+/** Kinds that follow their own price path driven by the index factor (everything but the index and the VIX). */
+export const isTradedProduct = (sym: DemoSymbol) => sym.kind === "equity" || sym.kind === "etf";
 
 const BY_SYMBOL = new Map(DEMO_UNIVERSE.map((s) => [s.symbol, s]));
 
@@ -106,7 +120,7 @@ export function demoSymbol(symbol: string): DemoSymbol | undefined {
 export function selectUniverse(symbols?: readonly string[]): DemoSymbol[] {
   if (!symbols) return [...DEMO_UNIVERSE];
   const wanted = new Set(symbols.map((s) => s.toUpperCase()));
-  return DEMO_UNIVERSE.filter((s) => wanted.has(s.symbol) || s.kind !== "equity");
+  return DEMO_UNIVERSE.filter((s) => wanted.has(s.symbol) || !isTradedProduct(s));
 }
 
 const DAY_MS = 86_400_000;
@@ -123,7 +137,7 @@ function earningsDate(symbol: string, k: number): number {
   return t;
 }
 
-/** First earnings date (00:00 UTC ms) on or after dayMs; null for index products. Earnings are reported before the open. */
+/** First earnings date (00:00 UTC ms) on or after dayMs; null for index products and ETFs. Earnings are reported before the open. */
 export function nextEarnings(sym: DemoSymbol, dayMs: number): number | null {
   if (sym.kind !== "equity") return null;
   let k = Math.floor((dayMs - EARNINGS_ANCHOR) / (EARNINGS_CYCLE_DAYS * DAY_MS)) - 1;

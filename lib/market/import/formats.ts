@@ -7,8 +7,8 @@ export const IMPORT_FORMATS: Record<ImportKind, { title: string; notes: string[]
     "notes": [
       "symbol: case-insensitive, stored upper-case; ^[A-Z]{1,6}([.-][A-Z]{1,2})?$",
       "name, sector: non-empty text",
-      "kind: equity | index | volatility_index",
-      "next_earnings_date: YYYY-MM-DD, optional (blank = unknown); must be blank for index / volatility_index",
+      "kind: equity | etf | index | volatility_index",
+      "next_earnings_date: YYYY-MM-DD, optional (blank = unknown); must be blank for etf / index / volatility_index",
       "dividend_yield: continuous annual yield as a DECIMAL (0.012 = 1.2 %), 0 ≤ y ≤ 0.5; blank = 0",
       "Bars, chain and trades rows may only reference symbols that have a row here (same env)."
     ]

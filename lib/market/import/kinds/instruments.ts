@@ -4,7 +4,7 @@ import { CellReader, parseNumber, parseOptionalIsoDate, parseSymbol, parseText }
 import { RowChecker } from "../checks";
 import type { Cells, KindSpec } from "../types";
 
-const KINDS = ["equity", "index", "volatility_index"] as const;
+const KINDS = ["equity", "etf", "index", "volatility_index"] as const;
 
 export const instrumentsSpec: KindSpec<Instrument> = {
   kind: "instruments",
