@@ -172,12 +172,12 @@ test("errors naming a missing expiry or strike list the nearest valid ones", () 
     }
     return assert.fail("expected an error");
   };
-  assert.equal(message({ strikes: [105, 111] }), "strike 111 is not listed for expiry 2027-11-20; nearest listed calls: 105, 110, 115");
-  assert.equal(message({ strategy: "long_put", strikes: [101] }), "strike 101 is not listed for expiry 2027-11-20; nearest listed puts: 95, 100, 110");
-  assert.equal(message({ strikes: [85, 115] }), "no call is listed at strike 85 for expiry 2027-11-20; nearest listed calls: 90, 100, 105");
+  assert.equal(message({ strikes: [105, 111] }), "strike 111 is not listed for expiry 2027-11-19; nearest listed calls: 105, 110, 115");
+  assert.equal(message({ strategy: "long_put", strikes: [101] }), "strike 101 is not listed for expiry 2027-11-19; nearest listed puts: 95, 100, 110");
+  assert.equal(message({ strikes: [85, 115] }), "no call is listed at strike 85 for expiry 2027-11-19; nearest listed calls: 90, 100, 105");
   const twoExpiries = ctx({ chain: [...CHAIN, quote("C100", 9, { expiry: "2027-12-17" }), quote("C100", 3, { expiry: "2026-12-18" })] });
-  assert.equal(message({ expiry: "2027-12-10" }, twoExpiries), "expiry 2027-12-10 is not listed for ACME; nearest listed: 2026-12-18, 2027-11-20, 2027-12-17");
-  assert.equal(message({}, ctx({ asOf: new Date("2027-11-21T00:00:00Z") })), "expiry 2027-11-20 has passed; the symbol has no open expiries");
+  assert.equal(message({ expiry: "2027-12-10" }, twoExpiries), "expiry 2027-12-10 is not listed for ACME; nearest listed: 2026-12-18, 2027-11-19, 2027-12-17");
+  assert.equal(message({}, ctx({ asOf: new Date("2027-11-21T00:00:00Z") })), "expiry 2027-11-19 has passed; the symbol has no open expiries");
 });
 
 test("risk flags: earnings, wide spread, thin open interest, short dated", () => {
