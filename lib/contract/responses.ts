@@ -6,13 +6,16 @@ const num = (d: string) => z.number().describe(d);
 const nnum = (d: string) => z.number().nullable().describe(d);
 const component = z.object({
   name: z.string(),
-  available: z.boolean().optional().describe("false when the input was missing (it then counts as neutral)."),
-  directional: z.boolean().optional().describe("true for components that push the score up or down (signal score)."),
   value: z.number().nullable().describe("The input value of the component (units per its definition)."),
   weight: num("Weight of the component in the composite (weights of the used components sum to 1)."),
   score: num("Component sub-score, 0–100 (or −1…+1 for directional signal components, see definitions)."),
   contribution: num("weight × score."),
 });
+const signalComponent = component.extend({
+  available: z.boolean().describe("false when the input was missing (it then counts as neutral)."),
+  directional: z.boolean().describe("true for components that push the score up or down."),
+});
+const sentimentComponent = component.extend({ baseWeight: num("The component's nominal weight before renormalisation over the available components.") });
 
 const metricsA = z.object({
   atm_iv_30d: nnum("30-day constant-maturity at-the-money implied volatility, decimal (0.25 = 25 %)."),
@@ -96,7 +99,13 @@ export const schemas = {
     risk_level: z.enum(["low", "moderate", "elevated", "high"]),
     confidence: num("Agreement of the directional signals, 0–1."),
     bias: z.enum(["long", "short", "neutral"]),
-    components: z.array(component),
+    components: z.array(signalComponent),
+    risk_points: num("Risk points 0–8 behind risk_level: the sum of risk_factors[].points."),
+    risk_factors: z.array(z.object({
+      name: z.enum(["iv_rank", "hv30", "days_to_earnings", "liquidity"]),
+      value: z.number().nullable().describe("The input (null when unavailable: it then adds no points)."),
+      points: num("0, 1 or 2 points, per the risk_level definition."),
+    })).describe("The inputs behind risk_points, in the order iv_rank, hv30, days_to_earnings, liquidity."),
     metrics: metricsA,
     as_of: z.string(),
   }),
@@ -158,7 +167,7 @@ export const schemas = {
     score: num("Composite 0–100 (0 extreme fear, 100 extreme greed)."),
     label: z.enum(["extreme_fear", "fear", "neutral", "greed", "extreme_greed"]),
     coverage: num("Share of the base weight whose inputs were available, 0–1."),
-    components: z.array(component),
+    components: z.array(sentimentComponent),
     missing: z.array(z.string()).describe("Components left out for lack of data; the others' weights are renormalised."),
     timestamp: z.string(),
   }),

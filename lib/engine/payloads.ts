@@ -30,7 +30,11 @@ export function signalScoreData(a: SymbolAnalytics) {
     risk_level: a.signal.risk_level,
     confidence: a.signal.confidence,
     bias: a.signal.bias,
-    components: a.signal.components.map((c) => ({ name: c.name, value: r(c.value), weight: r(c.weight), score: r(c.score), contribution: r(c.contribution) })),
+    components: a.signal.components.map((c) => ({
+      name: c.name, value: r(c.value), available: c.available, directional: c.directional, weight: r(c.weight), score: r(c.score), contribution: r(c.contribution),
+    })),
+    risk_points: a.signal.risk_points,
+    risk_factors: a.signal.risk_factors.map((f) => ({ name: f.name, value: r(f.value), points: f.points })),
     metrics: {
       atm_iv_30d: r(m.atmIv30),
       iv_rank: r(m.ivRank, 1),
