@@ -198,7 +198,7 @@ describe("bad input on every route", () => {
       { name: "only commas", family: "B", sent: w("?symbols=,,,"), status: 400, code: "invalid_request", field: "symbols" },
       { name: "missing", family: "B", sent: w(""), status: 400, code: "invalid_request", field: "symbols" },
       { name: "too long", family: "B", sent: w(`?symbols=${"AAPL,".repeat(200)}`), status: 400, code: "invalid_request", field: "symbols" },
-      { name: "unknown symbol", family: "B", sent: w("?symbols=AAPL,ZZZZ"), status: 404, code: "symbol_not_found" },
+      { name: "only unknown symbols", family: "B", sent: w("?symbols=ZZZZ,QQQQQ"), status: 404, code: "symbol_not_found" },
     ];
     for (const s of BAD_SYMBOLS.filter((x) => x !== "" && !x.includes(","))) {
       cases.push({ name: `bad ${s.slice(0, 10)}`, family: "B", sent: w(`?${new URLSearchParams({ symbols: `AAPL,${s}` })}`), status: 400, code: "invalid_request", field: "symbols" });
@@ -374,8 +374,13 @@ describe("bad input on every route", () => {
     assert.equal(expectSuccessShape("B", fifty, { env: "test" }).symbols.length, 50);
     const dedup = await call(base, { method: "GET", path: "/api/v1/data/watchlist-ranking?symbols=AAPL,aapl,%20AAPL%20,MSFT", headers: auth(byId("GET /api/v1/data/watchlist-ranking")) });
     assert.deepEqual(expectSuccessShape("B", dedup, { env: "test" }).symbols, ["AAPL", "MSFT"]);
-    const classShare = await call(base, { method: "GET", path: "/api/v1/signal-score/BRK.B", headers: auth(a) });
-    expectErrorShape("A", classShare, 404, "symbol_not_found"); // well-formed, not in the demo universe
+    const classShare = await call(base, { method: "GET", path: "/api/v1/signal-score/brk.b", headers: auth(a) });
+    assert.equal(expectSuccessShape("A", classShare, { env: "test" }).symbol, "BRK.B"); // a class share with a dot, case-insensitive
+    // A partly unknown watchlist ranks the known symbols and lists the unknown one with its reason.
+    const partial = await call(base, { method: "GET", path: "/api/v1/data/watchlist-ranking?symbols=AAPL,ZZZZ,SPY", headers: auth(byId("GET /api/v1/data/watchlist-ranking")) });
+    const ranked = expectSuccessShape("B", partial, { env: "test" });
+    assert.deepEqual(ranked.ranked.map((r: { symbol: string }) => r.symbol).sort(), ["AAPL", "SPY"]);
+    assert.deepEqual(ranked.unknown.map((u: { symbol: string; reason: string }) => [u.symbol, u.reason]), [["ZZZZ", "symbol_not_found"]]);
     for (const limit of [1, 500]) {
       const flow = await call(base, { method: "GET", path: `/api/v1/options-flow?limit=${limit}&min_premium=0`, headers: auth(byId("GET /api/v1/options-flow")) });
       assert.ok(expectSuccessShape("A", flow, { env: "test" }).events.length <= limit);

@@ -1,0 +1,58 @@
+/**
+ * Discovery (issue 7): a caller who knows nothing but GET /symbols and GET /symbols/{symbol}/expiries can build a
+ * POST /outputs request that succeeds, for every demo symbol with listed options.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { accountWithKey } from "../helpers/accounts";
+import { lastFridayClose } from "../helpers/live-data";
+import { seedDemoMarket } from "../../lib/market/store";
+
+let t: TestDatabase;
+let server: RunningServer;
+let key: string;
+
+before(async () => {
+  t = await createTestDatabase("discovery");
+  await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: lastFridayClose(new Date()) });
+  server = await startApiServer(t.url); // seeds the plan catalogue; plans are data, so the test raises Sandbox's limits after
+  await t.sql`update plans set b_per_minute = 100000, b_per_day = 100000 where id = 'sandbox'`;
+  key = (await accountWithKey(t.db)).key;
+});
+
+after(async () => {
+  await server?.stop();
+  await t?.drop();
+});
+
+const get = async (path: string) => {
+  const res = await fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+test("an outputs request built only from the discovery answers succeeds for every demo symbol", async () => {
+  const symbols = await get("/api/v1/symbols");
+  assert.equal(symbols.status, 200);
+  const list: { symbol: string; type: string }[] = symbols.body.data.symbols;
+  for (const s of ["SPY", "QQQ", "IWM", "BRK.B", "AAPL"]) assert.ok(list.some((x) => x.symbol === s), `${s} is listed`);
+  let built = 0;
+  for (const { symbol, type } of list) {
+    const expiries = await get(`/api/v1/symbols/${encodeURIComponent(symbol)}/expiries`);
+    // The demo volatility index has no listed options: its expiries answer says the data source has none.
+    if (type === "volatility_index" && expiries.status === 503) continue;
+    assert.equal(expiries.status, 200, `${symbol}: ${JSON.stringify(expiries.body).slice(0, 200)}`);
+    const expiry = (expiries.body.data.expiries as { expiry: string; strikes: number[] }[]).find((e) => e.strikes.length >= 2);
+    if (!expiry) continue; // no listed options (the volatility index)
+    const mid = Math.floor(expiry.strikes.length / 2);
+    const res = await fetch(`${server.baseUrl}/api/v1/outputs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ symbol, strategy: "bull_call_spread", expiry: expiry.expiry, strikes: [expiry.strikes[mid - 1], expiry.strikes[mid]] }),
+    });
+    assert.ok(res.status >= 200 && res.status < 300, `${symbol} ${expiry.expiry}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+    built++;
+  }
+  assert.ok(built >= list.length - 2, `built ${built} of ${list.length}`);
+});
