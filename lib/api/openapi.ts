@@ -1,4 +1,5 @@
 /** Builds the OpenAPI 3.1 reference from the route table: the schemas that validate requests also document them. */
+import { INPUT_EXAMPLES } from "./input-examples";
 import { z } from "zod";
 import { VERSION } from "../version";
 import { PLAN_SEED } from "../domain/plans-catalogue";
@@ -17,6 +18,7 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
   return out;
 }
 
+/** Parameters with the same examples the 400 messages quote (lib/api/input-examples.ts); a test calls each of them. */
 function objectParams(schema: z.ZodType | undefined, where: "path" | "query"): Json[] {
   if (!schema) return [];
   const s = jsonSchema(schema, "input");
@@ -24,6 +26,7 @@ function objectParams(schema: z.ZodType | undefined, where: "path" | "query"): J
   const required = new Set((s.required as string[]) ?? []);
   return Object.entries(props).map(([name, p]) => ({
     name, in: where, required: where === "path" || required.has(name), description: p.description, schema: p,
+    ...(INPUT_EXAMPLES[name] !== undefined ? { example: INPUT_EXAMPLES[name] } : {}),
   }));
 }
 

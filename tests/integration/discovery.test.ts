@@ -9,6 +9,8 @@ import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
 import { lastFridayClose } from "../helpers/live-data";
 import { seedDemoMarket } from "../../lib/market/store";
+import { buildOpenApi } from "../../lib/api/openapi";
+import { allRoutes } from "../../lib/api/routes";
 
 let t: TestDatabase;
 let server: RunningServer;
@@ -55,4 +57,28 @@ test("an outputs request built only from the discovery answers succeeds for ever
     built++;
   }
   assert.ok(built >= list.length - 2, `built ${built} of ${list.length}`);
+});
+
+test("every example request in the reference answers 2xx with a test key", async () => {
+  await t.sql`update plans set a_per_minute = 100000, a_per_month = 100000 where id = 'sandbox'`;
+  const doc = buildOpenApi(allRoutes) as { paths: Record<string, Record<string, { parameters?: { name: string; in: string; example?: string }[] }>> };
+  let called = 0;
+  for (const [template, ops] of Object.entries(doc.paths)) {
+    const get = ops.get;
+    if (!get || template.startsWith("/api/v1/alerts")) continue; // webhook routes need Pro or Enterprise (a test key is Sandbox) and a registration of its own
+    const params = get.parameters ?? [];
+    let path = template;
+    const query = new URLSearchParams();
+    for (const p of params) {
+      assert.ok(p.example !== undefined || p.in === "query", `${template}: path parameter ${p.name} has an example`);
+      if (p.example === undefined) continue;
+      if (p.in === "path") path = path.replace(`{${p.name}}`, encodeURIComponent(p.example));
+      else query.set(p.name, p.example);
+    }
+    const url = `${path}${query.size ? `?${query}` : ""}`;
+    const res = await fetch(`${server.baseUrl}${url}`, { headers: { authorization: `Bearer ${key}` } });
+    assert.ok(res.status >= 200 && res.status < 300, `${url}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+    called++;
+  }
+  assert.ok(called >= 10, `called ${called} example requests`);
 });
