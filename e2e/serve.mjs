@@ -11,6 +11,7 @@ const port = process.env.E2E_PORT ?? "3100";
 const smtpPort = process.env.E2E_SMTP_PORT ?? String(Number(port) + 25);
 const env = {
   ...process.env, DATA_DIR: dataDir, PORT: port, DEMO_TICKER: "on",
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true", // the webhook specs deliver to a receiver on loopback
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: "Options Research API <no-reply@example.com>",
   APP_URL: process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`,
 };
