@@ -20,6 +20,7 @@ export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boole
   const [deleting, setDeleting] = useState(false);
   const [rotated, setRotated] = useState<RotatedSecret | null>(null);
   const [note, setNote] = useState("");
+  const [rangeError, setRangeError] = useState("");
   const act = useMutation({
     mutationFn: (a: { path: string; method: string; body?: unknown }) => portalFetch<unknown>(`${base}${a.path}`, { method: a.method, body: a.body }),
     onSuccess: (data, a) => {
@@ -33,6 +34,8 @@ export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boole
   function replayRange(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
+    setRangeError("");
+    if (!f.get("from") || !f.get("to")) return setRangeError("Choose both a from and a to time (UTC).");
     const iso = (k: string) => { const v = String(f.get(k) ?? ""); const d = new Date(`${v}Z`); return v && !Number.isNaN(d.getTime()) ? d.toISOString() : v; };
     act.mutate({ path: "/replay", method: "POST", body: { from: iso("from"), to: iso("to") } });
   }
@@ -66,6 +69,7 @@ export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boole
           <button type="submit" className={btn} disabled={act.isPending}>Replay time range</button>
         </form>
       ) : null}
+      {rangeError ? <p role="alert" className="text-sm text-red-800">{rangeError}</p> : null}
       <details open>
         <summary className="cursor-pointer font-medium">Deliveries</summary>
         <Deliveries webhookId={w.webhookId} canManage={canManage} />
