@@ -2,7 +2,11 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { checkSecondUser, checkSignedOut, type PortalAuthzPlan } from "../tests/helpers/portal-authz";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { verifyEmail } from "../tests/helpers/e2e-cli";
+import { readFileSync } from "node:fs";
 import { startReceiver } from "../tests/helpers/webhook-receiver";
+
+// The e2e server runs in production mode (https targets only) and trusts this test-only certificate (e2e/serve.mjs).
+const tls = { key: readFileSync("e2e/fixtures/loopback-tls.key", "utf8"), cert: readFileSync("e2e/fixtures/loopback-tls.crt", "utf8") };
 
 /** A Pro account with one test key, made through the portal's own routes (as the plan and keys pages do). */
 async function proAccountWithKey(request: APIRequestContext, baseURL: string | undefined) {
@@ -25,7 +29,7 @@ async function registerFromPage(page: Page, url: string) {
 test("register from the page, test event verified by standardwebhooks, pause, resume, rotate, delete", async ({ page, context, baseURL }) => {
   test.setTimeout(180_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(baseURL!).origin });
-  const receiver = await startReceiver();
+  const receiver = await startReceiver([], () => ({ status: 204 }), tls);
   try {
     await proAccountWithKey(page.request, baseURL);
     await page.goto("/dashboard/webhooks");
@@ -80,7 +84,7 @@ test("bad input on every form: a clear message, nothing written", async ({ page,
   await page.goto("/dashboard/webhooks");
   await registerFromPage(page, "not a url");
   await expect(page.getByRole("alert").filter({ hasText: "url" })).toBeVisible();
-  await page.getByLabel("Endpoint URL").fill("http://127.0.0.1:9/hook");
+  await page.getByLabel("Endpoint URL").fill("https://127.0.0.1:9/hook");
   await page.getByLabel("IV rank above (0–100)").fill("");
   await page.getByRole("button", { name: "Register webhook" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "ivRankAbove" })).toBeVisible();
@@ -91,7 +95,7 @@ test("bad input on every form: a clear message, nothing written", async ({ page,
   expect((await (await page.request.get("/api/portal/webhooks")).json()).data).toEqual([]);
 
   // Replay-range form: an empty and a reversed range are refused with a message.
-  const created = await page.request.post("/api/portal/webhooks", { headers: origin, data: { keyId, webhook: { url: "http://127.0.0.1:9/hook", events: ["no_trade.decision_changed"], symbols: ["SPY"] } } });
+  const created = await page.request.post("/api/portal/webhooks", { headers: origin, data: { keyId, webhook: { url: "https://127.0.0.1:9/hook", events: ["no_trade.decision_changed"], symbols: ["SPY"] } } });
   expect(created.status()).toBe(201);
   await page.reload();
   const card = page.getByTestId("webhook");
@@ -105,8 +109,8 @@ test("bad input on every form: a clear message, nothing written", async ({ page,
   for (const [path, data, field] of [
     [`/api/portal/webhooks/${id}`, { status: "deleted" }, "status"],
     [`/api/portal/webhooks/${id}/replay`, { eventId: "nope" }, ""],
-    ["/api/portal/webhooks", { keyId: "key_unknown", webhook: { url: "http://127.0.0.1:9/x", events: ["no_trade.decision_changed"], symbols: ["SPY"] } }, "keyId"],
-    ["/api/portal/webhooks", { keyId, webhook: { url: "http://127.0.0.1:9/x", events: [], symbols: ["SPY"] } }, "webhook.events"],
+    ["/api/portal/webhooks", { keyId: "key_unknown", webhook: { url: "https://127.0.0.1:9/x", events: ["no_trade.decision_changed"], symbols: ["SPY"] } }, "keyId"],
+    ["/api/portal/webhooks", { keyId, webhook: { url: "https://127.0.0.1:9/x", events: [], symbols: ["SPY"] } }, "webhook.events"],
   ] as const) {
     const res = await page.request.fetch(path, { method: path.endsWith(id) ? "PATCH" : "POST", headers: origin, data });
     expect(res.status(), path).toBe(400);
@@ -154,7 +158,7 @@ test("authorization: signed out 401 / redirect, a second user 404 or 403 on ever
       const origin = portalOrigin(baseURL);
       expect((await owner.put("/api/portal/plan", { data: { plan: "pro" }, headers: origin })).status()).toBe(200);
       const key = await owner.post("/api/portal/keys", { data: { name: "k", env: "test" }, headers: origin });
-      const created = await owner.post("/api/portal/webhooks", { headers: origin, data: { keyId: (await key.json()).data.id, webhook: { url: "http://127.0.0.1:9/x", events: ["no_trade.decision_changed"], symbols: ["SPY"] } } });
+      const created = await owner.post("/api/portal/webhooks", { headers: origin, data: { keyId: (await key.json()).data.id, webhook: { url: "https://127.0.0.1:9/x", events: ["no_trade.decision_changed"], symbols: ["SPY"] } } });
       expect(created.status()).toBe(201);
       const body = (await created.json()).data;
       webhookId = body.webhookId;
@@ -175,7 +179,7 @@ test("axe and a 375 px screenshot of the page with a webhook and its deliveries"
   test.setTimeout(120_000);
   const { default: AxeBuilder } = await import("@axe-core/playwright");
   const { keyId, origin } = await proAccountWithKey(page.request, baseURL);
-  const created = await page.request.post("/api/portal/webhooks", { headers: origin, data: { keyId, webhook: { url: "http://127.0.0.1:9/hook", events: ["no_trade.decision_changed"], symbols: ["SPY"] } } });
+  const created = await page.request.post("/api/portal/webhooks", { headers: origin, data: { keyId, webhook: { url: "https://127.0.0.1:9/hook", events: ["no_trade.decision_changed"], symbols: ["SPY"] } } });
   const id = (await created.json()).data.webhookId as string;
   expect((await page.request.post(`/api/portal/webhooks/${id}/test`, { headers: origin })).status()).toBe(200);
   await page.setViewportSize({ width: 375, height: 900 });
