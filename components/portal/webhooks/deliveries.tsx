@@ -35,7 +35,7 @@ export function Deliveries({ webhookId, canManage }: { webhookId: string; canMan
                   className="mt-1 rounded border border-slate-400 px-2 py-1 text-xs hover:bg-slate-100">Replay this event</button>
               ) : null}
               {d.attempts.length > 0 ? (
-                <div className="mt-2 overflow-x-auto">
+                <div className="mt-2 overflow-x-auto focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700" tabIndex={0} role="region" aria-label={`Attempts of ${d.eventId}`}>
                   <table className="min-w-full text-left text-xs">
                     <caption className="sr-only">Attempts of {d.eventId}</caption>
                     <thead><tr><th scope="col" className="pr-3">Time (UTC)</th><th scope="col" className="pr-3">Status code</th><th scope="col" className="pr-3">Latency</th><th scope="col">Response (first bytes)</th></tr></thead>
