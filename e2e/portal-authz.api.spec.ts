@@ -13,6 +13,7 @@ import { portalOrigin } from "../tests/helpers/portal";
 /** Routes that need no session (sign-up and password reset) are checked for CSRF and bad input in portal-security.api.spec.ts. */
 const PUBLIC_ROUTES = ["/api/portal/signup", "/api/portal/password-reset", "/api/portal/password-reset/complete"];
 const ID = "00000000-0000-4000-8000-000000000000";
+const WH = "wh_000000000000000000000000"; // a second user's webhooks are checked in portal-webhooks.ui.spec.ts
 
 const ROUTES: PortalRouteCase[] = [
   { method: "GET", path: "/api/portal/keys" },
@@ -30,8 +31,17 @@ const ROUTES: PortalRouteCase[] = [
   { method: "POST", path: "/api/portal/playground/call", body: { operation: "GET /api/v1/data/yield-curve" } },
   { method: "POST", path: "/api/portal/verify-email/resend", body: {} },
   { method: "POST", path: "/api/portal/terms", body: { version: 1 } },
+  { method: "GET", path: "/api/portal/webhooks" },
+  { method: "POST", path: "/api/portal/webhooks", body: {} },
+  { method: "GET", path: `/api/portal/webhooks/${WH}` },
+  { method: "PATCH", path: `/api/portal/webhooks/${WH}`, body: { status: "paused" } },
+  { method: "DELETE", path: `/api/portal/webhooks/${WH}` },
+  { method: "GET", path: `/api/portal/webhooks/${WH}/deliveries` },
+  { method: "POST", path: `/api/portal/webhooks/${WH}/test`, body: {} },
+  { method: "POST", path: `/api/portal/webhooks/${WH}/replay`, body: {} },
+  { method: "POST", path: `/api/portal/webhooks/${WH}/rotate-secret`, body: {} },
 ];
-const PAGES = ["/dashboard", "/dashboard/keys", "/dashboard/access", "/dashboard/plan", "/dashboard/usage", "/dashboard/playground"];
+const PAGES = ["/dashboard", "/dashboard/keys", "/dashboard/access", "/dashboard/plan", "/dashboard/usage", "/dashboard/playground", "/dashboard/webhooks"];
 
 function files(dir: string, name: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -43,7 +53,7 @@ const template = (file: string, root: string, name: string) =>
   "/" + relative(root, file).replace(new RegExp(`/?${name.replace(".", "\\.")}$`), "").replace(/\[[^\]]+\]/g, ":param");
 
 test("every portal route file and dashboard page is in the authorization plan", () => {
-  const normalise = (p: string) => p.replace(/key_0+|[0-9a-f-]{36}/g, ":param");
+  const normalise = (p: string) => p.replace(/key_0+|wh_0+|[0-9a-f-]{36}/g, ":param");
   const routes = new Set(files("app/api/portal", "route.ts").map((f) => template(f, "app", "route.ts")));
   const planned = new Set([...ROUTES.map((r) => normalise(r.path)), ...PUBLIC_ROUTES]);
   expect([...routes].filter((r) => !planned.has(r)).sort(), "portal routes missing from the plan").toEqual([]);

@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const dataDir = mkdtempSync(join(tmpdir(), "ora-e2e-"));
 const port = process.env.E2E_PORT ?? "3100";
@@ -11,6 +12,8 @@ const port = process.env.E2E_PORT ?? "3100";
 const smtpPort = process.env.E2E_SMTP_PORT ?? String(Number(port) + 25);
 const env = {
   ...process.env, DATA_DIR: dataDir, PORT: port, DEMO_TICKER: "on",
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true", // the webhook specs deliver to a receiver on loopback…
+  NODE_EXTRA_CA_CERTS: fileURLToPath(new URL("./fixtures/loopback-tls.crt", import.meta.url)), // …over https with this test-only certificate
   SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: "Options Research API <no-reply@example.com>",
   APP_URL: process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`,
 };

@@ -5,3 +5,8 @@ import { sharedGateway } from "./gateway";
 export async function portalDb(): Promise<Db> {
   return (await sharedGateway()).database.db;
 }
+
+/** The same pool as the raw `postgres` handle, for domain functions written in SQL (webhook status, deliveries). */
+export async function portalDatabase() {
+  return (await sharedGateway()).database;
+}

@@ -1,5 +1,6 @@
 /** A real HTTP receiver on loopback that records every delivery and verifies it with the published `standardwebhooks` package. */
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 
@@ -23,10 +24,11 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(secrets: string[] = [], respond: Responder = () => ({ status: 204 })): Promise<Receiver> {
+/** With `tls` the receiver speaks https (the production-mode e2e server delivers only to https targets). */
+export async function startReceiver(secrets: string[] = [], respond: Responder = () => ({ status: 204 }), tls?: { key: string; cert: string }): Promise<Receiver> {
   const hung = new Set<http.ServerResponse>();
   const receiver: Receiver = { url: "", received: [], secrets, respond, close: async () => {} };
-  const server = http.createServer((req, res) => {
+  const handler: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
@@ -50,9 +52,10 @@ export async function startReceiver(secrets: string[] = [], respond: Responder =
       rec.answered = answer.status;
       res.writeHead(answer.status, { "content-type": "text/plain", ...(answer.location ? { location: answer.location } : {}) }).end(answer.body ?? "ok");
     });
-  });
+  };
+  const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  receiver.url = `${tls ? "https" : "http"}://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   receiver.close = () =>
     new Promise((resolve) => {
       for (const r of hung) r.socket?.destroy();
