@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState, type FormEvent } from "react";
 import type { PlaygroundResponse } from "@/lib/portal/playground-call";
 import { bodyValue, curlCommand, requestPath, type PlaygroundOperation } from "@/lib/portal/playground-operations";
-import { portalJson } from "@/lib/portal/client-fetch";
+import { portalFetch } from "@/components/portal/portal-fetch";
 import { ParamField } from "./param-field";
 import { ResponseView } from "./response-view";
 
@@ -33,9 +33,9 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
   const [keyMode, setKeyMode] = useState<"playground" | "pasted">("playground");
   const [pasted, setPasted] = useState("");
   const queryClient = useQueryClient();
-  const keyInfo = useQuery({ queryKey: ["portal", "playground-key"], queryFn: () => portalJson<{ keyId: string; prefix: string } | null>("/api/portal/playground/key") });
+  const keyInfo = useQuery({ queryKey: ["portal", "playground-key"], queryFn: () => portalFetch<{ keyId: string; prefix: string } | null>("/api/portal/playground/key") });
   const call = useMutation({
-    mutationFn: (body: unknown) => portalJson<PlaygroundResponse>("/api/portal/playground/call", { method: "POST", body: JSON.stringify(body) }),
+    mutationFn: (body: unknown) => portalFetch<PlaygroundResponse>("/api/portal/playground/call", { method: "POST", body }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["portal"] }),
   });
   const req = useMemo(() => toRequest(op, values), [op, values]);

@@ -3,7 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { STATUS_CLASSES, type RequestLogPage, type UsageEndpoint, type UsageKey } from "@/lib/domain/usage-types";
-import { portalJson } from "@/lib/portal/client-fetch";
+import { portalFetch } from "@/components/portal/portal-fetch";
 import { QueryState } from "../query-state";
 import { ScrollRegion } from "@/components/scroll-region";
 
@@ -30,7 +30,7 @@ export function RequestLog({ keys, endpoints }: { keys: UsageKey[]; endpoints: U
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const log = useInfiniteQuery({
     queryKey: ["portal", "usage", "requests", applied],
-    queryFn: ({ pageParam }) => portalJson<RequestLogPage>(logUrl(applied, pageParam)),
+    queryFn: ({ pageParam }) => portalFetch<RequestLogPage>(logUrl(applied, pageParam)),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval: 15_000,

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import type { UsageSummary } from "@/lib/domain/usage-types";
-import { portalJson } from "@/lib/portal/client-fetch";
+import { portalFetch } from "@/components/portal/portal-fetch";
 import { GROUP_BY, seriesRows, type GroupBy } from "@/lib/portal/usage-series";
 import { QueryState } from "../query-state";
 import { QuotaGauges } from "./quota-gauges";
@@ -17,7 +17,7 @@ export function UsageDashboard() {
   const [groupBy, setGroupBy] = useState<GroupBy>("family");
   const summary = useQuery({
     queryKey: ["portal", "usage"],
-    queryFn: () => portalJson<UsageSummary>("/api/portal/usage"),
+    queryFn: () => portalFetch<UsageSummary>("/api/portal/usage"),
     refetchInterval: 15_000,
     staleTime: 5_000,
   });
