@@ -65,7 +65,7 @@ export function createPipeline(deps: PipelineDeps) {
   }
 
   /** Parses the inputs and calls the handler; synchronous when the handler answers from memory. */
-  function run(route: RouteDef, request: Request, url: URL, rawParams: Record<string, string>, caller: Caller, view: ViewSpec, requestId: string, now: Date, bodyText: string, database: Database = deps.database): Outcome | Promise<Outcome> {
+  function run(route: RouteDef, request: Request, url: URL, rawParams: Record<string, string>, caller: Caller | null, view: ViewSpec, requestId: string, now: Date, bodyText: string, database: Database = deps.database): Outcome | Promise<Outcome> {
     const failed = (err: unknown): Outcome => {
       if (err instanceof ApiError) return { ok: false, error: err };
       if (err instanceof DomainError) return { ok: false, error: fromDomainError(err) };
@@ -138,7 +138,7 @@ export function createPipeline(deps: PipelineDeps) {
     }
     const route = m.route;
     if (!route.authenticated) {
-      const outcome = await run(route, request, url, m.params, undefined as never, { env: "demo", entitlement: "demo" }, requestId, now, "");
+      const outcome = await run(route, request, url, m.params, null, { env: "demo", entitlement: "demo" }, requestId, now, "");
       if (!outcome.ok) return fail(route.family, outcome.error, requestId, anonymous);
       const data = outcome.result.data;
       return respond(200, route.family === "B" && route.response ? successBodyNoData(data, now) : data, requestId, { "cache-control": "no-store" });

@@ -7,11 +7,12 @@ import type { Caller } from "./credentials";
 export type Family = "A" | "B";
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
-export interface HandlerContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+export interface HandlerContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown, C extends Caller | null = Caller> {
   params: P;
   query: Q;
   body: B;
-  caller: Caller;
+  /** The key's caller; null on routes that take no key (`authenticated: false`). */
+  caller: C;
   view: ViewSpec;
   engine: AnalyticsEngine;
   database: Database;
@@ -48,16 +49,18 @@ export interface RouteDef {
   /** Status of a successful answer (200 unless said). */
   successStatus?: number;
   /** Method syntax on purpose: each route's handler takes its own schemas' output types (checked in defineRoute). */
-  handler(ctx: HandlerContext<unknown, unknown, unknown>): Promise<HandlerResult> | HandlerResult;
+  handler(ctx: HandlerContext<unknown, unknown, unknown, Caller | null>): Promise<HandlerResult> | HandlerResult;
 }
 
 /** A route whose handler receives the parsed output types of its own params, query and body schemas. */
-export function defineRoute<PS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined, BS extends z.ZodType | undefined = undefined>(
-  route: Omit<RouteDef, "id" | "params" | "query" | "body" | "handler"> & {
+export function defineRoute<PS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined, BS extends z.ZodType | undefined = undefined, A extends boolean = true>(
+  route: Omit<RouteDef, "id" | "params" | "query" | "body" | "handler" | "authenticated"> & {
+    authenticated: A;
     params?: PS;
     query?: QS;
     body?: BS;
-    handler(ctx: HandlerContext<Input<PS>, Input<QS>, BS extends z.ZodType ? z.output<BS> : undefined>): Promise<HandlerResult> | HandlerResult;
+    /** Authenticated routes' handlers get the caller; routes without a key get null. */
+    handler(ctx: HandlerContext<Input<PS>, Input<QS>, BS extends z.ZodType ? z.output<BS> : undefined, A extends true ? Caller : null>): Promise<HandlerResult> | HandlerResult;
   },
 ): RouteDef {
   return { ...route, id: `${route.method} ${route.path}` };

@@ -12,7 +12,7 @@ import { createAccountInTx, normaliseEmail } from "../domain/accounts";
 
 export function portalAdapter(db: Db): Adapter {
   const base = DrizzleAdapter(db, {
-    usersTable: users as never, accountsTable: authAccounts as never, sessionsTable: authSessions as never, verificationTokensTable: authVerificationTokens as never,
+    usersTable: users, accountsTable: authAccounts, sessionsTable: authSessions, verificationTokensTable: authVerificationTokens,
   });
   return {
     ...base,

@@ -8,7 +8,7 @@ import { notFound, requireWebhooks, webhookParams } from "./alerts-common";
 import { alertSchemas, deliveriesQuery, patchAlertBody, replayBody } from "./alerts-schemas";
 import { schemas } from "../../contract/responses";
 
-const common = { family: "B" as const, tags: ["Variant B", "Webhooks"], authenticated: true, touchesAccountState: true, params: webhookParams };
+const common = { family: "B" as const, tags: ["Variant B", "Webhooks"], authenticated: true as const, touchesAccountState: true, params: webhookParams };
 
 /** A missing webhook is a 404; domain rule violations reach the pipeline's one DomainError mapping. */
 async function domain<T>(fn: () => Promise<T | null>): Promise<T> {
