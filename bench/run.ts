@@ -6,6 +6,7 @@
  * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_ENGINE=off, BENCH_USAGE=off, BENCH_WEBHOOKS=off, BENCH_USAGE_EVENTS (1000000), BENCH_LOG_LEVEL (warn); diagnostics: BENCH_SERVER_NODE_ARGS / BENCH_NEXT_NODE_ARGS (e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof") are extra node flags for the standalone / Next server, BENCH_PG_PARAMS (e.g. "synchronous_commit=off") is appended to its DATABASE_URL.
  */
+import { randomBytes } from "node:crypto";
 import { cpus, loadavg } from "node:os";
 import { startCpu } from "./cpu";
 import { benchEngine } from "./engine";
@@ -186,7 +187,9 @@ async function benchNext(database: TestDatabase, keys: string[]): Promise<void> 
       results.next.note = `built in ${Math.round(built.ms / 1000)} s`;
     }
     const nodeArgs = (process.env.BENCH_NEXT_NODE_ARGS ?? "").split(" ").filter(Boolean);
-    next = await startNext({ DATABASE_URL: database.url, BENCH_CONSTANT_ROUTE: "1", DEMO_TICKER: "off", LOG_LEVEL: LOG_LEVEL }, "/api/bench-constant", nodeArgs);
+    // A throwaway secret: production refuses to start without AUTH_SECRET, and the bench signs no session that outlives it.
+    const authSecret = randomBytes(32).toString("base64");
+    next = await startNext({ DATABASE_URL: database.url, BENCH_CONSTANT_ROUTE: "1", DEMO_TICKER: "off", LOG_LEVEL: LOG_LEVEL, AUTH_SECRET: authSecret }, "/api/bench-constant", nodeArgs);
     const server = next;
     cleanups.push(() => server.stop());
     say(`next start pid ${next.child.pid} at ${next.baseUrl}`);
