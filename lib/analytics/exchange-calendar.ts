@@ -11,16 +11,27 @@ const parts = new Intl.DateTimeFormat("en-US", {
   timeZone: EXCHANGE_TIME_ZONE, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
 });
 
-/** New York wall-clock fields of an instant. */
-function local(t: number): { y: number; m: number; d: number; h: number; mi: number; s: number } {
-  const p = Object.fromEntries(parts.formatToParts(new Date(t)).map((x) => [x.type, x.value]));
-  return { y: +p.year, m: +p.month, d: +p.day, h: +p.hour, mi: +p.minute, s: +p.second };
-}
+const HOUR_MS = 3_600_000;
+/** Offsets by UTC hour: New York's offset is a whole number of hours and changes only on a UTC hour boundary. */
+const offsetByHour = new Map<number, number>();
 
 /** Offset of New York from UTC at instant `t`, in ms (−5 h in winter, −4 h under daylight saving). */
 function offsetMs(t: number): number {
-  const l = local(t);
-  return Date.UTC(l.y, l.m - 1, l.d, l.h, l.mi, l.s) - Math.floor(t / 1000) * 1000;
+  const hour = Math.floor(t / HOUR_MS);
+  const cached = offsetByHour.get(hour);
+  if (cached !== undefined) return cached;
+  const start = hour * HOUR_MS;
+  const p = Object.fromEntries(parts.formatToParts(new Date(start)).map((x) => [x.type, x.value]));
+  const offset = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second) - start;
+  if (offsetByHour.size >= 100_000) offsetByHour.clear();
+  offsetByHour.set(hour, offset);
+  return offset;
+}
+
+/** New York wall-clock fields of an instant. */
+function local(t: number): { y: number; m: number; d: number; h: number; mi: number; s: number } {
+  const w = new Date(t + offsetMs(t));
+  return { y: w.getUTCFullYear(), m: w.getUTCMonth() + 1, d: w.getUTCDate(), h: w.getUTCHours(), mi: w.getUTCMinutes(), s: w.getUTCSeconds() };
 }
 
 /** The instant a New York wall-clock time (date YYYY-MM-DD, hour) occurs. */
@@ -99,8 +110,16 @@ export function tradingDayOnOrBefore(date: string): string {
 
 /** The instant an expiry date's options stop trading: 16:00 New York on the last trading day on or before it. */
 export function expiryClose(expiry: string): Date {
-  return newYorkInstant(tradingDayOnOrBefore(expiry), EXPIRY_CLOSE_LOCAL_HOUR);
+  let t = expiryCloseCache.get(expiry);
+  if (t === undefined) {
+    t = newYorkInstant(tradingDayOnOrBefore(expiry), EXPIRY_CLOSE_LOCAL_HOUR).getTime();
+    if (expiryCloseCache.size >= 10_000) expiryCloseCache.clear();
+    expiryCloseCache.set(expiry, t);
+  }
+  return new Date(t);
 }
+/** Expiry dates are few and asked for once per quote: their close instants are kept. */
+const expiryCloseCache = new Map<string, number>();
 
 /** Whole calendar days from the New York date of `asOf` to `date` (YYYY-MM-DD); negative for past dates. */
 export function calendarDaysFromNewYork(asOf: Date, date: string): number {

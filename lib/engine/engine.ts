@@ -8,7 +8,7 @@ import type { Database } from "../db/client";
 import type { MarketEnv } from "../analytics/types";
 import { errorFields, log } from "../log";
 import { readMarketVersions } from "../market/versions";
-import { loadMarketInput } from "./load";
+import { loadMarketInput, type LoadedMarket } from "./load";
 import { IvHistoryTracker } from "./iv-history";
 import { startDemoTicker } from "../market/store";
 import { computeMarketView, type MarketSnapshotInput, type MarketView } from "./compute";
@@ -24,6 +24,8 @@ interface ViewState {
   version: number;
   computedAt: number;
   view: MarketView;
+  /** What the view was computed from: the next load of the current market reads only what is newer. */
+  snapshot: LoadedMarket;
 }
 
 export interface EngineOptions {
@@ -42,7 +44,7 @@ export interface RecomputeNotice {
   snapshot: MarketSnapshotInput;
 }
 
-export type SnapshotLoader = (env: MarketEnv, cutoff: Date | null) => Promise<MarketSnapshotInput>;
+export type SnapshotLoader = (env: MarketEnv, cutoff: Date | null, previous?: LoadedMarket) => Promise<LoadedMarket>;
 
 export class MarketEngine {
   private readonly states = new Map<string, ViewState>();
@@ -92,9 +94,10 @@ export class MarketEngine {
     const version = this.versions[env];
     const run = (async () => {
       const cutoff = entitlement === "delayed-15m" ? new Date(this.now().getTime() - DELAY_MS) : null;
-      const snapshot = await this.load(env, cutoff);
-      const view = computeMarketView(snapshot, this.states.get(key)?.view ?? null);
-      const state: ViewState = { version, computedAt: Date.now(), view };
+      const previous = this.states.get(key);
+      const snapshot = await this.load(env, cutoff, cutoff === null ? previous?.snapshot : undefined);
+      const view = computeMarketView(snapshot, previous?.view ?? null);
+      const state: ViewState = { version, computedAt: Date.now(), view, snapshot };
       this.states.set(key, state);
       log.debug("market view computed", { env, entitlement, ms: Math.round(view.computedMs), symbols: view.symbols.size });
       if (this.onRecompute) void Promise.resolve(this.onRecompute({ env, entitlement, version, view, snapshot })).catch((err) => log.warn("onRecompute failed", errorFields(err)));
@@ -131,7 +134,7 @@ export class MarketEngine {
 
 export async function startMarketEngine(database: Database, options: EngineOptions): Promise<AnalyticsEngine> {
   const tracker = new IvHistoryTracker();
-  const engine = new MarketEngine(database, (env, cutoff) => loadMarketInput(database.db, env, cutoff, tracker), options.now, options.onRecompute);
+  const engine = new MarketEngine(database, (env, cutoff, previous) => loadMarketInput(database.db, env, cutoff, tracker, previous), options.now, options.onRecompute);
   await engine.start();
   await engine.warm();
   const stopTicker = options.demoTicker ? startDemoTicker(database, { seed: options.seed }) : null;

@@ -14,6 +14,8 @@ export interface MarketSnapshot {
   tradesBySymbol: Map<string, OptionTrade[]>; // the 24 h ending at each symbol's newest print, ascending
   yields: TreasuryYield[]; // the last YIELD_DATES dates, ascending
   version: number;
+  /** The version of the last write that could change existing rows; snapshots of the same base differ only by appends. */
+  baseVersion: number;
   asOfBySymbol: Map<string, Date>; // newest of chain snapshot, last print and daily bar
 }
 
@@ -29,6 +31,7 @@ export interface LoadOptions {
 const DAILY_BARS = 300;
 const HISTORY_DAYS = 400; // calendar days of EOD chain history: a little over 252 sessions
 const YIELD_DATES = 30;
+const TRADE_WINDOW_MS = 24 * 3600_000;
 const FAR_FUTURE = "9999-12-31T00:00:00Z";
 
 const ms = (v: unknown) => new Date(Number(v));
@@ -102,11 +105,103 @@ export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptio
           select distinct date from treasury_yields where env = ${env} and date <= (${cutoff}::timestamptz at time zone 'UTC')::date
           order by date desc limit ${YIELD_DATES})
         order by date, tenor`);
-      const versionRows = await tx.execute<Row>(sql`select version from market_data_versions where env = ${env}`);
+      const versionRows = await readVersion(tx, env);
       return assemble(instrumentRows, barRows, quoteRows, tradeRows, yieldRows, versionRows);
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
   );
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+const readVersion = (tx: Tx, env: MarketEnv) => tx.execute<Row>(sql`select version, base_version from market_data_versions where env = ${env}`);
+const textArray = (xs: string[]) => sql`${`{${xs.map((x) => `"${x.replace(/["\\]/g, "\\$&")}"`).join(",")}}`}::text[]`;
+const tsArray = (xs: Date[]) => sql`${`{${xs.map((x) => `"${x.toISOString()}"`).join(",")}}`}::timestamptz[]`;
+
+/**
+ * The current market (no cutoff, no history) given the previous snapshot of it: when no write since `previous` could
+ * have changed existing rows (same base version), reads only what is newer than it — each symbol's bars from its last
+ * daily bar on, its chain only when a newer snapshot exists, its prints after the last one seen — and merges. Otherwise,
+ * or when the instruments changed, a full read. The result equals `loadMarketSnapshot(db, env, { withHistory: false })`.
+ */
+export async function loadMarketDelta(db: Db, env: MarketEnv, previous: MarketSnapshot): Promise<MarketSnapshot> {
+  const delta = await db.transaction(
+    async (tx) => {
+      const versionRows = await readVersion(tx, env);
+      if (num(versionRows[0]?.base_version ?? 0) !== previous.baseVersion) return null;
+      const instrumentRows = await tx.execute<Row>(sql`
+        select symbol, name, sector, kind, next_earnings_date::text as next_earnings_date, dividend_yield
+        from instruments where env = ${env} order by symbol`);
+      const symbols = instrumentRows.map((r) => r.symbol as string);
+      if (symbols.join(",") !== previous.instruments.map((i) => i.symbol).join(",")) return null;
+      const epoch = new Date(0);
+      const lastBar = symbols.map((s) => previous.dailyBarsBySymbol.get(s)?.at(-1)?.ts ?? epoch);
+      const chainAt = symbols.map((s) => previous.latestChainBySymbol.get(s)?.[0]?.asOf ?? epoch);
+      const lastPrint = symbols.map((s) => previous.tradesBySymbol.get(s)?.at(-1)?.ts ?? epoch);
+      const barRows = await tx.execute<Row>(sql`
+        select b.symbol, round(extract(epoch from b.ts) * 1000)::float8 as ts_ms, b.open, b.high, b.low, b.close, b.volume
+        from unnest(${textArray(symbols)}, ${tsArray(lastBar)}) as u(symbol, since)
+        join bars b on b.env = ${env} and b.symbol = u.symbol and b.interval = '1d' and b.ts >= u.since
+        order by b.symbol, b.ts`);
+      const quoteRows = await tx.execute<Row>(sql`
+        with newest as (
+          select u.symbol, n.as_of, 1 as rn_all from unnest(${textArray(symbols)}, ${tsArray(chainAt)}) as u(symbol, seen)
+          cross join lateral (select max(as_of) as as_of from option_quotes
+                              where env = ${env} and symbol = u.symbol and as_of > now() + interval '1 day' - make_interval(days => ${HISTORY_DAYS})) n
+          where n.as_of is distinct from u.seen and n.as_of is not null
+        )
+        ${quoteColumns}
+        from option_quotes q join newest s on s.symbol = q.symbol and s.as_of = q.as_of
+        where q.env = ${env}
+        order by q.symbol, q.expiry, q.strike, q."right"`);
+      const tradeRows = await tx.execute<Row>(sql`
+        select t.trade_id, t.symbol, round(extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.expiry::text as expiry, t.strike, t."right",
+               t.price, t.size, t.exchange, t.condition, t.bid, t.ask
+        from unnest(${textArray(symbols)}, ${tsArray(lastPrint)}) as u(symbol, since)
+        join option_trades t on t.env = ${env} and t.symbol = u.symbol and t.ts >= u.since
+        order by t.ts, t.trade_id`);
+      const yieldRows = await tx.execute<Row>(sql`
+        select date::text as date, tenor, yield_pct from treasury_yields
+        where env = ${env} and date in (select distinct date from treasury_yields where env = ${env} order by date desc limit ${YIELD_DATES})
+        order by date, tenor`);
+      return assemble(instrumentRows, barRows, quoteRows, tradeRows, yieldRows, versionRows);
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+  return delta ? merge(previous, delta) : loadMarketSnapshot(db, env, { withHistory: false });
+}
+
+/** `previous` brought forward by `newer` (read by loadMarketDelta): replaced bars and chains, appended prints. */
+function merge(previous: MarketSnapshot, newer: MarketSnapshot): MarketSnapshot {
+  const dailyBarsBySymbol = new Map<string, Bar[]>();
+  const latestChainBySymbol = new Map<string, OptionQuote[]>();
+  const tradesBySymbol = new Map<string, OptionTrade[]>();
+  for (const { symbol } of newer.instruments) {
+    const oldBars = previous.dailyBarsBySymbol.get(symbol) ?? [];
+    const newBars = newer.dailyBarsBySymbol.get(symbol) ?? [];
+    const from = newBars.length ? +newBars[0].ts : Infinity;
+    const bars = [...oldBars.filter((b) => +b.ts < from), ...newBars].slice(-DAILY_BARS);
+    if (bars.length) dailyBarsBySymbol.set(symbol, bars);
+    const chain = newer.latestChainBySymbol.get(symbol) ?? previous.latestChainBySymbol.get(symbol);
+    if (chain) latestChainBySymbol.set(symbol, chain);
+    const oldTrades = previous.tradesBySymbol.get(symbol) ?? [];
+    const seen = new Set(oldTrades.length ? oldTrades.filter((t) => +t.ts === +oldTrades[oldTrades.length - 1].ts).map((t) => t.tradeId) : []);
+    const all = [...oldTrades, ...(newer.tradesBySymbol.get(symbol) ?? []).filter((t) => !seen.has(t.tradeId))];
+    if (all.length) {
+      // The 24 h ending at the newest print, as the full read selects them.
+      const since = +all[all.length - 1].ts - TRADE_WINDOW_MS;
+      tradesBySymbol.set(symbol, all.filter((t) => +t.ts > since));
+    }
+  }
+  const asOfBySymbol = new Map<string, Date>();
+  for (const { symbol } of newer.instruments) {
+    const chain = latestChainBySymbol.get(symbol);
+    const trades = tradesBySymbol.get(symbol);
+    const bars = dailyBarsBySymbol.get(symbol);
+    const times = [chain?.[0].asOf, trades?.at(-1)?.ts].filter((d): d is Date => d !== undefined);
+    if (times.length) asOfBySymbol.set(symbol, new Date(Math.max(...times.map(Number))));
+    else if (bars?.length) asOfBySymbol.set(symbol, bars[bars.length - 1].ts);
+  }
+  return { ...newer, dailyBarsBySymbol, latestChainBySymbol, chainHistoryBySymbol: new Map(), tradesBySymbol, asOfBySymbol };
 }
 
 function assemble(instrumentRows: Row[], barRows: Row[], quoteRows: Row[], tradeRows: Row[], yieldRows: Row[], versionRows: Row[]): MarketSnapshot {
@@ -152,6 +247,6 @@ function assemble(instrumentRows: Row[], barRows: Row[], quoteRows: Row[], trade
   for (const [symbol, bars] of dailyBarsBySymbol) if (!asOfBySymbol.has(symbol)) bump(symbol, bars[bars.length - 1].ts);
   return {
     instruments, dailyBarsBySymbol, latestChainBySymbol, chainHistoryBySymbol, tradesBySymbol, yields,
-    version: versionRows.length ? num(versionRows[0].version) : 0, asOfBySymbol,
+    version: versionRows.length ? num(versionRows[0].version) : 0, baseVersion: versionRows.length ? num(versionRows[0].base_version) : 0, asOfBySymbol,
   };
 }

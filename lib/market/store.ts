@@ -3,7 +3,8 @@
  * the chain table bounded (only the newest intraday snapshot survives; end-of-day snapshots at 21:00 UTC stay).
  */
 import { invalidateIvHistory } from "./iv-history-store";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { marketDataVersions } from "../../db/schema";
 import type { Db } from "../db/client";
 import { bumpMarketVersion } from "./versions";
 import { BARS, INSTRUMENTS, QUOTES, TRADES, YIELDS, bulkInsert, type Tx } from "./store-bulk";
@@ -89,6 +90,11 @@ export async function advanceDemoMarket(db: Db, opts: { seed: number | string; f
   const trades = to > from ? generateTradesBetween(seed, from, to) : [];
   const newChain = asOf > prevAsOf;
   const sessionChanged = currentSession(to) !== currentSession(from);
+  // A market at rest (nights, weekends) writes nothing: readers keep their view instead of reloading an unchanged one.
+  if (!trades.length && !touched.length && !newChain && !sessionChanged) {
+    const [row] = await db.select({ version: marketDataVersions.version }).from(marketDataVersions).where(eq(marketDataVersions.env, "demo"));
+    return { asOf: new Date(asOf), trades: 0, newChain: false, version: row?.version ?? 0 };
+  }
   const version = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_WRITE_LOCK})`);
     await bulkInsert(tx, "demo", TRADES, trades);
@@ -99,7 +105,8 @@ export async function advanceDemoMarket(db: Db, opts: { seed: number | string; f
       await pruneIntraday(tx, sessionOpen(currentSession(to)) - KEEP_INTRADAY_MS);
     }
     if (newChain) await writeChain(tx, seed, prevAsOf, asOf, to);
-    return bumpMarketVersion(tx, "demo");
+    // Within a session a tick only adds newer rows; a roll-over prunes and rewrites instruments and yields.
+    return bumpMarketVersion(tx, "demo", sessionChanged ? "rebase" : "append");
   });
   return { asOf: new Date(asOf), trades: trades.length, newChain, version };
 }

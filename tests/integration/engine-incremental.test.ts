@@ -7,7 +7,8 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { lastFridayClose } from "../helpers/live-data";
-import { seedDemoMarket } from "../../lib/market/store";
+import { advanceDemoMarket, seedDemoMarket } from "../../lib/market/store";
+import { loadMarketDelta, loadMarketSnapshot } from "../../lib/market/store-read";
 import { loadMarketInput } from "../../lib/engine/load";
 import { computeMarketView, type MarketView } from "../../lib/engine/compute";
 import { IvHistoryTracker } from "../../lib/engine/iv-history";
@@ -65,4 +66,38 @@ test("an unchanged symbol keeps its analytics and payload objects; a changed one
   assert.notEqual(view.symbols.get("MSFT")!.inputKey, before.msftA!.inputKey);
   assert.notEqual(data("MSFT"), before.msft, "MSFT's payload rebuilt");
   assert.deepEqual(data("MSFT").symbol, "MSFT");
+});
+
+test("a delta load after demo ticks equals a full read: within a session (appends), at rest (nothing written) and across a roll-over (rebase)", async () => {
+  const seed = "options-research-demo-v1";
+  const close = lastFridayClose(new Date()).getTime();
+  let at = close - 3.5 * 3_600_000; // Friday 17:30 UTC, mid-session
+  await seedDemoMarket(t.db, { seed, now: at });
+  const full = () => loadMarketSnapshot(t.db, "demo", { withHistory: false });
+  let previous = await full();
+  const step = async (to: number) => {
+    const r = await advanceDemoMarket(t.db, { seed, from: at, to });
+    at = to;
+    const delta = await loadMarketDelta(t.db, "demo", previous);
+    assert.deepEqual(delta, await full(), `delta load at ${new Date(to).toISOString()} equals the full read`);
+    previous = delta;
+    return r;
+  };
+  const base = previous.baseVersion;
+  let newChains = 0;
+  for (let i = 1; i <= 6; i++) newChains += (await step(at + 60_000)).newChain ? 1 : 0;
+  assert.ok(newChains > 0, "the ticks wrote newer chain snapshots");
+  assert.equal(previous.baseVersion, base, "ticks inside a session only append");
+  assert.ok(previous.version > base);
+
+  // Past the close and into the weekend: the close's ticks append; a market at rest writes nothing, not even a version.
+  await step(close + 60_000);
+  const resting = previous.version;
+  const r = await step(close + 30 * 3_600_000);
+  assert.equal(r.version, resting, "a tick over a closed market bumps no version");
+  assert.equal(previous.version, resting);
+
+  // Monday's open rolls the session over (pruning, new instruments and yields): a rebase, and the delta load reads everything.
+  await step(close + (2 * 24 + 17.5) * 3_600_000 + 60_000);
+  assert.ok(previous.baseVersion > base, "a roll-over is a rebase");
 });

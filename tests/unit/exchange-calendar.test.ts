@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { expiryClose, isTradingDay, newYorkDate, nyseHolidays, tradingDayOnOrBefore } from "../../lib/analytics/exchange-calendar";
+import { expiryClose, isTradingDay, newYorkDate, newYorkInstant, nyseHolidays, tradingDayOnOrBefore } from "../../lib/analytics/exchange-calendar";
 
 test("NYSE full-day holidays by rule match the published 2026 and 2027 calendars", () => {
   assert.deepEqual([...nyseHolidays(2026)], [
@@ -32,4 +32,21 @@ test("the New York date of an instant: 03:00 UTC is still the previous evening i
   assert.equal(newYorkDate(new Date("2026-01-16T05:00:00Z")), "2026-01-16");
   assert.equal(newYorkDate(new Date("2026-07-16T03:59:59Z")), "2026-07-15");
   assert.equal(newYorkDate(new Date("2026-07-16T04:00:00Z")), "2026-07-16");
+});
+
+test("New York dates agree with Intl at every instant around the daylight-saving changes and at random instants (the per-hour offset cache is exact)", () => {
+  const intl = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" });
+  const instants: number[] = [];
+  // 2026's changes: 2026-03-08 07:00 UTC (to EDT) and 2026-11-01 06:00 UTC (to EST); New York midnight is 04:00/05:00 UTC.
+  for (const change of [Date.UTC(2026, 2, 8, 7), Date.UTC(2026, 10, 1, 6)]) {
+    for (let dt = -26 * 3_600_000; dt <= 26 * 3_600_000; dt += 15 * 60_000) instants.push(change + dt, change + dt - 1);
+  }
+  let x = 12345;
+  for (let i = 0; i < 2000; i++) {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    instants.push(Date.UTC(2020, 0, 1) + Math.floor((x / 2 ** 31) * 10 * 365 * 86_400_000));
+  }
+  for (const t of instants) assert.equal(newYorkDate(new Date(t)), intl.format(new Date(t)), new Date(t).toISOString());
+  assert.equal(newYorkInstant("2026-03-08", 12).toISOString(), "2026-03-08T16:00:00.000Z", "noon on the day clocks spring forward is EDT");
+  assert.equal(newYorkInstant("2026-11-01", 12).toISOString(), "2026-11-01T17:00:00.000Z", "noon on the day clocks fall back is EST");
 });
