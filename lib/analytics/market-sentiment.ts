@@ -139,13 +139,15 @@ const SMA_PERIOD = 50;
 
 /** Breadth with its counts; `excluded` lists (sorted) symbols with no bar on the latest date or fewer than 50 bars. */
 export function breadthDetailFromBars(barsBySymbol: ReadonlyMap<string, readonly Bar[]>): BreadthDetail {
-  const series = new Map<string, Map<string, number>>();
-  let latest: string | null = null;
+  // Sessions keyed by UTC day number (the bar's UTC date), formatted once at the end.
+  const series = new Map<string, Map<number, number>>();
+  let latest: number | null = null;
   for (const [symbol, bars] of barsBySymbol) {
-    const closes = new Map<string, number>();
+    const closes = new Map<number, number>();
     for (const b of bars) {
-      if (b.interval !== "1d" || !(b.ts instanceof Date) || !Number.isFinite(b.ts.getTime()) || !finite(b.close)) continue;
-      const day = b.ts.toISOString().slice(0, 10);
+      const t = b.ts instanceof Date ? b.ts.getTime() : NaN;
+      if (b.interval !== "1d" || !Number.isFinite(t) || !finite(b.close)) continue;
+      const day = Math.floor(t / 86_400_000);
       closes.set(day, b.close); // duplicate session: last bar in input order wins
       if (latest === null || day > latest) latest = day;
     }
@@ -155,7 +157,7 @@ export function breadthDetailFromBars(barsBySymbol: ReadonlyMap<string, readonly
   let counted = 0;
   const excluded: string[] = [];
   for (const [symbol, closes] of series) {
-    const days = [...closes.keys()].sort();
+    const days = [...closes.keys()].sort((a, b) => a - b);
     if (latest === null || days[days.length - 1] !== latest || days.length < SMA_PERIOD) {
       excluded.push(symbol);
       continue;
@@ -166,7 +168,8 @@ export function breadthDetailFromBars(barsBySymbol: ReadonlyMap<string, readonly
     if (window[SMA_PERIOD - 1] > sma) above++;
   }
   excluded.sort();
-  return { date: latest, breadth: counted === 0 ? null : above / counted, above, counted, excluded };
+  const date = latest === null ? null : new Date(latest * 86_400_000).toISOString().slice(0, 10);
+  return { date, breadth: counted === 0 ? null : above / counted, above, counted, excluded };
 }
 
 /** Share (0–1) of symbols closing above their 50-day SMA on the latest date; null when no symbol qualifies. */

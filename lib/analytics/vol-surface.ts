@@ -99,10 +99,9 @@ export function impliedVolSmile(quotes: OptionQuote[], spot: number, asOf: Date,
       const candidates = [pair[otm], pair[otm === "P" ? "C" : "P"]].filter((x): x is OptionQuote => x !== undefined);
       for (const quote of candidates) {
         const mid = usableMid(quote)!;
-        const base = { spot, strike, years, rate: r, dividendYield: q };
-        const iv = impliedVol(mid, { ...base, right: quote.right });
+        const iv = impliedVol(mid, { spot, strike, years, rate: r, dividendYield: q, right: quote.right });
         if (iv === null) continue;
-        const callDelta = bsmGreeks({ ...base, vol: iv, right: "C" }).delta;
+        const callDelta = bsmGreeks({ spot, strike, years, rate: r, dividendYield: q, vol: iv, right: "C" }).delta;
         points.push({ strike, right: quote.right, mid, iv, callDelta });
         break;
       }
