@@ -142,17 +142,28 @@ export async function loadMarketDelta(db: Db, env: MarketEnv, previous: MarketSn
         from unnest(${textArray(symbols)}, ${tsArray(lastBar)}) as u(symbol, since)
         join bars b on b.env = ${env} and b.symbol = u.symbol and b.interval = '1d' and b.ts >= u.since
         order by b.symbol, b.ts`);
-      const quoteRows = await tx.execute<Row>(sql`
+      // A symbol's newer chain comes as one JSON array (parsed natively), not one row per contract.
+      const chainRows = await tx.execute<Row>(sql`
         with newest as (
-          select u.symbol, n.as_of, 1 as rn_all from unnest(${textArray(symbols)}, ${tsArray(chainAt)}) as u(symbol, seen)
+          select u.symbol, n.as_of from unnest(${textArray(symbols)}, ${tsArray(chainAt)}) as u(symbol, seen)
           cross join lateral (select max(as_of) as as_of from option_quotes
                               where env = ${env} and symbol = u.symbol and as_of > now() + interval '1 day' - make_interval(days => ${HISTORY_DAYS})) n
           where n.as_of is distinct from u.seen and n.as_of is not null
         )
-        ${quoteColumns}
-        from option_quotes q join newest s on s.symbol = q.symbol and s.as_of = q.as_of
-        where q.env = ${env}
-        order by q.symbol, q.expiry, q.strike, q."right"`);
+        select s.symbol, round(extract(epoch from s.as_of) * 1000)::float8 as as_of_ms,
+          (select json_agg(json_build_array(q.expiry, q.strike, q."right", q.bid, q.ask, q.last, q.volume, q.open_interest)
+                           order by q.expiry, q.strike, q."right" collate "C")::text
+           from option_quotes q where q.env = ${env} and q.symbol = s.symbol and q.as_of = s.as_of) as chain
+        from newest s`);
+      const chains = new Map<string, OptionQuote[]>();
+      for (const c of chainRows) {
+        const symbol = c.symbol as string;
+        const asOf = ms(c.as_of_ms);
+        const tuples = JSON.parse(c.chain as string) as [string, number, OptionQuote["right"], number, number, number | null, number, number][];
+        chains.set(symbol, tuples.map(([expiry, strike, right, bid, ask, last, volume, openInterest]) => ({
+          symbol, asOf: new Date(asOf), expiry, strike, right, bid, ask, last, volume, openInterest,
+        })));
+      }
       const tradeRows = await tx.execute<Row>(sql`
         select t.trade_id, t.symbol, round(extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.expiry::text as expiry, t.strike, t."right",
                t.price, t.size, t.exchange, t.condition, t.bid, t.ask
@@ -163,7 +174,8 @@ export async function loadMarketDelta(db: Db, env: MarketEnv, previous: MarketSn
         select date::text as date, tenor, yield_pct from treasury_yields
         where env = ${env} and date in (select distinct date from treasury_yields where env = ${env} order by date desc limit ${YIELD_DATES})
         order by date, tenor`);
-      return assemble(instrumentRows, barRows, quoteRows, tradeRows, yieldRows, versionRows);
+      const newer = assemble(instrumentRows, barRows, [], tradeRows, yieldRows, versionRows);
+      return { ...newer, latestChainBySymbol: chains };
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
   );
