@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EngineResult } from "./engine";
+import type { TickerResult } from "./ticker";
 import type { UsageBenchResult } from "./usage";
 import type { LoadResult } from "./load";
 import type { MemoryReport } from "./proc";
@@ -25,6 +26,7 @@ export interface BenchResults {
   standalone: ServerRuns & { poolMax: number };
   next: ServerRuns;
   engine?: EngineResult | { error: string };
+  ticker?: TickerResult | { error: string };
   usage?: UsageBenchResult | { error: string };
   webhooks?: WebhookBenchRun[] | { error: string };
   targets?: Target[];
@@ -48,6 +50,7 @@ export function evaluate(r: BenchResults): Target[] {
   const np = r.next.pipeline;
   const runs = [sc, sp, r.standalone.heavy, nc, np].filter((x): x is LoadResult => x !== undefined);
   const engine = r.engine && "fullMedianMs" in r.engine ? r.engine : undefined;
+  const ticker = r.ticker && "nodeCores" in r.ticker ? r.ticker : undefined;
   const usage = r.usage && "pageP95Ms" in r.usage ? r.usage : undefined;
   const sRatio = ratioTo(sp, sc);
   const nRatio = ratioTo(np, nc);
@@ -67,6 +70,7 @@ export function evaluate(r: BenchResults): Target[] {
     { name: "Next pipeline ≥ 70 % of Next constant route", value: nRatio === undefined ? "—" : `${f(nRatio * 100)} %`, pass: nRatio === undefined ? null : nRatio >= 0.7 },
     { name: "demo universe full recompute ≤ 2 s (median)", value: `${f(engine?.fullMedianMs, 0)} ms`, pass: engine ? engine.fullMedianMs <= 2000 : null },
     { name: "incremental demo tick ≤ 100 ms (median)", value: `${f(engine?.incrementalMedianMs, 0)} ms`, pass: engine ? engine.incrementalMedianMs <= 100 : null },
+    { name: "demo ticker at rest ≤ 5 % of a core (60 s)", value: ticker ? `${f(ticker.nodeCores * 100)} % (+ postgres ${f(ticker.postgresCores * 100)} %)` : "—", pass: ticker ? ticker.nodeCores <= 0.05 : null },
     { name: "portal usage page data, 1M events ≤ 300 ms (p95)", value: `${f(usage?.pageP95Ms)} ms`, pass: usage ? usage.pageP95Ms <= 300 : null },
   ];
 }
@@ -111,9 +115,14 @@ export function printReport(r: BenchResults): void {
       `${f(cold.totalMs, 0)} ms [${f(cold.loadMs, 0)} load + ${f(cold.computeMs, 0)} compute]`);
     lines.push(`  full recompute of every symbol from the store, median of ${warm.length}: ${f(e.fullMedianMs, 0)} ms ` +
       `[runs: ${warm.map((x) => `${f(x.loadMs, 0)} load + ${f(x.computeMs, 0)} compute`).join("; ")}]`);
-    lines.push(`  incremental (advance 1 min, reload, recompute what changed) ${f(e.incrementalMedianMs, 0)} ms ` +
+    lines.push(`  incremental (advance 1 min, load what is newer, recompute what changed) ${f(e.incrementalMedianMs, 0)} ms ` +
       `[runs: ${e.incremental.map((x) => `${f(x.loadMs, 0)} load + ${f(x.computeMs, 0)} compute, ${x.recomputed} symbols recomputed, newChain=${x.newChain}, trades=${x.trades}`).join("; ")}]`);
   } else if (r.engine) lines.push(`engine: ERROR ${r.engine.error}`);
+  if (r.ticker && "nodeCores" in r.ticker) {
+    const t = r.ticker;
+    lines.push(`demo ticker at rest (${t.seconds} s of a session from ${t.simulatedFrom}, ${t.versions} ticks written, no requests): ` +
+      `node ${f(t.nodeCores * 100)} % of a core (ticker writes + engine loads and recomputes), postgres ${f(t.postgresCores * 100)} %`);
+  } else if (r.ticker) lines.push(`demo ticker: ${r.ticker.error}`);
   if (r.usage && "pageP95Ms" in r.usage) {
     const u = r.usage;
     lines.push(`portal usage data (${u.events} events, ${u.runs} runs): page p50 ${u.pageP50Ms} ms, p95 ${u.pageP95Ms} ms, max ${u.pageMaxMs} ms; ` +

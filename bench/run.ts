@@ -3,13 +3,14 @@
  * demo market and raised Sandbox limits → engine timings → standalone API server (constant route vs full pipeline)
  * → `next start` (constant route handler vs the /api/v1 mount) → table, PASS/FAIL per target, bench/results/latest.json.
  * Env: TEST_PG_URL, API_POOL_MAX (default 10), BENCH_DURATION_S (10), BENCH_KEYS (8), BENCH_LOAD_TOOL=autocannon,
- * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_ENGINE=off, BENCH_USAGE=off, BENCH_WEBHOOKS=off, BENCH_USAGE_EVENTS (1000000), BENCH_LOG_LEVEL (warn); diagnostics: BENCH_SERVER_NODE_ARGS / BENCH_NEXT_NODE_ARGS (e.g.
+ * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_ENGINE=off, BENCH_TICKER=off, BENCH_USAGE=off, BENCH_WEBHOOKS=off, BENCH_USAGE_EVENTS (1000000), BENCH_LOG_LEVEL (warn); diagnostics: BENCH_SERVER_NODE_ARGS / BENCH_NEXT_NODE_ARGS (e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof") are extra node flags for the standalone / Next server, BENCH_PG_PARAMS (e.g. "synchronous_commit=off") is appended to its DATABASE_URL.
  */
 import { randomBytes } from "node:crypto";
 import { cpus, loadavg } from "node:os";
 import { startCpu } from "./cpu";
 import { benchEngine } from "./engine";
+import { benchTicker } from "./ticker";
 import { benchUsage } from "./usage";
 import { pickTool, runLoad } from "./load";
 import { buildNext, nextNeedsBuild, sampleMemory, startNext, startStandalone, type NextServer } from "./proc";
@@ -23,7 +24,7 @@ const WARMUP_S = 2;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const KEY_COUNT = Number(process.env.BENCH_KEYS ?? 8);
 const POOL_MAX = Number(process.env.API_POOL_MAX ?? 10);
-const BUDGET_MS = process.env.BENCH_WEBHOOKS === "off" ? 275_000 : 395_000; // hard stop: cleanup and report whatever was measured
+const BUDGET_MS = (process.env.BENCH_WEBHOOKS === "off" ? 275_000 : 395_000) + (process.env.BENCH_TICKER === "off" ? 0 : 75_000); // hard stop: cleanup and report whatever was measured
 const PIPELINE_PATH = "/api/v1/ticker/AAPL/summary";
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn"; // "info" adds the per-request access log line
 
@@ -119,10 +120,20 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ENGINE === "off") results.engine = { error: "skipped (BENCH_ENGINE=off)" };
   else {
     try {
-      say("engine: full + incremental recompute, 3 runs each");
+      say("engine: full recompute (3 runs) and incremental ticks (9 runs)");
       results.engine = await benchEngine(database, fixture.seedAt, 3);
     } catch (err) {
       results.engine = { error: String(err) };
+    }
+  }
+
+  if (process.env.BENCH_TICKER === "off" || process.env.BENCH_ENGINE === "off") results.ticker = { error: "skipped (BENCH_TICKER=off)" };
+  else {
+    try {
+      say("demo ticker at rest: engine + ticker in this process, 60 s of a session in real time, no requests");
+      results.ticker = await benchTicker(database, database.name, 60);
+    } catch (err) {
+      results.ticker = { error: String(err) };
     }
   }
 

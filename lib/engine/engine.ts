@@ -31,6 +31,7 @@ interface ViewState {
 export interface EngineOptions {
   seed: string;
   demoTicker: boolean;
+  /** The engine's clock (delayed cutoffs) and the demo ticker's; default the system clock. */
   now?: () => Date;
   /** Called after each recompute of a view (the one subscription point, used by webhook events); errors are logged. */
   onRecompute?: (r: RecomputeNotice) => Promise<unknown> | void;
@@ -137,7 +138,8 @@ export async function startMarketEngine(database: Database, options: EngineOptio
   const engine = new MarketEngine(database, (env, cutoff, previous) => loadMarketInput(database.db, env, cutoff, tracker, previous), options.now, options.onRecompute);
   await engine.start();
   await engine.warm();
-  const stopTicker = options.demoTicker ? startDemoTicker(database, { seed: options.seed }) : null;
+  const clock = options.now;
+  const stopTicker = options.demoTicker ? startDemoTicker(database, { seed: options.seed, now: clock ? () => clock().getTime() : undefined }) : null;
   const queries = createQueries((spec) => engine.view(spec), options.now ?? (() => new Date()));
   return {
     ...queries,
