@@ -72,28 +72,13 @@ export function impliedVol(price: number, input: ImpliedVolInput): number | null
   // IV_MIN and IV_MAX, never the prices there, so this gives exactly the answers of checking both ends up front.
   let loChecked = false;
   let hiChecked = false;
-  /** `result`, unless checking the bracket ends up front would have answered earlier (IV_MIN, IV_MAX or null). */
-  const settle = (result: number): number | null => {
-    if (!loChecked) {
-      const diffLo = priceAndVega(model, IV_MIN) - otmPrice;
-      if (Math.abs(diffLo) <= tol) return IV_MIN;
-      if (diffLo > 0) return null; // implied vol below IV_MIN
-    }
-    if (!hiChecked) {
-      const diffHi = priceAndVega(model, IV_MAX) - otmPrice;
-      if (Math.abs(diffHi) <= tol) return IV_MAX;
-      if (diffHi < 0) return null; // implied vol above IV_MAX
-    }
-    return result;
-  };
-
   let lo = IV_MIN;
   let hi = IV_MAX;
   let vol = clamp(initialGuess(otmPrice, base, fwdS), lo, hi);
   for (let k = 0; k < MAX_ITERATIONS; k++) {
     const diff = priceAndVega(model, vol) - otmPrice;
     const vega = model.vega;
-    if (Math.abs(diff) <= tol) return settle(vol);
+    if (Math.abs(diff) <= tol) return settle(model, otmPrice, tol, loChecked, hiChecked, vol);
     // Price is increasing in vol, so the sign of the error tells which side of the root we are on.
     if (diff < 0) {
       lo = vol;
@@ -104,10 +89,10 @@ export function impliedVol(price: number, input: ImpliedVolInput): number | null
     }
     let next = vol - diff / vega;
     if (!(vega > 1e-12 * spot) || !(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    if (Math.abs(next - vol) <= VOL_STEP_TOL || hi - lo <= VOL_STEP_TOL) return settle(next);
+    if (Math.abs(next - vol) <= VOL_STEP_TOL || hi - lo <= VOL_STEP_TOL) return settle(model, otmPrice, tol, loChecked, hiChecked, next);
     vol = next;
   }
-  return settle(vol);
+  return settle(model, otmPrice, tol, loChecked, hiChecked, vol);
 }
 
 /** Per-call constants of the (out-of-the-money twin) option being solved; `vega` is an output of priceAndVega. */
@@ -151,4 +136,19 @@ function initialGuess(price: number, i: ImpliedVolInput, fwdS: number): number {
 
 function clamp(x: number, lo: number, hi: number): number {
   return Number.isFinite(x) ? Math.min(hi, Math.max(lo, x)) : 0.5 * (lo + hi);
+}
+
+/** `result`, unless checking the bracket ends up front would have answered earlier (IV_MIN, IV_MAX or null). */
+function settle(model: Model, otmPrice: number, tol: number, loChecked: boolean, hiChecked: boolean, result: number): number | null {
+  if (!loChecked) {
+    const diffLo = priceAndVega(model, IV_MIN) - otmPrice;
+    if (Math.abs(diffLo) <= tol) return IV_MIN;
+    if (diffLo > 0) return null; // implied vol below IV_MIN
+  }
+  if (!hiChecked) {
+    const diffHi = priceAndVega(model, IV_MAX) - otmPrice;
+    if (Math.abs(diffHi) <= tol) return IV_MAX;
+    if (diffHi < 0) return null; // implied vol above IV_MAX
+  }
+  return result;
 }

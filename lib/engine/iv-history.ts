@@ -83,7 +83,25 @@ export class IvHistoryTracker {
   private readonly known = new Map<MarketEnv, number>(); // rows in the cache after our last load
   private readonly loaded = new Map<string, { rows: number; day: string; history: IvHistory }>();
 
-  async load(db: Db, env: MarketEnv, cutoff: Date | null, instruments: Instrument[], bars: Map<string, Bar[]>): Promise<IvHistory> {
+  /** The base version and day of the last load of each environment's current market (no cutoff). */
+  private readonly bases = new Map<MarketEnv, string>();
+
+  /**
+   * `baseVersion`: the market's base version (see market_data_versions). Within one base and one UTC day the cache
+   * cannot change: writes that invalidate it are rebases, and an appended end-of-day snapshot is history only from the
+   * next day. Such a load answers the history it holds without a query.
+   */
+  async load(db: Db, env: MarketEnv, cutoff: Date | null, instruments: Instrument[], bars: Map<string, Bar[]>, baseVersion?: number): Promise<IvHistory> {
+    const day = new Date().toISOString().slice(0, 10);
+    const base = cutoff === null && baseVersion !== undefined ? `${baseVersion}|${day}` : null;
+    const held = this.loaded.get(`${env}|`);
+    if (base !== null && held && this.bases.get(env) === base) return held.history;
+    const history = await this.scanAndLoad(db, env, cutoff, instruments, bars, day);
+    if (base !== null) this.bases.set(env, base);
+    return history;
+  }
+
+  private async scanAndLoad(db: Db, env: MarketEnv, cutoff: Date | null, instruments: Instrument[], bars: Map<string, Bar[]>, day: string): Promise<IvHistory> {
     const before = await countIvHistory(db, env);
     const shrank = !this.known.has(env) || before < this.known.get(env)!;
     const gaps = shrank ? await findHistoryGaps(db, env, cutoff) : await findRecentHistoryGaps(db, env, cutoff);
@@ -92,7 +110,6 @@ export class IvHistoryTracker {
     this.known.set(env, rows);
     // The loaded history depends on the cutoff's date and today's (its window), and on the rows present.
     const key = `${env}|${cutoff?.toISOString().slice(0, 10) ?? ""}`;
-    const day = new Date().toISOString().slice(0, 10);
     const hit = this.loaded.get(key);
     if (hit && hit.rows === rows && hit.day === day && !shrank) return hit.history;
     const history = await loadIvHistory(db, env, cutoff);

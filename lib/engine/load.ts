@@ -15,7 +15,7 @@ export type LoadedMarket = MarketSnapshot & MarketSnapshotInput;
 export async function loadMarketInput(db: Db, env: MarketEnv, cutoff: Date | null = null, tracker?: IvHistoryTracker, previous?: LoadedMarket): Promise<LoadedMarket> {
   // History enters through the iv_history cache, not as raw snapshots.
   const snapshot = previous && cutoff === null ? await loadMarketDelta(db, env, previous) : await loadMarketSnapshot(db, env, { cutoff, withHistory: false });
-  if (tracker) return { ...snapshot, ivHistoryBySymbol: await tracker.load(db, env, cutoff, snapshot.instruments, snapshot.dailyBarsBySymbol) };
+  if (tracker) return { ...snapshot, ivHistoryBySymbol: await tracker.load(db, env, cutoff, snapshot.instruments, snapshot.dailyBarsBySymbol, snapshot.baseVersion) };
   await fillIvHistory(db, env, cutoff, snapshot.instruments, snapshot.dailyBarsBySymbol);
   return { ...snapshot, ivHistoryBySymbol: await loadIvHistory(db, env, cutoff) };
 }

@@ -9,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { lastFridayClose } from "../helpers/live-data";
 import { advanceDemoMarket, seedDemoMarket } from "../../lib/market/store";
 import { loadMarketDelta, loadMarketSnapshot } from "../../lib/market/store-read";
+import { bumpMarketVersion } from "../../lib/market/versions";
 import { loadMarketInput } from "../../lib/engine/load";
 import { computeMarketView, type MarketView } from "../../lib/engine/compute";
 import { IvHistoryTracker } from "../../lib/engine/iv-history";
@@ -42,6 +43,12 @@ test("the recent-gap scan finds the days after each symbol's newest cached day, 
   await t.sql`delete from iv_history where env = 'demo' and symbol = 'MSFT'
     and date = (select date from iv_history where env = 'demo' and symbol = 'MSFT' order by date limit 1 offset 10)`;
   assert.equal((await findRecentHistoryGaps(t.db, "demo", null)).some((g) => g.symbol === "MSFT"), false);
+  // Without a new base version the tracker trusts what it holds (only rebasing writes invalidate the cache)...
+  const held = await loadMarketInput(t.db, "demo", null, tracker);
+  assert.equal(await rows(), full - 4, "nothing solved within the same base");
+  assert.ok(held.ivHistoryBySymbol.get("AAPL")!.length > 0);
+  // ...and an invalidation comes with a rebase, as imports and seeds do.
+  await bumpMarketVersion(t.db, "demo");
   await loadMarketInput(t.db, "demo", null, tracker);
   assert.equal(await rows(), full, "every dropped day solved again");
 });
