@@ -10,6 +10,7 @@ import { accountWithKey } from "../helpers/accounts";
 import { startReceiver, waitFor, type Receiver } from "../helpers/webhook-receiver";
 import { advanceDemoMarket, seedDemoMarket } from "../../lib/market/store";
 import { registerWebhook } from "../../lib/domain/webhooks";
+import { lastFridayClose } from "../helpers/live-data";
 import { readMarketVersions } from "../../lib/market/versions";
 import { DISCLAIMER } from "../../lib/contract/disclaimer";
 import { seedReferenceData } from "../../lib/domain/seed";
@@ -21,7 +22,8 @@ describe("webhook events from analytics recomputes", () => {
   let t: TestDatabase;
   let servers: RunningServer[] = [];
   let r: Receiver;
-  const seededAt = new Date();
+  // Mid-session (the last Friday, 17:30 UTC), so that a one-minute tick writes prints, bars and a chain snapshot.
+  const seededAt = new Date(lastFridayClose(new Date()).getTime() - 3.5 * 3_600_000);
 
   before(async () => {
     t = await createTestDatabase("whevents");
