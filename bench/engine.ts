@@ -19,17 +19,26 @@ export interface EngineTiming {
 export interface EngineResult {
   symbols: number;
   full: EngineTiming[];
-  incremental: (EngineTiming & { advanceMs: number; newChain: boolean; trades: number; recomputed: number })[];
+  /** One-minute advances, each with a new chain snapshot for every symbol. */
+  incremental: Incremental[];
+  /** A minute of the demo ticker's 5-second ticks, as a running engine sees them. */
+  ticks: Incremental[];
   fullMedianMs: number;
   incrementalMedianMs: number;
+  tickMedianMs: number;
 }
+
+type Incremental = EngineTiming & { advanceMs: number; newChain: boolean; trades: number; recomputed: number };
+/** The demo ticker's interval (lib/market/store-ticker.ts). */
+const TICK_MS = 5000;
+const TICKS_PER_MINUTE = 12;
 
 export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
 };
 
-export async function benchEngine(database: Database, seedAt: Date, runs = 3, incrementalRuns = 9): Promise<EngineResult> {
+export async function benchEngine(database: Database, seedAt: Date, runs = 3): Promise<EngineResult> {
   // Cold: the daily ATM-IV cache is empty, so a year of end-of-day snapshots is solved once and persisted (first start).
   await database.sql`delete from iv_history where env = 'demo'`;
   const c0 = performance.now();
@@ -57,11 +66,10 @@ export async function benchEngine(database: Database, seedAt: Date, runs = 3, in
   const tracker = new IvHistoryTracker();
   let loaded = await loadMarketInput(database.db, "demo", null, tracker);
   let at = seedAt.getTime();
-  // More incremental runs than full ones: a running engine ticks all session long, so its steady state is the median.
-  for (let i = 0; i < incrementalRuns; i++) {
+  const step = async (ms: number): Promise<Incremental> => {
     const a0 = performance.now();
-    const adv = await advanceDemoMarket(database.db, { seed: DEMO_SEED, from: at, to: at + 60_000 });
-    at += 60_000;
+    const adv = await advanceDemoMarket(database.db, { seed: DEMO_SEED, from: at, to: at + ms });
+    at += ms;
     const advanceMs = performance.now() - a0;
     const t0 = performance.now();
     loaded = await loadMarketInput(database.db, "demo", null, tracker, loaded);
@@ -71,13 +79,20 @@ export async function benchEngine(database: Database, seedAt: Date, runs = 3, in
     const t2 = performance.now();
     let recomputed = 0;
     for (const [symbol, a] of view.symbols) if (prev.symbols.get(symbol)?.inputKey !== a.inputKey) recomputed++;
-    incremental.push({ loadMs: t1 - t0, computeMs: t2 - t1, totalMs: t2 - t0, advanceMs, newChain: adv.newChain, trades: adv.trades, recomputed });
-  }
+    return { loadMs: t1 - t0, computeMs: t2 - t1, totalMs: t2 - t0, advanceMs, newChain: adv.newChain, trades: adv.trades, recomputed };
+  };
+  // Minute steps: each brings every symbol a new chain snapshot (the heaviest update).
+  for (let i = 0; i < runs; i++) incremental.push(await step(60_000));
+  // The ticker's own rhythm: one 5-second tick after another for a minute (prints and bars each tick, one new chain).
+  const ticks: Incremental[] = [];
+  for (let i = 0; i < TICKS_PER_MINUTE; i++) ticks.push(await step(TICK_MS));
   return {
     symbols: view?.symbols.size ?? 0,
     full,
     incremental,
     fullMedianMs: median(full.slice(1).map((r) => r.totalMs)),
     incrementalMedianMs: median(incremental.map((r) => r.totalMs)),
+    ticks,
+    tickMedianMs: median(ticks.map((r) => r.totalMs)),
   };
 }

@@ -69,7 +69,7 @@ export function evaluate(r: BenchResults): Target[] {
     { name: "standalone peak RSS ≤ 250 MB", value: `${f(rss)} MB`, pass: rss === undefined ? null : rss <= 250 },
     { name: "Next pipeline ≥ 70 % of Next constant route", value: nRatio === undefined ? "—" : `${f(nRatio * 100)} %`, pass: nRatio === undefined ? null : nRatio >= 0.7 },
     { name: "demo universe full recompute ≤ 2 s (median)", value: `${f(engine?.fullMedianMs, 0)} ms`, pass: engine ? engine.fullMedianMs <= 2000 : null },
-    { name: "incremental demo tick ≤ 100 ms (median)", value: `${f(engine?.incrementalMedianMs, 0)} ms`, pass: engine ? engine.incrementalMedianMs <= 100 : null },
+    { name: "incremental demo tick ≤ 100 ms (median, 5 s ticks)", value: `${f(engine?.tickMedianMs, 0)} ms (minute steps ${f(engine?.incrementalMedianMs, 0)} ms)`, pass: engine ? engine.tickMedianMs <= 100 : null },
     { name: "demo ticker at rest ≤ 5 % of a core (60 s)", value: ticker ? `${f(ticker.nodeCores * 100)} % (+ postgres ${f(ticker.postgresCores * 100)} %)` : "—", pass: ticker ? ticker.nodeCores <= 0.05 : null },
     { name: "portal usage page data, 1M events ≤ 300 ms (p95)", value: `${f(usage?.pageP95Ms)} ms`, pass: usage ? usage.pageP95Ms <= 300 : null },
   ];
@@ -115,8 +115,10 @@ export function printReport(r: BenchResults): void {
       `${f(cold.totalMs, 0)} ms [${f(cold.loadMs, 0)} load + ${f(cold.computeMs, 0)} compute]`);
     lines.push(`  full recompute of every symbol from the store, median of ${warm.length}: ${f(e.fullMedianMs, 0)} ms ` +
       `[runs: ${warm.map((x) => `${f(x.loadMs, 0)} load + ${f(x.computeMs, 0)} compute`).join("; ")}]`);
-    lines.push(`  incremental (advance 1 min, load what is newer, recompute what changed) ${f(e.incrementalMedianMs, 0)} ms ` +
-      `[runs: ${e.incremental.map((x) => `${f(x.loadMs, 0)} load + ${f(x.computeMs, 0)} compute, ${x.recomputed} symbols recomputed, newChain=${x.newChain}, trades=${x.trades}`).join("; ")}]`);
+    const runs = (xs: typeof e.ticks) => xs.map((x) => `${f(x.loadMs, 0)}+${f(x.computeMs, 0)}${x.newChain ? " (new chain)" : ""}`).join("; ");
+    lines.push(`  one-minute steps (every symbol gets a new chain; load what is newer + recompute), median of ${e.incremental.length}: ` +
+      `${f(e.incrementalMedianMs, 0)} ms [load+compute ms: ${runs(e.incremental)}; ${e.incremental[0]?.recomputed ?? 0} symbols recomputed]`);
+    lines.push(`  the ticker's 5-second ticks for a minute, median of ${e.ticks.length}: ${f(e.tickMedianMs, 0)} ms [load+compute ms: ${runs(e.ticks)}]`);
   } else if (r.engine) lines.push(`engine: ERROR ${r.engine.error}`);
   if (r.ticker && "nodeCores" in r.ticker) {
     const t = r.ticker;

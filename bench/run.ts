@@ -120,7 +120,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ENGINE === "off") results.engine = { error: "skipped (BENCH_ENGINE=off)" };
   else {
     try {
-      say("engine: full recompute (3 runs) and incremental ticks (9 runs)");
+      say("engine: full recompute (3 runs), one-minute steps (3 runs) and a minute of 5-second ticks");
       results.engine = await benchEngine(database, fixture.seedAt, 3);
     } catch (err) {
       results.engine = { error: String(err) };
