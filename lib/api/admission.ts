@@ -8,6 +8,7 @@
 import type postgres from "postgres";
 import { ApiError } from "./errors";
 import type { AdmissionCall, LimitOutcome } from "./limits";
+import type { Window } from "./windows";
 
 export interface BatchOptions {
   maxBatch: number; // calls decided by one transaction
@@ -38,13 +39,32 @@ const iso = (d: Date) => d.toISOString();
  * input order. A single statement is its own transaction: committed before this resolves, nothing written when it throws.
  */
 export async function runBatch(sql: postgres.Sql | postgres.TransactionSql, calls: AdmissionCall[]): Promise<LimitOutcome[]> {
+  // The batch's distinct counter rows ("slots"); each call names its burst and quota slot by 1-based index.
+  const slots = new Map<string, number>();
+  const slotKeys: string[] = [];
+  const slotBuckets: string[] = [];
+  const slotStarts: string[] = [];
+  const slot = (keyId: string, w: Window) => {
+    const start = iso(w.start);
+    const id = `${keyId}|${w.bucket}|${start}`;
+    let i = slots.get(id);
+    if (i === undefined) {
+      i = slotKeys.push(keyId);
+      slotBuckets.push(w.bucket);
+      slotStarts.push(start);
+      slots.set(id, i);
+    }
+    return i;
+  };
+  const burstSlots = calls.map((c) => slot(c.m.keyId, c.burst));
+  const quotaSlots = calls.map((c) => slot(c.m.keyId, c.quota));
   const rows = await sql<{ limited: "burst" | "quota" | null; status: number; burst_used: number; quota_used: number }[]>`
     select limited, status, burst_used, quota_used from admit_batch(
+      ${slotKeys}::text[], ${slotBuckets}::text[], ${slotStarts}::text[]::timestamptz[],
       ${calls.map((c) => c.m.requestId)}::text[], ${calls.map((c) => c.m.keyId)}::text[], ${calls.map((c) => c.m.accountId)}::uuid[],
       ${calls.map((c) => c.m.endpointId)}::text[], ${calls.map((c) => c.status)}::int[], ${calls.map((c) => c.errorCode)}::text[],
       ${calls.map((c) => c.m.latencyMs)}::float8[], ${calls.map((c) => iso(c.m.now))}::text[]::timestamptz[], ${calls.map((c) => (c.record ? "t" : "f"))}::text[]::bool[],
-      ${calls.map((c) => c.burst.bucket)}::text[], ${calls.map((c) => iso(c.burst.start))}::text[]::timestamptz[], ${calls.map((c) => c.burst.limit)}::int[],
-      ${calls.map((c) => c.quota.bucket)}::text[], ${calls.map((c) => iso(c.quota.start))}::text[]::timestamptz[], ${calls.map((c) => c.quota.limit)}::int[])`;
+      ${burstSlots}::int[], ${calls.map((c) => c.burst.limit)}::int[], ${quotaSlots}::int[], ${calls.map((c) => c.quota.limit)}::int[])`;
   if (rows.length !== calls.length) throw new Error(`admit_batch answered ${rows.length} outcomes for ${calls.length} calls`);
   return rows.map((r) => ({ limited: r.limited, status: r.status, burstUsed: r.burst_used, quotaUsed: r.quota_used }));
 }

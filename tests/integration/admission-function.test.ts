@@ -128,12 +128,16 @@ describe("admit_batch", () => {
     assert.deepEqual(outcomeRows(out), [[null, 200, 1, 1], ["burst", 429, 1, 1], [null, 200, 1, 2], ["burst", 429, 1, 2]]);
   });
 
-  it("refuses arrays of different lengths and isolation levels other than READ COMMITTED, writing nothing", async () => {
-    await assert.rejects(
-      t.sql`select * from admit_batch('{r}', '{k}', '{}'::uuid[], '{e}', '{200}', '{null}', '{1}', '{2026-11-23T10:00:30Z}', '{t}',
-        '{A:minute}', '{2026-11-23T10:00:00Z}', '{5}', '{A:month}', '{2026-11-01T00:00:00Z}', '{5}')`,
-      /differ in length/,
-    );
+  it("refuses inconsistent arguments and isolation levels other than READ COMMITTED, writing nothing", async () => {
+    const args = (slotKeys: string, keyIds: string, burstSlots: string, quotaSlots = "{2}") => t.sql`select * from admit_batch(${slotKeys}::text[],
+      '{A:minute,A:month}', '{2026-11-23T10:00:00Z,2026-11-01T00:00:00Z}', '{r}', ${keyIds}::text[], '{00000000-0000-0000-0000-000000000001}', '{e}',
+      '{200}', '{null}', '{1}', '{2026-11-23T10:00:30Z}', '{t}', ${burstSlots}::int[], '{5}', ${quotaSlots}::int[], '{5}')`;
+    await assert.rejects(args("{k,k}", "{k,k}", "{1}"), /differ in length/);
+    await assert.rejects(args("{k,k}", "{k}", "{3}"), /no slot|another key/);
+    await assert.rejects(args("{k,other}", "{k}", "{1}"), /no slot|another key/);
+    await assert.rejects(args("{k,k}", "{k}", "{1}", "{1}"), /one slot twice/);
+    const [{ n: left }] = await t.sql`select count(*)::int as n from usage_events where key_id in ('k', 'other')`;
+    assert.equal(left, 0);
     const a = await accountWithKey(t.db);
     const k: Key = { ...a, burst: win("minute", "A:minute", minute, 5), quota: win("month", "A:month", month, 5) };
     await assert.rejects(
