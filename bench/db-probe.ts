@@ -2,7 +2,7 @@
  * Diagnostic (`npx tsx bench/db-probe.ts`): batched limits + metering alone, pgbench-style — C concurrent
  * loops for D seconds on a pool of P connections, no HTTP — next to `select 1` and the same statement with
  * synchronous_commit off, to tell database cost from HTTP/Node cost. Throwaway database, dropped at the end.
- * Env: PROBE_POOL (10), PROBE_CONCURRENCY (50), PROBE_SECONDS (4), BENCH_KEYS (8), PROBE_VARIANTS (e.g. "default,synchronous").
+ * Env: PROBE_POOL (10), PROBE_CONCURRENCY (50), PROBE_SECONDS (4), BENCH_KEYS (8), PROBE_IN_FLIGHT (1), PROBE_VARIANTS (e.g. "default,synchronous").
  */
 import { sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
@@ -23,6 +23,7 @@ const POOL = Number(process.env.PROBE_POOL ?? 10);
 const CONCURRENCY = Number(process.env.PROBE_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.PROBE_SECONDS ?? 4);
 const KEYS = Number(process.env.BENCH_KEYS ?? 8);
+const IN_FLIGHT = Number(process.env.PROBE_IN_FLIGHT ?? 1); // admission transactions in flight (the app's ADMISSION_IN_FLIGHT)
 const BIG = 1_000_000_000;
 const plan = { aPerMinute: BIG, aPerMonth: BIG, bPerMinute: BIG, bPerDay: BIG } as Plan;
 
@@ -60,14 +61,14 @@ async function main() {
     ];
     const wanted = process.env.PROBE_VARIANTS?.split(",") ?? null;
     const variants = all.filter(([name]) => !wanted || wanted.some((v) => name.startsWith(v)));
-    process.stdout.write(`pool ${POOL}, ${CONCURRENCY} concurrent loops, ${SECONDS} s each, ${KEYS} keys\n`);
+    process.stdout.write(`pool ${POOL}, ${CONCURRENCY} concurrent loops, ${SECONDS} s each, ${KEYS} keys, ${IN_FLIGHT} admission batch(es) in flight\n`);
     for (const [name, connection] of variants) {
       const url = new URL(test.url);
       for (const [k, v] of Object.entries(connection)) url.searchParams.set(k, v);
       const db = openDatabase(url.toString(), { max: POOL });
       try {
         await loop(`select 1 (${name})`, test.name, () => db.sql`select 1`);
-        const batcher = new AdmissionBatcher(db.sql, { maxBatch: 256, maxQueue: 4096 });
+        const batcher = new AdmissionBatcher(db.sql, { maxBatch: 256, maxQueue: 4096, maxInFlight: IN_FLIGHT });
         await loop(`batched admission (${name})`, test.name, (i) => {
           const now = new Date();
           const m = { requestId: randomUUID(), keyId: keyIds[i % KEYS], accountId: first.accountId, endpointId: "GET /api/v1/ticker/{symbol}/summary", latencyMs: 1, now };

@@ -1,17 +1,19 @@
 /**
  * Admission batching (group commit, issue 9): calls that arrive while a batch is being decided wait in a bounded
- * in-process queue and are decided together by the next transaction. Each (key, window) counter row is locked once per
- * batch, the calls are assigned to it in arrival order, and events and daily aggregates are written by one statement.
- * The row locks keep limits exact across processes; every call is committed before its promise resolves.
+ * in-process queue and are decided together by the next call of the database function admit_batch (migration 0009): one
+ * statement, one round trip. It locks each (key, window) counter row once per batch, assigns the calls to it in arrival
+ * order, and writes counters, events and daily aggregates. The row locks keep limits exact across processes; every call
+ * is committed before its promise resolves.
  */
 import type postgres from "postgres";
 import { ApiError } from "./errors";
-import { addToDaily, decideBatch, type AdmissionCall, type LimitOutcome } from "./limits";
+import type { AdmissionCall, LimitOutcome } from "./limits";
+import type { Window } from "./windows";
 
 export interface BatchOptions {
   maxBatch: number; // calls decided by one transaction
   maxQueue: number; // calls waiting behind the transactions in flight; more are refused at once
-  /** Admission transactions in flight at once (default 1); more overlap round trips, the row locks keep them exact. */
+  /** Admission batches in flight at once (default 1); more overlap round trips, the row locks keep them exact. */
   maxInFlight?: number;
 }
 
@@ -27,52 +29,44 @@ const unavailable = (cause?: unknown, message = "The service's store is unreacha
   if (cause !== undefined) (e as { cause?: unknown }).cause = cause;
   return e;
 };
-// Arrays of dates and times go as text[]: drizzle's postgres-js driver replaces their array serializers with identity.
-const counterKey = (keyId: string, bucket: string, start: string) => `${keyId}|${bucket}|${start}`;
+// Arrays of dates and times go as text[]: drizzle's postgres-js driver replaces their array serializers with identity;
+// booleans too (postgres.js types a boolean array parameter as boolean).
+const iso = (d: Date) => d.toISOString();
 
-/** Decides and records one batch in one transaction; throws (and writes nothing) when any statement fails. */
-export async function runBatch(sql: postgres.Sql, calls: AdmissionCall[]): Promise<LimitOutcome[]> {
-  const windows = new Map<string, [string, string, string]>();
-  for (const c of calls) {
-    for (const w of [c.burst, c.quota]) {
-      const start = w.start.toISOString();
-      windows.set(counterKey(c.m.keyId, w.bucket, start), [c.m.keyId, w.bucket, start]);
+/**
+ * Decides and records one batch in one round trip: admit_batch (migration 0009) locks the batch's counter rows in sorted
+ * order, decides the calls in arrival order, writes counters, events and daily aggregates, and answers the outcomes in
+ * input order. A single statement is its own transaction: committed before this resolves, nothing written when it throws.
+ */
+export async function runBatch(sql: postgres.Sql | postgres.TransactionSql, calls: AdmissionCall[]): Promise<LimitOutcome[]> {
+  // The batch's distinct counter rows ("slots"); each call names its burst and quota slot by 1-based index.
+  const slots = new Map<string, number>();
+  const slotKeys: string[] = [];
+  const slotBuckets: string[] = [];
+  const slotStarts: string[] = [];
+  const slot = (keyId: string, w: Window) => {
+    const start = iso(w.start);
+    const id = `${keyId}|${w.bucket}|${start}`;
+    let i = slots.get(id);
+    if (i === undefined) {
+      i = slotKeys.push(keyId);
+      slotBuckets.push(w.bucket);
+      slotStarts.push(start);
+      slots.set(id, i);
     }
-  }
-  // Sorted so that batches in different processes lock shared rows in the same order.
-  const rows = [...windows.values()].sort((a, b) => (a.join("|") < b.join("|") ? -1 : 1));
-  return sql.begin(async (tx) => {
-    // A no-op upsert creates missing rows and locks every row, answering the latest committed count.
-    const locked = await tx`
-      insert into usage_counters as c (key_id, bucket, window_start, count)
-      select k, b, s, 0 from unnest(${rows.map((r) => r[0])}::text[], ${rows.map((r) => r[1])}::text[], ${rows.map((r) => r[2])}::text[]::timestamptz[]) with ordinality as u(k, b, s, i)
-      order by i
-      on conflict (key_id, bucket, window_start) do update set count = c.count
-      returning key_id, bucket, window_start, count`;
-    const prior = new Map<string, number>();
-    for (const r of locked) prior.set(counterKey(r.key_id, r.bucket, new Date(r.window_start).toISOString()), r.count);
-    const d = decideBatch(calls, prior);
-    const changed = [...d.counters].filter(([k, n]) => prior.get(k) !== n).map(([k, n]) => [...windows.get(k)!, n] as const);
-    const ev = d.events;
-    const dy = d.daily;
-    await tx`
-      with counters as (
-        update usage_counters c set count = v.n
-        from unnest(${changed.map((r) => r[0])}::text[], ${changed.map((r) => r[1])}::text[], ${changed.map((r) => r[2])}::text[]::timestamptz[], ${changed.map((r) => r[3])}::int[]) as v(k, b, s, n)
-        where c.key_id = v.k and c.bucket = v.b and c.window_start = v.s
-      ), events as (
-        insert into usage_events (request_id, key_id, account_id, endpoint_id, status, error_code, latency_ms, created_at)
-        select * from unnest(${ev.map((e) => e.requestId)}::text[], ${ev.map((e) => e.keyId)}::text[], ${ev.map((e) => e.accountId)}::uuid[],
-          ${ev.map((e) => e.endpointId)}::text[], ${ev.map((e) => e.status)}::int[], ${ev.map((e) => e.errorCode)}::text[],
-          ${ev.map((e) => e.latencyMs)}::real[], ${ev.map((e) => e.createdAt)}::text[]::timestamptz[])
-      )
-      insert into usage_daily as d (key_id, account_id, day, endpoint_id, calls, ok_calls, client_errors, server_errors, latency_ms_sum)
-      select * from unnest(${dy.map((r) => r.keyId)}::text[], ${dy.map((r) => r.accountId)}::uuid[], ${dy.map((r) => r.day)}::text[]::date[],
-        ${dy.map((r) => r.endpointId)}::text[], ${dy.map((r) => r.calls)}::int[], ${dy.map((r) => r.ok)}::int[],
-        ${dy.map((r) => r.client)}::int[], ${dy.map((r) => r.server)}::int[], ${dy.map((r) => r.latencyMsSum)}::float8[])
-      ${addToDaily(tx)}`;
-    return d.outcomes;
-  }) as Promise<LimitOutcome[]>;
+    return i;
+  };
+  const burstSlots = calls.map((c) => slot(c.m.keyId, c.burst));
+  const quotaSlots = calls.map((c) => slot(c.m.keyId, c.quota));
+  const rows = await sql<{ limited: "burst" | "quota" | null; status: number; burst_used: number; quota_used: number }[]>`
+    select limited, status, burst_used, quota_used from admit_batch(
+      ${slotKeys}::text[], ${slotBuckets}::text[], ${slotStarts}::text[]::timestamptz[],
+      ${calls.map((c) => c.m.requestId)}::text[], ${calls.map((c) => c.m.keyId)}::text[], ${calls.map((c) => c.m.accountId)}::uuid[],
+      ${calls.map((c) => c.m.endpointId)}::text[], ${calls.map((c) => c.status)}::int[], ${calls.map((c) => c.errorCode)}::text[],
+      ${calls.map((c) => c.m.latencyMs)}::float8[], ${calls.map((c) => iso(c.m.now))}::text[]::timestamptz[], ${calls.map((c) => (c.record ? "t" : "f"))}::text[]::bool[],
+      ${burstSlots}::int[], ${calls.map((c) => c.burst.limit)}::int[], ${quotaSlots}::int[], ${calls.map((c) => c.quota.limit)}::int[])`;
+  if (rows.length !== calls.length) throw new Error(`admit_batch answered ${rows.length} outcomes for ${calls.length} calls`);
+  return rows.map((r) => ({ limited: r.limited, status: r.status, burstUsed: r.burst_used, quotaUsed: r.quota_used }));
 }
 
 export class AdmissionBatcher {

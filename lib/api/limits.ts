@@ -1,7 +1,7 @@
 /**
- * Burst and quota enforcement plus metering (CONTRACT §4). Calls are decided in batches (admission.ts): the counter rows
- * are locked, the batch's calls assigned to them in arrival order, and the row lock makes concurrent callers on any
- * number of processes admit exactly min(N, limit).
+ * Burst and quota enforcement plus metering (CONTRACT §4). Calls are decided in batches (admission.ts) by the database
+ * function admit_batch (migration 0009): the counter rows are locked, the batch's calls assigned to them in arrival
+ * order, and the row lock makes concurrent callers on any number of processes admit exactly min(N, limit).
  */
 import type postgres from "postgres";
 import { sql as drizzleSql } from "drizzle-orm";
@@ -33,7 +33,8 @@ export const addToDaily = (sql: postgres.Sql | postgres.TransactionSql) => sql`
     latency_ms_sum = d.latency_ms_sum + excluded.latency_ms_sum`;
 
 /**
- * One call to be decided and recorded. `status`/`errorCode` are what the handler produced; only a 2xx consumes quota.
+ * One call to be decided and recorded (by admit_batch: burst takes one unit per admitted call, quota one per admitted 2xx,
+ * neither past its limit). `status`/`errorCode` are what the handler produced; only a 2xx consumes quota.
  * With `record` false (calls that touch account state) nothing is metered yet: `settle` does it after the handler.
  */
 export interface AdmissionCall {
@@ -43,75 +44,6 @@ export interface AdmissionCall {
   status: number;
   errorCode: string | null;
   record: boolean;
-}
-
-export interface DailyRow {
-  keyId: string;
-  accountId: string;
-  day: string;
-  endpointId: string;
-  calls: number;
-  ok: number;
-  client: number;
-  server: number;
-  latencyMsSum: number;
-}
-
-export interface EventRow {
-  requestId: string;
-  keyId: string;
-  accountId: string;
-  endpointId: string;
-  status: number;
-  errorCode: string | null;
-  latencyMs: number;
-  createdAt: string;
-}
-
-const slot = (keyId: string, w: Window) => `${keyId}|${w.bucket}|${w.start.toISOString()}`;
-
-/**
- * Decides a batch in arrival order against the counters' locked values (`prior`, keyed `key|bucket|window start`):
- * burst takes one unit per admitted call, quota one per admitted 2xx, neither past its limit. Answers each call's
- * outcome, the counters' new values, and the events and daily aggregates to write.
- */
-export function decideBatch(calls: AdmissionCall[], prior: Map<string, number>) {
-  const counters = new Map(prior);
-  const events: EventRow[] = [];
-  const daily = new Map<string, DailyRow>();
-  const outcomes = calls.map((c): LimitOutcome => {
-    const bk = slot(c.m.keyId, c.burst);
-    const qk = slot(c.m.keyId, c.quota);
-    const b = counters.get(bk) ?? 0;
-    const q = counters.get(qk) ?? 0;
-    let o: LimitOutcome;
-    if (b >= c.burst.limit) {
-      o = { limited: "burst", status: 429, burstUsed: c.burst.limit, quotaUsed: q };
-    } else {
-      counters.set(bk, b + 1);
-      const countsQuota = c.status >= 200 && c.status < 300;
-      if (q >= c.quota.limit) o = { limited: "quota", status: 403, burstUsed: b + 1, quotaUsed: c.quota.limit };
-      else if (countsQuota) {
-        counters.set(qk, q + 1);
-        o = { limited: null, status: c.status, burstUsed: b + 1, quotaUsed: q + 1 };
-      } else o = { limited: null, status: c.status, burstUsed: b + 1, quotaUsed: q };
-    }
-    if (c.record) {
-      const code = o.limited === "burst" ? "rate_limit_exceeded" : o.limited === "quota" ? "plan_limit_exceeded" : c.errorCode;
-      const { m } = c;
-      events.push({ requestId: m.requestId, keyId: m.keyId, accountId: m.accountId, endpointId: m.endpointId, status: o.status, errorCode: code, latencyMs: m.latencyMs, createdAt: m.now.toISOString() });
-      const dk = `${m.keyId}|${day(m.now)}|${m.endpointId}`;
-      const row = daily.get(dk) ?? { keyId: m.keyId, accountId: m.accountId, day: day(m.now), endpointId: m.endpointId, calls: 0, ok: 0, client: 0, server: 0, latencyMsSum: 0 };
-      row.calls += 1;
-      row.ok += o.status >= 200 && o.status < 300 ? 1 : 0;
-      row.client += o.status >= 400 && o.status < 500 ? 1 : 0;
-      row.server += o.status >= 500 ? 1 : 0;
-      row.latencyMsSum += m.latencyMs;
-      daily.set(dk, row);
-    }
-    return o;
-  });
-  return { outcomes, counters, events, daily: [...daily.values()] };
 }
 
 /**
