@@ -80,10 +80,13 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
       return withView(spec, (view) => {
         if (q.symbol) symbolIn(view, q.symbol);
         if (!view.flowAsOf) throw unavailable("options flow");
-        const events = filterFlowEvents(view.flowEvents, { symbol: q.symbol, minPremium: q.minPremium, type: q.type, since: q.since, limit: q.limit });
-        const key = `flow:${q.symbol ?? ""}:${q.minPremium ?? ""}:${q.type ?? ""}:${q.since?.toISOString() ?? ""}:${q.limit}`;
-        const data = q.since ? schemas.optionsFlow.parse({ events: events.map(flowEventData), count: events.length })
-          : once(view, key, schemas.optionsFlow, () => ({ events: events.map(flowEventData), count: events.length }));
+        // Filtered and sorted only when the payload is built: a cached answer costs a lookup, not a sort of every event.
+        const build = () => {
+          const events = filterFlowEvents(view.flowEvents, { symbol: q.symbol, minPremium: q.minPremium, type: q.type, since: q.since, limit: q.limit });
+          return { events: events.map(flowEventData), count: events.length };
+        };
+        const key = `flow:${q.symbol ?? ""}:${q.minPremium ?? ""}:${q.type ?? ""}:${q.limit}`;
+        const data = q.since ? schemas.optionsFlow.parse(build()) : once(view, key, schemas.optionsFlow, build);
         return served(data, q.symbol ? view.symbols.get(q.symbol)!.asOf : view.flowAsOf);
       });
     },
