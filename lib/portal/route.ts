@@ -52,18 +52,40 @@ export function clientAddress(request: Request): string | undefined {
   return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || request.headers.get("x-real-ip") || undefined;
 }
 
+/**
+ * What every portal route shares: the request id, the same-origin check on state-changing methods, one error mapping
+ * and the log line. `answer` gives the route's own response (or throws, mapped by toErrorResponse).
+ */
+async function servePortal(request: Request, answer: (requestId: string) => Promise<Response>): Promise<Response> {
+  const requestId = requestIdFrom(request.headers);
+  const started = performance.now();
+  const path = new URL(request.url).pathname;
+  const response = await (async () => {
+    if (!SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
+      return portalError(403, "csrf_rejected", "This request did not come from the portal's own pages.", requestId);
+    }
+    try {
+      return await answer(requestId);
+    } catch (err) {
+      return toErrorResponse(err, requestId, path);
+    }
+  })();
+  log.info("portal request", { request_id: requestId, method: request.method, path, status: response.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+  return response;
+}
+
+/** A handler's result as the portal's JSON answer (`{data}`), unless it answered a Response itself. */
+function portalData(data: unknown, requestId: string, status = 200): Response {
+  if (data instanceof Response) return data;
+  return Response.json({ data: data ?? null }, { status, headers: { "x-request-id": requestId, "cache-control": "no-store" } });
+}
+
 export function portalRoute<P = Record<string, string>>(
   handler: (ctx: PortalContext<P>) => Promise<unknown>,
   opts: PortalRouteOptions = {},
 ) {
-  return async (request: Request, routeCtx: { params: Promise<P> } = { params: Promise.resolve({} as P) }): Promise<Response> => {
-    const requestId = requestIdFrom(request.headers);
-    const started = performance.now();
-    const path = new URL(request.url).pathname;
-    const response = await (async () => {
-      if (!SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
-        return portalError(403, "csrf_rejected", "This request did not come from the portal's own pages.", requestId);
-      }
+  return (request: Request, routeCtx: { params: Promise<P> } = { params: Promise.resolve({} as P) }): Promise<Response> =>
+    servePortal(request, async (requestId) => {
       const session = await currentPortalSession().catch((err) => {
         log.error("portal session lookup failed", { request_id: requestId, ...errorFields(err) });
         return undefined;
@@ -76,17 +98,8 @@ export function portalRoute<P = Record<string, string>>(
       if (opts.owner && user.role !== "owner") return portalError(403, "forbidden", "Only the account's owner can do this.", requestId);
       if (opts.verified && !user.emailVerified) return portalError(403, "email_unverified", "Verify your e-mail address first.", requestId);
       const actor: Actor = { type: "user", id: user.userId, requestId, ip: clientAddress(request), userAgent: request.headers.get("user-agent") ?? undefined };
-      try {
-        const data = await handler({ request, user, params: await routeCtx.params, actor, requestId });
-        if (data instanceof Response) return data;
-        return Response.json({ data: data ?? null }, { headers: { "x-request-id": requestId, "cache-control": "no-store" } });
-      } catch (err) {
-        return toErrorResponse(err, requestId, path);
-      }
-    })();
-    log.info("portal request", { request_id: requestId, method: request.method, path, status: response.status, ms: Math.round((performance.now() - started) * 10) / 10 });
-    return response;
-  };
+      return portalData(await handler({ request, user, params: await routeCtx.params, actor, requestId }), requestId);
+    });
 }
 
 export interface PublicPortalContext {
@@ -98,25 +111,11 @@ export interface PublicPortalContext {
 
 /** Portal routes for signed-out visitors (sign-up, password reset): the same CSRF check, error mapping and log line. */
 export function publicPortalRoute(handler: (ctx: PublicPortalContext) => Promise<unknown>, opts: { status?: number } = {}) {
-  return async (request: Request): Promise<Response> => {
-    const requestId = requestIdFrom(request.headers);
-    const started = performance.now();
-    const path = new URL(request.url).pathname;
-    const response = await (async () => {
-      if (!SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
-        return portalError(403, "csrf_rejected", "This request did not come from the portal's own pages.", requestId);
-      }
-      try {
-        const origin = { requestId, ip: clientAddress(request), userAgent: request.headers.get("user-agent") ?? undefined };
-        const data = await handler({ request, requestId, origin });
-        return Response.json({ data: data ?? null }, { status: opts.status ?? 200, headers: { "x-request-id": requestId, "cache-control": "no-store" } });
-      } catch (err) {
-        return toErrorResponse(err, requestId, path);
-      }
-    })();
-    log.info("portal request", { request_id: requestId, method: request.method, path, status: response.status, ms: Math.round((performance.now() - started) * 10) / 10 });
-    return response;
-  };
+  return (request: Request): Promise<Response> =>
+    servePortal(request, async (requestId) => {
+      const origin = { requestId, ip: clientAddress(request), userAgent: request.headers.get("user-agent") ?? undefined };
+      return portalData(await handler({ request, requestId, origin }), requestId, opts.status ?? 200);
+    });
 }
 
 export function toErrorResponse(err: unknown, requestId: string, path: string): Response {
