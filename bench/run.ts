@@ -63,10 +63,20 @@ function finish(): void {
   say(`results written to ${writeResults(results)}`);
 }
 
-/** Waits (bounded) until the pipeline answers 200, so the measured window never includes a cold start. */
+/** An optional part of the run: `<flag>=off` skips it; a failure is recorded in the results, not thrown. */
+async function part<T>(flag: string, run: () => Promise<T>): Promise<T | { error: string }> {
+  if (process.env[flag] === "off") return { error: `skipped (${flag}=off)` };
+  try {
+    return await run();
+  } catch (err) {
+    return { error: String(err) };
+  }
+}
+
 /** 50 options-flow events with their contracts: the heaviest analytics payload, against the small ticker summary. */
 const HEAVY_PATH = "/api/v1/options-flow?limit=50";
 
+/** Waits (bounded) until the pipeline answers 200, so the measured window never includes a cold start. */
 async function probe(url: string, keys: string[], timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -117,36 +127,21 @@ async function main(): Promise<void> {
   say(`database ${database.name}: demo market seeded at ${fixture.seedAt.toISOString()} (${fixture.seed.rows.quotes} quotes, ${fixture.seed.writeMs} ms write); ` +
     `${keys.length} test keys on the Sandbox plan with limits raised to 1e9`);
 
-  if (process.env.BENCH_ENGINE === "off") results.engine = { error: "skipped (BENCH_ENGINE=off)" };
-  else {
-    try {
-      say("engine: full recompute (3 runs), one-minute steps (3 runs) and a minute of 5-second ticks");
-      results.engine = await benchEngine(database, fixture.seedAt, 3);
-    } catch (err) {
-      results.engine = { error: String(err) };
-    }
-  }
-
-  if (process.env.BENCH_TICKER === "off" || process.env.BENCH_ENGINE === "off") results.ticker = { error: "skipped (BENCH_TICKER=off)" };
-  else {
-    try {
-      say("demo ticker at rest: engine + ticker in this process, 60 s of a session in real time, no requests");
-      results.ticker = await benchTicker(database, database.name, 60);
-    } catch (err) {
-      results.ticker = { error: String(err) };
-    }
-  }
-
-  if (process.env.BENCH_USAGE === "off") results.usage = { error: "skipped (BENCH_USAGE=off)" };
-  else {
-    try {
-      say("portal usage page data: usageSummary + first request-log page for an account with 1M usage events");
-      results.usage = await benchUsage(Number(process.env.BENCH_USAGE_EVENTS ?? 1_000_000), 30, say);
-      say(`  p95 ${results.usage.pageP95Ms} ms (summary ${results.usage.summaryP95Ms} ms, log ${results.usage.logP95Ms} ms)`);
-    } catch (err) {
-      results.usage = { error: String(err) };
-    }
-  }
+  results.engine = await part("BENCH_ENGINE", () => {
+    say("engine: full recompute (3 runs), one-minute steps (3 runs) and a minute of 5-second ticks");
+    return benchEngine(database, fixture.seedAt, 3);
+  });
+  // The ticker runs the engine too: BENCH_ENGINE=off skips it as well.
+  results.ticker = await part(process.env.BENCH_ENGINE === "off" ? "BENCH_ENGINE" : "BENCH_TICKER", () => {
+    say("demo ticker at rest: engine + ticker in this process, 60 s of a session in real time, no requests");
+    return benchTicker(database, database.name, 60);
+  });
+  results.usage = await part("BENCH_USAGE", async () => {
+    say("portal usage page data: usageSummary + first request-log page for an account with 1M usage events");
+    const usage = await benchUsage(Number(process.env.BENCH_USAGE_EVENTS ?? 1_000_000), 30, say);
+    say(`  p95 ${usage.pageP95Ms} ms (summary ${usage.summaryP95Ms} ms, log ${usage.logP95Ms} ms)`);
+    return usage;
+  });
 
   let api: NextServer | null = null;
   try {
@@ -175,14 +170,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_NEXT === "off") results.next.note = "skipped (BENCH_NEXT=off)";
   else await benchNext(database, keys);
 
-  if (process.env.BENCH_WEBHOOKS === "off") results.webhooks = { error: "skipped (BENCH_WEBHOOKS=off)" };
-  else {
-    try {
-      results.webhooks = await benchWebhooks(database, say);
-    } catch (err) {
-      results.webhooks = { error: String(err) };
-    }
-  }
+  results.webhooks = await part("BENCH_WEBHOOKS", () => benchWebhooks(database, say));
 }
 
 async function benchNext(database: TestDatabase, keys: string[]): Promise<void> {
