@@ -4,6 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { arrayLiteral } from "./store-bulk";
 import type { Bar, Instrument, MarketEnv, OptionQuote, OptionTrade, Tenor, TreasuryYield } from "../analytics/types";
 
 export interface MarketSnapshot {
@@ -38,6 +39,19 @@ const ms = (v: unknown) => new Date(Number(v));
 const quoteColumns = sql`
   select q.symbol, round(extract(epoch from q.as_of) * 1000)::float8 as as_of_ms, q.expiry::text as expiry, q.strike, q."right",
          q.bid, q.ask, q.last, q.volume, q.open_interest, s.rn_all = 1 as latest`;
+const tradeColumns = sql`
+  select t.trade_id, t.symbol, round(extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.expiry::text as expiry, t.strike, t."right",
+         t.price, t.size, t.exchange, t.condition, t.bid, t.ask`;
+const instrumentsQuery = (env: MarketEnv) => sql`
+  select symbol, name, sector, kind, next_earnings_date::text as next_earnings_date, dividend_yield
+  from instruments where env = ${env} order by symbol`;
+/** The newest YIELD_DATES dates with a published yield on or before the cutoff (an ISO instant), every tenor of them. */
+const yieldsQuery = (env: MarketEnv, cutoff: string) => sql`
+  select date::text as date, tenor, yield_pct from treasury_yields
+  where env = ${env} and date in (
+    select distinct date from treasury_yields where env = ${env} and date <= (${cutoff}::timestamptz at time zone 'UTC')::date
+    order by date desc limit ${YIELD_DATES})
+  order by date, tenor`;
 const num = (v: unknown) => Number(v);
 type Row = Record<string, unknown>;
 
@@ -60,9 +74,7 @@ export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptio
   const withHistory = opts.withHistory ?? true;
   return db.transaction(
     async (tx) => {
-      const instrumentRows = await tx.execute<Row>(sql`
-        select symbol, name, sector, kind, next_earnings_date::text as next_earnings_date, dividend_yield
-        from instruments where env = ${env} order by symbol`);
+      const instrumentRows = await tx.execute<Row>(instrumentsQuery(env));
       const barRows = await tx.execute<Row>(sql`
         select symbol, round(extract(epoch from ts) * 1000)::float8 as ts_ms, open, high, low, close, volume from (
           select b.*, row_number() over (partition by symbol order by ts desc) as rn from bars b
@@ -90,8 +102,7 @@ export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptio
         where q.env = ${env}
         order by q.symbol, q.expiry, q.strike, q."right"`);
       const tradeRows = await tx.execute<Row>(sql`
-        select t.trade_id, t.symbol, round(extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.expiry::text as expiry, t.strike, t."right",
-               t.price, t.size, t.exchange, t.condition, t.bid, t.ask
+        ${tradeColumns}
         from instruments i
         cross join lateral (select max(ts) as newest from option_trades
                             where env = i.env and symbol = i.symbol and ts <= ${cutoff}::timestamptz) n
@@ -99,12 +110,7 @@ export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptio
           and t.ts > n.newest - interval '24 hours' and t.ts <= n.newest
         where i.env = ${env}
         order by t.ts, t.trade_id`);
-      const yieldRows = await tx.execute<Row>(sql`
-        select date::text as date, tenor, yield_pct from treasury_yields
-        where env = ${env} and date in (
-          select distinct date from treasury_yields where env = ${env} and date <= (${cutoff}::timestamptz at time zone 'UTC')::date
-          order by date desc limit ${YIELD_DATES})
-        order by date, tenor`);
+      const yieldRows = await tx.execute<Row>(yieldsQuery(env, cutoff));
       const versionRows = await readVersion(tx, env);
       return assemble(instrumentRows, barRows, quoteRows, tradeRows, yieldRows, versionRows);
     },
@@ -114,8 +120,8 @@ export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptio
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 const readVersion = (tx: Tx, env: MarketEnv) => tx.execute<Row>(sql`select version, base_version from market_data_versions where env = ${env}`);
-const textArray = (xs: string[]) => sql`${`{${xs.map((x) => `"${x.replace(/["\\]/g, "\\$&")}"`).join(",")}}`}::text[]`;
-const tsArray = (xs: Date[]) => sql`${`{${xs.map((x) => `"${x.toISOString()}"`).join(",")}}`}::timestamptz[]`;
+const textArray = (xs: string[]) => sql`${arrayLiteral(xs)}::text[]`;
+const tsArray = (xs: Date[]) => sql`${arrayLiteral(xs.map((x) => x.toISOString()))}::timestamptz[]`;
 
 /**
  * The current market (no cutoff, no history) given the previous snapshot of it: when no write since `previous` could
@@ -128,9 +134,7 @@ export async function loadMarketDelta(db: Db, env: MarketEnv, previous: MarketSn
     async (tx) => {
       const versionRows = await readVersion(tx, env);
       if (num(versionRows[0]?.base_version ?? 0) !== previous.baseVersion) return null;
-      const instrumentRows = await tx.execute<Row>(sql`
-        select symbol, name, sector, kind, next_earnings_date::text as next_earnings_date, dividend_yield
-        from instruments where env = ${env} order by symbol`);
+      const instrumentRows = await tx.execute<Row>(instrumentsQuery(env));
       const symbols = instrumentRows.map((r) => r.symbol as string);
       if (symbols.join(",") !== previous.instruments.map((i) => i.symbol).join(",")) return null;
       const epoch = new Date(0);
@@ -165,15 +169,11 @@ export async function loadMarketDelta(db: Db, env: MarketEnv, previous: MarketSn
         })));
       }
       const tradeRows = await tx.execute<Row>(sql`
-        select t.trade_id, t.symbol, round(extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.expiry::text as expiry, t.strike, t."right",
-               t.price, t.size, t.exchange, t.condition, t.bid, t.ask
+        ${tradeColumns}
         from unnest(${textArray(symbols)}, ${tsArray(lastPrint)}) as u(symbol, since)
         join option_trades t on t.env = ${env} and t.symbol = u.symbol and t.ts >= u.since
         order by t.ts, t.trade_id`);
-      const yieldRows = await tx.execute<Row>(sql`
-        select date::text as date, tenor, yield_pct from treasury_yields
-        where env = ${env} and date in (select distinct date from treasury_yields where env = ${env} order by date desc limit ${YIELD_DATES})
-        order by date, tenor`);
+      const yieldRows = await tx.execute<Row>(yieldsQuery(env, FAR_FUTURE));
       const newer = assemble(instrumentRows, barRows, [], tradeRows, yieldRows, versionRows);
       return { ...newer, latestChainBySymbol: chains };
     },
@@ -204,16 +204,10 @@ function merge(previous: MarketSnapshot, newer: MarketSnapshot): MarketSnapshot 
       tradesBySymbol.set(symbol, all.filter((t) => +t.ts > since));
     }
   }
-  const asOfBySymbol = new Map<string, Date>();
-  for (const { symbol } of newer.instruments) {
-    const chain = latestChainBySymbol.get(symbol);
-    const trades = tradesBySymbol.get(symbol);
-    const bars = dailyBarsBySymbol.get(symbol);
-    const times = [chain?.[0].asOf, trades?.at(-1)?.ts].filter((d): d is Date => d !== undefined);
-    if (times.length) asOfBySymbol.set(symbol, new Date(Math.max(...times.map(Number))));
-    else if (bars?.length) asOfBySymbol.set(symbol, bars[bars.length - 1].ts);
-  }
-  return { ...newer, dailyBarsBySymbol, latestChainBySymbol, chainHistoryBySymbol: new Map(), tradesBySymbol, asOfBySymbol };
+  return {
+    ...newer, dailyBarsBySymbol, latestChainBySymbol, chainHistoryBySymbol: new Map(), tradesBySymbol,
+    asOfBySymbol: newestBySymbol(latestChainBySymbol, tradesBySymbol, dailyBarsBySymbol),
+  };
 }
 
 function assemble(instrumentRows: Row[], barRows: Row[], quoteRows: Row[], tradeRows: Row[], yieldRows: Row[], versionRows: Row[]): MarketSnapshot {
@@ -249,16 +243,22 @@ function assemble(instrumentRows: Row[], barRows: Row[], quoteRows: Row[], trade
     });
   }
   const yields = yieldRows.map((r) => ({ date: r.date as string, tenor: r.tenor as Tenor, yieldPct: num(r.yield_pct) }));
+  return {
+    instruments, dailyBarsBySymbol, latestChainBySymbol, chainHistoryBySymbol, tradesBySymbol, yields,
+    version: versionRows.length ? num(versionRows[0].version) : 0, baseVersion: versionRows.length ? num(versionRows[0].base_version) : 0,
+    asOfBySymbol: newestBySymbol(latestChainBySymbol, tradesBySymbol, dailyBarsBySymbol),
+  };
+}
+
+/** Each symbol's as-of: the newer of its chain snapshot and last print; its last daily bar when it has neither. */
+function newestBySymbol(chains: Map<string, OptionQuote[]>, trades: Map<string, OptionTrade[]>, bars: Map<string, Bar[]>): Map<string, Date> {
   const asOfBySymbol = new Map<string, Date>();
   const bump = (symbol: string, t: Date) => {
     const prev = asOfBySymbol.get(symbol);
     if (!prev || t > prev) asOfBySymbol.set(symbol, t);
   };
-  for (const [symbol, chain] of latestChainBySymbol) bump(symbol, chain[0].asOf);
-  for (const [symbol, trades] of tradesBySymbol) bump(symbol, trades[trades.length - 1].ts);
-  for (const [symbol, bars] of dailyBarsBySymbol) if (!asOfBySymbol.has(symbol)) bump(symbol, bars[bars.length - 1].ts);
-  return {
-    instruments, dailyBarsBySymbol, latestChainBySymbol, chainHistoryBySymbol, tradesBySymbol, yields,
-    version: versionRows.length ? num(versionRows[0].version) : 0, baseVersion: versionRows.length ? num(versionRows[0].base_version) : 0, asOfBySymbol,
-  };
+  for (const [symbol, chain] of chains) bump(symbol, chain[0].asOf);
+  for (const [symbol, list] of trades) bump(symbol, list[list.length - 1].ts);
+  for (const [symbol, list] of bars) if (!asOfBySymbol.has(symbol)) bump(symbol, list[list.length - 1].ts);
+  return asOfBySymbol;
 }
