@@ -74,6 +74,8 @@ async function solveGaps(db: Db, env: MarketEnv, gaps: HistoryGap[], instruments
 }
 
 type IvHistory = Map<string, { date: string; atmIv30: number }[]>;
+/** Loaded history is kept per environment and cutoff date (its window). */
+const historyKey = (env: MarketEnv, cutoff: Date | null) => `${env}|${cutoff?.toISOString().slice(0, 10) ?? ""}`;
 
 /**
  * The engine's incremental view of the cache: the first load per environment scans the whole window; later ones scan
@@ -94,7 +96,7 @@ export class IvHistoryTracker {
   async load(db: Db, env: MarketEnv, cutoff: Date | null, instruments: Instrument[], bars: Map<string, Bar[]>, baseVersion?: number): Promise<IvHistory> {
     const day = new Date().toISOString().slice(0, 10);
     const base = cutoff === null && baseVersion !== undefined ? `${baseVersion}|${day}` : null;
-    const held = this.loaded.get(`${env}|`);
+    const held = this.loaded.get(historyKey(env, null));
     if (base !== null && held && this.bases.get(env) === base) return held.history;
     const history = await this.scanAndLoad(db, env, cutoff, instruments, bars, day);
     if (base !== null) this.bases.set(env, base);
@@ -109,7 +111,7 @@ export class IvHistoryTracker {
     const rows = added ? await countIvHistory(db, env) : before;
     this.known.set(env, rows);
     // The loaded history depends on the cutoff's date and today's (its window), and on the rows present.
-    const key = `${env}|${cutoff?.toISOString().slice(0, 10) ?? ""}`;
+    const key = historyKey(env, cutoff);
     const hit = this.loaded.get(key);
     if (hit && hit.rows === rows && hit.day === day && !shrank) return hit.history;
     const history = await loadIvHistory(db, env, cutoff);

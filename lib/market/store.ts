@@ -3,10 +3,9 @@
  * the chain table bounded (only the newest intraday snapshot survives; end-of-day snapshots at 21:00 UTC stay).
  */
 import { invalidateIvHistory } from "./iv-history-store";
-import { eq, sql } from "drizzle-orm";
-import { marketDataVersions } from "../../db/schema";
+import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { bumpMarketVersion } from "./versions";
+import { bumpMarketVersion, readMarketVersions } from "./versions";
 import { BARS, INSTRUMENTS, QUOTES, TRADES, YIELDS, bulkInsert, type Tx } from "./store-bulk";
 import { generateDemoMarket, generateBarsAt, generateChainAt, generateEodChain, generateTradesBetween, generateYields, demoInstruments } from "./demo/simulator";
 import { DAY_MS, chainAsOf, currentSession, isSessionClose, nextSession, previousSession, sessionClose, sessionOpen } from "./demo/calendar";
@@ -92,8 +91,7 @@ export async function advanceDemoMarket(db: Db, opts: { seed: number | string; f
   const sessionChanged = currentSession(to) !== currentSession(from);
   // A market at rest (nights, weekends) writes nothing: readers keep their view instead of reloading an unchanged one.
   if (!trades.length && !touched.length && !newChain && !sessionChanged) {
-    const [row] = await db.select({ version: marketDataVersions.version }).from(marketDataVersions).where(eq(marketDataVersions.env, "demo"));
-    return { asOf: new Date(asOf), trades: 0, newChain: false, version: row?.version ?? 0 };
+    return { asOf: new Date(asOf), trades: 0, newChain: false, version: (await readMarketVersions(db)).demo };
   }
   const version = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_WRITE_LOCK})`);
