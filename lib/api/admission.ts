@@ -6,6 +6,7 @@
  * is committed before its promise resolves.
  */
 import type postgres from "postgres";
+import { arrayLiteral } from "../db/array-literal";
 import { ApiError } from "./errors";
 import type { AdmissionCall, LimitOutcome } from "./limits";
 import type { Window } from "./windows";
@@ -29,14 +30,23 @@ const unavailable = (cause?: unknown, message = "The service's store is unreacha
   if (cause !== undefined) (e as { cause?: unknown }).cause = cause;
   return e;
 };
-// Arrays of dates and times go as text[]: drizzle's postgres-js driver replaces their array serializers with identity;
-// booleans too (postgres.js types a boolean array parameter as boolean).
-const iso = (d: Date) => d.toISOString();
+/** ISO strings of recent instants: the calls of one batch share their windows' starts and, mostly, their milliseconds. */
+const isoCache = new Map<number, string>();
+function iso(ms: number): string {
+  let s = isoCache.get(ms);
+  if (s === undefined) {
+    if (isoCache.size >= 1024) isoCache.clear();
+    s = new Date(ms).toISOString();
+    isoCache.set(ms, s);
+  }
+  return s;
+}
 
 /**
  * Decides and records one batch in one round trip: admit_batch (migration 0009) locks the batch's counter rows in sorted
  * order, decides the calls in arrival order, writes counters, events and daily aggregates, and answers the outcomes in
  * input order. A single statement is its own transaction: committed before this resolves, nothing written when it throws.
+ * The arrays go as literals (lib/db/array-literal.ts), one text parameter each.
  */
 export async function runBatch(sql: postgres.Sql | postgres.TransactionSql, calls: AdmissionCall[]): Promise<LimitOutcome[]> {
   // The batch's distinct counter rows ("slots"); each call names its burst and quota slot by 1-based index.
@@ -45,26 +55,44 @@ export async function runBatch(sql: postgres.Sql | postgres.TransactionSql, call
   const slotBuckets: string[] = [];
   const slotStarts: string[] = [];
   const slot = (keyId: string, w: Window) => {
-    const start = iso(w.start);
+    const start = w.start.getTime();
     const id = `${keyId}|${w.bucket}|${start}`;
     let i = slots.get(id);
     if (i === undefined) {
       i = slotKeys.push(keyId);
       slotBuckets.push(w.bucket);
-      slotStarts.push(start);
+      slotStarts.push(iso(start));
       slots.set(id, i);
     }
     return i;
   };
-  const burstSlots = calls.map((c) => slot(c.m.keyId, c.burst));
-  const quotaSlots = calls.map((c) => slot(c.m.keyId, c.quota));
+  const n = calls.length;
+  const requestIds = new Array<string>(n), keyIds = new Array<string>(n), accountIds = new Array<string>(n), endpointIds = new Array<string>(n);
+  const statuses = new Array<number>(n), errorCodes = new Array<string | null>(n), latencies = new Array<number>(n), createdAt = new Array<string>(n);
+  const record = new Array<boolean>(n), burstSlots = new Array<number>(n), burstLimits = new Array<number>(n), quotaSlots = new Array<number>(n), quotaLimits = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const c = calls[i];
+    requestIds[i] = c.m.requestId;
+    keyIds[i] = c.m.keyId;
+    accountIds[i] = c.m.accountId;
+    endpointIds[i] = c.m.endpointId;
+    statuses[i] = c.status;
+    errorCodes[i] = c.errorCode;
+    latencies[i] = c.m.latencyMs;
+    createdAt[i] = iso(c.m.now.getTime());
+    record[i] = c.record;
+    burstSlots[i] = slot(c.m.keyId, c.burst);
+    burstLimits[i] = c.burst.limit;
+    quotaSlots[i] = slot(c.m.keyId, c.quota);
+    quotaLimits[i] = c.quota.limit;
+  }
+  const a = arrayLiteral;
   const rows = await sql<{ limited: "burst" | "quota" | null; status: number; burst_used: number; quota_used: number }[]>`
     select limited, status, burst_used, quota_used from admit_batch(
-      ${slotKeys}::text[], ${slotBuckets}::text[], ${slotStarts}::text[]::timestamptz[],
-      ${calls.map((c) => c.m.requestId)}::text[], ${calls.map((c) => c.m.keyId)}::text[], ${calls.map((c) => c.m.accountId)}::uuid[],
-      ${calls.map((c) => c.m.endpointId)}::text[], ${calls.map((c) => c.status)}::int[], ${calls.map((c) => c.errorCode)}::text[],
-      ${calls.map((c) => c.m.latencyMs)}::float8[], ${calls.map((c) => iso(c.m.now))}::text[]::timestamptz[], ${calls.map((c) => (c.record ? "t" : "f"))}::text[]::bool[],
-      ${burstSlots}::int[], ${calls.map((c) => c.burst.limit)}::int[], ${quotaSlots}::int[], ${calls.map((c) => c.quota.limit)}::int[])`;
+      ${a(slotKeys)}::text[], ${a(slotBuckets)}::text[], ${a(slotStarts)}::timestamptz[],
+      ${a(requestIds)}::text[], ${a(keyIds)}::text[], ${a(accountIds)}::uuid[], ${a(endpointIds)}::text[], ${a(statuses)}::int[],
+      ${a(errorCodes)}::text[], ${a(latencies)}::float8[], ${a(createdAt)}::timestamptz[], ${a(record)}::bool[],
+      ${a(burstSlots)}::int[], ${a(burstLimits)}::int[], ${a(quotaSlots)}::int[], ${a(quotaLimits)}::int[])`;
   if (rows.length !== calls.length) throw new Error(`admit_batch answered ${rows.length} outcomes for ${calls.length} calls`);
   return rows.map((r) => ({ limited: r.limited, status: r.status, burstUsed: r.burst_used, quotaUsed: r.quota_used }));
 }

@@ -4,10 +4,10 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { arrayLiteral, type Cell } from "../db/array-literal";
 import type { Bar, Instrument, MarketEnv, OptionQuote, OptionTrade, TreasuryYield } from "../analytics/types";
 
 export type Tx = Pick<Db, "execute" | "insert">;
-type Cell = string | number | null;
 type PgType = "text" | "float8" | "int8" | "int4" | "timestamptz" | "date";
 
 interface TableSpec<T> {
@@ -17,19 +17,6 @@ interface TableSpec<T> {
 }
 
 const CHUNK_ROWS = 10_000;
-
-/** A PostgreSQL array literal; the drizzle postgres-js driver passes parameters through unserialised. */
-export function arrayLiteral(values: Cell[]): string {
-  const parts = values.map((v) => {
-    if (v === null) return "NULL";
-    if (typeof v === "number") {
-      if (!Number.isFinite(v)) throw new Error(`non-finite number in bulk insert: ${v}`);
-      return String(v);
-    }
-    return `"${v.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
-  });
-  return `{${parts.join(",")}}`;
-}
 
 const iso = (d: Date) => d.toISOString();
 

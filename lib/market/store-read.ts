@@ -4,7 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { arrayLiteral } from "./store-bulk";
+import { arrayLiteral } from "../db/array-literal";
 import type { Bar, Instrument, MarketEnv, OptionQuote, OptionTrade, Tenor, TreasuryYield } from "../analytics/types";
 
 export interface MarketSnapshot {
