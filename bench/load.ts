@@ -31,6 +31,42 @@ export interface LoadResult {
   cpu?: CpuReport;
   /** Filled in by the orchestrator: usage_events rows written during the measured run (metered calls only). */
   serverMetered?: number;
+  /** req/s of each interleaved round this result combines (see combineRounds). */
+  rounds?: number[];
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/**
+ * One scenario's result over its interleaved rounds (equal durations): req/s and cores are the means, counts add up,
+ * p50 is the median of the rounds' p50s and p99 the worst round's p99.
+ */
+export function combineRounds(rs: LoadResult[]): LoadResult {
+  const cpus = rs.map((r) => r.cpu).filter((c): c is CpuReport => c !== undefined);
+  const gens = rs.map((r) => r.generatorCores).filter((g): g is number => g !== undefined);
+  const sum = (get: (r: LoadResult) => number) => rs.reduce((a, r) => a + get(r), 0);
+  return {
+    tool: rs[0].tool,
+    requests: sum((r) => r.requests),
+    reqPerSec: mean(rs.map((r) => r.reqPerSec)),
+    p50Ms: median(rs.map((r) => r.p50Ms)),
+    p99Ms: Math.max(...rs.map((r) => r.p99Ms)),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    generatorCores: gens.length ? mean(gens) : undefined,
+    cpu: cpus.length === rs.length ? {
+      serverCores: mean(cpus.map((c) => c.serverCores)), postgresCores: mean(cpus.map((c) => c.postgresCores)),
+      postgresOtherCores: mean(cpus.map((c) => c.postgresOtherCores)), machineCores: mean(cpus.map((c) => c.machineCores)),
+      machineBusyPct: mean(cpus.map((c) => c.machineBusyPct)),
+    } : undefined,
+    serverMetered: rs.every((r) => r.serverMetered !== undefined) ? sum((r) => r.serverMetered!) : undefined,
+    rounds: rs.map((r) => Math.round(r.reqPerSec)),
+  };
 }
 
 export type Tool = "wrk" | "autocannon";

@@ -22,7 +22,7 @@ export interface BenchResults {
   startedAt: string;
   finishedAt?: string;
   machine: { cpus: number; node: string; loadavgBefore: number[]; loadavgAfter?: number[] };
-  load: { tool: string; connections: number; durationS: number; warmupS: number; keys: number; keyRotation: string };
+  load: { tool: string; connections: number; durationS: number; rounds: number; warmupS: number; keys: number; keyRotation: string };
   standalone: ServerRuns & { poolMax: number };
   next: ServerRuns;
   engine?: EngineResult | { error: string };
@@ -107,6 +107,14 @@ export function printReport(r: BenchResults): void {
   if (r.standalone.heavy) add("standalone GET /api/v1/options-flow?limit=50", r.standalone.heavy, r.standalone.memory, sc);
   add("next GET /api/bench-constant", r.next.constant, r.next.memory, r.next.constant);
   add("next GET /api/v1/ticker/AAPL/summary", r.next.pipeline, r.next.memory, r.next.constant);
+  // The spread of the interleaved rounds: each round's req/s over the constant route's in the same round.
+  const spread = (label: string, x?: LoadResult, c?: LoadResult) => {
+    if (!x?.rounds || !c?.rounds || x.rounds.length !== c.rounds.length) return;
+    lines.push(`${label}: rounds ${x.rounds.join(", ")} req/s; × const per round ${x.rounds.map((v, i) => f(v / c.rounds![i], 3)).join(", ")}`);
+  };
+  spread("standalone pipeline", r.standalone.pipeline, sc);
+  spread("standalone options-flow", r.standalone.heavy, sc);
+  spread("next pipeline", r.next.pipeline, r.next.constant);
   if (r.engine && "fullMedianMs" in r.engine) {
     const e = r.engine;
     lines.push("");

@@ -2,7 +2,7 @@
  * `npm run bench`: a report, not a test (exit code 0 whatever the numbers). Throwaway PostgreSQL database with the
  * demo market and raised Sandbox limits → engine timings → standalone API server (constant route vs full pipeline)
  * → `next start` (constant route handler vs the /api/v1 mount) → table, PASS/FAIL per target, bench/results/latest.json.
- * Env: TEST_PG_URL, API_POOL_MAX (default 10), BENCH_DURATION_S (10), BENCH_KEYS (8), BENCH_LOAD_TOOL=autocannon,
+ * Env: TEST_PG_URL, API_POOL_MAX (default 10), BENCH_DURATION_S (15 s per scenario, split into BENCH_ROUNDS (3) interleaved rounds), BENCH_KEYS (8), BENCH_LOAD_TOOL=autocannon,
  * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_ENGINE=off, BENCH_TICKER=off, BENCH_USAGE=off, BENCH_WEBHOOKS=off, BENCH_USAGE_EVENTS (1000000), BENCH_LOG_LEVEL (warn); diagnostics: BENCH_SERVER_NODE_ARGS / BENCH_NEXT_NODE_ARGS (e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof") are extra node flags for the standalone / Next server, BENCH_PG_PARAMS (e.g. "synchronous_commit=off") is appended to its DATABASE_URL.
  */
@@ -12,7 +12,7 @@ import { startCpu } from "./cpu";
 import { benchEngine } from "./engine";
 import { benchTicker } from "./ticker";
 import { benchUsage } from "./usage";
-import { pickTool, runLoad } from "./load";
+import { combineRounds, pickTool, runLoad, type LoadResult } from "./load";
 import { buildNext, nextNeedsBuild, sampleMemory, startNext, startStandalone, type NextServer } from "./proc";
 import { evaluate, printReport, ratios, writeResults, type BenchResults, type ServerRuns } from "./report";
 import { createFixture } from "./setup";
@@ -21,10 +21,11 @@ import { benchWebhooks } from "./webhooks";
 
 const CONNECTIONS = 50;
 const WARMUP_S = 2;
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const KEY_COUNT = Number(process.env.BENCH_KEYS ?? 8);
 const POOL_MAX = Number(process.env.API_POOL_MAX ?? 10);
-const BUDGET_MS = (process.env.BENCH_WEBHOOKS === "off" ? 275_000 : 395_000) + (process.env.BENCH_TICKER === "off" ? 0 : 75_000); // hard stop: cleanup and report whatever was measured
+const BUDGET_MS = (process.env.BENCH_WEBHOOKS === "off" ? 305_000 : 425_000) + (process.env.BENCH_TICKER === "off" ? 0 : 75_000); // hard stop: cleanup and report whatever was measured
 const PIPELINE_PATH = "/api/v1/ticker/AAPL/summary";
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn"; // "info" adds the per-request access log line
 
@@ -46,7 +47,7 @@ const results: BenchResults = {
   startedAt: new Date().toISOString(),
   machine: { cpus: cpus().length, node: process.version, loadavgBefore: loadavg().map((x) => +x.toFixed(2)) },
   load: {
-    tool, connections: CONNECTIONS, durationS: DURATION_S, warmupS: WARMUP_S, keys: KEY_COUNT,
+    tool, connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, warmupS: WARMUP_S, keys: KEY_COUNT,
     keyRotation: tool === "wrk" ? `${KEY_COUNT} keys rotated per request (Lua)` : `${KEY_COUNT} keys round-robin over the ${CONNECTIONS} connections`,
   },
   standalone: { poolMax: POOL_MAX },
@@ -92,36 +93,44 @@ async function probe(url: string, keys: string[], timeoutMs: number): Promise<vo
 /** Calls the server itself metered (usage_events rows): a cross-check of the load generator's count. */
 const metered = async (db: TestDatabase) => Number((await db.sql`select count(*)::int as n from usage_events`)[0].n);
 
+/**
+ * Each scenario is measured in ROUNDS interleaved rounds (constant, pipeline, heavy, constant, …) of DURATION_S / ROUNDS
+ * seconds, after one warm-up each: a burst of noise from elsewhere on the machine then lands on every scenario alike
+ * instead of on one of them, so the ratios to the constant route hold from run to run.
+ */
 async function measure(runs: ServerRuns, pid: number, db: TestDatabase, constantUrl: string, pipelineUrl: string, keys: string[], heavyUrl?: string): Promise<void> {
   const memory = sampleMemory(pid);
   try {
-    // Warm-up and measurement are separate generator runs so that the CPU accounting covers the measured window only.
-    const load = async (url: string, k: string[]) => {
-      await runLoad(tool, { url, keys: k, connections: CONNECTIONS, durationS: WARMUP_S, warmupS: 0 });
-      const before = await metered(db);
-      const cpu = startCpu(pid, db.name);
-      const r = await runLoad(tool, { url, keys: k, connections: CONNECTIONS, durationS: DURATION_S, warmupS: 0 });
-      r.cpu = cpu.stop();
-      r.serverMetered = (await metered(db)) - before;
-      say(`  ${r.reqPerSec.toFixed(0)} req/s, p99 ${r.p99Ms.toFixed(1)} ms, non-2xx ${r.non2xx}${k.length ? ` (server metered ${r.serverMetered} calls, generator counted ${r.requests})` : ""}; cores: server ${r.cpu.serverCores.toFixed(2)}, ` +
-        `postgres ${r.cpu.postgresCores.toFixed(2)} (+${r.cpu.postgresOtherCores.toFixed(2)} other), generator ${r.generatorCores?.toFixed(2) ?? "n/a"}, machine ${r.cpu.machineCores.toFixed(2)} (${r.cpu.machineBusyPct.toFixed(0)} %)`);
-      return r;
-    };
-    say(`load: ${constantUrl}`);
-    runs.constant = await load(constantUrl, []);
-    say(`load: ${pipelineUrl} (${keys.length} keys)`);
-    runs.pipeline = await load(pipelineUrl, keys);
-    if (heavyUrl) {
-      say(`load: ${heavyUrl} (${keys.length} keys; the largest analytics payload)`);
-      runs.heavy = await load(heavyUrl, keys);
+    const scenarios: { name: "constant" | "pipeline" | "heavy"; url: string; keys: string[]; what: string }[] = [
+      { name: "constant", url: constantUrl, keys: [], what: "" },
+      { name: "pipeline", url: pipelineUrl, keys, what: ` (${keys.length} keys)` },
+      ...(heavyUrl ? [{ name: "heavy" as const, url: heavyUrl, keys, what: ` (${keys.length} keys; the largest analytics payload)` }] : []),
+    ];
+    const roundS = Math.max(1, Math.round(DURATION_S / ROUNDS));
+    for (const s of scenarios) await runLoad(tool, { url: s.url, keys: s.keys, connections: CONNECTIONS, durationS: WARMUP_S, warmupS: 0 });
+    const measured = new Map<string, LoadResult[]>(scenarios.map((s) => [s.name, []]));
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const s of scenarios) {
+        // Separate generator runs per round so that the CPU accounting covers the measured window only.
+        const before = s.keys.length ? await metered(db) : 0;
+        const cpu = startCpu(pid, db.name);
+        const r = await runLoad(tool, { url: s.url, keys: s.keys, connections: CONNECTIONS, durationS: roundS, warmupS: 0 });
+        r.cpu = cpu.stop();
+        if (s.keys.length) r.serverMetered = (await metered(db)) - before;
+        measured.get(s.name)!.push(r);
+        say(`  round ${round}/${ROUNDS} ${s.url}${s.what}: ${r.reqPerSec.toFixed(0)} req/s, p99 ${r.p99Ms.toFixed(1)} ms, non-2xx ${r.non2xx}` +
+          `${s.keys.length ? ` (server metered ${r.serverMetered} calls, generator counted ${r.requests})` : ""}; cores: server ${r.cpu.serverCores.toFixed(2)}, ` +
+          `postgres ${r.cpu.postgresCores.toFixed(2)} (+${r.cpu.postgresOtherCores.toFixed(2)} other), generator ${r.generatorCores?.toFixed(2) ?? "n/a"}, machine ${r.cpu.machineCores.toFixed(2)} (${r.cpu.machineBusyPct.toFixed(0)} %)`);
+      }
     }
+    for (const s of scenarios) runs[s.name] = combineRounds(measured.get(s.name)!);
   } finally {
     runs.memory = memory.stop();
   }
 }
 
 async function main(): Promise<void> {
-  say(`load generator: ${tool} (${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s); cpus ${cpus().length}; loadavg ${results.machine.loadavgBefore.join(" ")}`);
+  say(`load generator: ${tool} (${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s in ${ROUNDS} interleaved rounds per scenario); cpus ${cpus().length}; loadavg ${results.machine.loadavgBefore.join(" ")}`);
   const fixture = await createFixture(KEY_COUNT, (db) => cleanups.push(() => db.drop()));
   const { database, keys } = fixture;
   say(`database ${database.name}: demo market seeded at ${fixture.seedAt.toISOString()} (${fixture.seed.rows.quotes} quotes, ${fixture.seed.writeMs} ms write); ` +
@@ -178,7 +187,7 @@ async function benchNext(database: TestDatabase, keys: string[]): Promise<void> 
   try {
     if (nextNeedsBuild()) {
       if (process.env.BENCH_NEXT_BUILD === "never") throw new Error(".next is missing or stale and BENCH_NEXT_BUILD=never");
-      const room = BUDGET_MS - elapsed() - 2 * (WARMUP_S + DURATION_S) * 1000 - 20_000;
+      const room = BUDGET_MS - elapsed() - 2 * (WARMUP_S + DURATION_S) * 1000 - 20_000; // the Next part: two scenarios
       if (room < 30_000) throw new Error("no time left in the budget to build the Next app");
       say(`next build (sources newer than .next/BUILD_ID), at most ${Math.round(room / 1000)} s`);
       const built = buildNext(room);
