@@ -2,6 +2,8 @@
  * The exchange's clock: America/New_York via Intl (daylight saving included) and NYSE full-day holidays computed by
  * rule, so expiry times, "today" and day counts follow New York, not UTC.
  */
+import { BoundedMemo } from "../util/bounded-memo";
+
 export const EXCHANGE_TIME_ZONE = "America/New_York";
 /** Listed US equity options stop trading at 16:00 New York time. */
 export const EXPIRY_CLOSE_LOCAL_HOUR = 16;
@@ -13,19 +15,18 @@ const parts = new Intl.DateTimeFormat("en-US", {
 
 const HOUR_MS = 3_600_000;
 /** Offsets by UTC hour: New York's offset is a whole number of hours and changes only on a UTC hour boundary. */
-const offsetByHour = new Map<number, number>();
+const offsetByHour = new BoundedMemo<number, number>(100_000);
+
+/** Offset of New York from UTC during UTC hour `hour`, in ms. */
+function offsetOfHour(hour: number): number {
+  const start = hour * HOUR_MS;
+  const p = Object.fromEntries(parts.formatToParts(new Date(start)).map((x) => [x.type, x.value]));
+  return Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second) - start;
+}
 
 /** Offset of New York from UTC at instant `t`, in ms (−5 h in winter, −4 h under daylight saving). */
 function offsetMs(t: number): number {
-  const hour = Math.floor(t / HOUR_MS);
-  const cached = offsetByHour.get(hour);
-  if (cached !== undefined) return cached;
-  const start = hour * HOUR_MS;
-  const p = Object.fromEntries(parts.formatToParts(new Date(start)).map((x) => [x.type, x.value]));
-  const offset = Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second) - start;
-  if (offsetByHour.size >= 100_000) offsetByHour.clear();
-  offsetByHour.set(hour, offset);
-  return offset;
+  return offsetByHour.get(Math.floor(t / HOUR_MS), offsetOfHour);
 }
 
 /** New York wall-clock fields of an instant. */
@@ -108,18 +109,14 @@ export function tradingDayOnOrBefore(date: string): string {
   return iso(ms);
 }
 
+/** Expiry dates are few and asked for once per quote: their close instants are kept. */
+const expiryCloses = new BoundedMemo<string, number>(10_000);
+const closeOf = (expiry: string) => newYorkInstant(tradingDayOnOrBefore(expiry), EXPIRY_CLOSE_LOCAL_HOUR).getTime();
+
 /** The instant an expiry date's options stop trading: 16:00 New York on the last trading day on or before it. */
 export function expiryClose(expiry: string): Date {
-  let t = expiryCloseCache.get(expiry);
-  if (t === undefined) {
-    t = newYorkInstant(tradingDayOnOrBefore(expiry), EXPIRY_CLOSE_LOCAL_HOUR).getTime();
-    if (expiryCloseCache.size >= 10_000) expiryCloseCache.clear();
-    expiryCloseCache.set(expiry, t);
-  }
-  return new Date(t);
+  return new Date(expiryCloses.get(expiry, closeOf));
 }
-/** Expiry dates are few and asked for once per quote: their close instants are kept. */
-const expiryCloseCache = new Map<string, number>();
 
 /** Whole calendar days from the New York date of `asOf` to `date` (YYYY-MM-DD); negative for past dates. */
 export function calendarDaysFromNewYork(asOf: Date, date: string): number {

@@ -7,6 +7,7 @@
  */
 import type postgres from "postgres";
 import { arrayLiteral } from "../db/array-literal";
+import { BoundedMemo } from "../util/bounded-memo";
 import { ApiError } from "./errors";
 import type { AdmissionCall, LimitOutcome } from "./limits";
 import type { Window } from "./windows";
@@ -31,16 +32,9 @@ const unavailable = (cause?: unknown, message = "The service's store is unreacha
   return e;
 };
 /** ISO strings of recent instants: the calls of one batch share their windows' starts and, mostly, their milliseconds. */
-const isoCache = new Map<number, string>();
-function iso(ms: number): string {
-  let s = isoCache.get(ms);
-  if (s === undefined) {
-    if (isoCache.size >= 1024) isoCache.clear();
-    s = new Date(ms).toISOString();
-    isoCache.set(ms, s);
-  }
-  return s;
-}
+const isoByMs = new BoundedMemo<number, string>(1024);
+const toIso = (ms: number) => new Date(ms).toISOString();
+const iso = (ms: number) => isoByMs.get(ms, toIso);
 
 /**
  * Decides and records one batch in one round trip: admit_batch (migration 0009) locks the batch's counter rows in sorted

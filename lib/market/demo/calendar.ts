@@ -1,4 +1,5 @@
 /** Session calendar of the demo market: every weekday is a session, 14:30–21:00 UTC (no holidays, on purpose). */
+import { BoundedMemo } from "../../util/bounded-memo";
 
 export const DAY_MS = 86_400_000;
 export const MINUTE_MS = 60_000;
@@ -74,17 +75,12 @@ export function isSessionClose(t: number): boolean {
   return t - dayStart(t) === CLOSE_OFFSET_MS;
 }
 
-const isoCache = new Map<number, string>();
+const isoDates = new BoundedMemo<number, string>(20_000);
+const formatDay = (dayMs: number) => new Date(dayMs).toISOString().slice(0, 10);
 
 /** YYYY-MM-DD of a UTC day; memoised because chain and trade generation format the same few days millions of times. */
 export function isoDate(dayMs: number): string {
-  let s = isoCache.get(dayMs);
-  if (s === undefined) {
-    s = new Date(dayMs).toISOString().slice(0, 10);
-    if (isoCache.size > 20_000) isoCache.clear();
-    isoCache.set(dayMs, s);
-  }
-  return s;
+  return isoDates.get(dayMs, formatDay);
 }
 
 export function parseIsoDate(date: string): number {

@@ -3,6 +3,7 @@
  * on the time they are computed at. A two-state Markov regime drives the index implied vol; equities load on the
  * index return with their beta plus idiosyncratic noise, and revert slowly to their base price.
  */
+import { BoundedMemo } from "../../util/bounded-memo";
 import { Rng, rngFor } from "./prng";
 import { DEMO_UNIVERSE, isEarningsDay, isTradedProduct, type DemoSymbol } from "./universe";
 import { sessionDayAt, sessionIndex } from "./calendar";
@@ -59,7 +60,8 @@ interface PathState {
   equities: Map<string, SymbolWalk>;
 }
 
-const cache = new Map<string, PathState>();
+/** Each seed's paths so far, extended on demand; nine seeds at most (a handful in use; tests use several). */
+const cache = new BoundedMemo<string, PathState>(9);
 
 function walk(seed: string, sym: DemoSymbol): SymbolWalk {
   return { sym, rng: rngFor(seed, "daily", sym.symbol), logPrice: Math.log(sym.basePrice), volState: 0, points: [] };
@@ -133,13 +135,7 @@ function step(state: PathState): void {
 }
 
 function stateFor(seed: number | string, dayMs: number): PathState {
-  const key = String(seed);
-  let state = cache.get(key);
-  if (!state) {
-    if (cache.size > 8) cache.clear(); // a handful of seeds at most; tests use several
-    state = createState(key);
-    cache.set(key, state);
-  }
+  const state = cache.get(String(seed), createState);
   const need = sessionIndex(dayMs);
   if (need < 0) throw new Error(`demo market starts at 2016-01-04; got ${new Date(dayMs).toISOString()}`);
   while (state.days.length <= need) step(state);

@@ -3,6 +3,7 @@
  * structure that is upward sloping when the short level is below the long-run one (calm) and inverted in stress,
  * event variance on expiries after the next earnings date, and a skew that makes downside strikes richer.
  */
+import { BoundedMemo } from "../../util/bounded-memo";
 import { DAY_MS, YEAR_MS, currentSession, dayStart, isoDate, previousSession, sessionClose, sessionMinute, SESSION_MINUTES } from "./calendar";
 import { dailyPoint, longRunVol, marketDay, type Regime } from "./paths";
 import { spotAt } from "./intraday";
@@ -56,19 +57,13 @@ function thirdFriday(year: number, month: number): number {
   return first + (((5 - dow + 7) % 7) + 14) * DAY_MS;
 }
 
-const expiryCache = new Map<string, Expiry[]>();
+const expiryCache = new BoundedMemo<string, Expiry[]>(5000);
 
 /** Weekly Fridays for the next four weeks plus third-Friday monthlies out to about six months. */
 export function listExpiries(t: number): Expiry[] {
   const today = dayStart(t);
   const key = `${today}|${t >= sessionClose(today)}`; // the list only changes at a session close
-  let list = expiryCache.get(key);
-  if (!list) {
-    if (expiryCache.size > 5000) expiryCache.clear();
-    list = buildExpiries(t);
-    expiryCache.set(key, list);
-  }
-  return list;
+  return expiryCache.get(key, () => buildExpiries(t));
 }
 
 function buildExpiries(t: number): Expiry[] {

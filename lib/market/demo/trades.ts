@@ -5,6 +5,7 @@
  * under one second), "BLOCK" a negotiated block of 100 contracts or more.
  */
 import type { OptionTrade } from "../../analytics/types";
+import { BoundedMemo } from "../../util/bounded-memo";
 import { DAY_MS, MINUTE_MS, SESSION_MINUTES, cumulativeVolumeShare, isoDate, isWeekday, dayStart, sessionClose, sessionOpen } from "./calendar";
 import { rngFor, type Rng } from "./prng";
 import { cents } from "./intraday";
@@ -16,18 +17,12 @@ import { nextEarnings, selectUniverse, type DemoSymbol } from "./universe";
 export const EXCHANGES = ["CBOE", "ISE", "PHLX", "AMEX", "ARCA", "BOX", "MIAX", "NOM", "BZX", "C2", "EDGX", "GEMX", "MPRL"] as const;
 const SWEEP_WINDOW_MS = 900;
 
-const timesCache = new Map<string, number[]>();
+const timesCache = new BoundedMemo<string, number[]>(2000);
 
 /** Arrival times (ms) of a symbol's trade events in a session (memoised: a ticker asks for the same day every few seconds). */
 export function eventTimes(seed: number | string, sym: DemoSymbol, dayMs: number): number[] {
   const key = `${seed}|${sym.symbol}|${dayMs}`;
-  let times = timesCache.get(key);
-  if (!times) {
-    if (timesCache.size > 2000) timesCache.clear();
-    times = arrivals(seed, sym, dayMs);
-    timesCache.set(key, times);
-  }
-  return times;
+  return timesCache.get(key, () => arrivals(seed, sym, dayMs));
 }
 
 function arrivals(seed: number | string, sym: DemoSymbol, dayMs: number): number[] {

@@ -3,6 +3,7 @@
  * from the epoch, so the curve drifts, steepens and sometimes inverts.
  */
 import { TENORS, TENOR_YEARS, type TreasuryYield } from "../../analytics/types";
+import { BoundedMemo } from "../../util/bounded-memo";
 import { rngFor, type Rng } from "./prng";
 import { isoDate, sessionIndex } from "./calendar";
 
@@ -17,16 +18,12 @@ const MEAN: Factors = { level: 4.2, slope: 0.1, curve: -0.6 };
 const KAPPA: Factors = { level: 0.004, slope: 0.006, curve: 0.01 };
 const SIGMA: Factors = { level: 0.035, slope: 0.04, curve: 0.05 };
 
-const cache = new Map<string, { rng: Rng; factors: Factors[] }>();
+/** Each seed's factor walk so far, extended on demand; nine seeds at most. */
+const cache = new BoundedMemo<string, { rng: Rng; factors: Factors[] }>(9);
+const startWalk = (seed: string) => ({ rng: rngFor(seed, "yields"), factors: [{ level: 3.2, slope: -0.8, curve: -0.4 }] });
 
 function factorsAt(seed: number | string, dayMs: number): Factors {
-  const key = String(seed);
-  let s = cache.get(key);
-  if (!s) {
-    if (cache.size > 8) cache.clear();
-    s = { rng: rngFor(seed, "yields"), factors: [{ level: 3.2, slope: -0.8, curve: -0.4 }] };
-    cache.set(key, s);
-  }
+  const s = cache.get(String(seed), startWalk);
   const need = sessionIndex(dayMs);
   while (s.factors.length <= need) {
     const p = s.factors[s.factors.length - 1];
