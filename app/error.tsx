@@ -11,8 +11,14 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
   return (
     <div role="alert" className="space-y-4">
       <h1 className="text-3xl font-bold">Something went wrong</h1>
-      <p className="text-slate-700">This page failed to load. Try again; if it keeps failing, the service may be restarting.</p>
-      {error.digest ? <p className="text-sm text-slate-600">Reference: <code>{error.digest}</code></p> : null}
+      <p className="text-slate-700">
+        This page failed to load. Try again; if it keeps failing, the service may be restarting.
+      </p>
+      {error.digest ? (
+        <p className="text-sm text-slate-600">
+          Reference: <code>{error.digest}</code>
+        </p>
+      ) : null}
       <div className="flex gap-4">
         <button
           type="button"
@@ -21,7 +27,9 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
         >
           Try again
         </button>
-        <Link href="/" className="self-center">Go to the home page</Link>
+        <Link href="/" className="self-center">
+          Go to the home page
+        </Link>
       </div>
     </div>
   );

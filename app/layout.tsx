@@ -7,7 +7,8 @@ import "./globals.css";
 
 export const metadata: Metadata = {
   title: { default: "Options Research API", template: "%s · Options Research API" },
-  description: "Derived options-market analytics over an HTTPS JSON API: research summaries, signal scores, options flow, no-trade analysis.",
+  description:
+    "Derived options-market analytics over an HTTPS JSON API: research summaries, signal scores, options flow, no-trade analysis.",
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {

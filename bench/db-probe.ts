@@ -32,19 +32,23 @@ async function loop(label: string, database: string, call: (i: number) => Promis
   const lat: number[] = [];
   const end = Date.now() + SECONDS * 1000;
   let n = 0;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (Date.now() < end) {
-      const t = performance.now();
-      await call(n++);
-      lat.push(performance.now() - t);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < end) {
+        const t = performance.now();
+        await call(n++);
+        lat.push(performance.now() - t);
+      }
+    }),
+  );
   lat.sort((a, b) => a - b);
   const p99 = lat[Math.floor(lat.length * 0.99)];
   const c = cpu.stop();
   const rate = lat.length / SECONDS;
-  process.stdout.write(`${label.padEnd(56)} ${rate.toFixed(0).padStart(6)} /s  p50 ${median(lat).toFixed(1)} ms  p99 ${p99.toFixed(1)} ms  ` +
-    `CPU per call: node ${((c.serverCores / rate) * 1000).toFixed(3)} ms, postgres ${((c.postgresCores / rate) * 1000).toFixed(3)} ms; machine ${c.machineBusyPct.toFixed(0)} %\n`);
+  process.stdout.write(
+    `${label.padEnd(56)} ${rate.toFixed(0).padStart(6)} /s  p50 ${median(lat).toFixed(1)} ms  p99 ${p99.toFixed(1)} ms  ` +
+      `CPU per call: node ${((c.serverCores / rate) * 1000).toFixed(3)} ms, postgres ${((c.postgresCores / rate) * 1000).toFixed(3)} ms; machine ${c.machineBusyPct.toFixed(0)} %\n`,
+  );
 }
 
 async function main() {
@@ -53,7 +57,8 @@ async function main() {
     await seedReferenceData(test.db, endpointCatalogue());
     const first = await accountWithKey(test.db);
     const keyIds = [first.keyId];
-    for (let i = 1; i < KEYS; i++) keyIds.push((await createKey(test.db, { accountId: first.accountId, env: "test" }, systemActor("probe"))).id);
+    for (let i = 1; i < KEYS; i++)
+      keyIds.push((await createKey(test.db, { accountId: first.accountId, env: "test" }, systemActor("probe"))).id);
     const all: [string, Record<string, string>][] = [
       ["default", {}],
       ["plan_cache_mode=force_generic_plan", { plan_cache_mode: "force_generic_plan" }],
@@ -61,7 +66,9 @@ async function main() {
     ];
     const wanted = process.env.PROBE_VARIANTS?.split(",") ?? null;
     const variants = all.filter(([name]) => !wanted || wanted.some((v) => name.startsWith(v)));
-    process.stdout.write(`pool ${POOL}, ${CONCURRENCY} concurrent loops, ${SECONDS} s each, ${KEYS} keys, ${IN_FLIGHT} admission batch(es) in flight\n`);
+    process.stdout.write(
+      `pool ${POOL}, ${CONCURRENCY} concurrent loops, ${SECONDS} s each, ${KEYS} keys, ${IN_FLIGHT} admission batch(es) in flight\n`,
+    );
     for (const [name, connection] of variants) {
       const url = new URL(test.url);
       for (const [k, v] of Object.entries(connection)) url.searchParams.set(k, v);
@@ -71,8 +78,22 @@ async function main() {
         const batcher = new AdmissionBatcher(db.sql, { maxBatch: 256, maxQueue: 4096, maxInFlight: IN_FLIGHT });
         await loop(`batched admission (${name})`, test.name, (i) => {
           const now = new Date();
-          const m = { requestId: randomUUID(), keyId: keyIds[i % KEYS], accountId: first.accountId, endpointId: "GET /api/v1/ticker/{symbol}/summary", latencyMs: 1, now };
-          return batcher.admit({ m, burst: burstWindow("A", plan, now), quota: quotaWindow("A", plan, now), status: 200, errorCode: null, record: true });
+          const m = {
+            requestId: randomUUID(),
+            keyId: keyIds[i % KEYS],
+            accountId: first.accountId,
+            endpointId: "GET /api/v1/ticker/{symbol}/summary",
+            latencyMs: 1,
+            now,
+          };
+          return batcher.admit({
+            m,
+            burst: burstWindow("A", plan, now),
+            quota: quotaWindow("A", plan, now),
+            status: 200,
+            errorCode: null,
+            record: true,
+          });
         });
       } finally {
         await db.close();

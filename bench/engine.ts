@@ -79,7 +79,15 @@ export async function benchEngine(database: Database, seedAt: Date, runs = 3): P
     const t2 = performance.now();
     let recomputed = 0;
     for (const [symbol, a] of view.symbols) if (prev.symbols.get(symbol)?.inputKey !== a.inputKey) recomputed++;
-    return { loadMs: t1 - t0, computeMs: t2 - t1, totalMs: t2 - t0, advanceMs, newChain: adv.newChain, trades: adv.trades, recomputed };
+    return {
+      loadMs: t1 - t0,
+      computeMs: t2 - t1,
+      totalMs: t2 - t0,
+      advanceMs,
+      newChain: adv.newChain,
+      trades: adv.trades,
+      recomputed,
+    };
   };
   // Minute steps: each brings every symbol a new chain snapshot (the heaviest update).
   for (let i = 0; i < runs; i++) incremental.push(await step(60_000));

@@ -56,11 +56,16 @@ export function combineRounds(rs: LoadResult[]): LoadResult {
     errors: sum((r) => r.errors),
     timeouts: sum((r) => r.timeouts),
     generatorCores: gens.length ? mean(gens) : undefined,
-    cpu: cpus.length === rs.length ? {
-      serverCores: mean(cpus.map((c) => c.serverCores)), postgresCores: mean(cpus.map((c) => c.postgresCores)),
-      postgresOtherCores: mean(cpus.map((c) => c.postgresOtherCores)), machineCores: mean(cpus.map((c) => c.machineCores)),
-      machineBusyPct: mean(cpus.map((c) => c.machineBusyPct)),
-    } : undefined,
+    cpu:
+      cpus.length === rs.length
+        ? {
+            serverCores: mean(cpus.map((c) => c.serverCores)),
+            postgresCores: mean(cpus.map((c) => c.postgresCores)),
+            postgresOtherCores: mean(cpus.map((c) => c.postgresOtherCores)),
+            machineCores: mean(cpus.map((c) => c.machineCores)),
+            machineBusyPct: mean(cpus.map((c) => c.machineBusyPct)),
+          }
+        : undefined,
     serverMetered: rs.every((r) => r.serverMetered !== undefined) ? sum((r) => r.serverMetered!) : undefined,
     rounds: rs.map((r) => Math.round(r.reqPerSec)),
   };
@@ -73,7 +78,11 @@ export function pickTool(): Tool {
   if (!spawnSync("wrk", ["--version"], { encoding: "utf8" }).error) return "wrk";
   // wrk is what the stack's reference figures were measured with (FACTS.md): install Debian's package when we can.
   if (process.getuid?.() === 0 && !spawnSync("apt-get", ["--version"]).error && process.env.BENCH_INSTALL_WRK !== "0") {
-    spawnSync("apt-get", ["install", "-y", "-qq", "wrk"], { stdio: "ignore", timeout: 120_000, env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    spawnSync("apt-get", ["install", "-y", "-qq", "wrk"], {
+      stdio: "ignore",
+      timeout: 120_000,
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
     if (!spawnSync("wrk", ["--version"], { encoding: "utf8" }).error) return "wrk";
   }
   return "autocannon";
@@ -133,7 +142,12 @@ export function parseWrk(out: string): LoadResult {
 export async function runLoad(tool: Tool, job: LoadJob): Promise<LoadResult> {
   const limitMs = (job.warmupS + job.durationS + 30) * 1000;
   if (tool === "autocannon") {
-    const out = await exec(process.execPath, ["--import", "tsx", join("bench", "autocannon-worker.ts"), JSON.stringify(job)], {}, limitMs);
+    const out = await exec(
+      process.execPath,
+      ["--import", "tsx", join("bench", "autocannon-worker.ts"), JSON.stringify(job)],
+      {},
+      limitMs,
+    );
     return JSON.parse(out.trim().split("\n").at(-1)!) as LoadResult;
   }
   const dir = mkdtempSync(join(tmpdir(), "bench-wrk-"));

@@ -76,7 +76,11 @@ const NEXT_BIN = join("node_modules", "next", "dist", "bin", "next");
 
 export function buildNext(timeoutMs: number): { ok: boolean; ms: number; output: string } {
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, [NEXT_BIN, "build"], { encoding: "utf8", timeout: timeoutMs, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const r = spawnSync(process.execPath, [NEXT_BIN, "build"], {
+    encoding: "utf8",
+    timeout: timeoutMs,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
   return { ok: r.status === 0, ms: Date.now() - t0, output: `${r.stdout ?? ""}${r.stderr ?? ""}`.slice(-4000) };
 }
 
@@ -88,7 +92,12 @@ export interface NextServer {
 }
 
 /** `next start` on a free loopback port, in its own process group so that stop() ends the whole tree. */
-export async function startNext(env: Record<string, string>, readyPath: string, nodeArgs: string[] = [], timeoutMs = 60_000): Promise<NextServer> {
+export async function startNext(
+  env: Record<string, string>,
+  readyPath: string,
+  nodeArgs: string[] = [],
+  timeoutMs = 60_000,
+): Promise<NextServer> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", ...env },
@@ -137,13 +146,26 @@ export async function startNext(env: Record<string, string>, readyPath: string, 
 }
 
 /** Like tests/helpers/api-server.ts, plus extra node flags (e.g. --cpu-prof); ready when /api/v1/health answers. */
-export async function startStandalone(databaseUrl: string, env: Record<string, string>, nodeArgs: string[], timeoutMs = 60_000): Promise<NextServer> {
+export async function startStandalone(
+  databaseUrl: string,
+  env: Record<string, string>,
+  nodeArgs: string[],
+  timeoutMs = 60_000,
+): Promise<NextServer> {
   const port = await freePort();
   // Measured as operators run it (`npm run start:api`): the bundled server on plain Node.
   const built = spawnSync(process.execPath, ["scripts/build-api.mjs"], { stdio: "inherit" });
   if (built.status !== 0) throw new Error("building dist/api-server.mjs failed");
   const child = spawn(process.execPath, [...nodeArgs, "--enable-source-maps", "dist/api-server.mjs"], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, API_PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", DEMO_TICKER: "off", ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      API_PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      DEMO_TICKER: "off",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -162,7 +184,10 @@ export async function startStandalone(databaseUrl: string, env: Record<string, s
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`api server exited (${child.exitCode}):\n${out}`);
-    const ok = await fetch(`${baseUrl}/api/v1/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${baseUrl}/api/v1/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       await stop();

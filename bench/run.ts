@@ -25,7 +25,8 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const KEY_COUNT = Number(process.env.BENCH_KEYS ?? 8);
 const POOL_MAX = Number(process.env.API_POOL_MAX ?? 10);
-const BUDGET_MS = (process.env.BENCH_WEBHOOKS === "off" ? 305_000 : 425_000) + (process.env.BENCH_TICKER === "off" ? 0 : 75_000); // hard stop: cleanup and report whatever was measured
+const BUDGET_MS =
+  (process.env.BENCH_WEBHOOKS === "off" ? 305_000 : 425_000) + (process.env.BENCH_TICKER === "off" ? 0 : 75_000); // hard stop: cleanup and report whatever was measured
 const PIPELINE_PATH = "/api/v1/ticker/AAPL/summary";
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn"; // "info" adds the per-request access log line
 
@@ -47,8 +48,16 @@ const results: BenchResults = {
   startedAt: new Date().toISOString(),
   machine: { cpus: cpus().length, node: process.version, loadavgBefore: loadavg().map((x) => +x.toFixed(2)) },
   load: {
-    tool, connections: CONNECTIONS, durationS: DURATION_S, rounds: ROUNDS, warmupS: WARMUP_S, keys: KEY_COUNT,
-    keyRotation: tool === "wrk" ? `${KEY_COUNT} keys rotated per request (Lua)` : `${KEY_COUNT} keys round-robin over the ${CONNECTIONS} connections`,
+    tool,
+    connections: CONNECTIONS,
+    durationS: DURATION_S,
+    rounds: ROUNDS,
+    warmupS: WARMUP_S,
+    keys: KEY_COUNT,
+    keyRotation:
+      tool === "wrk"
+        ? `${KEY_COUNT} keys rotated per request (Lua)`
+        : `${KEY_COUNT} keys round-robin over the ${CONNECTIONS} connections`,
   },
   standalone: { poolMax: POOL_MAX },
   next: {},
@@ -84,7 +93,9 @@ async function probe(url: string, keys: string[], timeoutMs: number): Promise<vo
     const res = await fetch(url, { headers: { authorization: `Bearer ${keys[0]}` } }).catch((err) => err as Error);
     if (!(res instanceof Error) && res.status === 200) return void (await res.text());
     if (Date.now() > deadline) {
-      throw new Error(`probe ${url}: ${res instanceof Error ? res.message : `${res.status} ${(await res.text()).slice(0, 300)}`}`);
+      throw new Error(
+        `probe ${url}: ${res instanceof Error ? res.message : `${res.status} ${(await res.text()).slice(0, 300)}`}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -98,29 +109,55 @@ const metered = async (db: TestDatabase) => Number((await db.sql`select count(*)
  * seconds, after one warm-up each: a burst of noise from elsewhere on the machine then lands on every scenario alike
  * instead of on one of them, so the ratios to the constant route hold from run to run.
  */
-async function measure(runs: ServerRuns, pid: number, db: TestDatabase, constantUrl: string, pipelineUrl: string, keys: string[], heavyUrl?: string): Promise<void> {
+async function measure(
+  runs: ServerRuns,
+  pid: number,
+  db: TestDatabase,
+  constantUrl: string,
+  pipelineUrl: string,
+  keys: string[],
+  heavyUrl?: string,
+): Promise<void> {
   const memory = sampleMemory(pid);
   try {
     const scenarios: { name: "constant" | "pipeline" | "heavy"; url: string; keys: string[]; what: string }[] = [
       { name: "constant", url: constantUrl, keys: [], what: "" },
       { name: "pipeline", url: pipelineUrl, keys, what: ` (${keys.length} keys)` },
-      ...(heavyUrl ? [{ name: "heavy" as const, url: heavyUrl, keys, what: ` (${keys.length} keys; the largest analytics payload)` }] : []),
+      ...(heavyUrl
+        ? [
+            {
+              name: "heavy" as const,
+              url: heavyUrl,
+              keys,
+              what: ` (${keys.length} keys; the largest analytics payload)`,
+            },
+          ]
+        : []),
     ];
     const roundS = Math.max(1, Math.round(DURATION_S / ROUNDS));
-    for (const s of scenarios) await runLoad(tool, { url: s.url, keys: s.keys, connections: CONNECTIONS, durationS: WARMUP_S, warmupS: 0 });
+    for (const s of scenarios)
+      await runLoad(tool, { url: s.url, keys: s.keys, connections: CONNECTIONS, durationS: WARMUP_S, warmupS: 0 });
     const measured = new Map<string, LoadResult[]>(scenarios.map((s) => [s.name, []]));
     for (let round = 1; round <= ROUNDS; round++) {
       for (const s of scenarios) {
         // Separate generator runs per round so that the CPU accounting covers the measured window only.
         const before = s.keys.length ? await metered(db) : 0;
         const cpu = startCpu(pid, db.name);
-        const r = await runLoad(tool, { url: s.url, keys: s.keys, connections: CONNECTIONS, durationS: roundS, warmupS: 0 });
+        const r = await runLoad(tool, {
+          url: s.url,
+          keys: s.keys,
+          connections: CONNECTIONS,
+          durationS: roundS,
+          warmupS: 0,
+        });
         r.cpu = cpu.stop();
         if (s.keys.length) r.serverMetered = (await metered(db)) - before;
         measured.get(s.name)!.push(r);
-        say(`  round ${round}/${ROUNDS} ${s.url}${s.what}: ${r.reqPerSec.toFixed(0)} req/s, p99 ${r.p99Ms.toFixed(1)} ms, non-2xx ${r.non2xx}` +
-          `${s.keys.length ? ` (server metered ${r.serverMetered} calls, generator counted ${r.requests})` : ""}; cores: server ${r.cpu.serverCores.toFixed(2)}, ` +
-          `postgres ${r.cpu.postgresCores.toFixed(2)} (+${r.cpu.postgresOtherCores.toFixed(2)} other), generator ${r.generatorCores?.toFixed(2) ?? "n/a"}, machine ${r.cpu.machineCores.toFixed(2)} (${r.cpu.machineBusyPct.toFixed(0)} %)`);
+        say(
+          `  round ${round}/${ROUNDS} ${s.url}${s.what}: ${r.reqPerSec.toFixed(0)} req/s, p99 ${r.p99Ms.toFixed(1)} ms, non-2xx ${r.non2xx}` +
+            `${s.keys.length ? ` (server metered ${r.serverMetered} calls, generator counted ${r.requests})` : ""}; cores: server ${r.cpu.serverCores.toFixed(2)}, ` +
+            `postgres ${r.cpu.postgresCores.toFixed(2)} (+${r.cpu.postgresOtherCores.toFixed(2)} other), generator ${r.generatorCores?.toFixed(2) ?? "n/a"}, machine ${r.cpu.machineCores.toFixed(2)} (${r.cpu.machineBusyPct.toFixed(0)} %)`,
+        );
       }
     }
     for (const s of scenarios) runs[s.name] = combineRounds(measured.get(s.name)!);
@@ -130,11 +167,15 @@ async function measure(runs: ServerRuns, pid: number, db: TestDatabase, constant
 }
 
 async function main(): Promise<void> {
-  say(`load generator: ${tool} (${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s in ${ROUNDS} interleaved rounds per scenario); cpus ${cpus().length}; loadavg ${results.machine.loadavgBefore.join(" ")}`);
+  say(
+    `load generator: ${tool} (${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s in ${ROUNDS} interleaved rounds per scenario); cpus ${cpus().length}; loadavg ${results.machine.loadavgBefore.join(" ")}`,
+  );
   const fixture = await createFixture(KEY_COUNT, (db) => cleanups.push(() => db.drop()));
   const { database, keys } = fixture;
-  say(`database ${database.name}: demo market seeded at ${fixture.seedAt.toISOString()} (${fixture.seed.rows.quotes} quotes, ${fixture.seed.writeMs} ms write); ` +
-    `${keys.length} test keys on the Sandbox plan with limits raised to 1e9`);
+  say(
+    `database ${database.name}: demo market seeded at ${fixture.seedAt.toISOString()} (${fixture.seed.rows.quotes} quotes, ${fixture.seed.writeMs} ms write); ` +
+      `${keys.length} test keys on the Sandbox plan with limits raised to 1e9`,
+  );
 
   results.engine = await part("BENCH_ENGINE", () => {
     say("engine: full recompute (3 runs), one-minute steps (3 runs) and a minute of 5-second ticks");
@@ -157,16 +198,36 @@ async function main(): Promise<void> {
     const pgParams = process.env.BENCH_PG_PARAMS;
     const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
     const serverUrl = pgParams ? `${database.url}${database.url.includes("?") ? "&" : "?"}${pgParams}` : database.url;
-    const notes = [pgParams && `DATABASE_URL parameters: ${pgParams}`, nodeArgs.length && `node flags: ${nodeArgs.join(" ")}`, LOG_LEVEL !== "warn" && `LOG_LEVEL=${LOG_LEVEL}`];
+    const notes = [
+      pgParams && `DATABASE_URL parameters: ${pgParams}`,
+      nodeArgs.length && `node flags: ${nodeArgs.join(" ")}`,
+      LOG_LEVEL !== "warn" && `LOG_LEVEL=${LOG_LEVEL}`,
+    ];
     if (notes.some(Boolean)) results.standalone.note = notes.filter(Boolean).join("; ");
-    api = await startStandalone(serverUrl, {
-      BENCH_CONSTANT_ROUTE: "1", API_POOL_MAX: String(POOL_MAX), KEY_CACHE_TTL_MS: "4000", CONFIG_CACHE_TTL_MS: "4000", LOG_LEVEL: LOG_LEVEL,
-    }, nodeArgs);
+    api = await startStandalone(
+      serverUrl,
+      {
+        BENCH_CONSTANT_ROUTE: "1",
+        API_POOL_MAX: String(POOL_MAX),
+        KEY_CACHE_TTL_MS: "4000",
+        CONFIG_CACHE_TTL_MS: "4000",
+        LOG_LEVEL: LOG_LEVEL,
+      },
+      nodeArgs,
+    );
     const server = api;
     cleanups.push(() => server.stop());
     say(`standalone server pid ${api.child.pid} at ${api.baseUrl} (API_POOL_MAX=${POOL_MAX})`);
     await probe(api.baseUrl + PIPELINE_PATH, keys, 20_000);
-    await measure(results.standalone, api.child.pid!, database, `${api.baseUrl}/__bench/constant`, api.baseUrl + PIPELINE_PATH, keys, api.baseUrl + HEAVY_PATH);
+    await measure(
+      results.standalone,
+      api.child.pid!,
+      database,
+      `${api.baseUrl}/__bench/constant`,
+      api.baseUrl + PIPELINE_PATH,
+      keys,
+      api.baseUrl + HEAVY_PATH,
+    );
   } catch (err) {
     results.standalone.error = String(err);
   } finally {
@@ -186,7 +247,8 @@ async function benchNext(database: TestDatabase, keys: string[]): Promise<void> 
   let next: NextServer | null = null;
   try {
     if (nextNeedsBuild()) {
-      if (process.env.BENCH_NEXT_BUILD === "never") throw new Error(".next is missing or stale and BENCH_NEXT_BUILD=never");
+      if (process.env.BENCH_NEXT_BUILD === "never")
+        throw new Error(".next is missing or stale and BENCH_NEXT_BUILD=never");
       const room = BUDGET_MS - elapsed() - 2 * (WARMUP_S + DURATION_S) * 1000 - 20_000; // the Next part: two scenarios
       if (room < 30_000) throw new Error("no time left in the budget to build the Next app");
       say(`next build (sources newer than .next/BUILD_ID), at most ${Math.round(room / 1000)} s`);
@@ -197,12 +259,29 @@ async function benchNext(database: TestDatabase, keys: string[]): Promise<void> 
     const nodeArgs = (process.env.BENCH_NEXT_NODE_ARGS ?? "").split(" ").filter(Boolean);
     // A throwaway secret: production refuses to start without AUTH_SECRET, and the bench signs no session that outlives it.
     const authSecret = randomBytes(32).toString("base64");
-    next = await startNext({ DATABASE_URL: database.url, BENCH_CONSTANT_ROUTE: "1", DEMO_TICKER: "off", LOG_LEVEL: LOG_LEVEL, AUTH_SECRET: authSecret }, "/api/bench-constant", nodeArgs);
+    next = await startNext(
+      {
+        DATABASE_URL: database.url,
+        BENCH_CONSTANT_ROUTE: "1",
+        DEMO_TICKER: "off",
+        LOG_LEVEL: LOG_LEVEL,
+        AUTH_SECRET: authSecret,
+      },
+      "/api/bench-constant",
+      nodeArgs,
+    );
     const server = next;
     cleanups.push(() => server.stop());
     say(`next start pid ${next.child.pid} at ${next.baseUrl}`);
     await probe(next.baseUrl + PIPELINE_PATH, keys, 30_000); // the first /api/v1 call starts the shared gateway
-    await measure(results.next, next.child.pid!, database, `${next.baseUrl}/api/bench-constant`, next.baseUrl + PIPELINE_PATH, keys);
+    await measure(
+      results.next,
+      next.child.pid!,
+      database,
+      `${next.baseUrl}/api/bench-constant`,
+      next.baseUrl + PIPELINE_PATH,
+      keys,
+    );
   } catch (err) {
     results.next.error = String(err);
   } finally {

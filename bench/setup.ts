@@ -28,7 +28,8 @@ export interface BenchFixture {
  */
 export function seedTime(now = Date.now()): number {
   const today = dayStart(now);
-  if (isWeekday(today) && now >= sessionOpen(today) && now < sessionClose(today) - 5 * 60_000) return Math.floor(now / 60_000) * 60_000;
+  if (isWeekday(today) && now >= sessionOpen(today) && now < sessionClose(today) - 5 * 60_000)
+    return Math.floor(now / 60_000) * 60_000;
   return sessionOpen(currentSession(now)) + 3 * 60 * 60_000;
 }
 
@@ -41,7 +42,15 @@ export async function createFixture(keyCount: number, onDatabase: (db: TestDatab
   const first = await accountWithKey(database.db, { plan: "sandbox", env: "test" });
   const keys = [first.key];
   for (let i = 1; i < keyCount; i++) {
-    keys.push((await createKey(database.db, { accountId: first.accountId, env: "test", name: `bench key ${i + 1}` }, systemActor("bench"))).key);
+    keys.push(
+      (
+        await createKey(
+          database.db,
+          { accountId: first.accountId, env: "test", name: `bench key ${i + 1}` },
+          systemActor("bench"),
+        )
+      ).key,
+    );
   }
   // Plans are data: test keys are metered on the Sandbox plan, whose limits this throwaway database raises.
   await database.db.execute(sql`

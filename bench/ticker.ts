@@ -33,7 +33,13 @@ export async function benchTicker(database: Database, databaseName: string, seco
     await new Promise((r) => setTimeout(r, seconds * 1000));
     const c = cpu.stop();
     const v1 = (await readMarketVersions(database.db)).demo;
-    return { seconds, nodeCores: c.serverCores, postgresCores: c.postgresCores, versions: v1 - v0, simulatedFrom: new Date(storedAt).toISOString() };
+    return {
+      seconds,
+      nodeCores: c.serverCores,
+      postgresCores: c.postgresCores,
+      versions: v1 - v0,
+      simulatedFrom: new Date(storedAt).toISOString(),
+    };
   } finally {
     await engine.stop();
   }

@@ -44,13 +44,20 @@ async function seedEvents(db: TestDatabase, accountId: string, keyIds: string[],
     from generate_series(1, ${n}) g`);
 }
 
-export async function benchUsage(eventCount = 1_000_000, runs = 30, say: (m: string) => void = () => {}): Promise<UsageBenchResult> {
+export async function benchUsage(
+  eventCount = 1_000_000,
+  runs = 30,
+  say: (m: string) => void = () => {},
+): Promise<UsageBenchResult> {
   const db = await createTestDatabase("benchusage");
   try {
     await seedReferenceData(db.db, endpointCatalogue());
     const target = await accountWithKey(db.db);
     const keyIds = [target.keyId];
-    for (let i = 0; i < 3; i++) keyIds.push((await createKey(db.db, { accountId: target.accountId, env: "test", name: `k${i}` }, systemActor("bench"))).id);
+    for (let i = 0; i < 3; i++)
+      keyIds.push(
+        (await createKey(db.db, { accountId: target.accountId, env: "test", name: `k${i}` }, systemActor("bench"))).id,
+      );
     const other = await accountWithKey(db.db);
     const now = new Date();
     const t0 = performance.now();
@@ -69,31 +76,54 @@ export async function benchUsage(eventCount = 1_000_000, runs = 30, say: (m: str
       where e.status between 200 and 299 and e.created_at >= b.start group by 1, 2, 3`);
     await db.sql`analyze`;
     const seedMs = performance.now() - t0;
-    say(`usage: ${eventCount} events for one account (+${Math.round(eventCount / 5)} for another) seeded in ${(seedMs / 1000).toFixed(1)} s`);
+    say(
+      `usage: ${eventCount} events for one account (+${Math.round(eventCount / 5)} for another) seeded in ${(seedMs / 1000).toFixed(1)} s`,
+    );
 
     const timed = async <T>(f: () => Promise<T>): Promise<[T, number]> => {
       const s = performance.now();
       const r = await f();
       return [r, performance.now() - s];
     };
-    const page: number[] = [], summary: number[] = [], log: number[] = [], next: number[] = [], filtered: number[] = [];
+    const page: number[] = [],
+      summary: number[] = [],
+      log: number[] = [],
+      next: number[] = [],
+      filtered: number[] = [];
     for (let i = 0; i < runs + 3; i++) {
       const at = new Date();
       const [[, s], [first, l], p] = await (async () => {
         const start = performance.now();
-        const both = await Promise.all([timed(() => usageSummary(db.db, target.accountId, at)), timed(() => requestLog(db.db, target.accountId, { limit: 25 }, at))]);
+        const both = await Promise.all([
+          timed(() => usageSummary(db.db, target.accountId, at)),
+          timed(() => requestLog(db.db, target.accountId, { limit: 25 }, at)),
+        ]);
         return [...both, performance.now() - start] as const;
       })();
-      const [, n] = await timed(() => requestLog(db.db, target.accountId, { limit: 25, cursor: first.nextCursor! }, at));
-      const [, f] = await timed(() => requestLog(db.db, target.accountId, { limit: 25, statusClass: "5xx", keyId: keyIds[1] }, at));
+      const [, n] = await timed(() =>
+        requestLog(db.db, target.accountId, { limit: 25, cursor: first.nextCursor! }, at),
+      );
+      const [, f] = await timed(() =>
+        requestLog(db.db, target.accountId, { limit: 25, statusClass: "5xx", keyId: keyIds[1] }, at),
+      );
       if (i < 3) continue; // warm-up
-      page.push(p); summary.push(s); log.push(l); next.push(n); filtered.push(f);
+      page.push(p);
+      summary.push(s);
+      log.push(l);
+      next.push(n);
+      filtered.push(f);
     }
     return {
-      events: eventCount, runs, seedMs: Math.round(seedMs),
-      pageP50Ms: +quantile(page, 0.5).toFixed(1), pageP95Ms: +quantile(page, 0.95).toFixed(1), pageMaxMs: +Math.max(...page).toFixed(1),
-      summaryP95Ms: +quantile(summary, 0.95).toFixed(1), logP95Ms: +quantile(log, 0.95).toFixed(1),
-      nextPageP95Ms: +quantile(next, 0.95).toFixed(1), filteredP95Ms: +quantile(filtered, 0.95).toFixed(1),
+      events: eventCount,
+      runs,
+      seedMs: Math.round(seedMs),
+      pageP50Ms: +quantile(page, 0.5).toFixed(1),
+      pageP95Ms: +quantile(page, 0.95).toFixed(1),
+      pageMaxMs: +Math.max(...page).toFixed(1),
+      summaryP95Ms: +quantile(summary, 0.95).toFixed(1),
+      logP95Ms: +quantile(log, 0.95).toFixed(1),
+      nextPageP95Ms: +quantile(next, 0.95).toFixed(1),
+      filteredP95Ms: +quantile(filtered, 0.95).toFixed(1),
     };
   } finally {
     await db.drop();

@@ -25,7 +25,8 @@ export interface WebhookBenchRun {
   seconds: number;
 }
 
-const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN);
+const quantile = (sorted: number[], q: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : NaN;
 
 async function receiver() {
   const firstSeen = new Map<string, number>();
@@ -49,14 +50,29 @@ async function receiver() {
   };
 }
 
-async function runOnce(database: TestDatabase, processes: number, events: number, say: (m: string) => void): Promise<WebhookBenchRun> {
+async function runOnce(
+  database: TestDatabase,
+  processes: number,
+  events: number,
+  say: (m: string) => void,
+): Promise<WebhookBenchRun> {
   const rx = await receiver();
   const servers: NextServer[] = [];
   try {
     const a = await accountWithKey(database.db, { plan: "pro", env: "live" });
-    const w = await registerWebhook(database.db, { accountId: a.accountId, keyId: a.keyId, env: "live" }, { url: rx.url, events: ["no_trade.decision_changed"], symbols: ["AAPL"] });
+    const w = await registerWebhook(
+      database.db,
+      { accountId: a.accountId, keyId: a.keyId, env: "live" },
+      { url: rx.url, events: ["no_trade.decision_changed"], symbols: ["AAPL"] },
+    );
     for (let i = 0; i < processes; i++) {
-      servers.push(await startStandalone(database.url, { WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true", NODE_ENV: "development", LOG_LEVEL: "warn" }, []));
+      servers.push(
+        await startStandalone(
+          database.url,
+          { WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true", NODE_ENV: "development", LOG_LEVEL: "warn" },
+          [],
+        ),
+      );
     }
     say(`webhooks: ${processes} process(es) ready; queueing ${events} events`);
     const t0 = Date.now();
@@ -71,14 +87,24 @@ async function runOnce(database: TestDatabase, processes: number, events: number
       select e.id, ${w.webhookId}, ${a.accountId}, e.created_at, e.created_at from e`;
     const deadline = Date.now() + 120_000;
     while (rx.firstSeen.size < events && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const created = new Map((await database.sql<{ id: string; ms: number }[]>`
-      select id, (extract(epoch from created_at) * 1000)::float8 as ms from webhook_events where dedupe_key like ${`${w.webhookId}:%`}`).map((r) => [r.id, r.ms]));
+    const created = new Map(
+      (
+        await database.sql<{ id: string; ms: number }[]>`
+      select id, (extract(epoch from created_at) * 1000)::float8 as ms from webhook_events where dedupe_key like ${`${w.webhookId}:%`}`
+      ).map((r) => [r.id, r.ms]),
+    );
     const latencies = [...rx.firstSeen].map(([id, at]) => at - (created.get(id) ?? at)).sort((x, y) => x - y);
     const last = Math.max(...rx.firstSeen.values());
     const seconds = (last - t0) / 1000;
     return {
-      processes, events, delivered: rx.firstSeen.size, duplicates: rx.total() - rx.firstSeen.size,
-      deliveriesPerSec: rx.firstSeen.size / seconds, p50Ms: quantile(latencies, 0.5), p99Ms: quantile(latencies, 0.99), seconds,
+      processes,
+      events,
+      delivered: rx.firstSeen.size,
+      duplicates: rx.total() - rx.firstSeen.size,
+      deliveriesPerSec: rx.firstSeen.size / seconds,
+      p50Ms: quantile(latencies, 0.5),
+      p99Ms: quantile(latencies, 0.99),
+      seconds,
     };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
@@ -86,12 +112,18 @@ async function runOnce(database: TestDatabase, processes: number, events: number
   }
 }
 
-export async function benchWebhooks(database: TestDatabase, say: (m: string) => void, events = 10_000): Promise<WebhookBenchRun[]> {
+export async function benchWebhooks(
+  database: TestDatabase,
+  say: (m: string) => void,
+  events = 10_000,
+): Promise<WebhookBenchRun[]> {
   const runs: WebhookBenchRun[] = [];
   for (const processes of [1, 2]) {
     const r = await runOnce(database, processes, events, say);
-    say(`webhooks, ${processes} process(es): ${r.delivered}/${r.events} delivered in ${r.seconds.toFixed(1)} s, ${r.deliveriesPerSec.toFixed(0)} deliveries/s, ` +
-      `event→delivery p50 ${r.p50Ms.toFixed(0)} ms, p99 ${r.p99Ms.toFixed(0)} ms, ${r.duplicates} duplicates`);
+    say(
+      `webhooks, ${processes} process(es): ${r.delivered}/${r.events} delivered in ${r.seconds.toFixed(1)} s, ${r.deliveriesPerSec.toFixed(0)} deliveries/s, ` +
+        `event→delivery p50 ${r.p50Ms.toFixed(0)} ms, p99 ${r.p99Ms.toFixed(0)} ms, ${r.duplicates} duplicates`,
+    );
     runs.push(r);
   }
   return runs;
@@ -101,7 +133,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const db = await createTestDatabase("benchwh");
   try {
     await seedReferenceData(db.db, endpointCatalogue());
-    await benchWebhooks(db, (m) => process.stdout.write(`[bench] ${m}\n`), Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000));
+    await benchWebhooks(
+      db,
+      (m) => process.stdout.write(`[bench] ${m}\n`),
+      Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000),
+    );
   } finally {
     await db.drop();
   }

@@ -6,9 +6,11 @@ import { portalDb } from "@/lib/server/portal-db";
 import { ScrollRegion } from "@/components/scroll-region";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
-const kib = (bytes: number) => (bytes >= 1024 * 1024 ? `${fmt(bytes / (1024 * 1024))} MiB` : `${fmt(bytes / 1024)} KiB`);
+const kib = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${fmt(bytes / (1024 * 1024))} MiB` : `${fmt(bytes / 1024)} KiB`;
 const th = "px-3 py-2";
-export const liveDataLabel = (p: PlanRow) => (p.dataEntitlement === "demo" ? "Demo data only" : p.dataEntitlement === "live" ? "Live" : "Delayed 15 minutes");
+export const liveDataLabel = (p: PlanRow) =>
+  p.dataEntitlement === "demo" ? "Demo data only" : p.dataEntitlement === "live" ? "Live" : "Delayed 15 minutes";
 
 /** The plan rows from the database, or null when the store cannot be read (the page then says so). */
 export async function loadPlans(): Promise<PlanRow[] | null> {
@@ -21,18 +23,40 @@ export async function loadPlans(): Promise<PlanRow[] | null> {
   }
 }
 
-interface Column { header: string; cell: (p: PlanRow) => string; numeric?: boolean }
+interface Column {
+  header: string;
+  cell: (p: PlanRow) => string;
+  numeric?: boolean;
+}
 
 /** One limits table: a row per plan, a column per limit. */
-function LimitsTable({ label, caption, columns, plans, current }: { label: string; caption: ReactNode; columns: Column[]; plans: PlanRow[]; current?: string }) {
+function LimitsTable({
+  label,
+  caption,
+  columns,
+  plans,
+  current,
+}: {
+  label: string;
+  caption: ReactNode;
+  columns: Column[];
+  plans: PlanRow[];
+  current?: string;
+}) {
   return (
     <ScrollRegion label={label}>
       <table className="w-full border-collapse text-left text-sm">
         <caption className="mb-2 text-left text-slate-700">{caption}</caption>
         <thead className="bg-slate-100">
           <tr>
-            <th scope="col" className={th}>Plan</th>
-            {columns.map((c) => <th key={c.header} scope="col" className={`${th} ${c.numeric ? "text-right" : ""}`}>{c.header}</th>)}
+            <th scope="col" className={th}>
+              Plan
+            </th>
+            {columns.map((c) => (
+              <th key={c.header} scope="col" className={`${th} ${c.numeric ? "text-right" : ""}`}>
+                {c.header}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -40,9 +64,17 @@ function LimitsTable({ label, caption, columns, plans, current }: { label: strin
             <tr key={p.id} className="border-t border-slate-200">
               <th scope="row" className={`${th} whitespace-nowrap font-medium`}>
                 {p.nameA} <span className="font-normal text-slate-600">/ {p.nameB}</span>
-                {p.id === current ? <span className="ml-2 rounded bg-blue-100 px-2 py-0.5 text-xs font-semibold text-blue-900">Your plan</span> : null}
+                {p.id === current ? (
+                  <span className="ml-2 rounded bg-blue-100 px-2 py-0.5 text-xs font-semibold text-blue-900">
+                    Your plan
+                  </span>
+                ) : null}
               </th>
-              {columns.map((c) => <td key={c.header} className={`${th} ${c.numeric ? "text-right tabular-nums" : ""}`}>{c.cell(p)}</td>)}
+              {columns.map((c) => (
+                <td key={c.header} className={`${th} ${c.numeric ? "text-right tabular-nums" : ""}`}>
+                  {c.cell(p)}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>
@@ -55,30 +87,52 @@ type TableProps = { plans: PlanRow[]; current?: string };
 
 export function FamilyATable({ plans, current }: TableProps) {
   return (
-    <LimitsTable label="Family A limits" plans={plans} current={current}
-      caption={<>Family A limits (<code>/ticker</code>, <code>/signal-score</code>, <code>/options-flow</code>), per key. Windows are UTC.</>}
+    <LimitsTable
+      label="Family A limits"
+      plans={plans}
+      current={current}
+      caption={
+        <>
+          Family A limits (<code>/ticker</code>, <code>/signal-score</code>, <code>/options-flow</code>), per key.
+          Windows are UTC.
+        </>
+      }
       columns={[
         { header: "Requests per minute", cell: (p) => fmt(p.aPerMinute), numeric: true },
         { header: "Requests per month", cell: (p) => fmt(p.aPerMonth), numeric: true },
-      ]} />
+      ]}
+    />
   );
 }
 
 export function FamilyBTable({ plans, current }: TableProps) {
   return (
-    <LimitsTable label="Family B limits" plans={plans} current={current}
-      caption={<>Family B limits (<code>/ai</code>, <code>/data</code>, <code>/alerts</code>, <code>/outputs</code>), per key. Windows are UTC.</>}
+    <LimitsTable
+      label="Family B limits"
+      plans={plans}
+      current={current}
+      caption={
+        <>
+          Family B limits (<code>/ai</code>, <code>/data</code>, <code>/alerts</code>, <code>/outputs</code>), per key.
+          Windows are UTC.
+        </>
+      }
       columns={[
         { header: "Requests per minute", cell: (p) => fmt(p.bPerMinute), numeric: true },
         { header: "Requests per day", cell: (p) => fmt(p.bPerDay), numeric: true },
         { header: "Max request body", cell: (p) => kib(p.bMaxPayloadBytes), numeric: true },
         { header: "Webhooks", cell: (p) => (p.webhooks ? "Yes" : "No") },
-      ]} />
+      ]}
+    />
   );
 }
 
 export function PlansUnavailable() {
-  return <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-red-900">The plan catalogue cannot be read right now; reload the page in a moment.</p>;
+  return (
+    <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
+      The plan catalogue cannot be read right now; reload the page in a moment.
+    </p>
+  );
 }
 
 /** Both families' limit tables from the plan rows in the database (read here unless given); `current` marks the account's plan. */

@@ -42,7 +42,8 @@ const CONFIG = {
 /** Scalar 1.72 renders icon-only copy buttons without a name and scrollable endpoint lists that a keyboard cannot reach. */
 function patchAccessibility(root: HTMLElement): MutationObserver {
   const patch = () => {
-    for (const b of root.querySelectorAll("button.scalar-code-copy:not([aria-label])")) b.setAttribute("aria-label", "Copy code");
+    for (const b of root.querySelectorAll("button.scalar-code-copy:not([aria-label])"))
+      b.setAttribute("aria-label", "Copy code");
     for (const u of root.querySelectorAll("ul.endpoints:not([tabindex])")) u.setAttribute("tabindex", "0");
   };
   const observer = new MutationObserver(patch);
@@ -73,10 +74,15 @@ export function ScalarReference() {
   }, [mount]);
   return (
     <div className="space-y-3">
-      {state === "loading" && <p role="status" className="text-slate-700">Loading the API reference…</p>}
+      {state === "loading" && (
+        <p role="status" className="text-slate-700">
+          Loading the API reference…
+        </p>
+      )}
       {state === "error" && (
         <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
-          The API reference could not be loaded. The raw document is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
+          The API reference could not be loaded. The raw document is at{" "}
+          <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
         </div>
       )}
       <div ref={target} data-testid="scalar-reference" />

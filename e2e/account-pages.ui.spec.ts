@@ -10,21 +10,39 @@ async function expectAccessible(page: Page, path: string) {
   await expect(page.locator("main h1")).toBeVisible();
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), path).toEqual([]);
+  expect(
+    bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    path,
+  ).toEqual([]);
 }
 
-const PUBLIC_PAGES = ["/signup", "/signin", "/forgot-password", "/reset-password?token=abc", "/reset-password", "/verify-email", "/verify-email?token=forged-token-forged-token", "/terms"];
+const PUBLIC_PAGES = [
+  "/signup",
+  "/signin",
+  "/forgot-password",
+  "/reset-password?token=abc",
+  "/reset-password",
+  "/verify-email",
+  "/verify-email?token=forged-token-forged-token",
+  "/terms",
+];
 
 test("account pages have no serious or critical axe violation (signed out)", async ({ page }) => {
   for (const path of PUBLIC_PAGES) await expectAccessible(page, path);
 });
 
-test("the dashboard and terms pages have no serious or critical axe violation (signed in)", async ({ page, baseURL }) => {
+test("the dashboard and terms pages have no serious or critical axe violation (signed in)", async ({
+  page,
+  baseURL,
+}) => {
   await signUpAndSignIn(page.request, baseURL);
   for (const path of ["/dashboard", "/terms"]) await expectAccessible(page, path);
 });
 
-test("the header shows Sign in / Sign up, then the user's e-mail and Sign out, which signs out", async ({ page, baseURL }) => {
+test("the header shows Sign in / Sign up, then the user's e-mail and Sign out, which signs out", async ({
+  page,
+  baseURL,
+}) => {
   await page.goto("/");
   const header = page.getByRole("banner");
   await expect(header.getByRole("link", { name: "Sign in" })).toBeVisible();
@@ -38,12 +56,16 @@ test("the header shows Sign in / Sign up, then the user's e-mail and Sign out, w
   await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fdashboard$/);
 });
 
-test("the dashboard at 375 px: nav, disclaimer and overview fit without sideways scrolling; keyboard reaches the nav", async ({ page, baseURL }) => {
+test("the dashboard at 375 px: nav, disclaimer and overview fit without sideways scrolling; keyboard reaches the nav", async ({
+  page,
+  baseURL,
+}) => {
   await page.setViewportSize({ width: 375, height: 812 });
   await signUpAndSignIn(page.request, baseURL);
   await page.goto("/dashboard");
   const nav = page.getByRole("navigation", { name: "Dashboard" });
-  for (const name of ["Overview", "Keys", "Access requests", "Plan", "Usage", "Playground", "Webhooks"]) await expect(nav.getByRole("link", { name })).toBeVisible();
+  for (const name of ["Overview", "Keys", "Access requests", "Plan", "Usage", "Playground", "Webhooks"])
+    await expect(nav.getByRole("link", { name })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Overview" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("complementary", { name: "Disclaimer" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Resend verification mail" })).toBeVisible();
@@ -68,10 +90,14 @@ test("signed-in pages at full width, for the record", async ({ page, baseURL }) 
   await page.screenshot({ path: "test-results/terms.png", fullPage: true });
 });
 
-test("no page trips the Content-Security-Policy (scripts carry the nonce, nothing from another host)", async ({ page, baseURL }) => {
+test("no page trips the Content-Security-Policy (scripts carry the nonce, nothing from another host)", async ({
+  page,
+  baseURL,
+}) => {
   const violations: string[] = [];
   page.on("console", (msg) => {
-    if (/Content Security Policy|Refused to (load|execute|apply)/i.test(msg.text())) violations.push(`${page.url()}: ${msg.text()}`);
+    if (/Content Security Policy|Refused to (load|execute|apply)/i.test(msg.text()))
+      violations.push(`${page.url()}: ${msg.text()}`);
   });
   for (const path of ["/", "/docs", "/signin", "/signup", "/forgot-password", "/terms"]) {
     await page.goto(path);
@@ -82,7 +108,9 @@ test("no page trips the Content-Security-Policy (scripts carry the nonce, nothin
     await signUpAndSignIn(page.request, baseURL);
     await page.goto("/dashboard");
     await page.getByRole("button", { name: "Resend verification mail" }).click();
-    await expect(page.locator("main").getByText("A new link is on its way; earlier links no longer work.")).toBeVisible();
+    await expect(
+      page.locator("main").getByText("A new link is on its way; earlier links no longer work."),
+    ).toBeVisible();
   } finally {
     await mailbox.close();
   }

@@ -35,7 +35,9 @@ test("sign up → verification mail → open the link → verified", async ({ pa
   const link = linkIn(await mailbox.waitFor(email));
   expect(new URL(link).pathname).toBe("/verify-email");
   await page.goto("/dashboard?verify=required"); // where pages needing a verified address send the user
-  await expect(page.locator("main").getByRole("alert")).toHaveText("The page you opened needs a verified e-mail address.");
+  await expect(page.locator("main").getByRole("alert")).toHaveText(
+    "The page you opened needs a verified e-mail address.",
+  );
   await page.goto(link);
   await expect(page.locator("main").getByRole("status")).toContainText(`${email} is verified`);
   await page.goto("/dashboard");
@@ -61,20 +63,30 @@ test("resend from the dashboard sends a new link and the old one stops working",
   await expect(page.locator("main").getByRole("status")).toContainText("is verified");
 });
 
-test("password reset by link ends older sessions; an unknown address gets the same answer and no mail", async ({ page, baseURL, playwright }) => {
+test("password reset by link ends older sessions; an unknown address gets the same answer and no mail", async ({
+  page,
+  baseURL,
+  playwright,
+}) => {
   const user = await signUpAndSignIn(page.request, baseURL, newEmail("reset"));
   const elsewhere = await playwright.request.newContext({ baseURL });
   await signIn(elsewhere, user.email, user.password);
-  await page.request.post("/api/auth/signout", { form: { csrfToken: ((await (await page.request.get("/api/auth/csrf")).json()) as { csrfToken: string }).csrfToken } });
+  await page.request.post("/api/auth/signout", {
+    form: { csrfToken: ((await (await page.request.get("/api/auth/csrf")).json()) as { csrfToken: string }).csrfToken },
+  });
   const stranger = newEmail("nobody");
   for (const email of [stranger, user.email]) {
     await page.goto("/forgot-password");
     await page.getByLabel("E-mail").fill(email);
     await page.getByRole("button", { name: "Send reset link" }).click();
-    await expect(page.locator("main").getByRole("status")).toContainText(`If an account exists for ${email}, a link to choose a new password is on its way.`);
+    await expect(page.locator("main").getByRole("status")).toContainText(
+      `If an account exists for ${email}, a link to choose a new password is on its way.`,
+    );
   }
   const resetMail = await mailbox.waitFor(user.email).then(async () => {
-    await expect.poll(() => mailbox.messages.filter((m) => m.to.includes(user.email) && /Reset your password/.test(m.raw)).length).toBe(1);
+    await expect
+      .poll(() => mailbox.messages.filter((m) => m.to.includes(user.email) && /Reset your password/.test(m.raw)).length)
+      .toBe(1);
     return mailbox.messages.find((m) => m.to.includes(user.email) && /Reset your password/.test(m.raw))!;
   });
   expect(mailbox.messages.some((m) => m.to.includes(stranger))).toBe(false);
@@ -109,7 +121,9 @@ test("failed sign-ins are throttled with the time to wait", async ({ page, baseU
   // Even the right password waits now.
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.locator("main").getByRole("alert")).toHaveText(/^Too many failed sign-ins\. Wait \d+ minutes? and try again, or reset your password\.$/);
+  await expect(page.locator("main").getByRole("alert")).toHaveText(
+    /^Too many failed sign-ins\. Wait \d+ minutes? and try again, or reset your password\.$/,
+  );
   await expect(page).toHaveURL(/\/signin/);
 });
 
@@ -121,7 +135,9 @@ test("a new terms version is asked before the dashboard; accepting is recorded",
     await page.goto("/dashboard");
     await expect(page).toHaveURL(/\/terms\?callbackUrl=%2Fdashboard$/);
     await expect(page.getByRole("heading", { name: "Terms of use", exact: true })).toBeVisible();
-    const refused = await page.request.post("/api/portal/verify-email/resend", { headers: { origin: new URL(baseURL!).origin } });
+    const refused = await page.request.post("/api/portal/verify-email/resend", {
+      headers: { origin: new URL(baseURL!).origin },
+    });
     expect(refused.status()).toBe(403);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("terms_required");
     await page.goto("/terms?callbackUrl=%2Fdashboard");
@@ -130,7 +146,8 @@ test("a new terms version is asked before the dashboard; accepting is recorded",
     const [row] = await sql`select terms_version, terms_accepted_at from users where email = ${user.email}`;
     expect(row.terms_version).toBeGreaterThan(0);
     expect(row.terms_accepted_at).not.toBeNull();
-    const audits = await sql`select count(*)::int as n from audit_log where action = 'user.accept_terms' and actor_id = (select id::text from users where email = ${user.email})`;
+    const audits =
+      await sql`select count(*)::int as n from audit_log where action = 'user.accept_terms' and actor_id = (select id::text from users where email = ${user.email})`;
     expect(audits[0].n).toBe(1);
   } finally {
     await sql.end();

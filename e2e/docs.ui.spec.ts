@@ -1,12 +1,18 @@
 import { expect, test } from "@playwright/test";
 import { blockOtherHosts } from "./helpers/same-host";
 
-test("docs renders the OpenAPI document with Scalar, loading nothing from another host", async ({ page, context, baseURL }) => {
+test("docs renders the OpenAPI document with Scalar, loading nothing from another host", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   const foreign = await blockOtherHosts(context, baseURL);
   await page.goto("/docs");
   await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
   const reference = page.getByTestId("scalar-reference");
-  await expect(reference.getByRole("heading", { name: "Options Market Research API" })).toBeVisible({ timeout: 20_000 });
+  await expect(reference.getByRole("heading", { name: "Options Market Research API" })).toBeVisible({
+    timeout: 20_000,
+  });
   await expect(reference).toContainText("rate_limit_exceeded"); // the reference notes, from the document's description
   // Scalar renders sections as they scroll into view.
   await reference.getByRole("heading", { name: "Variant A" }).scrollIntoViewIfNeeded();
@@ -19,7 +25,10 @@ test("docs renders the OpenAPI document with Scalar, loading nothing from anothe
   expect(foreign).toEqual([]);
 });
 
-test("the bundle is served by the app; without it the page says so and links the raw document", async ({ page, request }) => {
+test("the bundle is served by the app; without it the page says so and links the raw document", async ({
+  page,
+  request,
+}) => {
   const bundle = await request.get("/docs/scalar.js");
   expect(bundle.status()).toBe(200);
   expect(bundle.headers()["content-type"]).toContain("javascript");
@@ -27,14 +36,24 @@ test("the bundle is served by the app; without it the page says so and links the
   await page.goto("/docs");
   const alert = page.getByRole("alert").filter({ hasText: "could not be loaded" });
   await expect(alert).toBeVisible();
-  await expect(alert.getByRole("link", { name: "/api/v1/openapi.json" })).toHaveAttribute("href", "/api/v1/openapi.json");
+  await expect(alert.getByRole("link", { name: "/api/v1/openapi.json" })).toHaveAttribute(
+    "href",
+    "/api/v1/openapi.json",
+  );
 });
 
 test("every guide is linked from /docs and renders; limits come from the database's plan rows", async ({ page }) => {
   await page.goto("/docs");
   const guides = page.getByRole("navigation", { name: "Guides" });
   const hrefs: [string, string][] = [];
-  for (const name of ["Quick start", "Authentication", "Errors", "Limits", "Data labels and disclaimer", "Metric definitions"]) {
+  for (const name of [
+    "Quick start",
+    "Authentication",
+    "Errors",
+    "Limits",
+    "Data labels and disclaimer",
+    "Metric definitions",
+  ]) {
     const href = await guides.getByRole("link", { name }).getAttribute("href");
     expect(href, `${name} is linked`).toMatch(/^\/docs\/guides\//);
     hrefs.push([name, href!]);

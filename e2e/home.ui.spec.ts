@@ -10,7 +10,9 @@ test("home lists the endpoints from the route table", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Quick start" })).toBeVisible();
   await expect(page.getByText("$API_KEY")).toBeVisible();
   // The example uses the address the page was reached on, so it works as pasted.
-  await expect(page.getByLabel("curl example")).toContainText(`${new URL(page.url()).origin}/api/v1/ticker/AAPL/summary`);
+  await expect(page.getByLabel("curl example")).toContainText(
+    `${new URL(page.url()).origin}/api/v1/ticker/AAPL/summary`,
+  );
   await expect(page.getByRole("link", { name: /full API reference/ })).toHaveAttribute("href", "/docs");
 });
 

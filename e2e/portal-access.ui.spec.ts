@@ -3,7 +3,10 @@ import AxeBuilder from "@axe-core/playwright";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { e2eCli, verifyEmail } from "../tests/helpers/e2e-cli";
 
-test("access request → approve via the CLI → the requester sees the svc_sk_live_ key once and it works (Starter)", async ({ page, baseURL }) => {
+test("access request → approve via the CLI → the requester sees the svc_sk_live_ key once and it works (Starter)", async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   const user = await signUpAndSignIn(page.request, baseURL);
   await verifyEmail(baseURL, user.email);
@@ -14,7 +17,9 @@ test("access request → approve via the CLI → the requester sees the svc_sk_l
   await page.getByLabel("Use case").fill("Internal dashboards of options positioning for our analysts.");
   await page.getByLabel("Expected volume").selectOption("1k_10k");
   await page.getByRole("button", { name: "Request access" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Starter or higher" })).toContainText("this account is on Sandbox");
+  await expect(page.getByRole("alert").filter({ hasText: "Starter or higher" })).toContainText(
+    "this account is on Sandbox",
+  );
 
   await page.goto("/dashboard/plan");
   await expect(page.getByText("Payment collection is out of scope")).toBeVisible();
@@ -49,13 +54,28 @@ test("access request → approve via the CLI → the requester sees the svc_sk_l
   await page.reload();
   await expect(page.getByRole("button", { name: "Show my key (once)" })).toHaveCount(0);
   await expect(page.getByText(/was shown once/)).toBeVisible();
-  const again = await page.request.post(`/api/portal/access-requests/${request.id}/key`, { headers: portalOrigin(baseURL) });
+  const again = await page.request.post(`/api/portal/access-requests/${request.id}/key`, {
+    headers: portalOrigin(baseURL),
+  });
   expect(again.status()).toBe(409);
 
   // The live store gets a Treasury curve through the operator's import; the live key then reads it.
-  const imported = await e2eCli(baseURL, "import", "treasury", "--file", "tests/fixtures/import/treasury-good.csv", "--env", "live");
+  const imported = await e2eCli(
+    baseURL,
+    "import",
+    "treasury",
+    "--file",
+    "tests/fixtures/import/treasury-good.csv",
+    "--env",
+    "live",
+  );
   expect(imported.code, imported.stderr).toBe(0);
-  await expect.poll(async () => (await page.request.get("/api/v1/data/yield-curve", { headers: { "x-service-key": key } })).status(), { timeout: 30_000 }).toBe(200);
+  await expect
+    .poll(
+      async () => (await page.request.get("/api/v1/data/yield-curve", { headers: { "x-service-key": key } })).status(),
+      { timeout: 30_000 },
+    )
+    .toBe(200);
   const res = await page.request.get("/api/v1/data/yield-curve", { headers: { "x-service-key": key } });
   expect((await res.json()).isMockData).toBe(false);
 });

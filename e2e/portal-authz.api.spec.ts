@@ -7,7 +7,12 @@ import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect, test } from "@playwright/test";
 import { verifyEmail } from "../tests/helpers/e2e-cli";
-import { checkSecondUser, checkSignedOut, type PortalAuthzPlan, type PortalRouteCase } from "../tests/helpers/portal-authz";
+import {
+  checkSecondUser,
+  checkSignedOut,
+  type PortalAuthzPlan,
+  type PortalRouteCase,
+} from "../tests/helpers/portal-authz";
 import { portalOrigin } from "../tests/helpers/portal";
 
 /** Routes that need no session (sign-up and password reset) are checked for CSRF and bad input in portal-security.api.spec.ts. */
@@ -21,7 +26,11 @@ const ROUTES: PortalRouteCase[] = [
   { method: "POST", path: "/api/portal/keys/key_000000000000000000000000/revoke", body: {} },
   { method: "POST", path: "/api/portal/keys/key_000000000000000000000000/roll", body: { overlap: "1h" } },
   { method: "GET", path: "/api/portal/access-requests" },
-  { method: "POST", path: "/api/portal/access-requests", body: { company: "x", useCase: "y", expectedVolume: "under_1k" } },
+  {
+    method: "POST",
+    path: "/api/portal/access-requests",
+    body: { company: "x", useCase: "y", expectedVolume: "under_1k" },
+  },
   { method: "POST", path: `/api/portal/access-requests/${ID}/key`, body: {} },
   { method: "GET", path: "/api/portal/plan" },
   { method: "PUT", path: "/api/portal/plan", body: { plan: "pro" } },
@@ -41,7 +50,15 @@ const ROUTES: PortalRouteCase[] = [
   { method: "POST", path: `/api/portal/webhooks/${WH}/replay`, body: {} },
   { method: "POST", path: `/api/portal/webhooks/${WH}/rotate-secret`, body: {} },
 ];
-const PAGES = ["/dashboard", "/dashboard/keys", "/dashboard/access", "/dashboard/plan", "/dashboard/usage", "/dashboard/playground", "/dashboard/webhooks"];
+const PAGES = [
+  "/dashboard",
+  "/dashboard/keys",
+  "/dashboard/access",
+  "/dashboard/plan",
+  "/dashboard/usage",
+  "/dashboard/playground",
+  "/dashboard/webhooks",
+];
 
 function files(dir: string, name: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -50,7 +67,10 @@ function files(dir: string, name: string): string[] {
   });
 }
 const template = (file: string, root: string, name: string) =>
-  "/" + relative(root, file).replace(new RegExp(`/?${name.replace(".", "\\.")}$`), "").replace(/\[[^\]]+\]/g, ":param");
+  "/" +
+  relative(root, file)
+    .replace(new RegExp(`/?${name.replace(".", "\\.")}$`), "")
+    .replace(/\[[^\]]+\]/g, ":param");
 
 test("every portal route file and dashboard page is in the authorization plan", () => {
   const normalise = (p: string) => p.replace(/key_0+|wh_0+|[0-9a-f-]{36}/g, ":param");
@@ -61,11 +81,17 @@ test("every portal route file and dashboard page is in the authorization plan", 
   expect(pages.filter((p) => !PAGES.includes(p)).sort(), "dashboard pages missing from the plan").toEqual([]);
 });
 
-test("signed out, every portal route answers 401 and every dashboard page redirects to sign-in", async ({ request, baseURL }) => {
+test("signed out, every portal route answers 401 and every dashboard page redirects to sign-in", async ({
+  request,
+  baseURL,
+}) => {
   await checkSignedOut(request, { routes: ROUTES, pages: PAGES }, baseURL);
 });
 
-test("a second user gets 404 or 403 for the first user's keys, usage, request log and access requests", async ({ playwright, baseURL }) => {
+test("a second user gets 404 or 403 for the first user's keys, usage, request log and access requests", async ({
+  playwright,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const plan: PortalAuthzPlan = {
     routes: ROUTES,
@@ -77,7 +103,10 @@ test("a second user gets 404 or 403 for the first user's keys, usage, request lo
       const created = await owner.post("/api/portal/keys", { data: { name: "owner key", env: "test" }, headers });
       expect(created.status()).toBeLessThan(300);
       const key = ((await created.json()) as { data: { id: string; key: string } }).data;
-      const asked = await owner.post("/api/portal/access-requests", { data: { company: "Acme", useCase: "Research dashboards for our analysts", expectedVolume: "under_1k" }, headers });
+      const asked = await owner.post("/api/portal/access-requests", {
+        data: { company: "Acme", useCase: "Research dashboards for our analysts", expectedVolume: "under_1k" },
+        headers,
+      });
       expect(asked.status()).toBeLessThan(300);
       const requestId = ((await asked.json()) as { data: { id: string } }).data.id;
       return {

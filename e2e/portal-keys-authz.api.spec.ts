@@ -18,7 +18,10 @@ test("keys, access-request and plan routes: second user 404, signed out 401 / re
 
   await verifyEmail(baseURL, owner.email);
   expect((await first.put("/api/portal/plan", { data: { plan: "starter" }, headers: origin })).status()).toBe(200);
-  const req = await first.post("/api/portal/access-requests", { data: { company: "First Co", useCase: "A research notebook for our own team.", expectedVolume: "under_1k" }, headers: origin });
+  const req = await first.post("/api/portal/access-requests", {
+    data: { company: "First Co", useCase: "A research notebook for our own team.", expectedVolume: "under_1k" },
+    headers: origin,
+  });
   expect(req.status()).toBe(201);
   const requestId = (await req.json()).data.id as string;
   expect((await e2eCli(baseURL, "access", "approve", "--id", requestId)).code).toBe(0);
@@ -37,8 +40,17 @@ test("keys, access-request and plan routes: second user 404, signed out 401 / re
   expect(theirs.data).toEqual([]);
   expect((await (await second.get("/api/portal/access-requests")).json()).data).toEqual([]);
 
-  for (const [method, path] of [["get", "/api/portal/keys"], ["post", "/api/portal/keys"], ["post", `/api/portal/keys/${keyId}/revoke`], ["post", `/api/portal/keys/${keyId}/roll`],
-    ["get", "/api/portal/access-requests"], ["post", "/api/portal/access-requests"], ["post", `/api/portal/access-requests/${requestId}/key`], ["get", "/api/portal/plan"], ["put", "/api/portal/plan"]] as const) {
+  for (const [method, path] of [
+    ["get", "/api/portal/keys"],
+    ["post", "/api/portal/keys"],
+    ["post", `/api/portal/keys/${keyId}/revoke`],
+    ["post", `/api/portal/keys/${keyId}/roll`],
+    ["get", "/api/portal/access-requests"],
+    ["post", "/api/portal/access-requests"],
+    ["post", `/api/portal/access-requests/${requestId}/key`],
+    ["get", "/api/portal/plan"],
+    ["put", "/api/portal/plan"],
+  ] as const) {
     const res = await anonymous[method](path, { data: method === "get" ? undefined : {}, headers: origin });
     expect(res.status(), `${method} ${path} signed out`).toBe(401);
   }

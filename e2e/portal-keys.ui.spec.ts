@@ -20,9 +20,14 @@ async function createKey(page: Page, name: string, env: "Test" | "Live" = "Test"
   return shown.inputValue();
 }
 
-const row = (page: Page, name: string) => page.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
+const row = (page: Page, name: string) =>
+  page.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
 
-test("create a test key, copy it once, call the API, revoke: the same call gets 401 invalid_api_key within 5 s", async ({ page, context, baseURL }) => {
+test("create a test key, copy it once, call the API, revoke: the same call gets 401 invalid_api_key within 5 s", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(baseURL!).origin });
   await signUpAndSignIn(page.request, baseURL);
   await page.goto("/dashboard/keys");
@@ -46,7 +51,9 @@ test("create a test key, copy it once, call the API, revoke: the same call gets 
   await expect(dialog).toContainText("Revoke key “e2e first key”?");
   await dialog.getByRole("button", { name: "Revoke key" }).click();
   await expect(row(page, "e2e first key")).toContainText("Revoked");
-  await expect.poll(() => apiCall(page.request, key), { timeout: 5_000, intervals: [250] }).toEqual({ status: 401, code: "invalid_api_key" });
+  await expect
+    .poll(() => apiCall(page.request, key), { timeout: 5_000, intervals: [250] })
+    .toEqual({ status: 401, code: "invalid_api_key" });
 });
 
 test("roll with a 1-hour overlap: both keys work; with 'now': only the new one", async ({ page, baseURL }) => {
@@ -77,11 +84,16 @@ test("roll with a 1-hour overlap: both keys work; with 'now': only the new one",
   expect((await apiCall(page.request, third)).status).toBe(200);
   const fourth = await rollAndRead("instant key", "Now: the old key stops at once");
   // "Now" expires the old key at once in the database; a process that cached it refuses it within the 5 s cache lifetime.
-  await expect.poll(() => apiCall(page.request, third), { timeout: 5_000, intervals: [250] }).toEqual({ status: 401, code: "invalid_api_key" });
+  await expect
+    .poll(() => apiCall(page.request, third), { timeout: 5_000, intervals: [250] })
+    .toEqual({ status: 401, code: "invalid_api_key" });
   expect((await apiCall(page.request, fourth)).status).toBe(200);
 });
 
-test("a live key on the Sandbox plan is refused with the reason and a link to the plan page", async ({ page, baseURL }) => {
+test("a live key on the Sandbox plan is refused with the reason and a link to the plan page", async ({
+  page,
+  baseURL,
+}) => {
   const user = await signUpAndSignIn(page.request, baseURL);
   await verifyEmail(baseURL, user.email);
   await page.goto("/dashboard/keys");

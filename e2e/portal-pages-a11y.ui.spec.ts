@@ -13,28 +13,43 @@ async function settled(page: import("@playwright/test").Page) {
 }
 
 for (const width of [1280, 375]) {
-  test(`no serious or critical axe violation and no request to another host at ${width} px`, async ({ page, context, baseURL }, info) => {
+  test(`no serious or critical axe violation and no request to another host at ${width} px`, async ({
+    page,
+    context,
+    baseURL,
+  }, info) => {
     test.setTimeout(180_000);
     await page.setViewportSize({ width, height: 900 });
     const foreign = await blockOtherHosts(context, baseURL);
     await signUpAndSignIn(page.request, baseURL);
-    await page.request.post("/api/portal/playground/call", { data: { operation: "GET /api/v1/data/yield-curve" }, headers: { origin: new URL(baseURL!).origin } });
+    await page.request.post("/api/portal/playground/call", {
+      data: { operation: "GET /api/v1/data/yield-curve" },
+      headers: { origin: new URL(baseURL!).origin },
+    });
     for (const path of [...PUBLIC, ...SIGNED_IN]) {
       await page.goto(path);
       await settled(page);
       if (path === "/docs") {
-        await expect(page.getByTestId("scalar-reference").getByRole("heading", { name: "Options Market Research API" })).toBeVisible({ timeout: 20_000 });
+        await expect(
+          page.getByTestId("scalar-reference").getByRole("heading", { name: "Options Market Research API" }),
+        ).toBeVisible({ timeout: 20_000 });
         // Scalar renders sections as they scroll into view: scroll through so axe sees all of them.
         for (let i = 0; i < 40; i++) await page.mouse.wheel(0, 1500);
         await page.waitForTimeout(500);
       }
       const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
       const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(bad.map((v) => `${path}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target}`), path).toEqual([]);
+      expect(
+        bad.map((v) => `${path}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target}`),
+        path,
+      ).toEqual([]);
       if (width === 375) {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${path} scrolls sideways at 375 px`).toBeLessThanOrEqual(0);
-        await page.screenshot({ path: info.outputPath(`${path.replace(/\W+/g, "_") || "home"}-375.png`), fullPage: false });
+        await page.screenshot({
+          path: info.outputPath(`${path.replace(/\W+/g, "_") || "home"}-375.png`),
+          fullPage: false,
+        });
       }
     }
     expect(foreign).toEqual([]);
@@ -43,11 +58,17 @@ for (const width of [1280, 375]) {
 
 test("landing and pricing show both families' limits from the plan rows", async ({ page }) => {
   await page.goto("/");
-  await expect(page.getByRole("table", { name: /Family A limits/ }).getByRole("row", { name: /^Pro/ })).toContainText("100,000");
-  await expect(page.getByRole("table", { name: /Family B limits/ }).getByRole("row", { name: /^Enterprise/ })).toContainText("1,000,000");
+  await expect(page.getByRole("table", { name: /Family A limits/ }).getByRole("row", { name: /^Pro/ })).toContainText(
+    "100,000",
+  );
+  await expect(
+    page.getByRole("table", { name: /Family B limits/ }).getByRole("row", { name: /^Enterprise/ }),
+  ).toContainText("1,000,000");
   await page.goto("/pricing");
   const plans = page.getByRole("list", { name: "Plans" });
   await expect(plans.getByRole("heading", { name: "Starter" })).toBeVisible();
   await expect(plans).toContainText("svc_sk_live_ keys");
-  await expect(page.getByRole("table", { name: /Family B limits/ }).getByRole("row", { name: /^Sandbox/ })).toContainText("10 KiB");
+  await expect(
+    page.getByRole("table", { name: /Family B limits/ }).getByRole("row", { name: /^Sandbox/ }),
+  ).toContainText("10 KiB");
 });

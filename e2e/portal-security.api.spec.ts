@@ -16,9 +16,15 @@ const EVIL = { origin: "https://evil.example" };
 
 /** The routes this part of the portal owns that change state, with a valid body each. */
 const STATE_CHANGING = [
-  { path: "/api/portal/signup", body: () => ({ email: newEmail("csrf"), password: "a long enough password", acceptTerms: true }) },
+  {
+    path: "/api/portal/signup",
+    body: () => ({ email: newEmail("csrf"), password: "a long enough password", acceptTerms: true }),
+  },
   { path: "/api/portal/password-reset", body: () => ({ email: newEmail("csrf") }) },
-  { path: "/api/portal/password-reset/complete", body: () => ({ token: "x".repeat(43), password: "a long enough password" }) },
+  {
+    path: "/api/portal/password-reset/complete",
+    body: () => ({ token: "x".repeat(43), password: "a long enough password" }),
+  },
   { path: "/api/portal/verify-email/resend", body: () => ({}) },
   { path: "/api/portal/terms", body: () => ({ version: 1 }) },
 ];
@@ -39,8 +45,13 @@ test("the session cookie is httpOnly, SameSite=Lax and Secure (production)", asy
   const user = await signUpAndSignIn(request, baseURL, newEmail("cookie"));
   const fresh = await request.get("/api/auth/csrf");
   const { csrfToken } = (await fresh.json()) as { csrfToken: string };
-  const res = await request.post("/api/auth/callback/credentials", { form: { email: user.email, password: user.password, csrfToken }, maxRedirects: 0 });
-  const cookie = res.headersArray().find((h) => h.name.toLowerCase() === "set-cookie" && /session-token=/.test(h.value));
+  const res = await request.post("/api/auth/callback/credentials", {
+    form: { email: user.email, password: user.password, csrfToken },
+    maxRedirects: 0,
+  });
+  const cookie = res
+    .headersArray()
+    .find((h) => h.name.toLowerCase() === "set-cookie" && /session-token=/.test(h.value));
   expect(cookie, "a session cookie is set").toBeTruthy();
   expect(cookie!.value).toMatch(/^__Secure-authjs\.session-token=/);
   expect(cookie!.value).toMatch(/;\s*HttpOnly/i);
@@ -76,11 +87,15 @@ test("security headers on a page (nonce CSP) and on an /api/v1 response", async 
   }
 });
 
-test("a cross-origin POST is refused on every state-changing portal route, and writes nothing", async ({ request, baseURL }) => {
+test("a cross-origin POST is refused on every state-changing portal route, and writes nothing", async ({
+  request,
+  baseURL,
+}) => {
   const user = await signUpAndSignIn(request, baseURL, newEmail("csrfvictim"));
   const sql = e2eDatabase();
   try {
-    const before = await sql`select (select count(*)::int from users) as users, (select count(*)::int from auth_verification_tokens) as tokens, (select count(*)::int from audit_log) as audits`;
+    const before =
+      await sql`select (select count(*)::int from users) as users, (select count(*)::int from auth_verification_tokens) as tokens, (select count(*)::int from audit_log) as audits`;
     for (const route of STATE_CHANGING) {
       for (const headers of [EVIL, { "sec-fetch-site": "cross-site" }, {}] as Record<string, string>[]) {
         const res = await request.post(route.path, { data: route.body(), headers });
@@ -88,7 +103,8 @@ test("a cross-origin POST is refused on every state-changing portal route, and w
         expect((await errorOf(res)).code).toBe("csrf_rejected");
       }
     }
-    const after = await sql`select (select count(*)::int from users) as users, (select count(*)::int from auth_verification_tokens) as tokens, (select count(*)::int from audit_log) as audits`;
+    const after =
+      await sql`select (select count(*)::int from users) as users, (select count(*)::int from auth_verification_tokens) as tokens, (select count(*)::int from audit_log) as audits`;
     expect(after).toEqual(before);
     // The same requests from the portal's own origin work (the check is not refusing everything).
     const ok = await request.post("/api/portal/terms", { data: { version: 1 }, headers: portalOrigin(baseURL) });
@@ -99,22 +115,35 @@ test("a cross-origin POST is refused on every state-changing portal route, and w
   }
 });
 
-test("Auth.js's own endpoints need its CSRF token: no token, no session; sign-out without it keeps the session", async ({ request, playwright, baseURL }) => {
+test("Auth.js's own endpoints need its CSRF token: no token, no session; sign-out without it keeps the session", async ({
+  request,
+  playwright,
+  baseURL,
+}) => {
   const user = await signUpAndSignIn(request, baseURL, newEmail("authcsrf"));
   const other = await playwright.request.newContext({ baseURL });
   try {
     await other.get("/api/auth/csrf");
-    const res = await other.post("/api/auth/callback/credentials", { form: { email: user.email, password: user.password, csrfToken: "forged" }, maxRedirects: 0 });
+    const res = await other.post("/api/auth/callback/credentials", {
+      form: { email: user.email, password: user.password, csrfToken: "forged" },
+      maxRedirects: 0,
+    });
     expect(res.headers().location ?? "").toMatch(/error=MissingCSRF/);
     expect(((await (await other.get("/api/auth/session")).json()) as { user?: unknown } | null)?.user).toBeUndefined();
   } finally {
     await other.dispose();
   }
   await request.post("/api/auth/signout", { form: {}, maxRedirects: 0 });
-  expect(((await (await request.get("/api/auth/session")).json()) as { user?: { email: string } }).user?.email).toBe(user.email);
+  expect(((await (await request.get("/api/auth/session")).json()) as { user?: { email: string } }).user?.email).toBe(
+    user.email,
+  );
 });
 
-test("authorization: signed out gets 401 or a redirect to sign-in; another user sees only their own account", async ({ request, playwright, baseURL }) => {
+test("authorization: signed out gets 401 or a redirect to sign-in; another user sees only their own account", async ({
+  request,
+  playwright,
+  baseURL,
+}) => {
   await checkSignedOut(request, AUTHZ, baseURL);
   await checkSecondUser(playwright, baseURL, AUTHZ);
   const first = await signUpAndSignIn(request, baseURL, newEmail("first"));
@@ -130,25 +159,78 @@ test("authorization: signed out gets 401 or a redirect to sign-in; another user 
   }
 });
 
-test("bad input on every form route: a clear message naming the field, nothing written", async ({ request, baseURL }) => {
+test("bad input on every form route: a clear message naming the field, nothing written", async ({
+  request,
+  baseURL,
+}) => {
   const origin = portalOrigin(baseURL);
   const sql = e2eDatabase();
   try {
     const taken = await signUpAndSignIn(request, baseURL, newEmail("taken"));
     const cases: { path: string; data: unknown; status: number; field?: string; message: RegExp }[] = [
-      { path: "/api/portal/signup", data: { email: "not-an-email", password: "a long enough password", acceptTerms: true }, status: 400, field: "email", message: /is not an e-mail address/ },
-      { path: "/api/portal/signup", data: { email: newEmail("bad"), password: "short", acceptTerms: true }, status: 400, field: "password", message: /10 to 200 characters/ },
-      { path: "/api/portal/signup", data: { email: newEmail("bad"), password: "a long enough password", acceptTerms: false }, status: 400, field: "acceptTerms", message: /Accept the terms/ },
-      { path: "/api/portal/signup", data: { email: newEmail("bad"), password: "a long enough password", acceptTerms: true, admin: true }, status: 400, message: /admin|unrecognized/i },
-      { path: "/api/portal/signup", data: { email: taken.email.toUpperCase(), password: "a long enough password", acceptTerms: true }, status: 409, field: "email", message: /already exists/ },
-      { path: "/api/portal/password-reset", data: { email: "nope" }, status: 400, field: "email", message: /is not an e-mail address/ },
+      {
+        path: "/api/portal/signup",
+        data: { email: "not-an-email", password: "a long enough password", acceptTerms: true },
+        status: 400,
+        field: "email",
+        message: /is not an e-mail address/,
+      },
+      {
+        path: "/api/portal/signup",
+        data: { email: newEmail("bad"), password: "short", acceptTerms: true },
+        status: 400,
+        field: "password",
+        message: /10 to 200 characters/,
+      },
+      {
+        path: "/api/portal/signup",
+        data: { email: newEmail("bad"), password: "a long enough password", acceptTerms: false },
+        status: 400,
+        field: "acceptTerms",
+        message: /Accept the terms/,
+      },
+      {
+        path: "/api/portal/signup",
+        data: { email: newEmail("bad"), password: "a long enough password", acceptTerms: true, admin: true },
+        status: 400,
+        message: /admin|unrecognized/i,
+      },
+      {
+        path: "/api/portal/signup",
+        data: { email: taken.email.toUpperCase(), password: "a long enough password", acceptTerms: true },
+        status: 409,
+        field: "email",
+        message: /already exists/,
+      },
+      {
+        path: "/api/portal/password-reset",
+        data: { email: "nope" },
+        status: 400,
+        field: "email",
+        message: /is not an e-mail address/,
+      },
       { path: "/api/portal/password-reset", data: {}, status: 400, field: "email", message: /email/ },
-      { path: "/api/portal/password-reset/complete", data: { token: "x".repeat(43), password: "a long enough password" }, status: 400, field: "token", message: /invalid, already used or expired/ },
-      { path: "/api/portal/password-reset/complete", data: { token: "x".repeat(43), password: "short" }, status: 400, field: "password", message: /10 to 200 characters/ },
+      {
+        path: "/api/portal/password-reset/complete",
+        data: { token: "x".repeat(43), password: "a long enough password" },
+        status: 400,
+        field: "token",
+        message: /invalid, already used or expired/,
+      },
+      {
+        path: "/api/portal/password-reset/complete",
+        data: { token: "x".repeat(43), password: "short" },
+        status: 400,
+        field: "password",
+        message: /10 to 200 characters/,
+      },
       { path: "/api/portal/terms", data: { version: 999 }, status: 400, field: "version", message: /have changed/ },
       { path: "/api/portal/terms", data: { version: "1" }, status: 400, field: "version", message: /version/ },
     ];
-    const count = async () => (await sql`select (select count(*)::int from users) as users, (select count(*)::int from audit_log) as audits, (select count(*)::int from auth_verification_tokens) as tokens`)[0];
+    const count = async () =>
+      (
+        await sql`select (select count(*)::int from users) as users, (select count(*)::int from audit_log) as audits, (select count(*)::int from auth_verification_tokens) as tokens`
+      )[0];
     const before = await count();
     for (const c of cases) {
       const res = await request.post(c.path, { data: c.data, headers: origin });
@@ -157,7 +239,10 @@ test("bad input on every form route: a clear message naming the field, nothing w
       expect(err.message).toMatch(c.message);
       if (c.field) expect(err.field).toBe(c.field);
     }
-    const notJson = await request.post("/api/portal/signup", { data: Buffer.from("{not json"), headers: { ...origin, "content-type": "application/json" } });
+    const notJson = await request.post("/api/portal/signup", {
+      data: Buffer.from("{not json"),
+      headers: { ...origin, "content-type": "application/json" },
+    });
     expect(notJson.status()).toBe(400);
     expect((await errorOf(notJson)).message).toBe("The request body is not valid JSON.");
     expect(await count()).toEqual(before);
@@ -175,14 +260,19 @@ test("resend with the mail server down answers 503 with a clear message", async 
   await signUpAndSignIn(request, baseURL, newEmail("nomail")); // nothing listens on the e2e SMTP port in this spec
   const res = await request.post("/api/portal/verify-email/resend", { data: {}, headers: portalOrigin(baseURL) });
   expect(res.status()).toBe(503);
-  expect(await errorOf(res)).toEqual({ code: "mail_unavailable", message: "The mail server could not be reached; try again in a few minutes." });
+  expect(await errorOf(res)).toEqual({
+    code: "mail_unavailable",
+    message: "The mail server could not be reached; try again in a few minutes.",
+  });
 });
 
 test("the production server refuses to start without AUTH_SECRET, with a one-line reason", async () => {
   const env: Record<string, string | undefined> = { ...process.env, NODE_ENV: "production", PORT: undefined };
   delete env.AUTH_SECRET;
   delete env.DATABASE_URL;
-  const child = spawn("node_modules/.bin/next", ["start", "-p", String(await freePort()), "-H", "127.0.0.1"], { env: env as NodeJS.ProcessEnv });
+  const child = spawn("node_modules/.bin/next", ["start", "-p", String(await freePort()), "-H", "127.0.0.1"], {
+    env: env as NodeJS.ProcessEnv,
+  });
   let stderr = "";
   child.stderr.on("data", (c) => (stderr += c));
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
@@ -196,22 +286,38 @@ test("without AUTH_GITHUB_ID/SECRET only the credentials provider is offered", a
   expect(await (await request.get("/signin")).text()).not.toContain("Continue with GitHub");
 });
 
-test("with AUTH_GITHUB_ID and AUTH_GITHUB_SECRET set, GitHub sign-in is offered and starts GitHub's OAuth flow", async ({ playwright }) => {
+test("with AUTH_GITHUB_ID and AUTH_GITHUB_SECRET set, GitHub sign-in is offered and starts GitHub's OAuth flow", async ({
+  playwright,
+}) => {
   const port = await freePort();
   const env: Record<string, string | undefined> = {
-    ...process.env, NODE_ENV: "production", AUTH_SECRET: randomBytes(32).toString("base64url"), DATABASE_URL: e2eDatabaseUrl(),
-    AUTH_GITHUB_ID: "Iv1.e2e-client-id", AUTH_GITHUB_SECRET: "e2e-client-secret", DEMO_TICKER: "off", PORT: undefined,
+    ...process.env,
+    NODE_ENV: "production",
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+    DATABASE_URL: e2eDatabaseUrl(),
+    AUTH_GITHUB_ID: "Iv1.e2e-client-id",
+    AUTH_GITHUB_SECRET: "e2e-client-secret",
+    DEMO_TICKER: "off",
+    PORT: undefined,
   };
-  const child = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env: env as NodeJS.ProcessEnv, detached: true });
+  const child = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: env as NodeJS.ProcessEnv,
+    detached: true,
+  });
   const baseURL = `http://127.0.0.1:${port}`;
   const api = await playwright.request.newContext({ baseURL });
   try {
-    await expect.poll(async () => (await api.get("/api/auth/providers").catch(() => null))?.status() ?? 0, { timeout: 60_000 }).toBe(200);
+    await expect
+      .poll(async () => (await api.get("/api/auth/providers").catch(() => null))?.status() ?? 0, { timeout: 60_000 })
+      .toBe(200);
     const providers = (await (await api.get("/api/auth/providers")).json()) as Record<string, unknown>;
     expect(Object.keys(providers).sort()).toEqual(["credentials", "github"]);
     expect(await (await api.get("/signin")).text()).toContain("Continue with GitHub");
     const { csrfToken } = (await (await api.get("/api/auth/csrf")).json()) as { csrfToken: string };
-    const res = await api.post("/api/auth/signin/github", { form: { csrfToken, callbackUrl: "/dashboard" }, maxRedirects: 0 });
+    const res = await api.post("/api/auth/signin/github", {
+      form: { csrfToken, callbackUrl: "/dashboard" },
+      maxRedirects: 0,
+    });
     const location = new URL(res.headers().location ?? "");
     expect(location.origin + location.pathname).toBe("https://github.com/login/oauth/authorize");
     expect(location.searchParams.get("client_id")).toBe("Iv1.e2e-client-id");

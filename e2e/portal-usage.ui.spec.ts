@@ -17,7 +17,10 @@ test("a call from the playground appears in the usage chart and the request log"
   await expect(response.getByRole("row", { name: /^ratelimit-policy/ })).toContainText('"minute";q=10;w=60');
   await expect(response.getByLabel("Response body")).toContainText('"not_financial_advice": true');
   await expect(response.getByLabel("curl command")).toContainText("/api/v1/ticker/AAPL/summary");
-  const requestId = (await response.getByRole("row", { name: /^x-request-id/ }).getByRole("cell").textContent())!.trim();
+  const requestId = (await response
+    .getByRole("row", { name: /^x-request-id/ })
+    .getByRole("cell")
+    .textContent())!.trim();
   expect(requestId).toMatch(/^req_/);
   await expect(page.getByText(/My playground test key \(svc_test_/)).toBeVisible();
   await page.screenshot({ path: info.outputPath("playground.png"), fullPage: true });
@@ -46,11 +49,18 @@ test("a call from the playground appears in the usage chart and the request log"
   await expect(log).toContainText("invalid_request");
 });
 
-test("usage and playground portal routes answer 401 signed out; the pages redirect to sign-in", async ({ page, request, baseURL }) => {
+test("usage and playground portal routes answer 401 signed out; the pages redirect to sign-in", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   for (const path of ["/api/portal/usage", "/api/portal/usage/requests", "/api/portal/playground/key"]) {
     expect((await request.get(path)).status(), path).toBe(401);
   }
-  const call = await request.post("/api/portal/playground/call", { data: { operation: "GET /api/v1/health" }, headers: { origin: new URL(baseURL!).origin } });
+  const call = await request.post("/api/portal/playground/call", {
+    data: { operation: "GET /api/v1/health" },
+    headers: { origin: new URL(baseURL!).origin },
+  });
   expect(call.status()).toBe(401);
   for (const path of ["/dashboard/usage", "/dashboard/playground"]) {
     await page.goto(path);
@@ -58,9 +68,16 @@ test("usage and playground portal routes answer 401 signed out; the pages redire
   }
 });
 
-test("another account's key is a 404 in the request log filter; bad filters are a 400 naming the field", async ({ page, baseURL, browser }) => {
+test("another account's key is a 404 in the request log filter; bad filters are a 400 naming the field", async ({
+  page,
+  baseURL,
+  browser,
+}) => {
   await signUpAndSignIn(page.request, baseURL);
-  await page.request.post("/api/portal/playground/call", { data: { operation: "GET /api/v1/data/yield-curve" }, headers: { origin: new URL(baseURL!).origin } });
+  await page.request.post("/api/portal/playground/call", {
+    data: { operation: "GET /api/v1/data/yield-curve" },
+    headers: { origin: new URL(baseURL!).origin },
+  });
   const mine = (await (await page.request.get("/api/portal/playground/key")).json()).data.keyId as string;
   const other = await browser.newContext({ baseURL });
   await signUpAndSignIn(other.request, baseURL);
@@ -72,17 +89,26 @@ test("another account's key is a 404 in the request log filter; bad filters are 
   const badCursor = await other.request.get(`/api/portal/usage/requests?cursor=nope`);
   expect(badCursor.status()).toBe(400);
   expect((await badCursor.json()).error.field).toBe("cursor");
-  const badOp = await other.request.post("/api/portal/playground/call", { data: { operation: "GET /nope" }, headers: { origin: new URL(baseURL!).origin } });
+  const badOp = await other.request.post("/api/portal/playground/call", {
+    data: { operation: "GET /nope" },
+    headers: { origin: new URL(baseURL!).origin },
+  });
   expect(badOp.status()).toBe(400);
   await other.close();
 });
 
-test("a body route's form builds the JSON body from the document; a pasted key is used as given", async ({ page, baseURL }) => {
+test("a body route's form builds the JSON body from the document; a pasted key is used as given", async ({
+  page,
+  baseURL,
+}) => {
   await signUpAndSignIn(page.request, baseURL);
   await page.goto("/dashboard/playground");
   await page.getByLabel("Route").selectOption("POST /api/v1/alerts");
   await page.getByLabel(/^url/).fill("http://localhost:9/hook");
-  await page.getByRole("group", { name: /^events/ }).getByLabel("iv_rank.crossed_above").check();
+  await page
+    .getByRole("group", { name: /^events/ })
+    .getByLabel("iv_rank.crossed_above")
+    .check();
   await page.getByLabel(/^symbols/).fill("AAPL, MSFT");
   await page.getByLabel(/^ivRankAbove/).fill("80");
   await page.getByRole("button", { name: "Send request" }).click();
@@ -91,7 +117,9 @@ test("a body route's form builds the JSON body from the document; a pasted key i
   await expect(response.getByTestId("pg-status")).toHaveText("HTTP 403");
   await expect(response.getByLabel("Response body")).toContainText('"code": "subscription_required"');
   await expect(response.getByLabel("Response body")).toContainText('"isMockData": true');
-  await expect(response.getByLabel("curl command")).toContainText(`--data '{"url":"http://localhost:9/hook","events":["iv_rank.crossed_above"],"symbols":["AAPL","MSFT"],"ivRankAbove":80}'`);
+  await expect(response.getByLabel("curl command")).toContainText(
+    `--data '{"url":"http://localhost:9/hook","events":["iv_rank.crossed_above"],"symbols":["AAPL","MSFT"],"ivRankAbove":80}'`,
+  );
 
   await page.getByLabel("Route").selectOption("GET /api/v1/data/market-sentiment");
   await page.getByLabel("Paste a key").check();

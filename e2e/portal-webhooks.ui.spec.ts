@@ -6,7 +6,10 @@ import { readFileSync } from "node:fs";
 import { startReceiver } from "../tests/helpers/webhook-receiver";
 
 // The e2e server runs in production mode (https targets only) and trusts this test-only certificate (e2e/serve.mjs).
-const tls = { key: readFileSync("e2e/fixtures/loopback-tls.key", "utf8"), cert: readFileSync("e2e/fixtures/loopback-tls.crt", "utf8") };
+const tls = {
+  key: readFileSync("e2e/fixtures/loopback-tls.key", "utf8"),
+  cert: readFileSync("e2e/fixtures/loopback-tls.crt", "utf8"),
+};
 
 /** A Pro account with one test key, made through the portal's own routes (as the plan and keys pages do). */
 async function proAccountWithKey(request: APIRequestContext, baseURL: string | undefined) {
@@ -26,7 +29,11 @@ async function registerFromPage(page: Page, url: string) {
   await page.getByRole("button", { name: "Register webhook" }).click();
 }
 
-test("register from the page, test event verified by standardwebhooks, pause, resume, rotate, delete", async ({ page, context, baseURL }) => {
+test("register from the page, test event verified by standardwebhooks, pause, resume, rotate, delete", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   test.setTimeout(180_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: new URL(baseURL!).origin });
   const receiver = await startReceiver([], () => ({ status: 204 }), tls);
@@ -95,7 +102,13 @@ test("bad input on every form: a clear message, nothing written", async ({ page,
   expect((await (await page.request.get("/api/portal/webhooks")).json()).data).toEqual([]);
 
   // Replay-range form: an empty and a reversed range are refused with a message.
-  const created = await page.request.post("/api/portal/webhooks", { headers: origin, data: { keyId, webhook: { url: "https://127.0.0.1:9/hook", events: ["no_trade.decision_changed"], symbols: ["SPY"] } } });
+  const created = await page.request.post("/api/portal/webhooks", {
+    headers: origin,
+    data: {
+      keyId,
+      webhook: { url: "https://127.0.0.1:9/hook", events: ["no_trade.decision_changed"], symbols: ["SPY"] },
+    },
+  });
   expect(created.status()).toBe(201);
   await page.reload();
   const card = page.getByTestId("webhook");
@@ -109,8 +122,19 @@ test("bad input on every form: a clear message, nothing written", async ({ page,
   for (const [path, data, field] of [
     [`/api/portal/webhooks/${id}`, { status: "deleted" }, "status"],
     [`/api/portal/webhooks/${id}/replay`, { eventId: "nope" }, ""],
-    ["/api/portal/webhooks", { keyId: "key_unknown", webhook: { url: "https://127.0.0.1:9/x", events: ["no_trade.decision_changed"], symbols: ["SPY"] } }, "keyId"],
-    ["/api/portal/webhooks", { keyId, webhook: { url: "https://127.0.0.1:9/x", events: [], symbols: ["SPY"] } }, "webhook.events"],
+    [
+      "/api/portal/webhooks",
+      {
+        keyId: "key_unknown",
+        webhook: { url: "https://127.0.0.1:9/x", events: ["no_trade.decision_changed"], symbols: ["SPY"] },
+      },
+      "keyId",
+    ],
+    [
+      "/api/portal/webhooks",
+      { keyId, webhook: { url: "https://127.0.0.1:9/x", events: [], symbols: ["SPY"] } },
+      "webhook.events",
+    ],
   ] as const) {
     const res = await page.request.fetch(path, { method: path.endsWith(id) ? "PATCH" : "POST", headers: origin, data });
     expect(res.status(), path).toBe(400);
@@ -122,18 +146,28 @@ test("bad input on every form: a clear message, nothing written", async ({ page,
   expect(list.map((w) => w.status)).toEqual(["active"]);
 });
 
-test("a Sandbox account sees why and a link to the plan page, and registering is refused", async ({ page, baseURL }) => {
+test("a Sandbox account sees why and a link to the plan page, and registering is refused", async ({
+  page,
+  baseURL,
+}) => {
   await signUpAndSignIn(page.request, baseURL);
   await page.goto("/dashboard/webhooks");
   await expect(page.getByTestId("webhooks-plan-note")).toContainText("Pro and Enterprise");
-  await expect(page.getByTestId("webhooks-plan-note").getByRole("link", { name: "Change your plan" })).toHaveAttribute("href", "/dashboard/plan");
+  await expect(page.getByTestId("webhooks-plan-note").getByRole("link", { name: "Change your plan" })).toHaveAttribute(
+    "href",
+    "/dashboard/plan",
+  );
   await expect(page.getByRole("button", { name: "Register webhook" })).toHaveCount(0);
   const res = await page.request.post("/api/portal/webhooks", { headers: portalOrigin(baseURL), data: {} });
   expect(res.status()).toBe(403);
   expect((await res.json()).error.code).toBe("subscription_required");
 });
 
-test("authorization: signed out 401 / redirect, a second user 404 or 403 on every route", async ({ request, playwright, baseURL }) => {
+test("authorization: signed out 401 / redirect, a second user 404 or 403 on every route", async ({
+  request,
+  playwright,
+  baseURL,
+}) => {
   test.setTimeout(120_000);
   const some = "wh_000000000000000000000000";
   const routes = (id: string) => [
@@ -144,7 +178,11 @@ test("authorization: signed out 401 / redirect, a second user 404 or 403 on ever
     { method: "DELETE" as const, path: `/api/portal/webhooks/${id}` },
     { method: "GET" as const, path: `/api/portal/webhooks/${id}/deliveries` },
     { method: "POST" as const, path: `/api/portal/webhooks/${id}/test` },
-    { method: "POST" as const, path: `/api/portal/webhooks/${id}/replay`, body: { from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z" } },
+    {
+      method: "POST" as const,
+      path: `/api/portal/webhooks/${id}/replay`,
+      body: { from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z" },
+    },
     { method: "POST" as const, path: `/api/portal/webhooks/${id}/rotate-secret` },
   ];
   let ownerCtx: APIRequestContext | undefined;
@@ -158,12 +196,21 @@ test("authorization: signed out 401 / redirect, a second user 404 or 403 on ever
       const origin = portalOrigin(baseURL);
       expect((await owner.put("/api/portal/plan", { data: { plan: "pro" }, headers: origin })).status()).toBe(200);
       const key = await owner.post("/api/portal/keys", { data: { name: "k", env: "test" }, headers: origin });
-      const created = await owner.post("/api/portal/webhooks", { headers: origin, data: { keyId: (await key.json()).data.id, webhook: { url: "https://127.0.0.1:9/x", events: ["no_trade.decision_changed"], symbols: ["SPY"] } } });
+      const created = await owner.post("/api/portal/webhooks", {
+        headers: origin,
+        data: {
+          keyId: (await key.json()).data.id,
+          webhook: { url: "https://127.0.0.1:9/x", events: ["no_trade.decision_changed"], symbols: ["SPY"] },
+        },
+      });
       expect(created.status()).toBe(201);
       const body = (await created.json()).data;
       webhookId = body.webhookId;
       // The list route answers the intruder's own (empty) list, so it is checked below, not here.
-      return { routes: routes(webhookId).filter((r) => r.path !== "/api/portal/webhooks"), secrets: [body.signingSecret, webhookId] };
+      return {
+        routes: routes(webhookId).filter((r) => r.path !== "/api/portal/webhooks"),
+        secrets: [body.signingSecret, webhookId],
+      };
     },
   };
   await checkSignedOut(request, plan, baseURL);
@@ -179,7 +226,13 @@ test("axe and a 375 px screenshot of the page with a webhook and its deliveries"
   test.setTimeout(120_000);
   const { default: AxeBuilder } = await import("@axe-core/playwright");
   const { keyId, origin } = await proAccountWithKey(page.request, baseURL);
-  const created = await page.request.post("/api/portal/webhooks", { headers: origin, data: { keyId, webhook: { url: "https://127.0.0.1:9/hook", events: ["no_trade.decision_changed"], symbols: ["SPY"] } } });
+  const created = await page.request.post("/api/portal/webhooks", {
+    headers: origin,
+    data: {
+      keyId,
+      webhook: { url: "https://127.0.0.1:9/hook", events: ["no_trade.decision_changed"], symbols: ["SPY"] },
+    },
+  });
   const id = (await created.json()).data.webhookId as string;
   expect((await page.request.post(`/api/portal/webhooks/${id}/test`, { headers: origin })).status()).toBe(200);
   await page.setViewportSize({ width: 375, height: 900 });

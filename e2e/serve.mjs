@@ -11,10 +11,14 @@ const port = process.env.E2E_PORT ?? "3100";
 // Mail goes to a loopback SMTP server that the mail specs start on this port (tests/helpers/e2e-env.ts); links point here.
 const smtpPort = process.env.E2E_SMTP_PORT ?? String(Number(port) + 25);
 const env = {
-  ...process.env, DATA_DIR: dataDir, PORT: port, DEMO_TICKER: "on",
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: port,
+  DEMO_TICKER: "on",
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true", // the webhook specs deliver to a receiver on loopback…
   NODE_EXTRA_CA_CERTS: fileURLToPath(new URL("./fixtures/loopback-tls.crt", import.meta.url)), // …over https with this test-only certificate
-  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, MAIL_FROM: "Options Research API <no-reply@example.com>",
+  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+  MAIL_FROM: "Options Research API <no-reply@example.com>",
   APP_URL: process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`,
 };
 // Specs that need the database itself (terms version, approvals) find it through this file.

@@ -27,7 +27,10 @@ const envSchema = z.object({
   /** The portal's public origin, used in the links that mails carry (never taken from a request's Host header). */
   APP_URL: z.string().url().optional(),
   /** Development and tests only: let webhooks reach private, loopback and link-local addresses, and plain http. */
-  WEBHOOKS_ALLOW_PRIVATE_TARGETS: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
   /** How long a worker holds a claimed delivery before another process may retry it (≥ the 15 s attempt timeout in production). */
   WEBHOOKS_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(60_000),
   /** Deliveries in flight at once per process. */

@@ -29,11 +29,17 @@ export const log = {
 export function errorFields(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { error: String(err) };
   // Query builders wrap the driver's error: the cause carries the database's own message and code.
-  const cause = err.cause instanceof Error ? { cause: err.cause.message, cause_code: (err.cause as { code?: string }).code } : {};
-  return { error: withoutParams(err.message).slice(0, 500), error_name: err.name, ...cause, stack: err.stack && withoutParams(err.stack) };
+  const cause =
+    err.cause instanceof Error ? { cause: err.cause.message, cause_code: (err.cause as { code?: string }).code } : {};
+  return {
+    error: withoutParams(err.message).slice(0, 500),
+    error_name: err.name,
+    ...cause,
+    stack: err.stack && withoutParams(err.stack),
+  };
 }
 
 /** Query builders append the bound parameters to their messages; those can be secrets, so they never reach the log. */
 function withoutParams(text: string): string {
-  return text.replace(/\nparams: [\s\S]*?(?=\n    at |$)/, "\nparams: [redacted]");
+  return text.replace(/\nparams: [\s\S]*?(?=\n {4}at |$)/, "\nparams: [redacted]");
 }

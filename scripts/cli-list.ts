@@ -31,7 +31,13 @@ export async function runListCommand(db: Db, cmd: string, tools: ListTools): Pro
       const days = Number(raw);
       if (days < 1 || days > 400) throw tools.usage("--days must be a whole number from 1 to 400");
       const rows = await usageByDay(db, account.accountId, days);
-      return { accountId: account.accountId, email: account.email, days, totalCalls: rows.reduce((n, r) => n + r.calls, 0), rows };
+      return {
+        accountId: account.accountId,
+        email: account.email,
+        days,
+        totalCalls: rows.reduce((n, r) => n + r.calls, 0),
+        rows,
+      };
     }
     default:
       return undefined;

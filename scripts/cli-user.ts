@@ -27,7 +27,8 @@ export async function runUserCommand(db: Db, action: string | undefined, tools: 
     case "set-password": {
       const { userId, email } = await requireAccountByEmail(db, tools.need("email"));
       const password = await readStdin();
-      if (password === "") throw tools.usage("the new password is read from stdin: printf '%s' \"$PW\" | cli user set-password --email E");
+      if (password === "")
+        throw tools.usage("the new password is read from stdin: printf '%s' \"$PW\" | cli user set-password --email E");
       await setPassword(db, userId, password, tools.actor);
       return { userId, email, passwordSet: true };
     }

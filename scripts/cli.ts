@@ -44,7 +44,8 @@ function need(flags: Flags, name: string): string {
 }
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], name: string): T {
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(", ")}`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${name} must be one of ${allowed.join(", ")}`);
   return value as T;
 }
 
@@ -52,11 +53,19 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
   const db = database.db;
   const [group, action, arg] = words;
   const cmd = `${group ?? ""} ${action ?? ""}`.trim();
-  const listed = await runListCommand(db, cmd, { need: (n) => need(flags, n), flag: (n) => flags[n] as string | undefined, usage: (m) => new UsageError(m) });
+  const listed = await runListCommand(db, cmd, {
+    need: (n) => need(flags, n),
+    flag: (n) => flags[n] as string | undefined,
+    usage: (m) => new UsageError(m),
+  });
   if (listed !== undefined) return listed;
   switch (cmd) {
     case "account create":
-      return createAccount(db, { email: need(flags, "email"), plan: (flags.plan as string) ?? "sandbox", admin: flags.admin === true }, ACTOR);
+      return createAccount(
+        db,
+        { email: need(flags, "email"), plan: (flags.plan as string) ?? "sandbox", admin: flags.admin === true },
+        ACTOR,
+      );
     case "account set-plan": {
       const account = await requireAccountByEmail(db, need(flags, "email"));
       return { ...account, ...(await setAccountPlan(db, account.accountId, need(flags, "plan"), ACTOR)) };
@@ -64,12 +73,16 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
     case "account deactivate":
     case "account activate": {
       const account = await requireAccountByEmail(db, need(flags, "email"));
-      return { ...account, ...(await setAccountStatus(db, account.accountId, action === "activate" ? "active" : "inactive", ACTOR)) };
+      return {
+        ...account,
+        ...(await setAccountStatus(db, account.accountId, action === "activate" ? "active" : "inactive", ACTOR)),
+      };
     }
     case "key create": {
       const style = flags.style === undefined ? "standard" : oneOf(String(flags.style), ["sk"] as const, "style");
       const env = oneOf(need(flags, "env"), ["test", "live"] as const, "env");
-      if (style === "sk" && env === "test") throw new DomainError("invalid", "--style sk issues live keys only (svc_sk_live_): use --env live");
+      if (style === "sk" && env === "test")
+        throw new DomainError("invalid", "--style sk issues live keys only (svc_sk_live_): use --env live");
       const account = await requireAccountByEmail(db, need(flags, "email"));
       return createKey(db, { accountId: account.accountId, env, style, name: flags.name as string | undefined }, ACTOR);
     }
@@ -80,12 +93,17 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
     case "endpoint list":
       return listEndpoints(db);
     case "endpoint set-licensing":
-      return setLicensing(db, {
-        path: need(flags, "path"), method: flags.method as string | undefined,
-        env: oneOf(need(flags, "env"), ["test", "live"] as const, "env"),
-        state: oneOf(need(flags, "state"), ["enabled", "pending_licensing"] as const, "state"),
-        reason: need(flags, "reason"),
-      }, ACTOR);
+      return setLicensing(
+        db,
+        {
+          path: need(flags, "path"),
+          method: flags.method as string | undefined,
+          env: oneOf(need(flags, "env"), ["test", "live"] as const, "env"),
+          state: oneOf(need(flags, "state"), ["enabled", "pending_licensing"] as const, "state"),
+          reason: need(flags, "reason"),
+        },
+        ACTOR,
+      );
     case "demo seed":
       await seedDemoMarket(db, { seed: appEnv().DEMO_SEED, now: new Date() });
       return { ok: true };
@@ -94,7 +112,12 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
         const done = await runAccess(db, action, (name) => need(flags, name), ACTOR);
         if (done !== undefined) return done;
       }
-      if (group === "user") return runUserCommand(db, action, { actor: ACTOR, need: (n) => need(flags, n), usage: (m) => new UsageError(m) });
+      if (group === "user")
+        return runUserCommand(db, action, {
+          actor: ACTOR,
+          need: (n) => need(flags, n),
+          usage: (m) => new UsageError(m),
+        });
       if (group === "import") {
         const kind = action ?? "";
         if (!isImportKind(kind)) throw new UsageError(`import kind must be one of ${IMPORT_KINDS.join(", ")}`);
@@ -104,7 +127,10 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
         if (!report.ok) {
           process.stdout.write(JSON.stringify(report, null, 2) + "\n");
           const first = report.errors[0];
-          throw new DomainError("invalid", `import rejected: ${report.errors.length} bad row(s), nothing written${first ? `; first: ${formatImportError(first)}` : ""}`);
+          throw new DomainError(
+            "invalid",
+            `import rejected: ${report.errors.length} bad row(s), nothing written${first ? `; first: ${formatImportError(first)}` : ""}`,
+          );
         }
         return report;
       }
@@ -117,11 +143,24 @@ async function main(): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
-      args: process.argv.slice(2), allowPositionals: true, strict: true,
+      args: process.argv.slice(2),
+      allowPositionals: true,
+      strict: true,
       options: {
-        email: { type: "string" }, plan: { type: "string" }, admin: { type: "boolean" }, env: { type: "string" }, style: { type: "string" },
-        name: { type: "string" }, id: { type: "string" }, path: { type: "string" }, method: { type: "string" }, state: { type: "string" },
-        reason: { type: "string" }, file: { type: "string" }, days: { type: "string" }, help: { type: "boolean" },
+        email: { type: "string" },
+        plan: { type: "string" },
+        admin: { type: "boolean" },
+        env: { type: "string" },
+        style: { type: "string" },
+        name: { type: "string" },
+        id: { type: "string" },
+        path: { type: "string" },
+        method: { type: "string" },
+        state: { type: "string" },
+        reason: { type: "string" },
+        file: { type: "string" },
+        days: { type: "string" },
+        help: { type: "boolean" },
       },
     });
   } catch (err) {

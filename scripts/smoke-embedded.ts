@@ -18,7 +18,11 @@ async function main() {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: "warn" };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (out += d));
@@ -44,22 +48,44 @@ async function main() {
     const t0 = performance.now();
     const res = await fetch(`${base}/api/v1/ticker/AAPL/summary`, { headers: { authorization: `Bearer ${key}` } });
     const firstCallMs = performance.now() - t0;
-    if (firstCallMs > 1000) throw new Error(`the first call after the key was printed took ${Math.round(firstCallMs)} ms (limit 1000 ms)`);
-    const body = (await res.json()) as { data?: { symbol: string; service_score: number }; meta?: { is_mock: boolean; plan: string } };
-    if (res.status !== 200 || body.data?.symbol !== "AAPL" || body.meta?.is_mock !== true || body.meta.plan !== "Sandbox") {
+    if (firstCallMs > 1000)
+      throw new Error(`the first call after the key was printed took ${Math.round(firstCallMs)} ms (limit 1000 ms)`);
+    const body = (await res.json()) as {
+      data?: { symbol: string; service_score: number };
+      meta?: { is_mock: boolean; plan: string };
+    };
+    if (
+      res.status !== 200 ||
+      body.data?.symbol !== "AAPL" ||
+      body.meta?.is_mock !== true ||
+      body.meta.plan !== "Sandbox"
+    ) {
       throw new Error(`keyed call failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
     }
-    const outside = Object.values(networkInterfaces()).flat().find((a) => a && !a.internal && a.family === "IPv4")?.address;
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && !a.internal && a.family === "IPv4")?.address;
     if (outside) {
       const reached = await new Promise<boolean>((resolve) => {
-        const socket = connect({ host: outside, port }, () => { socket.destroy(); resolve(true); });
+        const socket = connect({ host: outside, port }, () => {
+          socket.destroy();
+          resolve(true);
+        });
         socket.on("error", () => resolve(false));
-        socket.setTimeout(3000, () => { socket.destroy(); resolve(false); });
+        socket.setTimeout(3000, () => {
+          socket.destroy();
+          resolve(false);
+        });
       });
-      if (reached) throw new Error(`the demo answers on ${outside}:${port}; it must listen on loopback only unless HOST says otherwise`);
+      if (reached)
+        throw new Error(
+          `the demo answers on ${outside}:${port}; it must listen on loopback only unless HOST says otherwise`,
+        );
     }
-    console.log(`smoke: ok (first call ${Math.round(firstCallMs)} ms, AAPL service_score ${body.data.service_score}, plan ${body.meta.plan}, ` +
-      `${outside ? `refused on non-loopback ${outside}` : "no non-loopback address to check"})`);
+    console.log(
+      `smoke: ok (first call ${Math.round(firstCallMs)} ms, AAPL service_score ${body.data.service_score}, plan ${body.meta.plan}, ` +
+        `${outside ? `refused on non-loopback ${outside}` : "no non-loopback address to check"})`,
+    );
   } catch (err) {
     console.error(`smoke: FAILED: ${(err as Error).message}\n--- app output ---\n${out.slice(-4000)}`);
     process.exitCode = 1;

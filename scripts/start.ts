@@ -35,7 +35,16 @@ function needsBuild(): boolean {
   const buildId = join(".next", "BUILD_ID");
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;
-  return ["app", "components", "lib", "db/schema", "instrumentation.ts", "proxy.ts", "next.config.ts", "package-lock.json"].some((p) => newestMtime(p) > built);
+  return [
+    "app",
+    "components",
+    "lib",
+    "db/schema",
+    "instrumentation.ts",
+    "proxy.ts",
+    "next.config.ts",
+    "package-lock.json",
+  ].some((p) => newestMtime(p) > built);
 }
 
 function run(cmd: string, argv: string[], extraEnv: Record<string, string>): Promise<number> {
@@ -97,7 +106,11 @@ type DemoAccess = Awaited<ReturnType<typeof ensureDemoAccess>>;
 
 /** The address a person on this machine types: loopback when the server listens on every interface or on loopback. */
 function localBase(): string {
-  const host = ["0.0.0.0", "::", "127.0.0.1", "localhost"].includes(env.HOST) ? "localhost" : env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
+  const host = ["0.0.0.0", "::", "127.0.0.1", "localhost"].includes(env.HOST)
+    ? "localhost"
+    : env.HOST.includes(":")
+      ? `[${env.HOST}]`
+      : env.HOST;
   return `http://${host}:${env.PORT}`;
 }
 
@@ -112,9 +125,15 @@ function printDemoAccess(demo: DemoAccess): void {
 
 /** Waits until health answers ok (the gateway is up and the engine's views are computed), then prints the key. */
 async function announceWhenReady(demo: DemoAccess): Promise<void> {
-  const target = ["0.0.0.0", "::"].includes(env.HOST) ? "127.0.0.1" : env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST;
+  const target = ["0.0.0.0", "::"].includes(env.HOST)
+    ? "127.0.0.1"
+    : env.HOST.includes(":")
+      ? `[${env.HOST}]`
+      : env.HOST;
   for (;;) {
-    const res = await fetch(`http://${target}:${env.PORT}/api/v1/health`, { signal: AbortSignal.timeout(10_000) }).catch(() => null);
+    const res = await fetch(`http://${target}:${env.PORT}/api/v1/health`, {
+      signal: AbortSignal.timeout(10_000),
+    }).catch(() => null);
     if (res?.ok && ((await res.json()) as { data?: { status?: string } }).data?.status === "ok") break;
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -13,11 +13,17 @@ const MAX_HEADER_BYTES = 32 * 1024;
 
 async function main() {
   const env = appEnv();
-  const gateway = await startGateway({ databaseUrl: requireDatabaseUrl(), poolMax: Number(process.env.API_POOL_MAX ?? 10) });
+  const gateway = await startGateway({
+    databaseUrl: requireDatabaseUrl(),
+    poolMax: Number(process.env.API_POOL_MAX ?? 10),
+  });
   // The benchmark's baseline (BENCH_CONSTANT_ROUTE=1 only): the same server answering constant JSON, no pipeline.
   const constant = process.env.BENCH_CONSTANT_ROUTE === "1";
   const fetch = constant
-    ? (req: Request) => (new URL(req.url).pathname === "/__bench/constant" ? Response.json({ ok: true, data: { value: 42 } }) : gateway.handle(req))
+    ? (req: Request) =>
+        new URL(req.url).pathname === "/__bench/constant"
+          ? Response.json({ ok: true, data: { value: 42 } })
+          : gateway.handle(req)
     : gateway.handle;
   const server = serve({
     fetch,
@@ -29,14 +35,21 @@ async function main() {
   server.on("clientError", (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const tooBig = err.code === "HPE_HEADER_OVERFLOW";
-    const body = JSON.stringify({ error: { code: "invalid_request", message: tooBig ? `Request headers exceed ${MAX_HEADER_BYTES} bytes.` : "Malformed HTTP request." } });
+    const body = JSON.stringify({
+      error: {
+        code: "invalid_request",
+        message: tooBig ? `Request headers exceed ${MAX_HEADER_BYTES} bytes.` : "Malformed HTTP request.",
+      },
+    });
     const requestId = `req_${randomUUID().replaceAll("-", "")}`;
     socket.end(
       `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
         `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
-  server.on("listening", () => log.info("api server listening", { url: `http://${env.HOST}:${env.API_PORT}`, pid: process.pid }));
+  server.on("listening", () =>
+    log.info("api server listening", { url: `http://${env.HOST}:${env.API_PORT}`, pid: process.pid }),
+  );
   const shutdown = (signal: string) => {
     log.info("shutting down", { signal });
     server.close(() => void gateway.close().then(() => process.exit(0)));

@@ -24,31 +24,57 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
     <div className="space-y-6">
       <h1 className="text-3xl font-bold">Dashboard</h1>
       {!user.emailVerified ? (
-        <section aria-labelledby="verify-heading" className="space-y-2 rounded border border-amber-600 bg-amber-50 p-4 text-amber-950">
-          <h2 id="verify-heading" className="font-semibold">Verify your e-mail address</h2>
-          {verify === "required" ? <p role="alert" className="text-sm font-medium">The page you opened needs a verified e-mail address.</p> : null}
+        <section
+          aria-labelledby="verify-heading"
+          className="space-y-2 rounded border border-amber-600 bg-amber-50 p-4 text-amber-950"
+        >
+          <h2 id="verify-heading" className="font-semibold">
+            Verify your e-mail address
+          </h2>
+          {verify === "required" ? (
+            <p role="alert" className="text-sm font-medium">
+              The page you opened needs a verified e-mail address.
+            </p>
+          ) : null}
           <p className="text-sm">
             We sent a link to <strong>{user.email}</strong>. Live keys and access requests need a verified address.
-            {mailSettings().smtpUrl ? null : " This server has no mail server configured (SMTP_URL), so the link is in the server log."}
+            {mailSettings().smtpUrl
+              ? null
+              : " This server has no mail server configured (SMTP_URL), so the link is in the server log."}
           </p>
           <ResendVerificationButton />
         </section>
       ) : null}
-      <p>Signed in as <strong>{user.email}</strong></p>
+      <p>
+        Signed in as <strong>{user.email}</strong>
+      </p>
       <dl className="grid grid-cols-1 gap-x-6 gap-y-2 sm:grid-cols-[max-content_1fr]">
         <dt className="font-medium">Account</dt>
-        <dd>{account.name} <span className="text-sm text-slate-600">({user.role}{account.status === "inactive" ? ", deactivated" : ""})</span></dd>
+        <dd>
+          {account.name}{" "}
+          <span className="text-sm text-slate-600">
+            ({user.role}
+            {account.status === "inactive" ? ", deactivated" : ""})
+          </span>
+        </dd>
         <dt className="font-medium">Plan</dt>
-        <dd>{account.planA} <span className="text-sm text-slate-600">(Family B: {account.planB})</span> · <Link href="/dashboard/plan">Change plan</Link></dd>
+        <dd>
+          {account.planA} <span className="text-sm text-slate-600">(Family B: {account.planB})</span> ·{" "}
+          <Link href="/dashboard/plan">Change plan</Link>
+        </dd>
         <dt className="font-medium">E-mail</dt>
         <dd>{user.emailVerified ? "Verified" : "Not verified yet"}</dd>
       </dl>
       <section aria-labelledby="quick-heading" className="space-y-3">
-        <h2 id="quick-heading" className="text-xl font-semibold">Quick links</h2>
+        <h2 id="quick-heading" className="text-xl font-semibold">
+          Quick links
+        </h2>
         <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           {QUICK_LINKS.map((q) => (
             <li key={q.href} className="rounded border border-slate-300 p-3">
-              <Link href={q.href} className="font-medium">{q.label}</Link>
+              <Link href={q.href} className="font-medium">
+                {q.label}
+              </Link>
               <p className="text-sm text-slate-700">{q.text}</p>
             </li>
           ))}

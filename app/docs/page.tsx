@@ -16,13 +16,15 @@ export default function DocsPage() {
         <h2 className="mb-2 text-lg font-semibold">Guides</h2>
         <ul className="grid gap-1 sm:grid-cols-2">
           {GUIDES.map((g) => (
-            <li key={g.slug}><Link href={`/docs/guides/${g.slug}`}>{g.title}</Link></li>
+            <li key={g.slug}>
+              <Link href={`/docs/guides/${g.slug}`}>{g.title}</Link>
+            </li>
           ))}
         </ul>
       </nav>
       <p className="text-slate-700">
-        The reference below is rendered from the OpenAPI 3.1 document at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>,
-        generated from the same schemas that validate requests.
+        The reference below is rendered from the OpenAPI 3.1 document at{" "}
+        <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>, generated from the same schemas that validate requests.
       </p>
       <ScalarReference />
     </div>

@@ -8,9 +8,13 @@ export default function ForgotPasswordPage() {
   return (
     <div className="space-y-6">
       <h1 className="text-3xl font-bold">Forgot your password?</h1>
-      <p className="max-w-prose">Enter the e-mail address you signed up with and we will send a link to choose a new password.</p>
+      <p className="max-w-prose">
+        Enter the e-mail address you signed up with and we will send a link to choose a new password.
+      </p>
       <ForgotPasswordForm />
-      <p className="text-sm"><Link href="/signin">Back to sign in</Link></p>
+      <p className="text-sm">
+        <Link href="/signin">Back to sign in</Link>
+      </p>
     </div>
   );
 }

@@ -13,7 +13,9 @@ export default async function ResetPasswordPage({ searchParams }: { searchParams
       {token ? (
         <ResetPasswordForm token={token} />
       ) : (
-        <p role="alert" className="text-red-700">This page needs the link from the reset mail. <Link href="/forgot-password">Ask for a reset link</Link></p>
+        <p role="alert" className="text-red-700">
+          This page needs the link from the reset mail. <Link href="/forgot-password">Ask for a reset link</Link>
+        </p>
       )}
     </div>
   );

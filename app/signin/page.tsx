@@ -6,18 +6,26 @@ import { githubConfigured } from "@/lib/auth/settings";
 export const metadata: Metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ callbackUrl?: string; error?: string }> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ callbackUrl?: string; error?: string }>;
+}) {
   const { callbackUrl, error } = await searchParams;
   return (
     <div className="space-y-6">
       <h1 className="text-3xl font-bold">Sign in</h1>
       {error && error !== "CredentialsSignin" ? (
         <p role="alert" className="max-w-sm text-sm text-red-700">
-          {error === "OAuthAccountNotLinked" ? "This e-mail already has an account: sign in with its password." : "Sign-in did not complete; try again."}
+          {error === "OAuthAccountNotLinked"
+            ? "This e-mail already has an account: sign in with its password."
+            : "Sign-in did not complete; try again."}
         </p>
       ) : null}
       <SignInForm callbackUrl={callbackUrl} github={githubConfigured()} />
-      <p className="text-sm">No account yet? <Link href="/signup">Sign up</Link></p>
+      <p className="text-sm">
+        No account yet? <Link href="/signup">Sign up</Link>
+      </p>
     </div>
   );
 }

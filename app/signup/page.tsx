@@ -11,7 +11,9 @@ export default function SignUpPage() {
       <h1 className="text-3xl font-bold">Create your developer account</h1>
       <p className="max-w-2xl text-slate-700">Free Sandbox plan: test keys on demo data, no card needed.</p>
       <SignUpForm terms={TERMS_POINTS} />
-      <p className="text-sm">Already have an account? <Link href="/signin">Sign in</Link></p>
+      <p className="text-sm">
+        Already have an account? <Link href="/signin">Sign in</Link>
+      </p>
     </div>
   );
 }

@@ -15,18 +15,29 @@ export default async function TermsPage({ searchParams }: { searchParams: Promis
       <h1 className="text-3xl font-bold">Terms of use</h1>
       <p className="text-sm text-slate-700">Version {TERMS_VERSION}</p>
       <ol className="list-decimal space-y-2 pl-5">
-        {TERMS_POINTS.map((point) => <li key={point}>{point}</li>)}
+        {TERMS_POINTS.map((point) => (
+          <li key={point}>{point}</li>
+        ))}
       </ol>
       {session && !session.termsCurrent ? (
         <section aria-labelledby="accept-heading" className="space-y-2 rounded border border-amber-600 bg-amber-50 p-4">
-          <h2 id="accept-heading" className="font-semibold">Accept the current terms of use to continue</h2>
-          <p className="text-sm">Your account needs the current version (new accounts from GitHub, or after the terms change) before the dashboard opens.</p>
+          <h2 id="accept-heading" className="font-semibold">
+            Accept the current terms of use to continue
+          </h2>
+          <p className="text-sm">
+            Your account needs the current version (new accounts from GitHub, or after the terms change) before the
+            dashboard opens.
+          </p>
           <AcceptTermsButton version={TERMS_VERSION} callbackUrl={callbackUrl} />
         </section>
       ) : session ? (
-        <p className="text-sm">You accepted this version. <Link href="/dashboard">Dashboard</Link></p>
+        <p className="text-sm">
+          You accepted this version. <Link href="/dashboard">Dashboard</Link>
+        </p>
       ) : (
-        <p className="text-sm">You accept these terms when you <Link href="/signup">sign up</Link>.</p>
+        <p className="text-sm">
+          You accept these terms when you <Link href="/signup">sign up</Link>.
+        </p>
       )}
     </div>
   );

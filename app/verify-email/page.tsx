@@ -24,13 +24,18 @@ export default async function VerifyEmailPage({ searchParams }: { searchParams: 
     <div className="space-y-6">
       <h1 className="text-3xl font-bold">Verify your e-mail address</h1>
       {result === null ? (
-        <p className="max-w-prose">Open the link in the verification mail we sent you. To get a new one, use <strong>Resend verification mail</strong> on your <Link href="/dashboard">dashboard</Link>.</p>
+        <p className="max-w-prose">
+          Open the link in the verification mail we sent you. To get a new one, use{" "}
+          <strong>Resend verification mail</strong> on your <Link href="/dashboard">dashboard</Link>.
+        </p>
       ) : result.ok ? (
         <p role="status" className="max-w-prose rounded border border-green-700 bg-green-50 p-4 text-green-900">
           <strong>{result.email}</strong> is verified. <Link href="/dashboard">Go to your dashboard</Link>
         </p>
       ) : (
-        <p role="alert" className="max-w-prose rounded border border-red-700 bg-red-50 p-4 text-red-800">{result.message} <Link href="/dashboard">Dashboard</Link></p>
+        <p role="alert" className="max-w-prose rounded border border-red-700 bg-red-50 p-4 text-red-800">
+          {result.message} <Link href="/dashboard">Dashboard</Link>
+        </p>
       )}
     </div>
   );

@@ -22,8 +22,17 @@ export function AcceptTermsButton({ version, callbackUrl }: { version: number; c
 
   return (
     <div className="space-y-2">
-      {error ? <p role="alert" className="text-sm text-red-700">{error}</p> : null}
-      <button type="button" onClick={accept} disabled={pending} className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+      {error ? (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+      <button
+        type="button"
+        onClick={accept}
+        disabled={pending}
+        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+      >
         {pending ? "Saving…" : "Accept the terms"}
       </button>
     </div>

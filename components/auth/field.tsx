@@ -1,11 +1,20 @@
 import type { InputHTMLAttributes } from "react";
 
 /** A labelled input with its error announced to assistive technology. */
-export function Field({ label, name, error, hint, ...input }: { label: string; name: string; error?: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
-  const describedBy = [hint ? `${name}-hint` : null, error ? `${name}-error` : null].filter(Boolean).join(" ") || undefined;
+export function Field({
+  label,
+  name,
+  error,
+  hint,
+  ...input
+}: { label: string; name: string; error?: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  const describedBy =
+    [hint ? `${name}-hint` : null, error ? `${name}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className="space-y-1">
-      <label htmlFor={name} className="block text-sm font-medium text-slate-800">{label}</label>
+      <label htmlFor={name} className="block text-sm font-medium text-slate-800">
+        {label}
+      </label>
       <input
         id={name}
         name={name}
@@ -14,8 +23,16 @@ export function Field({ label, name, error, hint, ...input }: { label: string; n
         className="block w-full rounded border border-slate-400 px-3 py-2 text-slate-900 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700"
         {...input}
       />
-      {hint ? <p id={`${name}-hint`} className="text-xs text-slate-600">{hint}</p> : null}
-      {error ? <p id={`${name}-error`} className="text-sm text-red-700">{error}</p> : null}
+      {hint ? (
+        <p id={`${name}-hint`} className="text-xs text-slate-600">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${name}-error`} className="text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

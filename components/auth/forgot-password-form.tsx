@@ -22,16 +22,28 @@ export function ForgotPasswordForm() {
 
   if (sent) {
     return (
-      <div role="status" className="max-w-md space-y-2 rounded border border-green-700 bg-green-50 p-4 text-sm text-green-900">
-        <p>If an account exists for <strong>{sent.email}</strong>, a link to choose a new password is on its way. It works once, for 1 hour.</p>
-        {sent.delivery === "log" ? <p>This server has no mail server configured (SMTP_URL): the link was written to the server log instead.</p> : null}
+      <div
+        role="status"
+        className="max-w-md space-y-2 rounded border border-green-700 bg-green-50 p-4 text-sm text-green-900"
+      >
+        <p>
+          If an account exists for <strong>{sent.email}</strong>, a link to choose a new password is on its way. It
+          works once, for 1 hour.
+        </p>
+        {sent.delivery === "log" ? (
+          <p>This server has no mail server configured (SMTP_URL): the link was written to the server log instead.</p>
+        ) : null}
       </div>
     );
   }
   return (
     <form onSubmit={onSubmit} className="max-w-sm space-y-4" noValidate>
       <Field label="E-mail" name="email" type="email" autoComplete="email" required error={error ?? undefined} />
-      <button type="submit" disabled={pending} className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+      >
         {pending ? "Sending…" : "Send reset link"}
       </button>
     </form>

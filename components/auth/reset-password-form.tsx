@@ -30,12 +30,26 @@ export function ResetPasswordForm({ token }: { token: string }) {
   }
   return (
     <form onSubmit={onSubmit} className="max-w-sm space-y-4" noValidate>
-      <Field label="New password" name="password" type="password" autoComplete="new-password" required minLength={10} hint="At least 10 characters."
-        error={error?.field === "password" ? error.message : undefined} />
+      <Field
+        label="New password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={10}
+        hint="At least 10 characters."
+        error={error?.field === "password" ? error.message : undefined}
+      />
       {error && error.field !== "password" ? (
-        <p role="alert" className="text-sm text-red-700">{error.message} <Link href="/forgot-password">Ask for a new link</Link></p>
+        <p role="alert" className="text-sm text-red-700">
+          {error.message} <Link href="/forgot-password">Ask for a new link</Link>
+        </p>
       ) : null}
-      <button type="submit" disabled={pending} className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+      >
         {pending ? "Saving…" : "Set new password"}
       </button>
     </form>

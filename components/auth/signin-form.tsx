@@ -30,7 +30,11 @@ export function SignInForm({ callbackUrl, github }: { callbackUrl?: string; gith
     setPending(true);
     setError(null);
     try {
-      const result = await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirect: false });
+      const result = await signIn("credentials", {
+        email: form.get("email"),
+        password: form.get("password"),
+        redirect: false,
+      });
       if (!result || result.error) {
         setError(signInMessage(result?.code));
         return;
@@ -49,12 +53,22 @@ export function SignInForm({ callbackUrl, github }: { callbackUrl?: string; gith
       <form onSubmit={onSubmit} className="space-y-4" noValidate>
         <Field label="E-mail" name="email" type="email" autoComplete="email" required />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required />
-        {error ? <p role="alert" className="text-sm text-red-700">{error}</p> : null}
+        {error ? (
+          <p role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        ) : null}
         <div className="flex flex-wrap items-center gap-4">
-          <button type="submit" disabled={pending} className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+          <button
+            type="submit"
+            disabled={pending}
+            className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+          >
             {pending ? "Signing in…" : "Sign in"}
           </button>
-          <Link href="/forgot-password" className="text-sm">Forgot your password?</Link>
+          <Link href="/forgot-password" className="text-sm">
+            Forgot your password?
+          </Link>
         </div>
       </form>
       {github ? (

@@ -15,15 +15,26 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const input = { email: String(form.get("email") ?? ""), password: String(form.get("password") ?? ""), acceptTerms: form.get("acceptTerms") === "on" };
+    const input = {
+      email: String(form.get("email") ?? ""),
+      password: String(form.get("password") ?? ""),
+      acceptTerms: form.get("acceptTerms") === "on",
+    };
     setPending(true);
     setErrors({});
     try {
-      const res = await fetch("/api/portal/signup", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
+      const res = await fetch("/api/portal/signup", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(input),
+      });
       if (!res.ok) {
         const body = (await res.json().catch(() => null)) as { error?: { message?: string; field?: string } } | null;
         const field = (body?.error?.field ?? "form") as keyof Errors;
-        setErrors({ [field in { email: 1, password: 1, acceptTerms: 1 } ? field : "form"]: body?.error?.message ?? "Sign-up failed; try again." });
+        setErrors({
+          [field in { email: 1, password: 1, acceptTerms: 1 } ? field : "form"]:
+            body?.error?.message ?? "Sign-up failed; try again.",
+        });
         return;
       }
       const signedIn = await signIn("credentials", { email: input.email, password: input.password, redirect: false });
@@ -43,20 +54,52 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
   return (
     <form onSubmit={onSubmit} className="max-w-md space-y-4" noValidate>
       <Field label="E-mail" name="email" type="email" autoComplete="email" required error={errors.email} />
-      <Field label="Password" name="password" type="password" autoComplete="new-password" required minLength={10} hint="At least 10 characters." error={errors.password} />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        minLength={10}
+        hint="At least 10 characters."
+        error={errors.password}
+      />
       <fieldset className="space-y-2 rounded border border-slate-300 p-3">
         <legend className="px-1 text-sm font-medium">Terms of use</legend>
         <ul className="list-disc space-y-1 pl-5 text-sm text-slate-700">
-          {terms.map((t) => <li key={t}>{t}</li>)}
+          {terms.map((t) => (
+            <li key={t}>{t}</li>
+          ))}
         </ul>
         <div className="flex items-start gap-2">
-          <input id="acceptTerms" name="acceptTerms" type="checkbox" className="mt-1" aria-describedby={errors.acceptTerms ? "acceptTerms-error" : undefined} aria-invalid={errors.acceptTerms ? true : undefined} />
-          <label htmlFor="acceptTerms" className="text-sm">I accept the terms of use</label>
+          <input
+            id="acceptTerms"
+            name="acceptTerms"
+            type="checkbox"
+            className="mt-1"
+            aria-describedby={errors.acceptTerms ? "acceptTerms-error" : undefined}
+            aria-invalid={errors.acceptTerms ? true : undefined}
+          />
+          <label htmlFor="acceptTerms" className="text-sm">
+            I accept the terms of use
+          </label>
         </div>
-        {errors.acceptTerms ? <p id="acceptTerms-error" className="text-sm text-red-700">{errors.acceptTerms}</p> : null}
+        {errors.acceptTerms ? (
+          <p id="acceptTerms-error" className="text-sm text-red-700">
+            {errors.acceptTerms}
+          </p>
+        ) : null}
       </fieldset>
-      {errors.form ? <p role="alert" className="text-sm text-red-700">{errors.form}</p> : null}
-      <button type="submit" disabled={pending} className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+      {errors.form ? (
+        <p role="alert" className="text-sm text-red-700">
+          {errors.form}
+        </p>
+      ) : null}
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+      >
         {pending ? "Creating account…" : "Create account"}
       </button>
     </form>

@@ -9,7 +9,11 @@ export function ErrorNote({ error }: { error: unknown }) {
     <div role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
       <p>{e?.message ?? "Something went wrong; retry."}</p>
       {e?.code === "subscription_required" ? (
-        <p className="mt-1"><Link href="/dashboard/plan" className="font-medium text-red-900 underline">Change your plan</Link></p>
+        <p className="mt-1">
+          <Link href="/dashboard/plan" className="font-medium text-red-900 underline">
+            Change your plan
+          </Link>
+        </p>
       ) : null}
       {e?.code === "email_unverified" || /verified e-mail/.test(e?.message ?? "") ? (
         <p className="mt-1">Verification links are sent when you sign up; see your dashboard.</p>

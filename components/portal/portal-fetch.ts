@@ -1,6 +1,11 @@
 /** The portal's JSON routes from the browser: `{data}` on success, a PortalApiError carrying `{code, message, field}` otherwise. */
 export class PortalApiError extends Error {
-  constructor(readonly status: number, readonly code: string, message: string, readonly field?: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly field?: string,
+  ) {
     super(message);
   }
 }
@@ -17,10 +22,18 @@ export async function portalFetch<T>(path: string, init: { method?: string; body
   } catch {
     throw new PortalApiError(0, "network", "The portal could not be reached; check your connection and retry.");
   }
-  const json = (await res.json().catch(() => null)) as { data?: T; error?: { code: string; message: string; field?: string } } | null;
+  const json = (await res.json().catch(() => null)) as {
+    data?: T;
+    error?: { code: string; message: string; field?: string };
+  } | null;
   if (!res.ok || !json || json.error) {
     const e = json?.error;
-    throw new PortalApiError(res.status, e?.code ?? "unknown", e?.message ?? `The portal answered ${res.status}.`, e?.field);
+    throw new PortalApiError(
+      res.status,
+      e?.code ?? "unknown",
+      e?.message ?? `The portal answered ${res.status}.`,
+      e?.field,
+    );
   }
   return json.data as T;
 }

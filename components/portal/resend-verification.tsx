@@ -4,7 +4,9 @@ import { useState } from "react";
 import { postJson } from "@/components/auth/post-json";
 
 export function ResendVerificationButton() {
-  const [state, setState] = useState<{ kind: "idle" | "pending" } | { kind: "sent"; delivery: "smtp" | "log" } | { kind: "error"; message: string }>({ kind: "idle" });
+  const [state, setState] = useState<
+    { kind: "idle" | "pending" } | { kind: "sent"; delivery: "smtp" | "log" } | { kind: "error"; message: string }
+  >({ kind: "idle" });
 
   async function resend() {
     setState({ kind: "pending" });
@@ -14,11 +16,20 @@ export function ResendVerificationButton() {
 
   return (
     <div className="space-y-2">
-      <button type="button" onClick={resend} disabled={state.kind === "pending"} className="rounded bg-amber-800 px-3 py-2 text-sm font-medium text-white hover:bg-amber-900 disabled:opacity-60">
+      <button
+        type="button"
+        onClick={resend}
+        disabled={state.kind === "pending"}
+        className="rounded bg-amber-800 px-3 py-2 text-sm font-medium text-white hover:bg-amber-900 disabled:opacity-60"
+      >
         {state.kind === "pending" ? "Sending…" : "Resend verification mail"}
       </button>
       <div aria-live="polite" className="text-sm">
-        {state.kind === "sent" ? (state.delivery === "smtp" ? "A new link is on its way; earlier links no longer work." : "No mail server is configured (SMTP_URL): the new link was written to the server log.") : null}
+        {state.kind === "sent"
+          ? state.delivery === "smtp"
+            ? "A new link is on its way; earlier links no longer work."
+            : "No mail server is configured (SMTP_URL): the new link was written to the server log."
+          : null}
         {state.kind === "error" ? <span className="text-red-700">{state.message}</span> : null}
       </div>
     </div>

@@ -10,12 +10,18 @@ export const accessRequests = pgTable(
   "access_requests",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    accountId: uuid("account_id").notNull().references(() => accounts.id),
-    userId: uuid("user_id").notNull().references(() => users.id),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id),
     company: text("company").notNull(),
     useCase: text("use_case").notNull(),
     expectedVolume: text("expected_volume").notNull(),
-    status: text("status", { enum: ["pending", "approved", "rejected"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "approved", "rejected"] })
+      .notNull()
+      .default("pending"),
     decisionReason: text("decision_reason"),
     decidedAt: tstz("decided_at"),
     decidedBy: text("decided_by"),

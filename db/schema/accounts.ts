@@ -6,7 +6,11 @@ import { plans } from "./plans";
 export const accounts = pgTable("accounts", {
   id: uuid("id").primaryKey().defaultRandom(),
   name: text("name").notNull(),
-  planId: text("plan_id").notNull().references(() => plans.id),
-  status: text("status", { enum: ["active", "inactive"] }).notNull().default("active"),
+  planId: text("plan_id")
+    .notNull()
+    .references(() => plans.id),
+  status: text("status", { enum: ["active", "inactive"] })
+    .notNull()
+    .default("active"),
   createdAt: createdAt(),
 });

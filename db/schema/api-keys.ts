@@ -7,13 +7,17 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: text("id").primaryKey(), // key_<random>
-    accountId: uuid("account_id").notNull().references(() => accounts.id),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id),
     name: text("name").notNull(),
     env: keyEnv("env").notNull(),
     style: text("style", { enum: ["standard", "sk"] }).notNull(),
     prefix: text("prefix").notNull(),
     digest: text("digest").notNull().unique(), // hex SHA-256 of the whole key
-    status: text("status", { enum: ["active", "inactive", "revoked"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "inactive", "revoked"] })
+      .notNull()
+      .default("active"),
     createdAt: createdAt(),
     revokedAt: tstz("revoked_at"),
     /** Updated at most once a minute per key, off the request's critical round trip. */

@@ -18,5 +18,8 @@ export const auditLog = pgTable(
     userAgent: text("user_agent"),
     createdAt: createdAt(),
   },
-  (t) => [index("audit_log_target_idx").on(t.target, t.createdAt), index("audit_log_account_idx").on(t.accountId, t.createdAt)],
+  (t) => [
+    index("audit_log_target_idx").on(t.target, t.createdAt),
+    index("audit_log_account_idx").on(t.accountId, t.createdAt),
+  ],
 );

@@ -6,7 +6,9 @@ import { endpoints } from "./endpoints";
 export const endpointLicensing = pgTable(
   "endpoint_licensing",
   {
-    endpointId: text("endpoint_id").notNull().references(() => endpoints.id),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => endpoints.id),
     env: keyEnv("env").notNull(),
     state: text("state", { enum: ["enabled", "pending_licensing"] }).notNull(),
     reason: text("reason").notNull(),

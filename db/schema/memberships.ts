@@ -7,8 +7,12 @@ import { users } from "./users";
 export const memberships = pgTable(
   "memberships",
   {
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    accountId: uuid("account_id").notNull().references(() => accounts.id),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id),
     role: text("role", { enum: ["owner", "member"] }).notNull(),
     createdAt: createdAt(),
   },

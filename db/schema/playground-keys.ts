@@ -5,8 +5,12 @@ import { apiKeys } from "./api-keys";
 
 /** The test key the portal keeps for an account's playground; the key itself only sealed (lib/crypto/secret-box, purpose "playground-key"). */
 export const playgroundKeys = pgTable("playground_keys", {
-  accountId: uuid("account_id").primaryKey().references(() => accounts.id),
-  keyId: text("key_id").notNull().references(() => apiKeys.id),
+  accountId: uuid("account_id")
+    .primaryKey()
+    .references(() => accounts.id),
+  keyId: text("key_id")
+    .notNull()
+    .references(() => apiKeys.id),
   sealedKey: text("sealed_key").notNull(),
   createdAt: createdAt(),
 });

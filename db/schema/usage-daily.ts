@@ -14,5 +14,8 @@ export const usageDaily = pgTable(
     serverErrors: integer("server_errors").notNull(),
     latencyMsSum: doublePrecision("latency_ms_sum").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.keyId, t.day, t.endpointId] }), index("usage_daily_account_day_idx").on(t.accountId, t.day)],
+  (t) => [
+    primaryKey({ columns: [t.keyId, t.day, t.endpointId] }),
+    index("usage_daily_account_day_idx").on(t.accountId, t.day),
+  ],
 );

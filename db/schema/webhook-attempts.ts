@@ -7,7 +7,9 @@ export const webhookAttempts = pgTable(
   "webhook_attempts",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    deliveryId: uuid("delivery_id").notNull().references(() => webhookDeliveries.id),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id),
     attemptedAt: tstz("attempted_at").notNull(),
     statusCode: integer("status_code"),
     latencyMs: integer("latency_ms").notNull(),

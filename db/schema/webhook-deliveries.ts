@@ -11,10 +11,16 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    eventId: text("event_id").notNull().references(() => webhookEvents.id),
-    webhookId: text("webhook_id").notNull().references(() => webhooks.id),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => webhookEvents.id),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id),
     accountId: uuid("account_id").notNull(),
-    status: text("status", { enum: ["pending", "succeeded", "failed", "cancelled"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "succeeded", "failed", "cancelled"] })
+      .notNull()
+      .default("pending"),
     /** Attempts made in the current schedule (a replay starts a new schedule). */
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: tstz("next_attempt_at").notNull(),

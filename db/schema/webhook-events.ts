@@ -18,5 +18,8 @@ export const webhookEvents = pgTable(
     payload: jsonb("payload").notNull(), // {type, timestamp, data}, exactly the delivered body
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("webhook_events_dedupe_idx").on(t.dedupeKey), index("webhook_events_env_created_idx").on(t.env, t.createdAt)],
+  (t) => [
+    uniqueIndex("webhook_events_dedupe_idx").on(t.dedupeKey),
+    index("webhook_events_env_created_idx").on(t.env, t.createdAt),
+  ],
 );

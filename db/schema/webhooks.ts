@@ -7,14 +7,18 @@ export const webhooks = pgTable(
   "webhooks",
   {
     id: text("id").primaryKey(), // wh_<random>
-    accountId: uuid("account_id").notNull().references(() => accounts.id),
+    accountId: uuid("account_id")
+      .notNull()
+      .references(() => accounts.id),
     keyId: text("key_id").notNull(),
     env: keyEnv("env").notNull(),
     url: text("url").notNull(),
     events: text("events").array().notNull(),
     symbols: text("symbols").array().notNull(),
     params: jsonb("params").notNull(),
-    status: text("status", { enum: ["active", "paused", "disabled", "deleted"] }).notNull().default("active"),
+    status: text("status", { enum: ["active", "paused", "disabled", "deleted"] })
+      .notNull()
+      .default("active"),
     signingSecret: text("signing_secret").notNull(),
     /** The secret replaced by the last rotation; it keeps signing (a second signature) until previousSecretExpiresAt. */
     previousSecret: text("previous_secret"),

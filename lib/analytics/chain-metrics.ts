@@ -12,9 +12,12 @@ export const definitions = {
     "model, with σ the ATM implied vol (decimal) of the first expiry on or after the date and days the calendar days " +
     "from the as-of date in New York (America/New_York) to the date (an event today counts as 1 day). movePct is move / spot as a fraction " +
     "(0.05 = 5 %). Null for dates in the past.",
-  daysToEarnings: "Calendar days from the as-of date in New York (America/New_York) to the next earnings date; null when none is scheduled or it has passed.",
-  putCallVolumeRatio: "Put/call volume ratio: total put contract volume / total call contract volume (missing volumes add 0); null when no calls traded.",
-  putCallOiRatio: "Put/call open-interest ratio: total put open interest / total call open interest; null when call OI is 0.",
+  daysToEarnings:
+    "Calendar days from the as-of date in New York (America/New_York) to the next earnings date; null when none is scheduled or it has passed.",
+  putCallVolumeRatio:
+    "Put/call volume ratio: total put contract volume / total call contract volume (missing volumes add 0); null when no calls traded.",
+  putCallOiRatio:
+    "Put/call open-interest ratio: total put open interest / total call open interest; null when call OI is 0.",
   avgSpreadPct:
     "Average relative bid-ask spread (fraction; 0.05 = 5 %): mean of (ask − bid) / ((ask + bid) / 2) over contracts " +
     "with strikes within ±10 % of spot and a usable quote (bid > 0, ask ≥ bid). Null when there are none.",
@@ -23,8 +26,10 @@ export const definitions = {
     "50 × max(0, 1 − avgSpreadPct / 0.20), so a 0 % spread scores 50 and 20 % or wider scores 0 (0 when no near-the-money " +
     "quote). Volume points (0–25): 25 × min(1, log10(1 + total volume) / 5), full at 100,000 contracts. Open-interest " +
     "points (0–25): 25 × min(1, log10(1 + total open interest) / 6), full at 1,000,000 contracts.",
-  totalOptionVolume: "Sum of the day's contract volume over every contract in the chain; a contract whose volume is missing or not a finite number adds 0 (never NaN).",
-  totalOpenInterest: "Sum of open interest over every contract in the chain; a missing or non-finite open interest adds 0.",
+  totalOptionVolume:
+    "Sum of the day's contract volume over every contract in the chain; a contract whose volume is missing or not a finite number adds 0 (never NaN).",
+  totalOpenInterest:
+    "Sum of open interest over every contract in the chain; a missing or non-finite open interest adds 0.",
 } as const;
 
 /** Whole calendar days from the New York date of `asOf` to `date` (YYYY-MM-DD); negative for past dates. */
@@ -53,7 +58,10 @@ export interface PutCallRatios {
 }
 
 export function putCallRatios(chain: OptionQuote[]): PutCallRatios {
-  let putVol = 0, callVol = 0, putOi = 0, callOi = 0;
+  let putVol = 0,
+    callVol = 0,
+    putOi = 0,
+    callOi = 0;
   for (const q of chain) {
     const vol = count(q.volume);
     const oi = count(q.openInterest);
@@ -83,7 +91,10 @@ export interface LiquidityScore {
 const count = (x: number) => (Number.isFinite(x) && x > 0 && x <= Number.MAX_SAFE_INTEGER ? x : 0);
 
 export function liquidityScore(chain: OptionQuote[], spot: number): LiquidityScore {
-  let totalVolume = 0, totalOpenInterest = 0, spreadSum = 0, spreadCount = 0;
+  let totalVolume = 0,
+    totalOpenInterest = 0,
+    spreadSum = 0,
+    spreadCount = 0;
   for (const q of chain) {
     totalVolume += count(q.volume);
     totalOpenInterest += count(q.openInterest);
@@ -99,6 +110,11 @@ export function liquidityScore(chain: OptionQuote[], spot: number): LiquiditySco
   const openInterestPoints = 25 * Math.min(1, Math.log10(1 + Math.max(0, totalOpenInterest)) / 6);
   return {
     score: spreadPoints + volumePoints + openInterestPoints,
-    avgSpreadPct, spreadPoints, volumePoints, openInterestPoints, totalVolume, totalOpenInterest,
+    avgSpreadPct,
+    spreadPoints,
+    volumePoints,
+    openInterestPoints,
+    totalVolume,
+    totalOpenInterest,
   };
 }

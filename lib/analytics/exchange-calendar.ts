@@ -10,7 +10,14 @@ export const EXPIRY_CLOSE_LOCAL_HOUR = 16;
 const MS_PER_DAY = 86_400_000;
 
 const parts = new Intl.DateTimeFormat("en-US", {
-  timeZone: EXCHANGE_TIME_ZONE, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit",
+  timeZone: EXCHANGE_TIME_ZONE,
+  hourCycle: "h23",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
 });
 
 const HOUR_MS = 3_600_000;
@@ -32,7 +39,14 @@ function offsetMs(t: number): number {
 /** New York wall-clock fields of an instant. */
 function local(t: number): { y: number; m: number; d: number; h: number; mi: number; s: number } {
   const w = new Date(t + offsetMs(t));
-  return { y: w.getUTCFullYear(), m: w.getUTCMonth() + 1, d: w.getUTCDate(), h: w.getUTCHours(), mi: w.getUTCMinutes(), s: w.getUTCSeconds() };
+  return {
+    y: w.getUTCFullYear(),
+    m: w.getUTCMonth() + 1,
+    d: w.getUTCDate(),
+    h: w.getUTCHours(),
+    mi: w.getUTCMinutes(),
+    s: w.getUTCSeconds(),
+  };
 }
 
 /** The instant a New York wall-clock time (date YYYY-MM-DD, hour) occurs. */
@@ -56,7 +70,7 @@ const nthWeekday = (y: number, m: number, weekday: number, n: number) => {
 };
 const lastWeekday = (y: number, m: number, weekday: number) => {
   const last = Date.UTC(y, m, 0);
-  return last - (((new Date(last).getUTCDay() - weekday + 7) % 7) * MS_PER_DAY);
+  return last - ((new Date(last).getUTCDay() - weekday + 7) % 7) * MS_PER_DAY;
 };
 /** Saturday holidays are observed the Friday before, Sunday ones the Monday after. */
 const observed = (ms: number) => {
@@ -65,10 +79,20 @@ const observed = (ms: number) => {
 };
 /** Gregorian Easter Sunday (anonymous Gregorian algorithm). */
 function easter(y: number): number {
-  const a = y % 19, b = Math.floor(y / 100), c = y % 100, d = Math.floor(b / 4), e = b % 4;
-  const f = Math.floor((b + 8) / 25), g = Math.floor((b - f + 1) / 3), h = (19 * a + b - d - g + 15) % 30;
-  const i = Math.floor(c / 4), k = c % 4, l = (32 + 2 * e + 2 * i - h - k) % 7, m = Math.floor((a + 11 * h + 22 * l) / 451);
-  const month = Math.floor((h + l - 7 * m + 114) / 31), day = ((h + l - 7 * m + 114) % 31) + 1;
+  const a = y % 19,
+    b = Math.floor(y / 100),
+    c = y % 100,
+    d = Math.floor(b / 4),
+    e = b % 4;
+  const f = Math.floor((b + 8) / 25),
+    g = Math.floor((b - f + 1) / 3),
+    h = (19 * a + b - d - g + 15) % 30;
+  const i = Math.floor(c / 4),
+    k = c % 4,
+    l = (32 + 2 * e + 2 * i - h - k) % 7,
+    m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const month = Math.floor((h + l - 7 * m + 114) / 31),
+    day = ((h + l - 7 * m + 114) % 31) + 1;
   return Date.UTC(y, month - 1, day);
 }
 

@@ -26,7 +26,8 @@ export const definitions = {
   netPremium: "bullishPremium - bearishPremium, USD, rounded to cents. Neutral (mid) events count in neither.",
   sweepCount: "Number of events of type sweep.",
   blockCount: "Number of events of type block.",
-  unusualCount: "Number of distinct contracts (per New York trading day) with at least one event flagged unusual: contracts, not prints.",
+  unusualCount:
+    "Number of distinct contracts (per New York trading day) with at least one event flagged unusual: contracts, not prints.",
 } as const;
 
 const newestFirst = (a: FlowEvent, b: FlowEvent) =>
@@ -64,7 +65,10 @@ export function summarizeFlow(events: FlowEvent[]): FlowSummary {
     else if (e.sentiment === "bearish") bearish += e.premium;
     if (e.type === "sweep") sweepCount++;
     if (e.type === "block") blockCount++;
-    if (e.unusual) unusualContracts.add(`${e.symbol}|${e.contract.expiry}|${e.contract.strike}|${e.contract.right}|${newYorkDate(new Date(e.time))}`);
+    if (e.unusual)
+      unusualContracts.add(
+        `${e.symbol}|${e.contract.expiry}|${e.contract.strike}|${e.contract.right}|${newYorkDate(new Date(e.time))}`,
+      );
   }
   const cents = (x: number) => round(x, 2);
   return {

@@ -73,16 +73,17 @@ export const definitions = {
     "Directional reading of the trade: bought calls (ask, ask_side) and sold puts (bid, bid_side) -> bullish; bought puts and sold calls -> bearish; mid and unknown -> neutral.",
   exchangeCount: "Number of distinct exchanges the event's prints executed on (1 for a single print).",
   legs: "Number of prints aggregated into the event (1 for blocks and unusual prints).",
-  unusual:
-    `true when the contract's cumulative volume that New York trading day (sizes of all its prints at or before the event's last print, inclusive) exceeds its open interest and is at least ${UNUSUAL_MIN_VOLUME} contracts; open interest 0 counts as exceeded; unknown open interest -> false.`,
-  volumeOiRatio: "Cumulative same-day contract volume (as in `unusual`) / open interest, rounded to 4 decimals; null when open interest is unknown or 0.",
+  unusual: `true when the contract's cumulative volume that New York trading day (sizes of all its prints at or before the event's last print, inclusive) exceeds its open interest and is at least ${UNUSUAL_MIN_VOLUME} contracts; open interest 0 counts as exceeded; unknown open interest -> false.`,
+  volumeOiRatio:
+    "Cumulative same-day contract volume (as in `unusual`) / open interest, rounded to 4 decimals; null when open interest is unknown or 0.",
 } as const;
 
 const EPS = 1e-9;
 
 export function classifySide(price: number, bid: number, ask: number): FlowSide {
   // No quote, a zero quote or a crossed one says nothing about who initiated the print.
-  if (!Number.isFinite(price) || !Number.isFinite(bid) || !Number.isFinite(ask) || bid < 0 || !(ask > 0) || bid > ask) return "unknown";
+  if (!Number.isFinite(price) || !Number.isFinite(bid) || !Number.isFinite(ask) || bid < 0 || !(ask > 0) || bid > ask)
+    return "unknown";
   if (price >= ask - EPS) return "ask";
   if (price <= bid + EPS) return "bid";
   const mid = (bid + ask) / 2;
@@ -97,7 +98,6 @@ export function sentimentOf(side: FlowSide, right: OptionRight): FlowSentiment {
   return bought === (right === "C") ? "bullish" : "bearish";
 }
 
-
 const contractKey = (t: FlowContractRef) => `${t.symbol.toUpperCase()}|${t.expiry}|${t.strike}|${t.right}`;
 const tradingDate = (d: Date) => newYorkDate(d);
 const direction = (s: FlowSide): "buy" | "sell" | null =>
@@ -106,7 +106,10 @@ const byTime = (a: OptionTrade, b: OptionTrade) =>
   a.ts.getTime() - b.ts.getTime() || (a.tradeId < b.tradeId ? -1 : a.tradeId > b.tradeId ? 1 : 0);
 
 export function eventId(tradeIds: string[]): string {
-  return createHash("sha256").update([...tradeIds].sort().join("\u0000")).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update([...tradeIds].sort().join("\u0000"))
+    .digest("hex")
+    .slice(0, 16);
 }
 
 /**
@@ -162,13 +165,18 @@ export function buildFlowEvents(
   const windowMs = opts.sweepWindowMs ?? FLOW_DEFAULTS.sweepWindowMs;
   const blockMinContracts = opts.blockMinContracts ?? FLOW_DEFAULTS.blockMinContracts;
   const blockMinPremium = opts.blockMinPremium ?? FLOW_DEFAULTS.blockMinPremium;
-  const valid = trades.filter((t) => t.size > 0 && Number.isFinite(t.size) && t.price > 0 && Number.isFinite(t.price)).sort(byTime);
+  const valid = trades
+    .filter((t) => t.size > 0 && Number.isFinite(t.size) && t.price > 0 && Number.isFinite(t.price))
+    .sort(byTime);
   const cumVol = cumulativeVolumes(valid);
   const oiCache = new Map<string, number | null>();
   const oiOf = (t: OptionTrade) => {
     const k = contractKey(t);
     if (!oiCache.has(k)) {
-      oiCache.set(k, openInterest({ symbol: t.symbol.toUpperCase(), expiry: t.expiry, strike: t.strike, right: t.right }));
+      oiCache.set(
+        k,
+        openInterest({ symbol: t.symbol.toUpperCase(), expiry: t.expiry, strike: t.strike, right: t.right }),
+      );
     }
     return oiCache.get(k) ?? null;
   };

@@ -89,7 +89,8 @@ export function impliedVol(price: number, input: ImpliedVolInput): number | null
     }
     let next = vol - diff / vega;
     if (!(vega > 1e-12 * spot) || !(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    if (Math.abs(next - vol) <= VOL_STEP_TOL || hi - lo <= VOL_STEP_TOL) return settle(model, otmPrice, tol, loChecked, hiChecked, next);
+    if (Math.abs(next - vol) <= VOL_STEP_TOL || hi - lo <= VOL_STEP_TOL)
+      return settle(model, otmPrice, tol, loChecked, hiChecked, next);
     vol = next;
   }
   return settle(model, otmPrice, tol, loChecked, hiChecked, vol);
@@ -139,7 +140,14 @@ function clamp(x: number, lo: number, hi: number): number {
 }
 
 /** `result`, unless checking the bracket ends up front would have answered earlier (IV_MIN, IV_MAX or null). */
-function settle(model: Model, otmPrice: number, tol: number, loChecked: boolean, hiChecked: boolean, result: number): number | null {
+function settle(
+  model: Model,
+  otmPrice: number,
+  tol: number,
+  loChecked: boolean,
+  hiChecked: boolean,
+  result: number,
+): number | null {
   if (!loChecked) {
     const diffLo = priceAndVega(model, IV_MIN) - otmPrice;
     if (Math.abs(diffLo) <= tol) return IV_MIN;

@@ -35,7 +35,12 @@ export interface MarketSentiment {
 }
 
 /** Each component: value at0 maps to 0 (fear), value at100 maps to 100 (greed), linear between, clamped outside. */
-export const SENTIMENT_COMPONENTS: readonly { name: SentimentComponentName; baseWeight: number; at0: number; at100: number }[] = [
+export const SENTIMENT_COMPONENTS: readonly {
+  name: SentimentComponentName;
+  baseWeight: number;
+  at0: number;
+  at100: number;
+}[] = [
   { name: "put_call_ratio", baseWeight: 0.25, at0: 1.3, at100: 0.5 },
   { name: "vol_index_ratio", baseWeight: 0.25, at0: 1.3, at100: 0.8 },
   { name: "breadth", baseWeight: 0.2, at0: 0.2, at100: 0.8 },
@@ -51,7 +56,8 @@ export const definitions: Record<string, string> = {
   coverage: "Sum of the base weights of the available components, 0–1 (1 = all five inputs present), rounded to 0.01.",
   components:
     "Array of the available components, in the fixed order put_call_ratio, vol_index_ratio, breadth, momentum, skew: { name, value, baseWeight, weight, score, contribution }. value is the input that was scored (6 decimals); baseWeight the nominal weight; weight the renormalised weight actually used (6 decimals; the weights listed sum to 1); score the 0–100 sub-score (0.1); contribution = weight × score in score points (0.01; the rounded contributions may differ from score by rounding).",
-  missing: "Names of the components dropped because their input was null (or not a finite number); their weight was redistributed pro rata over the listed components.",
+  missing:
+    "Names of the components dropped because their input was null (or not a finite number); their weight was redistributed pro rata over the listed components.",
   put_call_ratio:
     "Index + equity option put volume / call volume (volume weighted). Base weight 0.25. Sub-score = 100 × clamp((1.3 − value) / 0.8, 0, 1): 0.5 or lower → 100 (greed), 1.3 or higher → 0 (fear).",
   vol_index_ratio:
@@ -60,12 +66,10 @@ export const definitions: Record<string, string> = {
     "Share (0–1) of universe symbols whose latest daily close is strictly above their 50-session simple moving average. Base weight 0.20. Sub-score = 100 × clamp((value − 0.2) / 0.6, 0, 1): 0.2 or lower → 0, 0.8 or higher → 100.",
   momentum:
     "Index 20-session price return, decimal (0.02 = +2 %). Base weight 0.15. Sub-score = 100 × clamp((value + 0.05) / 0.10, 0, 1): −5 % or lower → 0, +5 % or higher → 100.",
-  skew:
-    "Index 25-delta skew, IV(25Δ put) − IV(25Δ call), decimal vol (0.05 = 5 vol points). Base weight 0.15. Sub-score = 100 × clamp((0.10 − value) / 0.08, 0, 1): 0.10 or higher → 0 (fear: costly crash protection), 0.02 or lower → 100.",
+  skew: "Index 25-delta skew, IV(25Δ put) − IV(25Δ call), decimal vol (0.05 = 5 vol points). Base weight 0.15. Sub-score = 100 × clamp((0.10 − value) / 0.08, 0, 1): 0.10 or higher → 0 (fear: costly crash protection), 0.02 or lower → 100.",
   breadthFromBars:
     "Latest date = newest daily-bar date (UTC) across the universe. A symbol counts when it has a daily bar on that date and at least 50 daily bars up to it; it is above when that close > mean of its last 50 closes (inclusive of that close). breadth = above / counted, null when none counted.",
 };
-
 
 const finite = (x: number | null | undefined): x is number => typeof x === "number" && Number.isFinite(x);
 
@@ -89,7 +93,10 @@ function componentValue(name: SentimentComponentName, input: MarketSentimentInpu
     case "put_call_ratio":
       return finite(input.putCallRatio) && input.putCallRatio >= 0 ? input.putCallRatio : null;
     case "vol_index_ratio":
-      return finite(input.volIndex) && finite(input.volIndexAvg) && input.volIndexAvg > 0 && finite(input.volIndex / input.volIndexAvg)
+      return finite(input.volIndex) &&
+        finite(input.volIndexAvg) &&
+        input.volIndexAvg > 0 &&
+        finite(input.volIndex / input.volIndexAvg)
         ? input.volIndex / input.volIndexAvg
         : null;
     case "breadth":

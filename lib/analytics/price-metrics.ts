@@ -6,7 +6,8 @@ export const definitions = {
   hv30:
     "30-day historical (realised) volatility (annualised, decimal): sample standard deviation (n − 1) of the last 30 " +
     "daily close-to-close log returns ln(Cₜ / Cₜ₋₁), × sqrt(252). Null with fewer than 31 closes.",
-  momentum20d: "20-session momentum (decimal): latest close / close 20 sessions earlier − 1. Null with fewer than 21 closes.",
+  momentum20d:
+    "20-session momentum (decimal): latest close / close 20 sessions earlier − 1. Null with fewer than 21 closes.",
   trend50d:
     "Trend versus the 50-session simple moving average (decimal): latest close / mean of the last 50 closes " +
     "(latest included) − 1. Null with fewer than 50 closes.",

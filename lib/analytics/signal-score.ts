@@ -9,7 +9,13 @@ export type SignalSentiment = "bullish" | "bearish" | "neutral";
 export type RiskLevel = "low" | "moderate" | "elevated" | "high";
 export type Bias = "long" | "short" | "neutral";
 export type SignalComponentName =
-  | "momentum20d" | "trend50d" | "flow_net_premium_share" | "put_call_oi_ratio" | "skew25d" | "iv_rank" | "liquidity";
+  | "momentum20d"
+  | "trend50d"
+  | "flow_net_premium_share"
+  | "put_call_oi_ratio"
+  | "skew25d"
+  | "iv_rank"
+  | "liquidity";
 
 export interface SignalComponent {
   name: SignalComponentName;
@@ -21,7 +27,11 @@ export interface SignalComponent {
   contribution: number;
 }
 
-export interface RiskFactor { name: "iv_rank" | "hv30" | "days_to_earnings" | "liquidity"; value: number | null; points: number }
+export interface RiskFactor {
+  name: "iv_rank" | "hv30" | "days_to_earnings" | "liquidity";
+  value: number | null;
+  points: number;
+}
 
 export interface SignalScore {
   symbol: string;
@@ -40,20 +50,41 @@ const clamp1 = (x: number) => Math.max(-1, Math.min(1, x));
 const finite = (x: number | null | undefined): x is number => typeof x === "number" && Number.isFinite(x);
 
 /** Component specs: weight, whether it is directional, and the value → [−1, +1] map. Weights sum to 1. */
-const SPECS: readonly { name: SignalComponentName; weight: number; directional: boolean; value: (m: SymbolMetrics) => number | null; map: (v: number) => number }[] = [
+const SPECS: readonly {
+  name: SignalComponentName;
+  weight: number;
+  directional: boolean;
+  value: (m: SymbolMetrics) => number | null;
+  map: (v: number) => number;
+}[] = [
   { name: "momentum20d", weight: 0.2, directional: true, value: (m) => m.momentum20d, map: (v) => clamp1(v / 0.1) },
   { name: "trend50d", weight: 0.2, directional: true, value: (m) => m.trend50d, map: (v) => clamp1(v / 0.05) },
   {
-    name: "flow_net_premium_share", weight: 0.2, directional: true, map: clamp1,
+    name: "flow_net_premium_share",
+    weight: 0.2,
+    directional: true,
+    map: clamp1,
     value: (m) => {
       const gross = m.flow.bullishPremium + m.flow.bearishPremium;
       return finite(gross) && gross > 0 && finite(m.flow.netPremium) ? m.flow.netPremium / gross : null;
     },
   },
-  { name: "put_call_oi_ratio", weight: 0.1, directional: true, value: (m) => (finite(m.putCallOiRatio) && m.putCallOiRatio >= 0 ? m.putCallOiRatio : null), map: (v) => clamp1((0.8 - v) / 0.4) },
+  {
+    name: "put_call_oi_ratio",
+    weight: 0.1,
+    directional: true,
+    value: (m) => (finite(m.putCallOiRatio) && m.putCallOiRatio >= 0 ? m.putCallOiRatio : null),
+    map: (v) => clamp1((0.8 - v) / 0.4),
+  },
   { name: "skew25d", weight: 0.15, directional: true, value: (m) => m.skew25d, map: (v) => clamp1((0.04 - v) / 0.04) },
   { name: "iv_rank", weight: 0.1, directional: false, value: (m) => m.ivRank, map: (v) => clamp1((50 - v) / 50) },
-  { name: "liquidity", weight: 0.05, directional: false, value: (m) => m.liquidityScore, map: (v) => clamp1((v - 50) / 50) },
+  {
+    name: "liquidity",
+    weight: 0.05,
+    directional: false,
+    value: (m) => m.liquidityScore,
+    map: (v) => clamp1((v - 50) / 50),
+  },
 ];
 
 export const definitions: Record<string, string> = {
@@ -76,13 +107,13 @@ export const definitions: Record<string, string> = {
     "Liquidity score 0–100. Weight 0.05, not directional. Score = clamp((value − 50) / 50, −1, 1). IV rank and liquidity together weigh 0.15, so on their own they move the score at most ±7.5 points and cannot make a symbol bullish or bearish.",
   risk_level:
     "From risk points (0–8): IV rank ≥ 80 → 2, ≥ 50 → 1; hv30 ≥ 0.60 → 2, ≥ 0.35 → 1; earnings in 0–7 days → 2, 8–21 days → 1; liquidity score < 30 → 2, < 60 → 1; a missing value adds 0. 0–1 low, 2–3 moderate, 4–5 elevated, 6–8 high.",
-  risk_factors: "Array of { name, value, points } behind risk_points, in the order iv_rank, hv30, days_to_earnings, liquidity.",
+  risk_factors:
+    "Array of { name, value, points } behind risk_points, in the order iv_rank, hv30, days_to_earnings, liquidity.",
   confidence:
     "Agreement of the five directional components, 0–1, 2 decimals: (|Σ w·s| / Σ w·|s|) × coverage, where coverage = available directional weight / 0.85. 1 = all available signals point the same way; 0 when no directional signal is non-zero.",
   bias: "long when sentiment is bullish and confidence ≥ 0.5, short when bearish and confidence ≥ 0.5, otherwise neutral.",
   summary: "Deterministic English sentences generated from the numbers above; no free text, no dates from the clock.",
 };
-
 
 function tier(value: number | null, two: (v: number) => boolean, one: (v: number) => boolean): number {
   if (!finite(value)) return 0;
@@ -93,10 +124,42 @@ export function riskFactors(m: SymbolMetrics): RiskFactor[] {
   const dte = finite(m.daysToEarnings) && m.daysToEarnings >= 0 ? m.daysToEarnings : null;
   const known = (x: number | null | undefined) => (finite(x) ? x : null);
   return [
-    { name: "iv_rank", value: known(m.ivRank), points: tier(m.ivRank, (v) => v >= 80, (v) => v >= 50) },
-    { name: "hv30", value: known(m.hv30), points: tier(m.hv30, (v) => v >= 0.6, (v) => v >= 0.35) },
-    { name: "days_to_earnings", value: dte, points: tier(dte, (v) => v <= 7, (v) => v <= 21) },
-    { name: "liquidity", value: known(m.liquidityScore), points: tier(m.liquidityScore, (v) => v < 30, (v) => v < 60) },
+    {
+      name: "iv_rank",
+      value: known(m.ivRank),
+      points: tier(
+        m.ivRank,
+        (v) => v >= 80,
+        (v) => v >= 50,
+      ),
+    },
+    {
+      name: "hv30",
+      value: known(m.hv30),
+      points: tier(
+        m.hv30,
+        (v) => v >= 0.6,
+        (v) => v >= 0.35,
+      ),
+    },
+    {
+      name: "days_to_earnings",
+      value: dte,
+      points: tier(
+        dte,
+        (v) => v <= 7,
+        (v) => v <= 21,
+      ),
+    },
+    {
+      name: "liquidity",
+      value: known(m.liquidityScore),
+      points: tier(
+        m.liquidityScore,
+        (v) => v < 30,
+        (v) => v < 60,
+      ),
+    },
   ];
 }
 
@@ -113,25 +176,31 @@ const pct = (x: number, dp = 1) => (Number.isFinite(x * 100) ? `${fx(x * 100, dp
 const signedPct = (x: number) => `${round(x * 100, 1) > 0 ? "+" : ""}${pct(x)}`;
 function usd(x: number): string {
   const a = Math.abs(x);
-  const s = a >= 1e9 ? `${fx(a / 1e9, 1)}B` : a >= 1e6 ? `${fx(a / 1e6, 1)}M` : a >= 1e3 ? `${fx(a / 1e3, 1)}K` : fx(a, 0);
+  const s =
+    a >= 1e9 ? `${fx(a / 1e9, 1)}B` : a >= 1e6 ? `${fx(a / 1e6, 1)}M` : a >= 1e3 ? `${fx(a / 1e3, 1)}K` : fx(a, 0);
   return `${x < 0 ? "-" : ""}$${s}`;
 }
 
 function summarize(m: SymbolMetrics, s: Omit<SignalScore, "summary">): string {
   const out: string[] = [`${m.symbol} scores ${s.service_score}/100 (${s.sentiment}).`];
   if (finite(m.atmIv30)) {
-    const rank = finite(m.ivRank) ? `ranks ${fx(m.ivRank, 0)} in its ${m.ivLookbackDays}-day range` : "has no IV rank yet";
+    const rank = finite(m.ivRank)
+      ? `ranks ${fx(m.ivRank, 0)} in its ${m.ivLookbackDays}-day range`
+      : "has no IV rank yet";
     const hv = finite(m.hv30) ? `, against 30-day realised volatility of ${pct(m.hv30)}` : "";
     out.push(`Implied volatility (30-day ATM ${pct(m.atmIv30)}) ${rank}${hv}.`);
   } else out.push("Implied volatility is unavailable.");
   const px: string[] = [];
   if (finite(m.momentum20d)) px.push(`${signedPct(m.momentum20d)} over 20 sessions`);
-  if (finite(m.trend50d)) px.push(`${pct(Math.abs(m.trend50d))} ${m.trend50d >= 0 ? "above" : "below"} its 50-day average`);
+  if (finite(m.trend50d))
+    px.push(`${pct(Math.abs(m.trend50d))} ${m.trend50d >= 0 ? "above" : "below"} its 50-day average`);
   if (px.length) out.push(`Price is ${px.join(" and ")}.`);
   const flow = s.components.find((c) => c.name === "flow_net_premium_share");
   if (flow?.value != null) {
     const side = flow.value > 0 ? "bullish" : flow.value < 0 ? "bearish" : "balanced";
-    out.push(`Options flow is ${side}: net premium ${usd(m.flow.netPremium)} (${signedPct(flow.value)} of directional premium).`);
+    out.push(
+      `Options flow is ${side}: net premium ${usd(m.flow.netPremium)} (${signedPct(flow.value)} of directional premium).`,
+    );
   } else out.push("No directional options flow was recorded.");
   const pos: string[] = [];
   if (finite(m.putCallOiRatio)) pos.push(`put/call open-interest ratio ${fx(m.putCallOiRatio, 2)}`);
@@ -142,9 +211,12 @@ function summarize(m: SymbolMetrics, s: Omit<SignalScore, "summary">): string {
     const mv = m.expectedMove && finite(m.expectedMove.move) ? ` (expected move ±$${fx(m.expectedMove.move, 2)})` : "";
     out.push(`Earnings in ${dte} day${dte === 1 ? "" : "s"}${mv}.`);
   }
-  const liq = finite(m.liquidityScore) ? `liquidity score ${fx(m.liquidityScore, 0)}/100` : "liquidity score unavailable";
+  const liq = finite(m.liquidityScore)
+    ? `liquidity score ${fx(m.liquidityScore, 0)}/100`
+    : "liquidity score unavailable";
   out.push(`Risk level ${s.risk_level} (${s.risk_points} of 8 points); ${liq}.`);
-  if (!finite(m.atmIv30) && !finite(m.momentum20d) && !finite(m.trend50d)) out.push("Most inputs are missing: read this score as no information, not as neutral.");
+  if (!finite(m.atmIv30) && !finite(m.momentum20d) && !finite(m.trend50d))
+    out.push("Most inputs are missing: read this score as no information, not as neutral.");
   out.push(`Signal agreement ${s.confidence.toFixed(2)}; bias ${s.bias}.`);
   const missing = s.components.filter((c) => !c.available).map((c) => c.name);
   if (missing.length) out.push(`Unavailable inputs, scored neutral: ${missing.join(", ")}.`);
@@ -169,19 +241,32 @@ export function signalScore(m: SymbolMetrics): SignalScore {
       dirAbs += c.weight * Math.abs(score);
     }
     return {
-      name: c.name, value: value === null ? null : round(value, 6), available: value !== null,
-      directional: c.directional, weight: c.weight, score: round(score, 4), contribution: round(c.weight * score, 4),
+      name: c.name,
+      value: value === null ? null : round(value, 6),
+      available: value !== null,
+      directional: c.directional,
+      weight: c.weight,
+      score: round(score, 4),
+      contribution: round(c.weight * score, 4),
     };
   });
   const service_score = Math.max(0, Math.min(100, round(50 + 50 * mean, 0)));
   const sentiment: SignalSentiment = service_score >= 60 ? "bullish" : service_score <= 40 ? "bearish" : "neutral";
   const confidence = dirAbs > 0 ? round((Math.abs(dirNet) / dirAbs) * (dirAvailW / dirTotalW), 2) : 0;
-  const bias: Bias = confidence >= 0.5 && sentiment !== "neutral" ? (sentiment === "bullish" ? "long" : "short") : "neutral";
+  const bias: Bias =
+    confidence >= 0.5 && sentiment !== "neutral" ? (sentiment === "bullish" ? "long" : "short") : "neutral";
   const risk_factors = riskFactors(m);
   const risk_points = risk_factors.reduce((a, f) => a + f.points, 0);
   const base = {
-    symbol: m.symbol, service_score, sentiment, risk_level: riskLevelFromPoints(risk_points), risk_points,
-    risk_factors, components, confidence, bias,
+    symbol: m.symbol,
+    service_score,
+    sentiment,
+    risk_level: riskLevelFromPoints(risk_points),
+    risk_points,
+    risk_factors,
+    components,
+    confidence,
+    bias,
   };
   return { ...base, summary: summarize(m, base) };
 }

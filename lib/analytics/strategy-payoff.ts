@@ -29,10 +29,14 @@ export interface LognormalParams {
 }
 
 export const definitions = {
-  payoff: "Profit/loss at expiry, USD: sum over legs of units x (value at expiry - entry price); option value at expiry = max(S_T - K, 0) (call) or max(K - S_T, 0) (put), stock value = S_T. Premium is not discounted or financed.",
-  maxProfit: "Largest expiry P&L over S_T >= 0, USD; null (unlimited) when the P&L keeps rising above the highest strike.",
-  maxLoss: "Largest expiry loss over S_T >= 0, as a positive USD amount; null (unlimited) when the P&L keeps falling above the highest strike.",
-  breakevens: "Terminal underlying prices where the expiry P&L crosses zero, ascending, USD per share (linear interpolation between kinks).",
+  payoff:
+    "Profit/loss at expiry, USD: sum over legs of units x (value at expiry - entry price); option value at expiry = max(S_T - K, 0) (call) or max(K - S_T, 0) (put), stock value = S_T. Premium is not discounted or financed.",
+  maxProfit:
+    "Largest expiry P&L over S_T >= 0, USD; null (unlimited) when the P&L keeps rising above the highest strike.",
+  maxLoss:
+    "Largest expiry loss over S_T >= 0, as a positive USD amount; null (unlimited) when the P&L keeps falling above the highest strike.",
+  breakevens:
+    "Terminal underlying prices where the expiry P&L crosses zero, ascending, USD per share (linear interpolation between kinks).",
   probabilityOfProfit:
     "Risk-neutral probability that the expiry P&L is > 0: ln S_T ~ Normal(ln S + (r - q - sigma^2/2) T, sigma^2 T); " +
     "P(a < S_T < b) = N(d2(a)) - N(d2(b)), d2(x) = (ln(S/x) + (r - q - sigma^2/2) T) / (sigma sqrt T), summed over the intervals where the P&L is positive. Range 0-1.",

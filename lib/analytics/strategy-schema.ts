@@ -49,16 +49,22 @@ export class StrategyInputError extends Error {
 const SYMBOL_RE = new RegExp(SYMBOL_PATTERN.source, "i");
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 export const isCalendarDate = (s: string) =>
-  DATE_RE.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
+  DATE_RE.test(s) &&
+  !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) &&
+  new Date(`${s}T00:00:00Z`).toISOString().startsWith(s);
 
 /** Count and order rule for the strikes of a strategy: first violation, or null. */
 export function strikeShapeIssue(strategy: StrategyName, strikes: number[]): { field: string; message: string } | null {
   const n = STRIKE_COUNT[strategy];
   if (strikes.length !== n) {
-    return { field: "strikes", message: `${strategy} takes exactly ${n} strike${n > 1 ? "s" : ""}, got ${strikes.length}` };
+    return {
+      field: "strikes",
+      message: `${strategy} takes exactly ${n} strike${n > 1 ? "s" : ""}, got ${strikes.length}`,
+    };
   }
   for (let i = 0; i < strikes.length; i++) {
-    if (!Number.isFinite(strikes[i]) || strikes[i] <= 0) return { field: `strikes[${i}]`, message: "strike must be a positive number" };
+    if (!Number.isFinite(strikes[i]) || strikes[i] <= 0)
+      return { field: `strikes[${i}]`, message: "strike must be a positive number" };
     if (i > 0 && !(strikes[i] > strikes[i - 1])) {
       return { field: `strikes[${i}]`, message: "strikes must be strictly ascending" };
     }
@@ -68,7 +74,10 @@ export function strikeShapeIssue(strategy: StrategyName, strikes: number[]): { f
 
 export const strategyRequestSchema = z
   .object({
-    symbol: z.string().regex(SYMBOL_RE, "must be a ticker symbol: 1–6 letters, optionally . or - and 1–2 letters").describe("Underlying symbol, case-insensitive, e.g. AAPL or BRK.B."),
+    symbol: z
+      .string()
+      .regex(SYMBOL_RE, "must be a ticker symbol: 1–6 letters, optionally . or - and 1–2 letters")
+      .describe("Underlying symbol, case-insensitive, e.g. AAPL or BRK.B."),
     strategy: z
       .enum(STRATEGIES)
       .describe(
@@ -144,18 +153,31 @@ export interface LegTemplate {
 /** Legs of one position, in a fixed order: puts and calls ascending by strike as listed, then stock. */
 export function legTemplates(strategy: StrategyName, strikes: number[]): LegTemplate[] {
   const opt = (action: "buy" | "sell", right: "C" | "P", i: number): LegTemplate => ({
-    action, right, strike: strikes[i], strikeIndex: i, ratio: 1,
+    action,
+    right,
+    strike: strikes[i],
+    strikeIndex: i,
+    ratio: 1,
   });
   switch (strategy) {
-    case "long_call": return [opt("buy", "C", 0)];
-    case "long_put": return [opt("buy", "P", 0)];
-    case "bull_call_spread": return [opt("buy", "C", 0), opt("sell", "C", 1)];
-    case "bear_put_spread": return [opt("sell", "P", 0), opt("buy", "P", 1)];
-    case "bull_put_spread": return [opt("buy", "P", 0), opt("sell", "P", 1)];
-    case "bear_call_spread": return [opt("sell", "C", 0), opt("buy", "C", 1)];
-    case "straddle": return [opt("buy", "C", 0), opt("buy", "P", 0)];
-    case "strangle": return [opt("buy", "P", 0), opt("buy", "C", 1)];
-    case "iron_condor": return [opt("buy", "P", 0), opt("sell", "P", 1), opt("sell", "C", 2), opt("buy", "C", 3)];
+    case "long_call":
+      return [opt("buy", "C", 0)];
+    case "long_put":
+      return [opt("buy", "P", 0)];
+    case "bull_call_spread":
+      return [opt("buy", "C", 0), opt("sell", "C", 1)];
+    case "bear_put_spread":
+      return [opt("sell", "P", 0), opt("buy", "P", 1)];
+    case "bull_put_spread":
+      return [opt("buy", "P", 0), opt("sell", "P", 1)];
+    case "bear_call_spread":
+      return [opt("sell", "C", 0), opt("buy", "C", 1)];
+    case "straddle":
+      return [opt("buy", "C", 0), opt("buy", "P", 0)];
+    case "strangle":
+      return [opt("buy", "P", 0), opt("buy", "C", 1)];
+    case "iron_condor":
+      return [opt("buy", "P", 0), opt("sell", "P", 1), opt("sell", "C", 2), opt("buy", "C", 3)];
     case "covered_call":
       return [opt("sell", "C", 0), { action: "buy", right: "stock", strike: null, strikeIndex: null, ratio: 100 }];
   }
@@ -165,6 +187,7 @@ export const definitions = {
   symbol: "Underlying symbol, case-insensitive on input, upper-case in output.",
   strategy: "One of " + STRATEGIES.join(", ") + ".",
   expiry: "Expiry date of all option legs, YYYY-MM-DD.",
-  strikes: "Strikes in USD, strictly ascending; count per strategy: 1 (long_call, long_put, straddle, covered_call), 2 (verticals, strangle), 4 (iron_condor).",
+  strikes:
+    "Strikes in USD, strictly ascending; count per strategy: 1 (long_call, long_put, straddle, covered_call), 2 (verticals, strangle), 4 (iron_condor).",
   quantity: `Positions, integer 1..${QUANTITY_MAX} (default 1): contracts per option leg; the covered_call stock leg is 100 shares per position.`,
 } as const;

@@ -56,7 +56,12 @@ export interface StrategyOutput {
 }
 
 export type RiskFlagCode =
-  | "earnings_before_expiry" | "wide_spread" | "thin_open_interest" | "early_assignment_risk" | "short_dated" | "undefined_risk";
+  | "earnings_before_expiry"
+  | "wide_spread"
+  | "thin_open_interest"
+  | "early_assignment_risk"
+  | "short_dated"
+  | "undefined_risk";
 export interface RiskFlag {
   code: RiskFlagCode;
   severity: "info" | "warning" | "high";
@@ -76,16 +81,21 @@ export const definitions = {
   "legs[].quantity": "Contracts for option legs (= request quantity), shares for the stock leg (100 x quantity).",
   "legs[].price": "Option quote mid (bid + ask) / 2, USD per share, 4 decimals; stock leg: spot.",
   "legs[].iv": "Implied vol of the leg's mid (decimal, 4 decimals); null if no vol reproduces the mid; null for stock.",
-  "legs[].delta": "BSM delta per share of one unit of the leg (calls 0..1, puts -1..0, stock 1), at the leg's IV (ATM IV when null), 4 decimals; sign not adjusted for sell.",
-  netPremium: "Premium paid to open the position, USD: sum(+1 buy / -1 sell x price x shares), shares = 100 x contracts; positive = debit paid, negative = credit received; cents.",
+  "legs[].delta":
+    "BSM delta per share of one unit of the leg (calls 0..1, puts -1..0, stock 1), at the leg's IV (ATM IV when null), 4 decimals; sign not adjusted for sell.",
+  netPremium:
+    "Premium paid to open the position, USD: sum(+1 buy / -1 sell x price x shares), shares = 100 x contracts; positive = debit paid, negative = credit received; cents.",
   netType: "debit when netPremium >= 0, otherwise credit.",
   "greeks.delta": "Position delta, shares: sum(sign x leg delta x 100 x quantity); stock contributes its shares.",
   "greeks.gamma": "Position gamma, delta change in shares per USD 1 move of the underlying.",
   "greeks.theta": "Position theta, USD per calendar day (BSM theta per year / 365).",
   "greeks.vega": "Position vega, USD per 1 vol point (BSM vega / 100).",
-  probabilityOfProfit: "Risk-neutral probability (0-1, 4 decimals) the expiry P&L is positive, lognormal with sigma = ATM IV (see atmIv); null without an ATM IV.",
-  atmIv: "IV of the expiry's contract nearest spot: the strike closest to spot (ties: lower strike), its out-of-the-money contract (put below spot, call at or above), the other right if that has no IV, then the next-nearest strike.",
-  expectedMove: "One-standard-deviation move to expiry: move = spot x ATM IV x sqrt(max(days, 1) / 365), USD; movePct = move / spot (fraction); days = calendar days from the as-of UTC date to expiry. null without an ATM IV.",
+  probabilityOfProfit:
+    "Risk-neutral probability (0-1, 4 decimals) the expiry P&L is positive, lognormal with sigma = ATM IV (see atmIv); null without an ATM IV.",
+  atmIv:
+    "IV of the expiry's contract nearest spot: the strike closest to spot (ties: lower strike), its out-of-the-money contract (put below spot, call at or above), the other right if that has no IV, then the next-nearest strike.",
+  expectedMove:
+    "One-standard-deviation move to expiry: move = spot x ATM IV x sqrt(max(days, 1) / 365), USD; movePct = move / spot (fraction); days = calendar days from the as-of UTC date to expiry. null without an ATM IV.",
   earnings_before_expiry: "warning: the next earnings date falls between the as-of date and expiry, inclusive.",
   wide_spread: `warning: a leg's (ask - bid) / mid exceeds ${WIDE_SPREAD_PCT * 100} %.`,
   thin_open_interest: `warning: a leg's open interest is below ${THIN_OI} contracts.`,
@@ -100,8 +110,14 @@ const sameStrike = (a: number, b: number) => Math.abs(a - b) < 1e-9;
 const rightName = (r: "C" | "P") => (r === "C" ? "call" : "put");
 
 /** ATM IV of one expiry's rows (see definitions.atmIv); null when no contract solves. */
-export function atmIvNearestSpot(rows: OptionQuote[], spot: number, solve: (q: OptionQuote, mid: number) => number | null): number | null {
-  const strikes = [...new Set(rows.map((r) => r.strike))].sort((a, b) => Math.abs(a - spot) - Math.abs(b - spot) || a - b);
+export function atmIvNearestSpot(
+  rows: OptionQuote[],
+  spot: number,
+  solve: (q: OptionQuote, mid: number) => number | null,
+): number | null {
+  const strikes = [...new Set(rows.map((r) => r.strike))].sort(
+    (a, b) => Math.abs(a - spot) - Math.abs(b - spot) || a - b,
+  );
   for (const k of strikes) {
     const otm: "C" | "P" = k < spot ? "P" : "C";
     for (const right of [otm, otm === "C" ? "P" : "C"] as const) {
@@ -118,7 +134,9 @@ const dayNumber = (isoDate: string) => Date.parse(`${isoDate}T00:00:00Z`) / 86_4
 
 /** "; nearest listed: 2026-12-11, 2026-12-18, 2027-01-15" — open expiries of the symbol nearest the one asked for. */
 function nearestExpiries(chain: readonly OptionQuote[], symbol: string, wanted: string, asOf: Date): string {
-  const open = [...new Set(chain.filter((c) => c.symbol.toUpperCase() === symbol).map((c) => c.expiry))].filter((e) => yearFraction(asOf, e) > 0);
+  const open = [...new Set(chain.filter((c) => c.symbol.toUpperCase() === symbol).map((c) => c.expiry))].filter(
+    (e) => yearFraction(asOf, e) > 0,
+  );
   const target = isCalendarDate(wanted) ? dayNumber(wanted) : dayNumber(asOf.toISOString().slice(0, 10));
   const near = nearest(open, dayNumber, target);
   return near.length ? `; nearest listed: ${near.join(", ")}` : "; the symbol has no open expiries";
@@ -130,35 +148,63 @@ function nearestStrikes(rows: readonly OptionQuote[], right: "C" | "P", wanted: 
   return near.length ? `; nearest listed ${rightName(right)}s: ${near.join(", ")}` : "";
 }
 
-export function buildStrategyOutput(input: StrategyRequestInput, ctx: StrategyContext): { output: StrategyOutput; riskFlags: RiskFlag[] } {
+export function buildStrategyOutput(
+  input: StrategyRequestInput,
+  ctx: StrategyContext,
+): { output: StrategyOutput; riskFlags: RiskFlag[] } {
   const req = parseStrategyRequest(input);
   const symbol = req.symbol.toUpperCase();
   const { spot, asOf, dividendYield: q } = ctx;
   if (!(spot > 0) || !Number.isFinite(spot)) throw new RangeError("ctx.spot must be a positive number");
   const years = yearFraction(asOf, req.expiry);
-  if (!(years > 0)) throw new StrategyInputError("expiry", `expiry ${req.expiry} has passed${nearestExpiries(ctx.chain, symbol, req.expiry, asOf)}`);
+  if (!(years > 0))
+    throw new StrategyInputError(
+      "expiry",
+      `expiry ${req.expiry} has passed${nearestExpiries(ctx.chain, symbol, req.expiry, asOf)}`,
+    );
   const rows = ctx.chain.filter((c) => c.symbol.toUpperCase() === symbol && c.expiry === req.expiry);
-  if (rows.length === 0) throw new StrategyInputError("expiry", `expiry ${req.expiry} is not listed for ${symbol}${nearestExpiries(ctx.chain, symbol, req.expiry, asOf)}`);
+  if (rows.length === 0)
+    throw new StrategyInputError(
+      "expiry",
+      `expiry ${req.expiry} is not listed for ${symbol}${nearestExpiries(ctx.chain, symbol, req.expiry, asOf)}`,
+    );
   const rate = ctx.rate(years);
   const base = { spot, years, rate, dividendYield: q };
-  const atmIv = atmIvNearestSpot(rows, spot, (c, mid) => impliedVol(mid, { ...base, strike: c.strike, right: c.right }));
+  const atmIv = atmIvNearestSpot(rows, spot, (c, mid) =>
+    impliedVol(mid, { ...base, strike: c.strike, right: c.right }),
+  );
 
   const templates = legTemplates(req.strategy, req.strikes);
   const priced = templates.map((t) => {
     if (t.right === "stock") return { t, quote: null, price: spot, iv: null, delta: 1, gamma: 0, theta: 0, vega: 0 };
     const field = `strikes[${t.strikeIndex}]`;
     const atStrike = rows.filter((c) => sameStrike(c.strike, t.strike!));
-    if (atStrike.length === 0) throw new StrategyInputError(field, `strike ${t.strike} is not listed for expiry ${req.expiry}${nearestStrikes(rows, t.right, t.strike!)}`);
+    if (atStrike.length === 0)
+      throw new StrategyInputError(
+        field,
+        `strike ${t.strike} is not listed for expiry ${req.expiry}${nearestStrikes(rows, t.right, t.strike!)}`,
+      );
     const quote = atStrike.find((c) => c.right === t.right);
-    if (!quote) throw new StrategyInputError(field, `no ${rightName(t.right)} is listed at strike ${t.strike} for expiry ${req.expiry}${nearestStrikes(rows, t.right, t.strike!)}`);
+    if (!quote)
+      throw new StrategyInputError(
+        field,
+        `no ${rightName(t.right)} is listed at strike ${t.strike} for expiry ${req.expiry}${nearestStrikes(rows, t.right, t.strike!)}`,
+      );
     if (!(quote.ask > 0) || !(quote.bid >= 0) || quote.ask < quote.bid) {
-      throw new StrategyInputError(field, `the ${rightName(t.right)} at strike ${t.strike} has no usable two-sided quote`);
+      throw new StrategyInputError(
+        field,
+        `the ${rightName(t.right)} at strike ${t.strike} has no usable two-sided quote`,
+      );
     }
     const price = (quote.bid + quote.ask) / 2;
     const iv = impliedVol(price, { ...base, strike: quote.strike, right: t.right });
     const vol = iv ?? atmIv;
     // Zero vol would publish the intrinsic limit as if it were a market reading; no volatility is a refusal.
-    if (vol === null) throw new StrategyInputError(field, `no implied volatility: neither the ${rightName(t.right)} at strike ${t.strike} nor any contract near spot for expiry ${req.expiry} has a mid that a volatility reproduces`);
+    if (vol === null)
+      throw new StrategyInputError(
+        field,
+        `no implied volatility: neither the ${rightName(t.right)} at strike ${t.strike} nor any contract near spot for expiry ${req.expiry} has a mid that a volatility reproduces`,
+      );
     const g = bsmGreeks({ ...base, strike: quote.strike, right: t.right, vol });
     return { t, quote, price, iv, delta: g.delta, gamma: g.gamma, theta: g.theta / 365, vega: g.vega / 100 };
   });
@@ -166,10 +212,16 @@ export function buildStrategyOutput(input: StrategyRequestInput, ctx: StrategyCo
   // shares per leg: 100 per option contract; the stock leg's ratio is already in shares
   const shares = (p: (typeof priced)[number]) => req.quantity * p.t.ratio * (p.t.right === "stock" ? 1 : 100);
   const sign = (p: (typeof priced)[number]) => (p.t.action === "buy" ? 1 : -1);
-  const payoffLegs: PayoffLeg[] = priced.map((p) => ({ kind: p.t.right, strike: p.t.strike, units: sign(p) * shares(p), price: p.price }));
+  const payoffLegs: PayoffLeg[] = priced.map((p) => ({
+    kind: p.t.right,
+    strike: p.t.strike,
+    units: sign(p) * shares(p),
+    price: p.price,
+  }));
   const netPremium = priced.reduce((s, p) => s + sign(p) * shares(p) * p.price, 0);
   const payoff = analyzePayoff(payoffLegs);
-  const greek = (k: "delta" | "gamma" | "theta" | "vega") => r4(priced.reduce((s, p) => s + sign(p) * shares(p) * p[k], 0));
+  const greek = (k: "delta" | "gamma" | "theta" | "vega") =>
+    r4(priced.reduce((s, p) => s + sign(p) * shares(p) * p[k], 0));
   const move = atmIv === null ? null : expectedMoveToDate(spot, atmIv, asOf, req.expiry);
 
   const output: StrategyOutput = {
@@ -194,7 +246,10 @@ export function buildStrategyOutput(input: StrategyRequestInput, ctx: StrategyCo
     probabilityOfProfit: atmIv === null ? null : r4(probabilityOfProfit(payoffLegs, { ...base, vol: atmIv })),
     expectedMove: move && { move: r2(move.move), movePct: r4(move.movePct), days: move.days },
   };
-  return { output, riskFlags: strategyRiskFlags(priced, { ...ctx, years, expiry: req.expiry, unlimitedLoss: payoff.maxLoss === null }) };
+  return {
+    output,
+    riskFlags: strategyRiskFlags(priced, { ...ctx, years, expiry: req.expiry, unlimitedLoss: payoff.maxLoss === null }),
+  };
 }
 
 /** A priced leg as the risk checks see it (quote null for the stock leg). */
@@ -219,7 +274,11 @@ export function strategyRiskFlags(legs: PricedLeg[], c: RiskContext): RiskFlag[]
   if (c.nextEarningsDate !== null) {
     const toEarnings = calendarDaysUntil(c.asOf, c.nextEarningsDate);
     if (toEarnings >= 0 && toEarnings <= days) {
-      flags.push({ code: "earnings_before_expiry", severity: "warning", message: `Earnings on ${c.nextEarningsDate} fall before expiry ${c.expiry}; implied vol and the price can gap.` });
+      flags.push({
+        code: "earnings_before_expiry",
+        severity: "warning",
+        message: `Earnings on ${c.nextEarningsDate} fall before expiry ${c.expiry}; implied vol and the price can gap.`,
+      });
     }
   }
   const wide = opts.filter((l) => {
@@ -227,11 +286,19 @@ export function strategyRiskFlags(legs: PricedLeg[], c: RiskContext): RiskFlag[]
     return mid > 0 && (l.quote.ask - l.quote.bid) / mid > WIDE_SPREAD_PCT;
   });
   if (wide.length > 0) {
-    flags.push({ code: "wide_spread", severity: "warning", message: `Bid-ask spread above ${WIDE_SPREAD_PCT * 100} % of mid on: ${wide.map(label).join(", ")}.` });
+    flags.push({
+      code: "wide_spread",
+      severity: "warning",
+      message: `Bid-ask spread above ${WIDE_SPREAD_PCT * 100} % of mid on: ${wide.map(label).join(", ")}.`,
+    });
   }
   const thin = opts.filter((l) => l.quote.openInterest < THIN_OI);
   if (thin.length > 0) {
-    flags.push({ code: "thin_open_interest", severity: "warning", message: `Open interest below ${THIN_OI} contracts on: ${thin.map(label).join(", ")}.` });
+    flags.push({
+      code: "thin_open_interest",
+      severity: "warning",
+      message: `Open interest below ${THIN_OI} contracts on: ${thin.map(label).join(", ")}.`,
+    });
   }
   const divToExpiry = c.spot * (1 - Math.exp(-c.dividendYield * c.years));
   const assign = opts.filter((l) => {
@@ -244,10 +311,18 @@ export function strategyRiskFlags(legs: PricedLeg[], c: RiskContext): RiskFlag[]
     return dividendRisk || deep;
   });
   if (assign.length > 0) {
-    flags.push({ code: "early_assignment_risk", severity: "high", message: `Short in-the-money leg(s) with little time value may be assigned early: ${assign.map(label).join(", ")}.` });
+    flags.push({
+      code: "early_assignment_risk",
+      severity: "high",
+      message: `Short in-the-money leg(s) with little time value may be assigned early: ${assign.map(label).join(", ")}.`,
+    });
   }
   if (c.years * 365 < SHORT_DATED_DAYS) {
-    flags.push({ code: "short_dated", severity: "warning", message: `Fewer than ${SHORT_DATED_DAYS} days to expiry: time decay and gamma are high.` });
+    flags.push({
+      code: "short_dated",
+      severity: "warning",
+      message: `Fewer than ${SHORT_DATED_DAYS} days to expiry: time decay and gamma are high.`,
+    });
   }
   if (c.unlimitedLoss) {
     flags.push({ code: "undefined_risk", severity: "high", message: "The maximum loss is unlimited." });

@@ -64,8 +64,19 @@ export const TENORS = ["1M", "2M", "3M", "4M", "6M", "1Y", "2Y", "3Y", "5Y", "7Y
 export type Tenor = (typeof TENORS)[number];
 /** Tenor length in years, used for interpolation and for the risk-free rate at an option's expiry. */
 export const TENOR_YEARS: Record<Tenor, number> = {
-  "1M": 1 / 12, "2M": 2 / 12, "3M": 3 / 12, "4M": 4 / 12, "6M": 0.5, "1Y": 1, "2Y": 2, "3Y": 3, "5Y": 5,
-  "7Y": 7, "10Y": 10, "20Y": 20, "30Y": 30,
+  "1M": 1 / 12,
+  "2M": 2 / 12,
+  "3M": 3 / 12,
+  "4M": 4 / 12,
+  "6M": 0.5,
+  "1Y": 1,
+  "2Y": 2,
+  "3Y": 3,
+  "5Y": 5,
+  "7Y": 7,
+  "10Y": 10,
+  "20Y": 20,
+  "30Y": 30,
 };
 
 /** Options and price metrics of one symbol at one as-of time; the input of scores, no-trade and ranking. */

@@ -2,18 +2,35 @@
  * IV rank/percentile and the assembly of every options and price metric of one symbol (SymbolMetrics).
  * The building blocks live in vol-surface (smiles, ATM, skew), chain-metrics and price-metrics.
  */
-import { definitions as chainDefinitions, calendarDaysUntil, expectedMoveToDate, liquidityScore, putCallRatios } from "./chain-metrics";
+import {
+  definitions as chainDefinitions,
+  calendarDaysUntil,
+  expectedMoveToDate,
+  liquidityScore,
+  putCallRatios,
+} from "./chain-metrics";
 import { definitions as priceDefinitions, momentum, realizedVol, trendVsSma } from "./price-metrics";
 import type { Bar, FlowSummary, Instrument, OptionQuote, SymbolMetrics } from "./types";
 import {
-  definitions as surfaceDefinitions, atmIvForExpiry, constantMaturityAtmIvFromSmiles, impliedVolSmile, skew25Delta, termSlope,
+  definitions as surfaceDefinitions,
+  atmIvForExpiry,
+  constantMaturityAtmIvFromSmiles,
+  impliedVolSmile,
+  skew25Delta,
+  termSlope,
 } from "./vol-surface";
 import type { RateFn } from "./vol-surface";
 
 export { calendarDaysUntil, expectedMoveToDate, liquidityScore, putCallRatios } from "./chain-metrics";
 export { momentum, realizedVol, trendVsSma } from "./price-metrics";
 export {
-  atmIvForExpiry, constantMaturityAtmIv, constantMaturityAtmIvFromSmiles, impliedVolSmile, skew25Delta, termSlope, yearFraction,
+  atmIvForExpiry,
+  constantMaturityAtmIv,
+  constantMaturityAtmIvFromSmiles,
+  impliedVolSmile,
+  skew25Delta,
+  termSlope,
+  yearFraction,
 } from "./vol-surface";
 
 /** The lookback is 52 weeks of calendar dates (364 days) before today, plus today; gaps shorten it, never stretch it. */
@@ -104,7 +121,9 @@ export interface SymbolMetricsInput {
 /** Every metric of one symbol. Throws a RangeError when no bar has a positive close (no spot to work from). */
 export function computeSymbolMetrics(input: SymbolMetricsInput): SymbolMetrics {
   const { instrument, chain, asOf, rate } = input;
-  const bars = input.dailyBars.filter((b) => b.close > 0 && Number.isFinite(b.close)).sort((a, b) => a.ts.getTime() - b.ts.getTime());
+  const bars = input.dailyBars
+    .filter((b) => b.close > 0 && Number.isFinite(b.close))
+    .sort((a, b) => a.ts.getTime() - b.ts.getTime());
   if (bars.length === 0) throw new RangeError(`no positive close for ${instrument.symbol}`);
   const closes = bars.map((b) => b.close);
   const spot = closes[closes.length - 1];
@@ -113,7 +132,10 @@ export function computeSymbolMetrics(input: SymbolMetricsInput): SymbolMetrics {
   const smiles = impliedVolSmile(chain, spot, asOf, rate, q);
   const atmIv30 = constantMaturityAtmIvFromSmiles(smiles, 30);
   const atmIv90 = constantMaturityAtmIvFromSmiles(smiles, 90);
-  const rank = atmIv30 === null ? { ivRank: null, ivPercentile: null, lookbackDays: 0 } : ivRankAndPercentile(ivLookbackWindow(input.ivHistory, asOf.toISOString().slice(0, 10)), atmIv30);
+  const rank =
+    atmIv30 === null
+      ? { ivRank: null, ivPercentile: null, lookbackDays: 0 }
+      : ivRankAndPercentile(ivLookbackWindow(input.ivHistory, asOf.toISOString().slice(0, 10)), atmIv30);
 
   const earnings = instrument.nextEarningsDate;
   const daysAhead = earnings ? calendarDaysUntil(asOf, earnings) : null;
@@ -121,7 +143,10 @@ export function computeSymbolMetrics(input: SymbolMetricsInput): SymbolMetrics {
   let expectedMove: SymbolMetrics["expectedMove"] = null;
   if (earnings && daysToEarnings !== null) {
     // The first expiry on or after the event is the first whose ATM IV prices the event in.
-    const eventIv = smiles.filter((s) => s.expiry >= earnings).map((s) => atmIvForExpiry(s)).find((iv) => iv !== null);
+    const eventIv = smiles
+      .filter((s) => s.expiry >= earnings)
+      .map((s) => atmIvForExpiry(s))
+      .find((iv) => iv !== null);
     if (eventIv != null) expectedMove = expectedMoveToDate(spot, eventIv, asOf, earnings);
   }
 

@@ -72,7 +72,13 @@ function usableMid(q: OptionQuote): number | null {
 }
 
 /** Smiles of every unexpired expiry in the chain, ascending by expiry; expiries with no solvable quote are dropped. */
-export function impliedVolSmile(quotes: OptionQuote[], spot: number, asOf: Date, rate: RateFn, q: number): ExpirySmile[] {
+export function impliedVolSmile(
+  quotes: OptionQuote[],
+  spot: number,
+  asOf: Date,
+  rate: RateFn,
+  q: number,
+): ExpirySmile[] {
   const byExpiry = new Map<string, OptionQuote[]>();
   for (const quote of quotes) {
     const list = byExpiry.get(quote.expiry) ?? [];
@@ -152,7 +158,12 @@ export function constantMaturityAtmIvFromSmiles(smiles: ExpirySmile[], targetDay
 
 /** Constant-maturity ATM IV (decimal) at `targetDays` calendar days from one chain snapshot. */
 export function constantMaturityAtmIv(
-  chain: OptionQuote[], spot: number, asOf: Date, rateFn: RateFn, q: number, targetDays = 30,
+  chain: OptionQuote[],
+  spot: number,
+  asOf: Date,
+  rateFn: RateFn,
+  q: number,
+  targetDays = 30,
 ): number | null {
   return constantMaturityAtmIvFromSmiles(impliedVolSmile(chain, spot, asOf, rateFn, q), targetDays);
 }
@@ -198,7 +209,9 @@ export interface Skew25Delta {
 
 /** 25-delta skew on the expiry nearest `targetDays`; a farther one is used only when a nearer one lacks either 25-delta point. */
 export function skew25Delta(smiles: ExpirySmile[], q: number, targetDays = 30): Skew25Delta | null {
-  const ranked = [...smiles].sort((a, b) => Math.abs(a.years * 365 - targetDays) - Math.abs(b.years * 365 - targetDays));
+  const ranked = [...smiles].sort(
+    (a, b) => Math.abs(a.years * 365 - targetDays) - Math.abs(b.years * 365 - targetDays),
+  );
   for (const smile of ranked) {
     const callIv = ivAtCallDelta(smile, 0.25, q);
     const putIv = ivAtCallDelta(smile, Math.exp(-q * smile.years) - 0.25, q);

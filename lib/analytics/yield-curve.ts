@@ -35,20 +35,18 @@ export const HUMP_MIN_BP = 10;
 
 export const definitions: Record<string, string> = {
   date: "Date (YYYY-MM-DD) of the curve: the newest date in the source rows that has at least one published yield, regardless of row order.",
-  oldestDate:
-    `Oldest publication date (YYYY-MM-DD) among the curve's points; equals date when every tenor was published that day. At most ${CURVE_STALENESS_DAYS} calendar days before date.`,
-  curve:
-    `Array of { tenor, years, yieldPct, date } ordered from shortest to longest: each tenor's newest published yield dated within ${CURVE_STALENESS_DAYS} calendar days before the curve date (inclusive), so a partial newest day (e.g. only the 1-month yield out yet) does not hide the rest of the curve. Tenors with nothing that recent are omitted, never filled; a yield that is not a number or lies outside (−100, 1000) percent counts as blank. tenor is one of 1M…30Y; years is the tenor length in years (1M = 1/12); yieldPct is the published par yield in percent (4.25 = 4.25 %), as published (2 decimals); date is the day that yield was published.`,
+  oldestDate: `Oldest publication date (YYYY-MM-DD) among the curve's points; equals date when every tenor was published that day. At most ${CURVE_STALENESS_DAYS} calendar days before date.`,
+  curve: `Array of { tenor, years, yieldPct, date } ordered from shortest to longest: each tenor's newest published yield dated within ${CURVE_STALENESS_DAYS} calendar days before the curve date (inclusive), so a partial newest day (e.g. only the 1-month yield out yet) does not hide the rest of the curve. Tenors with nothing that recent are omitted, never filled; a yield that is not a number or lies outside (−100, 1000) percent counts as blank. tenor is one of 1M…30Y; years is the tenor length in years (1M = 1/12); yieldPct is the published par yield in percent (4.25 = 4.25 %), as published (2 decimals); date is the day that yield was published.`,
   interpolation:
-    "Always \"linear\": the yield between two published tenors is linear in years; outside the published range it is flat (the nearest end's yield). Treasury par yields are semi-annual bond-equivalent yields, so the continuous risk-free rate used for option pricing is r = 2·ln(1 + yieldPct / 200) (about 4 bp below the par yield at 4 %).",
+    'Always "linear": the yield between two published tenors is linear in years; outside the published range it is flat (the nearest end\'s yield). Treasury par yields are semi-annual bond-equivalent yields, so the continuous risk-free rate used for option pricing is r = 2·ln(1 + yieldPct / 200) (about 4 bp below the par yield at 4 %).',
   inversion:
-    "Object { \"10y2y\": boolean, \"10y3m\": boolean }; each is true when the corresponding spread (10Y minus 2Y, 10Y minus 3M, rounded to 0.1 bp) is negative, false when it is zero or positive, and false when either tenor is missing (the spread is then null).",
-  spread10y2y: "10-year yield minus 2-year yield in basis points (1 bp = 0.01 percentage point), rounded to 0.1 bp (half away from zero). Null if either tenor is missing from the curve (nothing within the staleness bound).",
-  spread10y3m: "10-year yield minus 3-month yield in basis points, rounded to 0.1 bp. Null if either tenor is missing from the curve.",
-  shape:
-    `One of normal, inverted, flat, humped. Ends: shortest and longest published tenors; slope = longest − shortest in bp; hump = highest interior yield − the higher end, in bp (interior = every tenor strictly between the ends). Rules in order: "humped" if at least 3 points, hump > ${HUMP_MIN_BP} bp and hump ≥ |slope| (the hump dominates the tilt); else "flat" if |slope| ≤ ${FLAT_BAND_BP} bp (fewer than 2 points is also flat); else "normal" if slope > 0, "inverted" if slope < 0. Both slope and hump are rounded to 0.1 bp before comparison.`,
+    'Object { "10y2y": boolean, "10y3m": boolean }; each is true when the corresponding spread (10Y minus 2Y, 10Y minus 3M, rounded to 0.1 bp) is negative, false when it is zero or positive, and false when either tenor is missing (the spread is then null).',
+  spread10y2y:
+    "10-year yield minus 2-year yield in basis points (1 bp = 0.01 percentage point), rounded to 0.1 bp (half away from zero). Null if either tenor is missing from the curve (nothing within the staleness bound).",
+  spread10y3m:
+    "10-year yield minus 3-month yield in basis points, rounded to 0.1 bp. Null if either tenor is missing from the curve.",
+  shape: `One of normal, inverted, flat, humped. Ends: shortest and longest published tenors; slope = longest − shortest in bp; hump = highest interior yield − the higher end, in bp (interior = every tenor strictly between the ends). Rules in order: "humped" if at least 3 points, hump > ${HUMP_MIN_BP} bp and hump ≥ |slope| (the hump dominates the tilt); else "flat" if |slope| ≤ ${FLAT_BAND_BP} bp (fewer than 2 points is also flat); else "normal" if slope > 0, "inverted" if slope < 0. Both slope and hump are rounded to 0.1 bp before comparison.`,
 };
-
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const isTenor = (t: unknown): t is Tenor => (TENORS as readonly unknown[]).includes(t);

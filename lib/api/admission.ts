@@ -42,7 +42,10 @@ const iso = (ms: number) => isoByMs.get(ms, toIso);
  * input order. A single statement is its own transaction: committed before this resolves, nothing written when it throws.
  * The arrays go as literals (lib/db/array-literal.ts), one text parameter each.
  */
-export async function runBatch(sql: postgres.Sql | postgres.TransactionSql, calls: AdmissionCall[]): Promise<LimitOutcome[]> {
+export async function runBatch(
+  sql: postgres.Sql | postgres.TransactionSql,
+  calls: AdmissionCall[],
+): Promise<LimitOutcome[]> {
   // The batch's distinct counter rows ("slots"); each call names its burst and quota slot by 1-based index.
   const slots = new Map<string, number>();
   const slotKeys: string[] = [];
@@ -61,9 +64,19 @@ export async function runBatch(sql: postgres.Sql | postgres.TransactionSql, call
     return i;
   };
   const n = calls.length;
-  const requestIds = new Array<string>(n), keyIds = new Array<string>(n), accountIds = new Array<string>(n), endpointIds = new Array<string>(n);
-  const statuses = new Array<number>(n), errorCodes = new Array<string | null>(n), latencies = new Array<number>(n), createdAt = new Array<string>(n);
-  const record = new Array<boolean>(n), burstSlots = new Array<number>(n), burstLimits = new Array<number>(n), quotaSlots = new Array<number>(n), quotaLimits = new Array<number>(n);
+  const requestIds = new Array<string>(n),
+    keyIds = new Array<string>(n),
+    accountIds = new Array<string>(n),
+    endpointIds = new Array<string>(n);
+  const statuses = new Array<number>(n),
+    errorCodes = new Array<string | null>(n),
+    latencies = new Array<number>(n),
+    createdAt = new Array<string>(n);
+  const record = new Array<boolean>(n),
+    burstSlots = new Array<number>(n),
+    burstLimits = new Array<number>(n),
+    quotaSlots = new Array<number>(n),
+    quotaLimits = new Array<number>(n);
   for (let i = 0; i < n; i++) {
     const c = calls[i];
     requestIds[i] = c.m.requestId;
@@ -81,13 +94,16 @@ export async function runBatch(sql: postgres.Sql | postgres.TransactionSql, call
     quotaLimits[i] = c.quota.limit;
   }
   const a = arrayLiteral;
-  const rows = await sql<{ limited: "burst" | "quota" | null; status: number; burst_used: number; quota_used: number }[]>`
+  const rows = await sql<
+    { limited: "burst" | "quota" | null; status: number; burst_used: number; quota_used: number }[]
+  >`
     select limited, status, burst_used, quota_used from admit_batch(
       ${a(slotKeys)}::text[], ${a(slotBuckets)}::text[], ${a(slotStarts)}::timestamptz[],
       ${a(requestIds)}::text[], ${a(keyIds)}::text[], ${a(accountIds)}::uuid[], ${a(endpointIds)}::text[], ${a(statuses)}::int[],
       ${a(errorCodes)}::text[], ${a(latencies)}::float8[], ${a(createdAt)}::timestamptz[], ${a(record)}::bool[],
       ${a(burstSlots)}::int[], ${a(burstLimits)}::int[], ${a(quotaSlots)}::int[], ${a(quotaLimits)}::int[])`;
-  if (rows.length !== calls.length) throw new Error(`admit_batch answered ${rows.length} outcomes for ${calls.length} calls`);
+  if (rows.length !== calls.length)
+    throw new Error(`admit_batch answered ${rows.length} outcomes for ${calls.length} calls`);
   return rows.map((r) => ({ limited: r.limited, status: r.status, burstUsed: r.burst_used, quotaUsed: r.quota_used }));
 }
 
@@ -97,11 +113,15 @@ export class AdmissionBatcher {
   /** Transactions run so far (for tests and the bench: calls per batch = admitted calls / batches). */
   batches = 0;
 
-  constructor(private sql: postgres.Sql, private opts: BatchOptions) {}
+  constructor(
+    private sql: postgres.Sql,
+    private opts: BatchOptions,
+  ) {}
 
   /** Resolves once the call is decided and committed; rejects with data_source_unavailable when its batch fails or the queue is full. */
   admit(call: AdmissionCall): Promise<LimitOutcome> {
-    if (this.running >= (this.opts.maxInFlight ?? 1) && this.queue.length >= this.opts.maxQueue) return Promise.reject(unavailable(undefined, "The service is at capacity; retry shortly."));
+    if (this.running >= (this.opts.maxInFlight ?? 1) && this.queue.length >= this.opts.maxQueue)
+      return Promise.reject(unavailable(undefined, "The service is at capacity; retry shortly."));
     return new Promise((resolve, reject) => {
       this.queue.push({ call, resolve, reject });
       if (this.running < (this.opts.maxInFlight ?? 1)) void this.drain();

@@ -36,9 +36,17 @@ export class ConfigCache {
       const plans = new Map<string, Plan>();
       for (const r of planRows) {
         plans.set(r.id, {
-          id: r.id, nameA: r.name_a, nameB: r.name_b, aPerMinute: r.a_per_minute, aPerMonth: r.a_per_month,
-          bPerMinute: r.b_per_minute, bPerDay: r.b_per_day, bMaxPayloadBytes: r.b_max_payload_bytes,
-          webhooks: r.webhooks, dataEntitlement: r.data_entitlement, liveKeyStyles: r.live_key_styles,
+          id: r.id,
+          nameA: r.name_a,
+          nameB: r.name_b,
+          aPerMinute: r.a_per_minute,
+          aPerMonth: r.a_per_month,
+          bPerMinute: r.b_per_minute,
+          bPerDay: r.b_per_day,
+          bMaxPayloadBytes: r.b_max_payload_bytes,
+          webhooks: r.webhooks,
+          dataEntitlement: r.data_entitlement,
+          liveKeyStyles: r.live_key_styles,
         });
       }
       const licensing = new Map<string, LicensingState>();

@@ -57,7 +57,8 @@ export function extractKey(headers: Headers): string | null {
     const value = headers.get(name);
     if (value !== null && value.trim() !== "") found.add(value.trim());
   }
-  if (found.size > 1) throw new ApiError("invalid_request", "The request carries two different API keys; send exactly one.");
+  if (found.size > 1)
+    throw new ApiError("invalid_request", "The request carries two different API keys; send exactly one.");
   return found.size === 1 ? [...found][0] : null;
 }
 
@@ -73,8 +74,15 @@ export class KeyVerifier {
       if (rows.length === 0) return null;
       const r = rows[0];
       return {
-        id: r.id, accountId: r.account_id, env: r.env, style: r.style, status: r.status,
-        accountStatus: r.account_status, planId: r.plan_id, prefix: r.prefix, expiresAt: r.expires_at ? new Date(r.expires_at).getTime() : null,
+        id: r.id,
+        accountId: r.account_id,
+        env: r.env,
+        style: r.style,
+        status: r.status,
+        accountStatus: r.account_status,
+        planId: r.plan_id,
+        prefix: r.prefix,
+        expiresAt: r.expires_at ? new Date(r.expires_at).getTime() : null,
       };
     });
   }
@@ -90,14 +98,25 @@ export type Authentication =
   | { ok: false; error: ApiError; caller?: Caller };
 
 /** Synchronous when the key's record is cached (the hot path), a promise only when it must be read. */
-export function authenticate(headers: Headers, verifier: KeyVerifier, config: GatewayConfig): Authentication | Promise<Authentication> {
+export function authenticate(
+  headers: Headers,
+  verifier: KeyVerifier,
+  config: GatewayConfig,
+): Authentication | Promise<Authentication> {
   let key: string | null;
   try {
     key = extractKey(headers);
   } catch (err) {
     return { ok: false, error: err as ApiError };
   }
-  if (key === null) return { ok: false, error: new ApiError("missing_api_key", "No API key: send Authorization: Bearer <key>, x-api-key or X-Service-Key.") };
+  if (key === null)
+    return {
+      ok: false,
+      error: new ApiError(
+        "missing_api_key",
+        "No API key: send Authorization: Bearer <key>, x-api-key or X-Service-Key.",
+      ),
+    };
   const parsed = parsedKeys.get(key);
   if (!parsed) return { ok: false, error: new ApiError("invalid_api_key", "The API key is not valid.") };
   const record = verifier.lookup(parsed.digest);
@@ -105,12 +124,18 @@ export function authenticate(headers: Headers, verifier: KeyVerifier, config: Ga
 }
 
 function judge(record: KeyRecord | null, config: GatewayConfig): Authentication {
-  if (!record || record.status === "revoked" || (record.expiresAt !== null && record.expiresAt <= Date.now())) return { ok: false, error: new ApiError("invalid_api_key", "The API key is not valid.") };
+  if (!record || record.status === "revoked" || (record.expiresAt !== null && record.expiresAt <= Date.now()))
+    return { ok: false, error: new ApiError("invalid_api_key", "The API key is not valid.") };
   const planId = record.env === "test" ? "sandbox" : record.planId;
   const plan = config.plans.get(planId);
   if (!plan) throw new Error(`plan ${planId} missing from the catalogue`);
   const caller: Caller = {
-    keyId: record.id, accountId: record.accountId, env: record.env, style: record.style, keyPrefix: record.prefix, plan,
+    keyId: record.id,
+    accountId: record.accountId,
+    env: record.env,
+    style: record.style,
+    keyPrefix: record.prefix,
+    plan,
   };
   if (record.status === "inactive" || record.accountStatus === "inactive") {
     return { ok: false, caller, error: new ApiError("inactive_key", "This API key or its account is deactivated.") };

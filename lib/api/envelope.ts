@@ -52,5 +52,12 @@ export interface ErrorContext {
 export function errorBody(family: Family, error: ApiError, ctx: ErrorContext): unknown {
   const err = { error: { code: error.code, message: error.message } };
   if (family === "A") return err;
-  return { ...err, data: null, disclaimer: DISCLAIMER, isMockData: ctx.env === "test", timestamp: ctx.now.toISOString(), dataLabel: ctx.label };
+  return {
+    ...err,
+    data: null,
+    disclaimer: DISCLAIMER,
+    isMockData: ctx.env === "test",
+    timestamp: ctx.now.toISOString(),
+    dataLabel: ctx.label,
+  };
 }

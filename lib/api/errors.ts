@@ -20,12 +20,15 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
-  invalid_request: "The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field.",
+  invalid_request:
+    "The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field.",
   missing_api_key: "No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key.",
-  invalid_api_key: "The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap).",
+  invalid_api_key:
+    "The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap).",
   inactive_key: "The key, or the account that owns it, is deactivated.",
   subscription_required: "The account's plan does not include what the request needs (live key style, or webhooks).",
-  plan_limit_exceeded: "The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent.",
+  plan_limit_exceeded:
+    "The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent.",
   endpoint_pending_licensing: "The endpoint is switched off for this key environment pending a data-licensing review.",
   not_found: "No such route, or no such resource for this account.",
   symbol_not_found: "The symbol is well-formed but the service has no data for it.",

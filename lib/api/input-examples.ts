@@ -27,6 +27,10 @@ export const INPUT_EXAMPLES: Record<string, string> = {
 
 /** The example for a dotted field path such as legs[0].strike: the last named segment decides. */
 export function exampleFor(field: string): string | undefined {
-  const last = field.replace(/\[\d+\]/g, "").split(".").filter(Boolean).pop();
+  const last = field
+    .replace(/\[\d+\]/g, "")
+    .split(".")
+    .filter(Boolean)
+    .pop();
   return last ? INPUT_EXAMPLES[last] : undefined;
 }

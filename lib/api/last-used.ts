@@ -15,7 +15,10 @@ export class LastUsedTracker {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly database: Database, private readonly flushDelayMs = FLUSH_DELAY_MS) {}
+  constructor(
+    private readonly database: Database,
+    private readonly flushDelayMs = FLUSH_DELAY_MS,
+  ) {}
 
   touch(keyId: string, at: number): void {
     const last = this.queued.get(keyId);

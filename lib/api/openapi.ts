@@ -25,7 +25,11 @@ function objectParams(schema: z.ZodType | undefined, where: "path" | "query"): J
   const props = (s.properties ?? {}) as Record<string, Json>;
   const required = new Set((s.required as string[]) ?? []);
   return Object.entries(props).map(([name, p]) => ({
-    name, in: where, required: where === "path" || required.has(name), description: p.description, schema: p,
+    name,
+    in: where,
+    required: where === "path" || required.has(name),
+    description: p.description,
+    schema: p,
     ...(INPUT_EXAMPLES[name] !== undefined ? { example: INPUT_EXAMPLES[name] } : {}),
   }));
 }
@@ -38,21 +42,34 @@ function errorCodesFor(route: RouteDef): ErrorCode[] {
   if (!route.authenticated) return codes;
   codes.push(...AUTH_ERRORS, ...LIMIT_ERRORS, "data_source_unavailable");
   if (route.family === "B" && route.body) codes.push("payload_too_large");
-  if (route.path.includes("{symbol}") || route.path.includes("{ticker}") || route.id.includes("watchlist") || route.id.includes("outputs")) codes.push("symbol_not_found");
+  if (
+    route.path.includes("{symbol}") ||
+    route.path.includes("{ticker}") ||
+    route.id.includes("watchlist") ||
+    route.id.includes("outputs")
+  )
+    codes.push("symbol_not_found");
   if (route.path.includes("{webhookId}")) codes.push("not_found");
   return codes;
 }
 
 function responsesFor(route: RouteDef): Json {
   const data = route.response ? jsonSchema(route.response, "output") : { type: "object" };
-  const envelope = route.id === "GET /api/v1/openapi.json"
-    ? { type: "object", description: "This document." }
-    : !route.authenticated
-      ? { allOf: [{ $ref: "#/components/schemas/EnvelopeB" }, { properties: { data } }] }
-      : { allOf: [{ $ref: `#/components/schemas/Envelope${route.family}` }, { properties: { data } }] };
-  const out: Json = { [String(route.successStatus ?? 200)]: { description: "Success", content: { "application/json": { schema: envelope } } } };
+  const envelope =
+    route.id === "GET /api/v1/openapi.json"
+      ? { type: "object", description: "This document." }
+      : !route.authenticated
+        ? { allOf: [{ $ref: "#/components/schemas/EnvelopeB" }, { properties: { data } }] }
+        : { allOf: [{ $ref: `#/components/schemas/Envelope${route.family}` }, { properties: { data } }] };
+  const out: Json = {
+    [String(route.successStatus ?? 200)]: {
+      description: "Success",
+      content: { "application/json": { schema: envelope } },
+    },
+  };
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesFor(route)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const code of errorCodesFor(route))
+    byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     out[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERROR_DESCRIPTIONS[c]}`).join(" "),
@@ -69,52 +86,85 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       operationId: route.id.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, ""),
       summary: route.summary,
       description: `${route.description}\n\nFamily ${route.family}.${route.authenticated ? "" : " No key needed; never metered."}${
-        DEFAULT_PENDING_LIVE.has(route.id) ? " Live keys: pending licensing by default." : ""}`,
+        DEFAULT_PENDING_LIVE.has(route.id) ? " Live keys: pending licensing by default." : ""
+      }`,
       tags: route.tags,
       "x-family": route.family,
       parameters: [...objectParams(route.params, "path"), ...objectParams(route.query, "query")],
       responses: responsesFor(route),
       ...(route.authenticated ? { security: [{ bearer: [] }, { apiKey: [] }, { serviceKey: [] }] } : { security: [] }),
     };
-    if (route.body) op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(route.body, "input") } } };
+    if (route.body)
+      op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(route.body, "input") } } };
     paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: op };
   }
   return {
     openapi: "3.1.0",
-    info: { title: "Options Market Research API", version: VERSION, description: `${REFERENCE_NOTES}\n\n${WEBHOOK_NOTES}` },
+    info: {
+      title: "Options Market Research API",
+      version: VERSION,
+      description: `${REFERENCE_NOTES}\n\n${WEBHOOK_NOTES}`,
+    },
     servers: [{ url: "/" }],
     paths,
     webhooks: webhookOperations(),
     components: {
       securitySchemes: {
-        bearer: { type: "http", scheme: "bearer", description: "Authorization: Bearer svc_test_… | svc_live_… | svc_sk_live_…" },
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "Authorization: Bearer svc_test_… | svc_live_… | svc_sk_live_…",
+        },
         apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
         serviceKey: { type: "apiKey", in: "header", name: "X-Service-Key" },
       },
       schemas: {
         ErrorA: {
-          type: "object", required: ["error"], additionalProperties: false,
-          properties: { error: { type: "object", required: ["code", "message"], properties: { code: { enum: Object.keys(ERROR_STATUS) }, message: { type: "string" } } } },
+          type: "object",
+          required: ["error"],
+          additionalProperties: false,
+          properties: {
+            error: {
+              type: "object",
+              required: ["code", "message"],
+              properties: { code: { enum: Object.keys(ERROR_STATUS) }, message: { type: "string" } },
+            },
+          },
         },
         ErrorB: {
-          type: "object", required: ["error", "data", "disclaimer", "isMockData", "timestamp", "dataLabel"],
+          type: "object",
+          required: ["error", "data", "disclaimer", "isMockData", "timestamp", "dataLabel"],
           properties: {
-            error: { $ref: "#/components/schemas/ErrorA/properties/error" }, data: { type: "null" },
-            disclaimer: { type: "string", const: DISCLAIMER }, isMockData: { type: "boolean" }, timestamp: { type: "string", format: "date-time" },
-            dataLabel: { enum: ["live", "delayed-15m", "end-of-day", "demo", "none"], description: "demo for test keys; none when no data was served." },
+            error: { $ref: "#/components/schemas/ErrorA/properties/error" },
+            data: { type: "null" },
+            disclaimer: { type: "string", const: DISCLAIMER },
+            isMockData: { type: "boolean" },
+            timestamp: { type: "string", format: "date-time" },
+            dataLabel: {
+              enum: ["live", "delayed-15m", "end-of-day", "demo", "none"],
+              description: "demo for test keys; none when no data was served.",
+            },
           },
         },
         EnvelopeA: {
-          type: "object", required: ["data", "meta", "disclaimer", "not_financial_advice"],
+          type: "object",
+          required: ["data", "meta", "disclaimer", "not_financial_advice"],
           properties: {
             data: { type: "object" },
             meta: {
-              type: "object", required: ["endpoint", "plan", "environment", "data_freshness", "is_mock", "generated_at", "request_id"],
+              type: "object",
+              required: ["endpoint", "plan", "environment", "data_freshness", "is_mock", "generated_at", "request_id"],
               properties: {
                 endpoint: { type: "string", description: "Path of the request." },
-                plan: { enum: PLAN_SEED.map((p) => p.nameA), description: "Plan of the calling key: Sandbox for test keys, the account's plan for live keys." },
+                plan: {
+                  enum: PLAN_SEED.map((p) => p.nameA),
+                  description: "Plan of the calling key: Sandbox for test keys, the account's plan for live keys.",
+                },
                 environment: { enum: ["test", "live"] },
-                data_freshness: { enum: ["live", "delayed-15m", "end-of-day", "demo"], description: "See Freshness labels." },
+                data_freshness: {
+                  enum: ["live", "delayed-15m", "end-of-day", "demo"],
+                  description: "See Freshness labels.",
+                },
                 is_mock: { type: "boolean", description: "true for test keys (demo data)." },
                 generated_at: { type: "string", format: "date-time", description: "UTC, milliseconds." },
                 request_id: { type: "string", description: "Same as the X-Request-Id response header." },
@@ -125,21 +175,38 @@ export function buildOpenApi(routes: RouteDef[]): Json {
           },
         },
         EnvelopeB: {
-          type: "object", required: ["data", "disclaimer", "isMockData", "timestamp", "dataLabel"],
+          type: "object",
+          required: ["data", "disclaimer", "isMockData", "timestamp", "dataLabel"],
           properties: {
-            data: { type: "object" }, disclaimer: { type: "string", const: DISCLAIMER }, isMockData: { type: "boolean" },
+            data: { type: "object" },
+            disclaimer: { type: "string", const: DISCLAIMER },
+            isMockData: { type: "boolean" },
             timestamp: { type: "string", format: "date-time" },
-            dataLabel: { enum: ["live", "delayed-15m", "end-of-day", "demo", "none"], description: "See Freshness labels; none on health." },
+            dataLabel: {
+              enum: ["live", "delayed-15m", "end-of-day", "demo", "none"],
+              description: "See Freshness labels; none on health.",
+            },
           },
         },
       },
     },
     "x-plans": PLAN_SEED.map((p) => ({
-      plan: p.nameA, tier: p.nameB, familyA: { perMinute: p.aPerMinute, perMonth: p.aPerMonth },
-      familyB: { perMinute: p.bPerMinute, perDay: p.bPerDay, maxPayloadBytes: p.bMaxPayloadBytes, webhooks: p.webhooks },
+      plan: p.nameA,
+      tier: p.nameB,
+      familyA: { perMinute: p.aPerMinute, perMonth: p.aPerMonth },
+      familyB: {
+        perMinute: p.bPerMinute,
+        perDay: p.bPerDay,
+        maxPayloadBytes: p.bMaxPayloadBytes,
+        webhooks: p.webhooks,
+      },
       liveData: p.dataEntitlement,
     })),
-    "x-error-codes": Object.entries(ERROR_STATUS).map(([code, status]) => ({ code, status, description: ERROR_DESCRIPTIONS[code as ErrorCode] })),
+    "x-error-codes": Object.entries(ERROR_STATUS).map(([code, status]) => ({
+      code,
+      status,
+      description: ERROR_DESCRIPTIONS[code as ErrorCode],
+    })),
     "x-definitions": metricDefinitions(),
   };
 }

@@ -8,22 +8,31 @@ import type { RouteDef } from "./route";
 function expected(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case "invalid_type":
-      return issue.input === undefined ? "is required" : `must be ${issue.expected === "number" ? "a number" : issue.expected === "array" ? "a list" : issue.expected === "object" ? "an object" : `a ${issue.expected}`}`;
+      return issue.input === undefined
+        ? "is required"
+        : `must be ${issue.expected === "number" ? "a number" : issue.expected === "array" ? "a list" : issue.expected === "object" ? "an object" : `a ${issue.expected}`}`;
     case "too_small":
-      return issue.origin === "string" ? `must have at least ${issue.minimum} character${Number(issue.minimum) === 1 ? "" : "s"}`
-        : issue.origin === "array" ? `must list at least ${issue.minimum} item${Number(issue.minimum) === 1 ? "" : "s"}`
-        : `must be ${issue.inclusive === false ? "greater than" : "at least"} ${issue.minimum}`;
+      return issue.origin === "string"
+        ? `must have at least ${issue.minimum} character${Number(issue.minimum) === 1 ? "" : "s"}`
+        : issue.origin === "array"
+          ? `must list at least ${issue.minimum} item${Number(issue.minimum) === 1 ? "" : "s"}`
+          : `must be ${issue.inclusive === false ? "greater than" : "at least"} ${issue.minimum}`;
     case "too_big":
-      return issue.origin === "string" ? `must have at most ${issue.maximum} characters`
-        : issue.origin === "array" ? `must list at most ${issue.maximum} items`
-        : `must be ${issue.inclusive === false ? "less than" : "at most"} ${issue.maximum}`;
+      return issue.origin === "string"
+        ? `must have at most ${issue.maximum} characters`
+        : issue.origin === "array"
+          ? `must list at most ${issue.maximum} items`
+          : `must be ${issue.inclusive === false ? "less than" : "at most"} ${issue.maximum}`;
     case "invalid_value":
       return `must be one of ${issue.values.map((v) => String(v)).join(", ")}`;
     case "invalid_union": {
-      if (issue.input === null || typeof issue.input !== "object" || Array.isArray(issue.input)) return "must be a JSON object";
+      if (issue.input === null || typeof issue.input !== "object" || Array.isArray(issue.input))
+        return "must be a JSON object";
       // Several accepted shapes: describe what the closest one (fewest problems) still needs.
       const closest = [...issue.errors].sort((a, b) => a.length - b.length)[0]?.[0];
-      return closest ? `${closest.path.length ? `'${closest.path.join(".")}' ` : ""}${expected(closest)}` : "does not match any accepted shape";
+      return closest
+        ? `${closest.path.length ? `'${closest.path.join(".")}' ` : ""}${expected(closest)}`
+        : "does not match any accepted shape";
     }
     case "invalid_format":
       return issue.message && !issue.message.startsWith("Invalid") ? issue.message : `is not a valid ${issue.format}`;
@@ -34,12 +43,24 @@ function expected(issue: z.core.$ZodIssue): string {
 
 function firstIssue(where: string, error: z.ZodError): ApiError {
   const issue = error.issues[0];
-  const field = issue.path.length ? issue.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[") : "";
+  const field = issue.path.length
+    ? issue.path
+        .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
+        .join(".")
+        .replace(/\.\[/g, "[")
+    : "";
   if (issue.code === "unrecognized_keys") {
-    return invalid(`Unknown ${where} field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}. The reference lists the fields each route takes.`);
+    return invalid(
+      `Unknown ${where} field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}. The reference lists the fields each route takes.`,
+    );
   }
   const example = exampleFor(field);
-  const sample = example === undefined ? "" : where === "body" ? ` Example: "${field.split(".").pop()}": ${example}.` : ` Example: ${field}=${example}.`;
+  const sample =
+    example === undefined
+      ? ""
+      : where === "body"
+        ? ` Example: "${field.split(".").pop()}": ${example}.`
+        : ` Example: ${field}=${example}.`;
   return invalid(`${where}${field ? ` field '${field}'` : ""} ${expected(issue)}.${sample}`.replace(/\.\./g, "."));
 }
 
@@ -93,7 +114,8 @@ const tooLarge = (limit: number) =>
 export function parseJsonBody(route: RouteDef, request: Request, text: string): unknown {
   if (!route.body) return undefined;
   const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\b/i.test(type)) throw invalid("The request body must be JSON, sent with Content-Type: application/json.");
+  if (!/^application\/json\b/i.test(type))
+    throw invalid("The request body must be JSON, sent with Content-Type: application/json.");
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -1,7 +1,13 @@
 /** RateLimit-Policy / RateLimit (IETF httpapi ratelimit-headers, structured fields) and the classic X-RateLimit-*. */
 import { secondsLeft, windowSeconds, type Window } from "./windows";
 
-export function rateLimitHeaders(burst: Window, burstUsed: number, quota: Window, quotaUsed: number, now: Date): Record<string, string> {
+export function rateLimitHeaders(
+  burst: Window,
+  burstUsed: number,
+  quota: Window,
+  quotaUsed: number,
+  now: Date,
+): Record<string, string> {
   const burstLeft = Math.max(0, burst.limit - burstUsed);
   const quotaLeft = Math.max(0, quota.limit - quotaUsed);
   const burstReset = secondsLeft(burst, now);

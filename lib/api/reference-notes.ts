@@ -85,15 +85,24 @@ in milliseconds to that close. The 52-week IV lookback is dated by UTC snapshot 
 /** Definitions of every number the API returns, from the analytics modules that compute them. */
 export function metricDefinitions(): Record<string, Record<string, string>> {
   return {
-    "ticker summary, signal score (service_score, sentiment, risk_level, confidence, bias, components)": signalScoreDefs,
-    "symbol metrics (IV, IV rank and percentile, skew, term slope, ratios, liquidity, momentum, trend)": { ...symbolMetricsDefinitions, ...chainDefs, ...priceDefs },
+    "ticker summary, signal score (service_score, sentiment, risk_level, confidence, bias, components)":
+      signalScoreDefs,
+    "symbol metrics (IV, IV rank and percentile, skew, term slope, ratios, liquidity, momentum, trend)": {
+      ...symbolMetricsDefinitions,
+      ...chainDefs,
+      ...priceDefs,
+    },
     "implied volatility and the volatility surface": { ...ivDefs, ...surfaceDefs, ...ivHistoryDefs },
     "options flow (events, premium, side, sentiment, filters)": { ...flowDefs, ...flowFilterDefs },
     "no-trade analysis (8 risk categories, checks, decision)": noTradeDefs,
     "yield curve (tenors, interpolation, inversion, spreads in basis points)": curveDefs,
     "market sentiment (score, label, components, weights)": sentimentDefs,
     "watchlist ranking": watchlistDefs,
-    "research outputs (strategy legs, payoff, greeks, probability of profit, risk flags)": { ...strategySchemaDefs, ...strategyDefs, ...payoffDefs },
+    "research outputs (strategy legs, payoff, greeks, probability of profit, risk flags)": {
+      ...strategySchemaDefs,
+      ...strategyDefs,
+      ...payoffDefs,
+    },
     "import CSV layouts (cli import <kind>)": Object.fromEntries(
       Object.entries(IMPORT_FORMATS).map(([kind, f]) => [kind, `${f.title} ${f.notes.map((n) => `• ${n}`).join(" ")}`]),
     ),

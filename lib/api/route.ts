@@ -7,7 +7,12 @@ import type { Caller } from "./credentials";
 export type Family = "A" | "B";
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
-export interface HandlerContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown, C extends Caller | null = Caller> {
+export interface HandlerContext<
+  P = Record<string, string>,
+  Q = Record<string, unknown>,
+  B = unknown,
+  C extends Caller | null = Caller,
+> {
   params: P;
   query: Q;
   body: B;
@@ -53,14 +58,26 @@ export interface RouteDef {
 }
 
 /** A route whose handler receives the parsed output types of its own params, query and body schemas. */
-export function defineRoute<PS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined, BS extends z.ZodType | undefined = undefined, A extends boolean = true>(
+export function defineRoute<
+  PS extends z.ZodType | undefined = undefined,
+  QS extends z.ZodType | undefined = undefined,
+  BS extends z.ZodType | undefined = undefined,
+  A extends boolean = true,
+>(
   route: Omit<RouteDef, "id" | "params" | "query" | "body" | "handler" | "authenticated"> & {
     authenticated: A;
     params?: PS;
     query?: QS;
     body?: BS;
     /** Authenticated routes' handlers get the caller; routes without a key get null. */
-    handler(ctx: HandlerContext<Input<PS>, Input<QS>, BS extends z.ZodType ? z.output<BS> : undefined, A extends true ? Caller : null>): Promise<HandlerResult> | HandlerResult;
+    handler(
+      ctx: HandlerContext<
+        Input<PS>,
+        Input<QS>,
+        BS extends z.ZodType ? z.output<BS> : undefined,
+        A extends true ? Caller : null
+      >,
+    ): Promise<HandlerResult> | HandlerResult;
   },
 ): RouteDef {
   return { ...route, id: `${route.method} ${route.path}` };

@@ -45,7 +45,11 @@ export function createRouter(routes: RouteDef[]) {
       const route = entry.routes.find((r) => r.method === method);
       if (route) return { kind: "route", route, params };
       const methods: string[] = entry.routes.map((r) => r.method);
-      return { kind: "method_not_allowed", route: entry.routes[0], allow: methods.includes("GET") ? [...methods, "HEAD"] : methods };
+      return {
+        kind: "method_not_allowed",
+        route: entry.routes[0],
+        allow: methods.includes("GET") ? [...methods, "HEAD"] : methods,
+      };
     }
     return { kind: "not_found" };
   };

@@ -20,15 +20,23 @@ export interface MaintenanceResult {
 }
 
 /** One pass: partitions for today through DAYS_AHEAD days ahead, and none older than `retentionDays` full days. */
-export async function maintainUsagePartitions(sql: postgres.Sql, retentionDays: number, now = new Date()): Promise<MaintenanceResult> {
+export async function maintainUsagePartitions(
+  sql: postgres.Sql,
+  retentionDays: number,
+  now = new Date(),
+): Promise<MaintenanceResult> {
   const result: MaintenanceResult = { created: [], dropped: [] };
   const today = utcDay(now.getTime());
   const oldestKept = new Date(today.getTime() - retentionDays * DAY_MS);
   await sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${LOCK})`;
-    const existing = new Set((await tx`
+    const existing = new Set(
+      (
+        await tx`
       select c.relname from pg_inherits i join pg_class c on c.oid = i.inhrelid
-      where i.inhparent = 'usage_events'::regclass`).map((r) => r.relname as string));
+      where i.inhparent = 'usage_events'::regclass`
+      ).map((r) => r.relname as string),
+    );
     for (let d = 0; d <= DAYS_AHEAD; d++) {
       const from = new Date(today.getTime() + d * DAY_MS);
       const name = partitionName(from);
@@ -38,7 +46,9 @@ export async function maintainUsagePartitions(sql: postgres.Sql, retentionDays: 
       await tx.unsafe(`create table "${name}" (like usage_events including defaults including constraints)`);
       await tx`with moved as (delete from usage_events_default where created_at >= ${from.toISOString()}::timestamptz and created_at < ${to.toISOString()}::timestamptz returning *)
         insert into ${tx(name)} select * from moved`;
-      await tx.unsafe(`alter table usage_events attach partition "${name}" for values from ('${from.toISOString()}') to ('${to.toISOString()}')`);
+      await tx.unsafe(
+        `alter table usage_events attach partition "${name}" for values from ('${from.toISOString()}') to ('${to.toISOString()}')`,
+      );
       result.created.push(name);
     }
     for (const name of existing) {

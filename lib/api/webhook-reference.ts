@@ -1,65 +1,158 @@
 /** The webhooks part of the API reference: event payloads (OpenAPI 3.1 `webhooks`), signing, retries, statuses, safety. */
 import { z } from "zod";
 import { DISCLAIMER } from "../contract/disclaimer";
-import { ATTEMPT_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS, JITTER, MAX_ATTEMPTS, MAX_RESPONSE_BYTES, RETRY_DELAYS_MS } from "../webhooks/schedule";
+import {
+  ATTEMPT_TIMEOUT_MS,
+  DISABLE_AFTER_FAILING_MS,
+  JITTER,
+  MAX_ATTEMPTS,
+  MAX_RESPONSE_BYTES,
+  RETRY_DELAYS_MS,
+} from "../webhooks/schedule";
 import { SECRET_OVERLAP_MS } from "../domain/webhook-status";
 import { MAX_REPLAY_RANGE_MS } from "../domain/webhook-deliveries";
 
 export const MAX_PAYLOAD_BYTES = 20_000;
 
-const human = (ms: number) => (ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : ms < 2 * 86_400_000 ? `${ms / 3_600_000} h` : `${ms / 86_400_000} days`);
+const human = (ms: number) =>
+  ms < 60_000
+    ? `${ms / 1000} s`
+    : ms < 3_600_000
+      ? `${ms / 60_000} min`
+      : ms < 2 * 86_400_000
+        ? `${ms / 3_600_000} h`
+        : `${ms / 86_400_000} days`;
 
 const common = {
   symbol: z.string(),
   asOf: z.string().describe("As-of time of the market data the event was computed from."),
   environment: z.enum(["test", "live"]).describe("Key environment of the receiving webhooks (test = the demo market)."),
-  dataVersion: z.number().describe("The market data version the event was computed on; an event is computed once per version."),
+  dataVersion: z
+    .number()
+    .describe("The market data version the event was computed on; an event is computed once per version."),
   isMockData: z.boolean().describe("true for the demo market (test keys)."),
-  dataLabel: z.enum(["live", "delayed-15m", "end-of-day", "demo"]).describe("Freshness label of the data, as on API responses."),
+  dataLabel: z
+    .enum(["live", "delayed-15m", "end-of-day", "demo"])
+    .describe("Freshness label of the data, as on API responses."),
   disclaimer: z.literal(DISCLAIMER),
 };
-const envelope = (type: string, data: z.ZodType) => z.object({ type: z.literal(type), timestamp: z.string().describe("When the event was created (UTC ISO 8601)."), data });
+const envelope = (type: string, data: z.ZodType) =>
+  z.object({
+    type: z.literal(type),
+    timestamp: z.string().describe("When the event was created (UTC ISO 8601)."),
+    data,
+  });
 
 export const EVENT_PAYLOADS: Record<string, { summary: string; schema: z.ZodType }> = {
   "iv_rank.crossed_above": {
-    summary: "IV rank rose above the webhook's ivRankAbove: previous version ≤ threshold, this version > threshold. Fires once per crossing.",
-    schema: envelope("iv_rank.crossed_above", z.object({ ...common, threshold: z.number(), previousIvRank: z.number(), ivRank: z.number(), atmIv30: z.number().nullable() })),
+    summary:
+      "IV rank rose above the webhook's ivRankAbove: previous version ≤ threshold, this version > threshold. Fires once per crossing.",
+    schema: envelope(
+      "iv_rank.crossed_above",
+      z.object({
+        ...common,
+        threshold: z.number(),
+        previousIvRank: z.number(),
+        ivRank: z.number(),
+        atmIv30: z.number().nullable(),
+      }),
+    ),
   },
   "iv_rank.crossed_below": {
-    summary: "IV rank fell below the webhook's ivRankBelow: previous version ≥ threshold, this version < threshold. Fires once per crossing.",
-    schema: envelope("iv_rank.crossed_below", z.object({ ...common, threshold: z.number(), previousIvRank: z.number(), ivRank: z.number(), atmIv30: z.number().nullable() })),
+    summary:
+      "IV rank fell below the webhook's ivRankBelow: previous version ≥ threshold, this version < threshold. Fires once per crossing.",
+    schema: envelope(
+      "iv_rank.crossed_below",
+      z.object({
+        ...common,
+        threshold: z.number(),
+        previousIvRank: z.number(),
+        ivRank: z.number(),
+        atmIv30: z.number().nullable(),
+      }),
+    ),
   },
   "iv.day_change_exceeded": {
-    summary: "|30-day ATM IV − the previous session's closing 30-day ATM IV| (vol points) went from ≤ ivChangeAbove to above it.",
-    schema: envelope("iv.day_change_exceeded", z.object({ ...common, threshold: z.number(), ivDayChange: z.number().describe("Signed change in vol points (0.05 of IV = 5)."), atmIv30: z.number().nullable() })),
+    summary:
+      "|30-day ATM IV − the previous session's closing 30-day ATM IV| (vol points) went from ≤ ivChangeAbove to above it.",
+    schema: envelope(
+      "iv.day_change_exceeded",
+      z.object({
+        ...common,
+        threshold: z.number(),
+        ivDayChange: z.number().describe("Signed change in vol points (0.05 of IV = 5)."),
+        atmIv30: z.number().nullable(),
+      }),
+    ),
   },
   "no_trade.decision_changed": {
     summary: "The no-trade decision (trade, caution, no_trade) differs from the previous data version's.",
-    schema: envelope("no_trade.decision_changed", z.object({ ...common, previousDecision: z.string(), decision: z.enum(["trade", "caution", "no_trade"]) })),
+    schema: envelope(
+      "no_trade.decision_changed",
+      z.object({ ...common, previousDecision: z.string(), decision: z.enum(["trade", "caution", "no_trade"]) }),
+    ),
   },
   "webhook.test": {
     summary: "Sent by POST /api/v1/alerts/{webhookId}/test to that webhook only.",
-    schema: envelope("webhook.test", z.object({ webhookId: z.string(), environment: z.enum(["test", "live"]), message: z.string(), isMockData: z.literal(true), dataLabel: z.literal("demo"), disclaimer: z.literal(DISCLAIMER) })),
+    schema: envelope(
+      "webhook.test",
+      z.object({
+        webhookId: z.string(),
+        environment: z.enum(["test", "live"]),
+        message: z.string(),
+        isMockData: z.literal(true),
+        dataLabel: z.literal("demo"),
+        disclaimer: z.literal(DISCLAIMER),
+      }),
+    ),
   },
 };
 
 const HEADERS = {
-  "webhook-id": { required: true, schema: { type: "string" }, description: "msg_… event id; the same on every retry and replay: use it as your idempotency key." },
-  "webhook-timestamp": { required: true, schema: { type: "string" }, description: "Unix seconds of this attempt; reject values far from your clock (the standardwebhooks libraries allow 5 minutes)." },
-  "webhook-signature": { required: true, schema: { type: "string" }, description: "Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`." },
+  "webhook-id": {
+    required: true,
+    schema: { type: "string" },
+    description: "msg_… event id; the same on every retry and replay: use it as your idempotency key.",
+  },
+  "webhook-timestamp": {
+    required: true,
+    schema: { type: "string" },
+    description:
+      "Unix seconds of this attempt; reject values far from your clock (the standardwebhooks libraries allow 5 minutes).",
+  },
+  "webhook-signature": {
+    required: true,
+    schema: { type: "string" },
+    description: "Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`.",
+  },
 };
 
 /** OpenAPI 3.1 top-level `webhooks`: one POST per event type. */
 export function webhookOperations(): Record<string, unknown> {
   return Object.fromEntries(
-    Object.entries(EVENT_PAYLOADS).map(([type, p]) => [type, {
-      post: {
-        summary: type, description: p.summary, tags: ["Webhooks"],
-        parameters: Object.entries(HEADERS).map(([name, h]) => ({ name, in: "header", ...h })),
-        requestBody: { required: true, content: { "application/json": { schema: z.toJSONSchema(p.schema, { io: "output", unrepresentable: "any" }) } } },
-        responses: { "2XX": { description: `Accepted. Anything else, or no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s, is a failed attempt.` }, "410": { description: "Gone: the service disables the webhook." } },
+    Object.entries(EVENT_PAYLOADS).map(([type, p]) => [
+      type,
+      {
+        post: {
+          summary: type,
+          description: p.summary,
+          tags: ["Webhooks"],
+          parameters: Object.entries(HEADERS).map(([name, h]) => ({ name, in: "header", ...h })),
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": { schema: z.toJSONSchema(p.schema, { io: "output", unrepresentable: "any" }) },
+            },
+          },
+          responses: {
+            "2XX": {
+              description: `Accepted. Anything else, or no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s, is a failed attempt.`,
+            },
+            "410": { description: "Gone: the service disables the webhook." },
+          },
+        },
       },
-    }]),
+    ]),
   );
 }
 

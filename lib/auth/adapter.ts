@@ -12,16 +12,29 @@ import { createAccountInTx, normaliseEmail } from "../domain/accounts";
 
 export function portalAdapter(db: Db): Adapter {
   const base = DrizzleAdapter(db, {
-    usersTable: users, accountsTable: authAccounts, sessionsTable: authSessions, verificationTokensTable: authVerificationTokens,
+    usersTable: users,
+    accountsTable: authAccounts,
+    sessionsTable: authSessions,
+    verificationTokensTable: authVerificationTokens,
   });
   return {
     ...base,
     async createUser(user: AdapterUser): Promise<AdapterUser> {
       const email = normaliseEmail(user.email);
       return db.transaction(async (tx) => {
-        const view = await createAccountInTx(tx, { email, plan: "sandbox", name: user.name ?? undefined, emailVerified: user.emailVerified ?? null }, { type: "self" });
+        const view = await createAccountInTx(
+          tx,
+          { email, plan: "sandbox", name: user.name ?? undefined, emailVerified: user.emailVerified ?? null },
+          { type: "self" },
+        );
         if (user.image) await tx.update(users).set({ image: user.image }).where(eq(users.id, view.userId));
-        return { id: view.userId, email, emailVerified: user.emailVerified ?? null, name: user.name ?? null, image: user.image ?? null };
+        return {
+          id: view.userId,
+          email,
+          emailVerified: user.emailVerified ?? null,
+          name: user.name ?? null,
+          image: user.image ?? null,
+        };
       });
     },
   };

@@ -34,7 +34,10 @@ async function config(): Promise<NextAuthConfig> {
     pages: { signIn: "/signin", error: "/signin" },
     // Auth.js's own messages go through the structured log; a refused sign-in is routine, not an error.
     logger: {
-      error: (err) => (err instanceof CredentialsSignin ? log.info("sign-in refused", { code: err.code }) : log.error("auth error", errorFields(err))),
+      error: (err) =>
+        err instanceof CredentialsSignin
+          ? log.info("sign-in refused", { code: err.code })
+          : log.error("auth error", errorFields(err)),
       warn: (code) => log.warn("auth warning", { code }),
       debug: () => {},
     },
@@ -56,7 +59,8 @@ async function config(): Promise<NextAuthConfig> {
           try {
             attempt = await takeSigninAttempt(db, { email: normalised, ip: clientAddress(request) });
           } catch (err) {
-            if (err instanceof DomainError && err.code === "rate_limited") throw new SigninThrottled(err.detail.retryAfterSeconds ?? 60);
+            if (err instanceof DomainError && err.code === "rate_limited")
+              throw new SigninThrottled(err.detail.retryAfterSeconds ?? 60);
             throw err;
           }
           const user = await verifyCredentials(db, normalised, password);
@@ -64,7 +68,9 @@ async function config(): Promise<NextAuthConfig> {
           return user;
         },
       }),
-      ...(githubConfigured() ? [GitHub({ clientId: process.env.AUTH_GITHUB_ID, clientSecret: process.env.AUTH_GITHUB_SECRET })] : []),
+      ...(githubConfigured()
+        ? [GitHub({ clientId: process.env.AUTH_GITHUB_ID, clientSecret: process.env.AUTH_GITHUB_SECRET })]
+        : []),
     ],
     callbacks: {
       // The sign-in time rides in the token (iat changes whenever the cookie is re-issued): a later password change ends the session.
@@ -74,7 +80,9 @@ async function config(): Promise<NextAuthConfig> {
       },
       session({ session, token }) {
         if (token.sub && session.user) session.user.id = token.sub;
-        return Object.assign(session, { authAt: typeof token.authAt === "number" ? token.authAt : (token.iat ?? 0) * 1000 });
+        return Object.assign(session, {
+          authAt: typeof token.authAt === "number" ? token.authAt : (token.iat ?? 0) * 1000,
+        });
       },
     },
   };

@@ -13,7 +13,7 @@ export const hashPassword = (password: string) => hash(password, OPTIONS);
 const DUMMY = hash("not-a-real-password-for-timing", OPTIONS);
 export async function verifyPassword(stored: string | null, password: string): Promise<boolean> {
   try {
-    return await verify(stored ?? (await DUMMY), password) && stored !== null;
+    return (await verify(stored ?? (await DUMMY), password)) && stored !== null;
   } catch {
     return false;
   }

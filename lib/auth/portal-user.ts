@@ -27,7 +27,9 @@ export async function currentPortalUser(): Promise<PortalUser | null> {
 }
 
 /** Pages: the signed-in user, or a redirect to sign-in (or to /terms, or to the dashboard when something needed is missing) that comes back here. */
-export async function requirePortalUser(opts: { from?: string; verified?: boolean; admin?: boolean } = {}): Promise<PortalUser> {
+export async function requirePortalUser(
+  opts: { from?: string; verified?: boolean; admin?: boolean } = {},
+): Promise<PortalUser> {
   // proxy.ts passes the requested path, so a layout's check comes back to the page that was asked for.
   const from = encodeURIComponent(opts.from ?? (await headers()).get("x-portal-path") ?? "/dashboard");
   const session = await currentPortalSession();

@@ -3,7 +3,8 @@
 export const githubConfigured = () => Boolean(process.env.AUTH_GITHUB_ID && process.env.AUTH_GITHUB_SECRET);
 
 /** Secure cookies under `next start`; AUTH_INSECURE_COOKIES=true allows plain-HTTP use on a local machine. */
-export const secureCookies = () => process.env.NODE_ENV === "production" && process.env.AUTH_INSECURE_COOKIES !== "true";
+export const secureCookies = () =>
+  process.env.NODE_ENV === "production" && process.env.AUTH_INSECURE_COOKIES !== "true";
 
 /** Production without AUTH_SECRET stops the server at start with this one-line reason (null when fine). */
 export function missingSecretReason(env: NodeJS.ProcessEnv = process.env): string | null {

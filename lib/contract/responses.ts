@@ -15,7 +15,9 @@ const signalComponent = component.extend({
   available: z.boolean().describe("false when the input was missing (it then counts as neutral)."),
   directional: z.boolean().describe("true for components that push the score up or down."),
 });
-const sentimentComponent = component.extend({ baseWeight: num("The component's nominal weight before renormalisation over the available components.") });
+const sentimentComponent = component.extend({
+  baseWeight: num("The component's nominal weight before renormalisation over the available components."),
+});
 
 const metricsA = z.object({
   atm_iv_30d: nnum("30-day constant-maturity at-the-money implied volatility, decimal (0.25 = 25 %)."),
@@ -34,29 +36,49 @@ const metricsA = z.object({
   expected_move: z
     .object({ date: z.string(), days: z.number(), move: z.number(), move_pct: z.number() })
     .nullable()
-    .describe("Expected move to the next earnings date: spot × IV × √(days/365); move in USD, move_pct a fraction of spot."),
+    .describe(
+      "Expected move to the next earnings date: spot × IV × √(days/365); move in USD, move_pct a fraction of spot.",
+    ),
 });
 
 const webhook = z.object({
   webhookId: z.string(),
   status: z.enum(["active", "paused", "disabled", "deleted"]),
   url: z.string(),
-  events: z.array(z.string()).describe("Event types delivered: iv_rank.crossed_above, iv_rank.crossed_below, iv.day_change_exceeded, no_trade.decision_changed (webhook.test is always delivered on request)."),
+  events: z
+    .array(z.string())
+    .describe(
+      "Event types delivered: iv_rank.crossed_above, iv_rank.crossed_below, iv.day_change_exceeded, no_trade.decision_changed (webhook.test is always delivered on request).",
+    ),
   symbols: z.array(z.string()),
   params: z.object({
     ivRankAbove: z.number().optional().describe("Threshold of iv_rank.crossed_above, 0–100."),
     ivRankBelow: z.number().optional().describe("Threshold of iv_rank.crossed_below, 0–100."),
-    ivChangeAbove: z.number().optional().describe("Threshold of iv.day_change_exceeded, in vol points (5 = 5 points of 30-day ATM IV)."),
+    ivChangeAbove: z
+      .number()
+      .optional()
+      .describe("Threshold of iv.day_change_exceeded, in vol points (5 = 5 points of 30-day ATM IV)."),
     description: z.string().optional(),
   }),
-  environment: z.enum(["test", "live"]).describe("Environment of the registering key: test keys' alerts follow the demo market."),
-  disabledReason: z.string().nullable().describe("Why the service disabled the webhook (410 Gone, or 5 days of failed deliveries); null unless status is disabled."),
+  environment: z
+    .enum(["test", "live"])
+    .describe("Environment of the registering key: test keys' alerts follow the demo market."),
+  disabledReason: z
+    .string()
+    .nullable()
+    .describe(
+      "Why the service disabled the webhook (410 Gone, or 5 days of failed deliveries); null unless status is disabled.",
+    ),
   createdAt: z.string(),
 });
 
 const listedExpiry = z.object({
   expiry: z.string().describe("Expiry date, YYYY-MM-DD."),
-  strikes: z.array(z.number()).describe("Strikes (USD, ascending) at which both the call and the put have a usable two-sided quote: any of them may be named in POST /api/v1/outputs."),
+  strikes: z
+    .array(z.number())
+    .describe(
+      "Strikes (USD, ascending) at which both the call and the put have a usable two-sided quote: any of them may be named in POST /api/v1/outputs.",
+    ),
 });
 
 export const schemas = {
@@ -64,9 +86,15 @@ export const schemas = {
     symbols: z.array(
       z.object({
         symbol: z.string().describe("Ticker symbol as answered (upper-case)."),
-        name: z.string(), sector: z.string(),
-        type: z.enum(["equity", "etf", "index", "volatility_index"]).describe("Instrument type; only equities have earnings dates."),
-        asOf: z.string().nullable().describe("As-of time of the newest data for the symbol (ISO 8601); null when the store has none yet."),
+        name: z.string(),
+        sector: z.string(),
+        type: z
+          .enum(["equity", "etf", "index", "volatility_index"])
+          .describe("Instrument type; only equities have earnings dates."),
+        asOf: z
+          .string()
+          .nullable()
+          .describe("As-of time of the newest data for the symbol (ISO 8601); null when the store has none yet."),
       }),
     ),
     count: num("Number of symbols."),
@@ -76,13 +104,17 @@ export const schemas = {
     symbol: z.string(),
     type: z.enum(["equity", "etf", "index", "volatility_index"]),
     spot: num("Last price of the underlying, USD."),
-    expiries: z.array(listedExpiry.extend({ days: num("Calendar days from today (UTC) to the expiry.") }))
-      .describe("Open expiries of the newest chain, ascending; empty when the symbol has no listed options (VIX in the demo market)."),
+    expiries: z
+      .array(listedExpiry.extend({ days: num("Calendar days from today (UTC) to the expiry.") }))
+      .describe(
+        "Open expiries of the newest chain, ascending; empty when the symbol has no listed options (VIX in the demo market).",
+      ),
     count: num("Number of expiries."),
     asOf: z.string().describe("As-of time of the chain (ISO 8601)."),
   }),
   tickerSummary: z.object({
-    symbol: z.string(), name: z.string(),
+    symbol: z.string(),
+    name: z.string(),
     price: num("Last price of the underlying, USD."),
     service_score: num("Composite signal score, integer 0–100 (50 = neutral)."),
     sentiment: z.enum(["bullish", "bearish", "neutral"]),
@@ -94,18 +126,24 @@ export const schemas = {
   }),
   signalScore: z.object({
     symbol: z.string(),
-    service_score: num("Composite signal score, integer 0–100: round(50 + 50 × weighted mean of directional components)."),
+    service_score: num(
+      "Composite signal score, integer 0–100: round(50 + 50 × weighted mean of directional components).",
+    ),
     sentiment: z.enum(["bullish", "bearish", "neutral"]),
     risk_level: z.enum(["low", "moderate", "elevated", "high"]),
     confidence: num("Agreement of the directional signals, 0–1."),
     bias: z.enum(["long", "short", "neutral"]),
     components: z.array(signalComponent),
     risk_points: num("Risk points 0–8 behind risk_level: the sum of risk_factors[].points."),
-    risk_factors: z.array(z.object({
-      name: z.enum(["iv_rank", "hv30", "days_to_earnings", "liquidity"]),
-      value: z.number().nullable().describe("The input (null when unavailable: it then adds no points)."),
-      points: num("0, 1 or 2 points, per the risk_level definition."),
-    })).describe("The inputs behind risk_points, in the order iv_rank, hv30, days_to_earnings, liquidity."),
+    risk_factors: z
+      .array(
+        z.object({
+          name: z.enum(["iv_rank", "hv30", "days_to_earnings", "liquidity"]),
+          value: z.number().nullable().describe("The input (null when unavailable: it then adds no points)."),
+          points: num("0, 1 or 2 points, per the risk_level definition."),
+        }),
+      )
+      .describe("The inputs behind risk_points, in the order iv_rank, hv30, days_to_earnings, liquidity."),
     metrics: metricsA,
     as_of: z.string(),
   }),
@@ -113,7 +151,8 @@ export const schemas = {
     events: z.array(
       z.object({
         id: z.string().describe("Stable identifier of the event (a hash, not a trade id)."),
-        symbol: z.string(), time: z.string(),
+        symbol: z.string(),
+        time: z.string(),
         type: z.enum(["sweep", "block", "unusual"]),
         contract: z.object({ expiry: z.string(), strike: z.number(), right: z.enum(["call", "put"]) }),
         size: num("Contracts in the event."),
@@ -129,34 +168,55 @@ export const schemas = {
     count: num("Number of events returned."),
   }),
   aiSummary: z.object({
-    symbol: z.string(), summary: z.string(),
+    symbol: z.string(),
+    summary: z.string(),
     confidence: num("Agreement of the directional signals, 0–1."),
     bias: z.enum(["long", "short", "neutral"]),
     serviceScore: num("Composite signal score 0–100."),
     sentiment: z.enum(["bullish", "bearish", "neutral"]),
-    isMockData: z.boolean(), disclaimer: z.string(), asOf: z.string(),
+    isMockData: z.boolean(),
+    disclaimer: z.string(),
+    asOf: z.string(),
   }),
   noTrade: z.object({
     symbol: z.string(),
-    decision: z.enum(["trade", "caution", "no_trade"]).describe("no_trade if any check fails; caution if two or more warn; else trade."),
+    decision: z
+      .enum(["trade", "caution", "no_trade"])
+      .describe("no_trade if any check fails; caution if two or more warn; else trade."),
     reasons: z.array(z.object({ category: z.string(), checkId: z.string(), message: z.string() })),
     checks: z.array(
       z.object({
-        id: z.string(), category: z.string(), status: z.enum(["pass", "warn", "fail"]),
-        value: z.number().nullable(), threshold: z.object({ warn: z.number(), fail: z.number() }),
+        id: z.string(),
+        category: z.string(),
+        status: z.enum(["pass", "warn", "fail"]),
+        value: z.number().nullable(),
+        threshold: z.object({ warn: z.number(), fail: z.number() }),
         direction: z.enum(["higher_is_worse", "lower_is_worse"]),
-        unit: z.string(), explanation: z.string(),
+        unit: z.string(),
+        explanation: z.string(),
       }),
     ),
     categories: z.array(z.string()).describe("The 8 risk categories."),
-    disclaimer: z.string(), asOf: z.string(),
+    disclaimer: z.string(),
+    asOf: z.string(),
   }),
   yieldCurve: z.object({
     date: z.string().describe("Date of the newest curve (YYYY-MM-DD)."),
-    oldestDate: z.string().describe("Oldest publication date among the points (YYYY-MM-DD); at most 7 days before date."),
-    curve: z.array(z.object({ tenor: z.string(), years: z.number(), yieldPct: num("Par yield, percent."), date: z.string().describe("Publication date of this tenor's yield.") })),
+    oldestDate: z
+      .string()
+      .describe("Oldest publication date among the points (YYYY-MM-DD); at most 7 days before date."),
+    curve: z.array(
+      z.object({
+        tenor: z.string(),
+        years: z.number(),
+        yieldPct: num("Par yield, percent."),
+        date: z.string().describe("Publication date of this tenor's yield."),
+      }),
+    ),
     interpolation: z.string().describe("How yields between tenors are read: linear in years, flat beyond the ends."),
-    inversion: z.object({ "10y2y": z.boolean(), "10y3m": z.boolean() }).describe("true when the 10-year yield is below the 2-year (3-month) yield."),
+    inversion: z
+      .object({ "10y2y": z.boolean(), "10y3m": z.boolean() })
+      .describe("true when the 10-year yield is below the 2-year (3-month) yield."),
     spread10y2y: nnum("10-year minus 2-year par yield, basis points."),
     spread10y3m: nnum("10-year minus 3-month par yield, basis points."),
     shape: z.string(),
@@ -168,30 +228,48 @@ export const schemas = {
     label: z.enum(["extreme_fear", "fear", "neutral", "greed", "extreme_greed"]),
     coverage: num("Share of the base weight whose inputs were available, 0–1."),
     components: z.array(sentimentComponent),
-    missing: z.array(z.string()).describe("Components left out for lack of data; the others' weights are renormalised."),
+    missing: z
+      .array(z.string())
+      .describe("Components left out for lack of data; the others' weights are renormalised."),
     timestamp: z.string(),
   }),
   watchlistRanking: z.object({
-    symbols: z.array(z.string()).describe("The requested symbols, upper-case, de-duplicated (ranked and unknown ones)."),
+    symbols: z
+      .array(z.string())
+      .describe("The requested symbols, upper-case, de-duplicated (ranked and unknown ones)."),
     ranked: z.array(
       z.object({
-        rank: z.number(), symbol: z.string(),
+        rank: z.number(),
+        symbol: z.string(),
         score: num("0.6 × IV rank + 0.4 × liquidity score, 0–100."),
-        ivRank: z.number().nullable(), liquidityScore: z.number(),
+        ivRank: z.number().nullable(),
+        liquidityScore: z.number(),
         decision: z.enum(["trade", "caution", "no_trade"]),
       }),
     ),
     noTradeCount: num("How many of the symbols have decision no_trade."),
-    unknown: z.array(z.object({
-      symbol: z.string(),
-      reason: z.enum(["symbol_not_found", "data_source_unavailable"]).describe("symbol_not_found: the service has no such instrument; data_source_unavailable: the instrument exists but has no data right now."),
-      message: z.string(),
-    })).describe("Requested symbols left out of the ranking, in request order, each with the reason. Empty when every symbol was ranked; when none can be ranked the call fails with the first symbol's error instead."),
+    unknown: z
+      .array(
+        z.object({
+          symbol: z.string(),
+          reason: z
+            .enum(["symbol_not_found", "data_source_unavailable"])
+            .describe(
+              "symbol_not_found: the service has no such instrument; data_source_unavailable: the instrument exists but has no data right now.",
+            ),
+          message: z.string(),
+        }),
+      )
+      .describe(
+        "Requested symbols left out of the ranking, in request order, each with the reason. Empty when every symbol was ranked; when none can be ranked the call fails with the first symbol's error instead.",
+      ),
     timestamp: z.string(),
   }),
   researchOutput: z.object({
     output: z.object({
-      strategy: z.string(), symbol: z.string(), expiry: z.string(),
+      strategy: z.string(),
+      symbol: z.string(),
+      expiry: z.string(),
       legs: z.array(
         z.object({
           action: z.enum(["buy", "sell"]),
@@ -209,16 +287,29 @@ export const schemas = {
       maxLoss: nnum("Largest loss at expiry, USD (positive number); null when unlimited."),
       breakevens: z.array(z.number()).describe("Underlying prices at expiry where the position's P&L is zero."),
       greeks: z.object({
-        delta: num("Position delta, shares-equivalent."), gamma: num("Position gamma per $1 move."),
-        theta: num("Position theta, USD per calendar day."), vega: num("Position vega, USD per vol point."),
+        delta: num("Position delta, shares-equivalent."),
+        gamma: num("Position gamma per $1 move."),
+        theta: num("Position theta, USD per calendar day."),
+        vega: num("Position vega, USD per vol point."),
       }),
-      probabilityOfProfit: nnum("Risk-neutral probability that the position ends with a profit at expiry, 0–1 (lognormal, ATM IV)."),
-      expectedMove: z.object({ move: z.number(), movePct: z.number(), days: z.number() }).nullable()
+      probabilityOfProfit: nnum(
+        "Risk-neutral probability that the position ends with a profit at expiry, 0–1 (lognormal, ATM IV).",
+      ),
+      expectedMove: z
+        .object({ move: z.number(), movePct: z.number(), days: z.number() })
+        .nullable()
         .describe("spot × ATM IV × √(days/365) to expiry: USD, fraction of spot, calendar days."),
     }),
     riskFlags: z.array(
       z.object({
-        code: z.enum(["earnings_before_expiry", "wide_spread", "thin_open_interest", "early_assignment_risk", "short_dated", "undefined_risk"]),
+        code: z.enum([
+          "earnings_before_expiry",
+          "wide_spread",
+          "thin_open_interest",
+          "early_assignment_risk",
+          "short_dated",
+          "undefined_risk",
+        ]),
         severity: z.enum(["info", "warning", "high"]),
         message: z.string(),
       }),
@@ -227,12 +318,21 @@ export const schemas = {
   }),
   webhook,
   webhookCreated: z.object({
-    webhookId: z.string(), status: z.literal("active"), url: z.string(), events: z.array(z.string()),
-    symbols: z.array(z.string()), params: webhook.shape.params, environment: z.enum(["test", "live"]), disabledReason: z.null(),
-    createdAt: z.string(), signingSecret: z.string().describe("whsec_… secret for verifying deliveries; shown only here."),
+    webhookId: z.string(),
+    status: z.literal("active"),
+    url: z.string(),
+    events: z.array(z.string()),
+    symbols: z.array(z.string()),
+    params: webhook.shape.params,
+    environment: z.enum(["test", "live"]),
+    disabledReason: z.null(),
+    createdAt: z.string(),
+    signingSecret: z.string().describe("whsec_… secret for verifying deliveries; shown only here."),
   }),
   webhookList: z.object({ webhooks: z.array(webhook) }),
   health: z.object({
-    status: z.enum(["ok", "degraded"]), version: z.string(), uptime: num("Seconds since the process started."),
+    status: z.enum(["ok", "degraded"]),
+    version: z.string(),
+    uptime: num("Seconds since the process started."),
   }),
 };

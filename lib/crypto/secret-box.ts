@@ -17,7 +17,12 @@ export function seal(plaintext: string, secret: string, purpose: string, context
   const cipher = createCipheriv("aes-256-gcm", derive(secret, purpose), iv);
   cipher.setAAD(Buffer.from(context));
   const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  return [VERSION, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(".");
+  return [
+    VERSION,
+    iv.toString("base64url"),
+    cipher.getAuthTag().toString("base64url"),
+    body.toString("base64url"),
+  ].join(".");
 }
 
 /** Decrypts what seal produced; throws if the secret, purpose or context differ or the text was altered. */

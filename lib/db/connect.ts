@@ -18,5 +18,11 @@ export async function connectForTool(): Promise<Database> {
 async function migrated(database: Database, stopEngine: (() => Promise<void>) | null): Promise<Database> {
   await runMigrations(database);
   if (!stopEngine) return database;
-  return { ...database, close: async () => { await database.close(); await stopEngine(); } };
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await stopEngine();
+    },
+  };
 }

@@ -43,7 +43,8 @@ export function runningEmbeddedUrl(dataDir: string): string | null {
 export async function startEmbeddedDatabase(dataDir: string, port?: number): Promise<EmbeddedDatabase> {
   const dir = resolve(dataDir);
   const other = runningEmbeddedUrl(dir);
-  if (other) throw new Error(`the embedded database in ${dir} is already open by another process (${other}); stop it first`);
+  if (other)
+    throw new Error(`the embedded database in ${dir} is already open by another process (${other}); stop it first`);
   mkdirSync(dir, { recursive: true });
   // Imported here, not at module load: Next's build workers must never open the data directory.
   const { PGlite } = await import("@electric-sql/pglite");
@@ -79,7 +80,11 @@ interface QueryQueue {
   queue: QueuedMessage[];
   processing: boolean;
   lastHandlerId: number | null;
-  db: { isInTransaction(): boolean; runExclusive<T>(fn: () => Promise<T>): Promise<T>; execProtocolRawStream(m: Uint8Array, o: { onRawData(d: Uint8Array): void }): Promise<unknown> };
+  db: {
+    isInTransaction(): boolean;
+    runExclusive<T>(fn: () => Promise<T>): Promise<T>;
+    execProtocolRawStream(m: Uint8Array, o: { onRawData(d: Uint8Array): void }): Promise<unknown>;
+  };
   processQueue(): Promise<void>;
   clearTransactionIfNeeded(handlerId: number): Promise<void>;
 }
@@ -111,7 +116,9 @@ function makeBatchesAtomic(server: { queryQueue: QueryQueue }): void {
       let bytes = 0;
       const item = next;
       try {
-        await this.db.runExclusive(() => this.db.execProtocolRawStream(item.message, { onRawData: (d) => ((bytes += d.length), item.onData(d)) }));
+        await this.db.runExclusive(() =>
+          this.db.execProtocolRawStream(item.message, { onRawData: (d) => ((bytes += d.length), item.onData(d)) }),
+        );
       } catch (err) {
         item.reject(err);
         batchOpen = false;

@@ -1,7 +1,10 @@
 /** Runs `fn` in a transaction, or in a savepoint when `sql` already is one (a handler inside the pipeline's transaction). */
 import type postgres from "postgres";
 
-export function inTransaction<T>(sql: postgres.Sql | postgres.TransactionSql, fn: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
+export function inTransaction<T>(
+  sql: postgres.Sql | postgres.TransactionSql,
+  fn: (tx: postgres.TransactionSql) => Promise<T>,
+): Promise<T> {
   if ("savepoint" in sql && typeof sql.savepoint === "function") return sql.savepoint(fn) as Promise<T>;
   return (sql as postgres.Sql).begin(fn) as Promise<T>;
 }

@@ -19,12 +19,14 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 
 export function normaliseEmail(email: string): string {
   const e = email.trim().toLowerCase();
-  if (!EMAIL.test(e)) throw new DomainError("invalid", `'${email.slice(0, 80)}' is not an e-mail address`, { field: "email" });
+  if (!EMAIL.test(e))
+    throw new DomainError("invalid", `'${email.slice(0, 80)}' is not an e-mail address`, { field: "email" });
   return e;
 }
 
 export function assertPlan(plan: string): PlanId {
-  if (!(PLAN_IDS as readonly string[]).includes(plan)) throw new DomainError("invalid", `plan must be one of ${PLAN_IDS.join(", ")}`, { field: "plan" });
+  if (!(PLAN_IDS as readonly string[]).includes(plan))
+    throw new DomainError("invalid", `plan must be one of ${PLAN_IDS.join(", ")}`, { field: "plan" });
   return plan as PlanId;
 }
 
@@ -50,33 +52,76 @@ export async function createAccount(db: Db, input: NewAccountInput, actor: Actor
   return db.transaction((tx) => createAccountInTx(tx, { ...input, email, plan }, actor));
 }
 
-export async function createAccountInTx(tx: Tx, input: NewAccountInput & { email: string; plan: PlanId }, actor: Actor | SignupActor): Promise<AccountView> {
+export async function createAccountInTx(
+  tx: Tx,
+  input: NewAccountInput & { email: string; plan: PlanId },
+  actor: Actor | SignupActor,
+): Promise<AccountView> {
   const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
-  if (existing.length) throw new DomainError("conflict", `an account for ${input.email} already exists`, { field: "email" });
-  const [account] = await tx.insert(accounts).values({ name: input.name?.trim() || input.email, planId: input.plan }).returning();
-  const [user] = await tx.insert(users).values({
-    email: input.email, name: input.name?.trim() || null, isAdmin: input.admin ?? false, passwordHash: input.passwordHash ?? null,
-    emailVerified: input.emailVerified ?? null, termsVersion: input.terms?.version ?? null, termsAcceptedAt: input.terms?.acceptedAt ?? null,
-  }).returning({ id: users.id });
+  if (existing.length)
+    throw new DomainError("conflict", `an account for ${input.email} already exists`, { field: "email" });
+  const [account] = await tx
+    .insert(accounts)
+    .values({ name: input.name?.trim() || input.email, planId: input.plan })
+    .returning();
+  const [user] = await tx
+    .insert(users)
+    .values({
+      email: input.email,
+      name: input.name?.trim() || null,
+      isAdmin: input.admin ?? false,
+      passwordHash: input.passwordHash ?? null,
+      emailVerified: input.emailVerified ?? null,
+      termsVersion: input.terms?.version ?? null,
+      termsAcceptedAt: input.terms?.acceptedAt ?? null,
+    })
+    .returning({ id: users.id });
   await tx.insert(memberships).values({ userId: user.id, accountId: account.id, role: "owner" });
   await recordAudit(tx, {
-    actor: actor.type === "self" ? { ...actor, type: "user", id: user.id } : actor, accountId: account.id,
-    action: "account.create", target: `account:${account.id}`, after: { email: input.email, plan: input.plan, admin: input.admin ?? false },
+    actor: actor.type === "self" ? { ...actor, type: "user", id: user.id } : actor,
+    accountId: account.id,
+    action: "account.create",
+    target: `account:${account.id}`,
+    after: { email: input.email, plan: input.plan, admin: input.admin ?? false },
   });
-  return { accountId: account.id, userId: user.id, email: input.email, plan: input.plan, status: account.status, admin: input.admin ?? false };
+  return {
+    accountId: account.id,
+    userId: user.id,
+    email: input.email,
+    plan: input.plan,
+    status: account.status,
+    admin: input.admin ?? false,
+  };
 }
 
 /** The account a person owns (their first membership as owner, else their first membership). */
 export async function findAccountByEmail(db: Db, email: string): Promise<AccountView | null> {
   const rows = await db
-    .select({ accountId: accounts.id, userId: users.id, email: users.email, plan: accounts.planId, status: accounts.status, admin: users.isAdmin, role: memberships.role })
+    .select({
+      accountId: accounts.id,
+      userId: users.id,
+      email: users.email,
+      plan: accounts.planId,
+      status: accounts.status,
+      admin: users.isAdmin,
+      role: memberships.role,
+    })
     .from(users)
     .innerJoin(memberships, eq(memberships.userId, users.id))
     .innerJoin(accounts, eq(accounts.id, memberships.accountId))
     .where(eq(users.email, normaliseEmail(email)))
     .orderBy(asc(memberships.createdAt));
   const row = rows.find((r) => r.role === "owner") ?? rows[0];
-  return row ? { accountId: row.accountId, userId: row.userId, email: row.email, plan: row.plan as PlanId, status: row.status, admin: row.admin } : null;
+  return row
+    ? {
+        accountId: row.accountId,
+        userId: row.userId,
+        email: row.email,
+        plan: row.plan as PlanId,
+        status: row.status,
+        admin: row.admin,
+      }
+    : null;
 }
 
 /** For the CLI: resolves an e-mail to the account id the domain functions take. */
@@ -95,22 +140,41 @@ export async function getAccount(db: Db, accountId: string) {
 export async function setAccountPlan(db: Db, accountId: string, plan: string, actor: Actor) {
   const planId = assertPlan(plan);
   return db.transaction(async (tx) => {
-    const [before] = await tx.select({ planId: accounts.planId }).from(accounts).where(eq(accounts.id, accountId)).for("update");
+    const [before] = await tx
+      .select({ planId: accounts.planId })
+      .from(accounts)
+      .where(eq(accounts.id, accountId))
+      .for("update");
     if (!before) throw new DomainError("not_found", "no such account");
     const [after] = await tx.update(accounts).set({ planId }).where(eq(accounts.id, accountId)).returning();
-    await recordAudit(tx, { actor, accountId, action: "account.set_plan", target: `account:${accountId}`, before: { plan: before.planId }, after: { plan: planId } });
+    await recordAudit(tx, {
+      actor,
+      accountId,
+      action: "account.set_plan",
+      target: `account:${accountId}`,
+      before: { plan: before.planId },
+      after: { plan: planId },
+    });
     return { accountId, plan: planId as PlanId, status: after.status };
   });
 }
 
 export async function setAccountStatus(db: Db, accountId: string, status: "active" | "inactive", actor: Actor) {
   return db.transaction(async (tx) => {
-    const [before] = await tx.select({ status: accounts.status }).from(accounts).where(eq(accounts.id, accountId)).for("update");
+    const [before] = await tx
+      .select({ status: accounts.status })
+      .from(accounts)
+      .where(eq(accounts.id, accountId))
+      .for("update");
     if (!before) throw new DomainError("not_found", "no such account");
     const [after] = await tx.update(accounts).set({ status }).where(eq(accounts.id, accountId)).returning();
     await recordAudit(tx, {
-      actor, accountId, action: `account.${status === "active" ? "activate" : "deactivate"}`, target: `account:${accountId}`,
-      before: { status: before.status }, after: { status },
+      actor,
+      accountId,
+      action: `account.${status === "active" ? "activate" : "deactivate"}`,
+      target: `account:${accountId}`,
+      before: { status: before.status },
+      after: { status },
     });
     return { accountId, plan: after.planId as PlanId, status };
   });
@@ -118,7 +182,10 @@ export async function setAccountStatus(db: Db, accountId: string, status: "activ
 
 /** Whether a user belongs to an account, and as what; portal routes check it before touching the account. */
 export async function membershipOf(db: Db, userId: string, accountId: string) {
-  const [row] = await db.select({ role: memberships.role }).from(memberships).where(and(eq(memberships.userId, userId), eq(memberships.accountId, accountId)));
+  const [row] = await db
+    .select({ role: memberships.role })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.accountId, accountId)));
   return row?.role ?? null;
 }
 
@@ -135,14 +202,29 @@ export interface AccountListItem {
 
 /** Every account with its owner's e-mail and counts, oldest first (operators who need an id). */
 export async function listAccounts(db: Db): Promise<AccountListItem[]> {
-  const rows = await db.execute<{ id: string; name: string; plan_id: string; status: "active" | "inactive"; owner: string | null; members: number; keys: number; created_at: string }>(sql`
+  const rows = await db.execute<{
+    id: string;
+    name: string;
+    plan_id: string;
+    status: "active" | "inactive";
+    owner: string | null;
+    members: number;
+    keys: number;
+    created_at: string;
+  }>(sql`
     select a.id, a.name, a.plan_id, a.status, a.created_at::text,
       (select u.email from memberships m join users u on u.id = m.user_id where m.account_id = a.id and m.role = 'owner' order by m.created_at limit 1) as owner,
       (select count(*)::int from memberships m where m.account_id = a.id) as members,
       (select count(*)::int from api_keys k where k.account_id = a.id) as keys
     from accounts a order by a.created_at, a.id`);
   return [...rows].map((r) => ({
-    accountId: r.id, name: r.name, plan: r.plan_id as PlanId, status: r.status, owner: r.owner, members: r.members, keys: r.keys,
+    accountId: r.id,
+    name: r.name,
+    plan: r.plan_id as PlanId,
+    status: r.status,
+    owner: r.owner,
+    members: r.members,
+    keys: r.keys,
     createdAt: new Date(r.created_at).toISOString(),
   }));
 }

@@ -24,21 +24,39 @@ export async function rollKey(
   now = new Date(),
 ): Promise<RolledKey> {
   if (!Object.hasOwn(ROLL_OVERLAPS, input.overlap)) {
-    throw new DomainError("invalid", `Overlap is one of ${Object.keys(ROLL_OVERLAPS).join(", ")}.`, { field: "overlap" });
+    throw new DomainError("invalid", `Overlap is one of ${Object.keys(ROLL_OVERLAPS).join(", ")}.`, {
+      field: "overlap",
+    });
   }
   const overlap = input.overlap as RollOverlap;
   return db.transaction(async (tx) => {
     const [old] = await lockKey(tx, input.keyId, input.accountId);
     if (!old) throw new DomainError("not_found", "No such key.");
-    if (old.status !== "active" || isExpired(old, now)) throw new DomainError("conflict", `Only an active key can be rolled; this one is ${old.status === "active" ? "expired" : old.status}.`);
-    if (old.expiresAt) throw new DomainError("conflict", `This key was already rolled; it stops working at ${old.expiresAt.toISOString()}.`);
+    if (old.status !== "active" || isExpired(old, now))
+      throw new DomainError(
+        "conflict",
+        `Only an active key can be rolled; this one is ${old.status === "active" ? "expired" : old.status}.`,
+      );
+    if (old.expiresAt)
+      throw new DomainError(
+        "conflict",
+        `This key was already rolled; it stops working at ${old.expiresAt.toISOString()}.`,
+      );
     if (old.env === "live") await assertMayHoldLiveKey(tx, input.accountId, input.userId, old.style);
-    const created = await insertKey(tx, { accountId: input.accountId, env: old.env, style: old.style, name: old.name }, actor);
+    const created = await insertKey(
+      tx,
+      { accountId: input.accountId, env: old.env, style: old.style, name: old.name },
+      actor,
+    );
     const expiresAt = new Date(now.getTime() + ROLL_OVERLAPS[overlap] * 1000);
     await tx.update(apiKeys).set({ expiresAt }).where(eq(apiKeys.id, old.id));
     await recordAudit(tx, {
-      actor, accountId: input.accountId, action: "key.roll", target: `key:${old.id}`,
-      before: { expiresAt: null }, after: { expiresAt: expiresAt.toISOString(), overlap, replacedBy: created.id },
+      actor,
+      accountId: input.accountId,
+      action: "key.roll",
+      target: `key:${old.id}`,
+      before: { expiresAt: null },
+      after: { expiresAt: expiresAt.toISOString(), overlap, replacedBy: created.id },
     });
     return { key: created, old: { id: old.id, expiresAt: expiresAt.toISOString() } };
   });

@@ -43,7 +43,8 @@ export const KEY_NAME_MAX = 80;
 
 function keyName(name: string | undefined, env: "test" | "live"): string {
   const trimmed = (name ?? `${env} key`).trim();
-  if (trimmed.length === 0 || trimmed.length > KEY_NAME_MAX) throw new DomainError("invalid", `A key name has 1–${KEY_NAME_MAX} characters.`, { field: "name" });
+  if (trimmed.length === 0 || trimmed.length > KEY_NAME_MAX)
+    throw new DomainError("invalid", `A key name has 1–${KEY_NAME_MAX} characters.`, { field: "name" });
   return trimmed;
 }
 
@@ -58,8 +59,16 @@ export async function insertKey(
   const generated = generateKey(keyKindFor(input.env, input.style));
   const id = `key_${randomBytes(12).toString("hex")}`;
   const { name, env, style } = input;
-  await tx.insert(apiKeys).values({ id, accountId: input.accountId, name, env, style, prefix: generated.prefix, digest: generated.digest });
-  await recordAudit(tx, { actor, accountId: input.accountId, action: "key.create", target: `key:${id}`, after: { name, env, style, prefix: generated.prefix } });
+  await tx
+    .insert(apiKeys)
+    .values({ id, accountId: input.accountId, name, env, style, prefix: generated.prefix, digest: generated.digest });
+  await recordAudit(tx, {
+    actor,
+    accountId: input.accountId,
+    action: "key.create",
+    target: `key:${id}`,
+    after: { name, env, style, prefix: generated.prefix },
+  });
   return { id, key: generated.key, prefix: generated.prefix, env, plan: env === "test" ? "sandbox" : account.planId };
 }
 
@@ -70,25 +79,44 @@ export async function createKey(
   actor: Actor,
 ): Promise<CreatedKey> {
   const style = input.style ?? "standard";
-  if (input.env === "test" && style === "sk") throw new DomainError("invalid", "svc_sk_live_ keys are live keys; a test key has the standard style", { field: "env" });
+  if (input.env === "test" && style === "sk")
+    throw new DomainError("invalid", "svc_sk_live_ keys are live keys; a test key has the standard style", {
+      field: "env",
+    });
   const name = keyName(input.name, input.env);
   return db.transaction((tx) => insertKey(tx, { accountId: input.accountId, env: input.env, style, name }, actor));
 }
 
 /** What a live key of this style needs (CONTRACT §3), in the portal's words. */
 export function liveKeyRequirement(style: "standard" | "sk"): string {
-  return style === "sk" ? "svc_sk_live_ keys need a paid plan (Starter or higher)" : "Live keys (svc_live_) need the Pro or Enterprise plan";
+  return style === "sk"
+    ? "svc_sk_live_ keys need a paid plan (Starter or higher)"
+    : "Live keys (svc_live_) need the Pro or Enterprise plan";
 }
 
 /** A person may hold live keys only with a verified e-mail, on a plan that admits the key's style (CONTRACT §3). */
-export async function assertMayHoldLiveKey(tx: Tx, accountId: string, userId: string, style: "standard" | "sk"): Promise<void> {
+export async function assertMayHoldLiveKey(
+  tx: Tx,
+  accountId: string,
+  userId: string,
+  style: "standard" | "sk",
+): Promise<void> {
   const [user] = await tx.select({ verified: users.emailVerified }).from(users).where(eq(users.id, userId));
   if (!user) throw new DomainError("not_found", "no such user");
-  if (!user.verified) throw new DomainError("forbidden", "Live keys need a verified e-mail address: verify yours first.");
-  const [row] = await tx.select({ name: plans.nameA, styles: plans.liveKeyStyles }).from(accounts).innerJoin(plans, eq(plans.id, accounts.planId)).where(eq(accounts.id, accountId));
+  if (!user.verified)
+    throw new DomainError("forbidden", "Live keys need a verified e-mail address: verify yours first.");
+  const [row] = await tx
+    .select({ name: plans.nameA, styles: plans.liveKeyStyles })
+    .from(accounts)
+    .innerJoin(plans, eq(plans.id, accounts.planId))
+    .where(eq(accounts.id, accountId));
   if (!row) throw new DomainError("not_found", "no such account");
   if (!row.styles.includes(style === "sk" ? "sk" : "live")) {
-    throw new DomainError("subscription_required", `${liveKeyRequirement(style)}; this account is on ${row.name}. Change the plan first.`, { field: "env" });
+    throw new DomainError(
+      "subscription_required",
+      `${liveKeyRequirement(style)}; this account is on ${row.name}. Change the plan first.`,
+      { field: "env" },
+    );
   }
 }
 
@@ -98,7 +126,8 @@ export async function createOwnKey(
   input: { accountId: string; userId: string; env: string; name: string },
   actor: Actor,
 ): Promise<CreatedKey> {
-  if (input.env !== "test" && input.env !== "live") throw new DomainError("invalid", "Environment is Test or Live.", { field: "env" });
+  if (input.env !== "test" && input.env !== "live")
+    throw new DomainError("invalid", "Environment is Test or Live.", { field: "env" });
   const env = input.env;
   const name = keyName(typeof input.name === "string" ? input.name : "", env);
   return db.transaction(async (tx) => {
@@ -114,7 +143,13 @@ const TRANSITIONS = {
 } as const;
 
 /** Changes a key's state; revocation is final. Scoped to an account when the caller is not an operator. */
-export async function changeKeyStatus(db: Db, id: string, action: keyof typeof TRANSITIONS, actor: Actor, accountId?: string): Promise<KeyView> {
+export async function changeKeyStatus(
+  db: Db,
+  id: string,
+  action: keyof typeof TRANSITIONS,
+  actor: Actor,
+  accountId?: string,
+): Promise<KeyView> {
   const rule = TRANSITIONS[action];
   return db.transaction(async (tx) => {
     const [key] = await lockKey(tx, id, accountId);
@@ -127,7 +162,14 @@ export async function changeKeyStatus(db: Db, id: string, action: keyof typeof T
       .set({ status: rule.to, revokedAt: rule.to === "revoked" ? new Date() : key.revokedAt })
       .where(eq(apiKeys.id, id))
       .returning();
-    await recordAudit(tx, { actor, accountId: key.accountId, action: `key.${action}`, target: `key:${id}`, before: { status: key.status }, after: { status: rule.to } });
+    await recordAudit(tx, {
+      actor,
+      accountId: key.accountId,
+      action: `key.${action}`,
+      target: `key:${id}`,
+      before: { status: key.status },
+      after: { status: rule.to },
+    });
     return toView(updated);
   });
 }
@@ -139,9 +181,17 @@ export function lockKey(tx: Tx, id: string, accountId?: string) {
 
 /** The account's keys, newest first, as the portal's table shows them. */
 export async function listKeys(db: Db, accountId: string, now = new Date()): Promise<KeyListItem[]> {
-  const [account] = await db.select({ planName: plans.nameA }).from(accounts).innerJoin(plans, eq(plans.id, accounts.planId)).where(eq(accounts.id, accountId));
+  const [account] = await db
+    .select({ planName: plans.nameA })
+    .from(accounts)
+    .innerJoin(plans, eq(plans.id, accounts.planId))
+    .where(eq(accounts.id, accountId));
   if (!account) throw new DomainError("not_found", "no such account");
-  const rows = await db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.accountId, accountId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
   return rows.map((r) => ({
     ...toView(r),
     state: r.status === "active" && isExpired(r, now) ? "expired" : r.status,
@@ -156,7 +206,15 @@ export function isExpired(r: Pick<KeyRow, "expiresAt">, now: Date): boolean {
 }
 
 export function toView(r: KeyRow): KeyView {
-  return { id: r.id, name: r.name, prefix: r.prefix, env: r.env, style: r.style, status: r.status, createdAt: r.createdAt.toISOString() };
+  return {
+    id: r.id,
+    name: r.name,
+    prefix: r.prefix,
+    env: r.env,
+    style: r.style,
+    status: r.status,
+    createdAt: r.createdAt.toISOString(),
+  };
 }
 
 export async function planOf(db: Db, planId: string) {

@@ -21,13 +21,20 @@ export async function issueToken(db: Db, purpose: TokenPurpose, email: string, n
   const identifier = `${purpose}:${email}`;
   await db.transaction(async (tx) => {
     await tx.delete(tokens).where(eq(tokens.identifier, identifier));
-    await tx.insert(tokens).values({ identifier, token: tokenDigest(raw), expires: new Date(now.getTime() + TOKEN_TTL_MS[purpose]) });
+    await tx
+      .insert(tokens)
+      .values({ identifier, token: tokenDigest(raw), expires: new Date(now.getTime() + TOKEN_TTL_MS[purpose]) });
   });
   return raw;
 }
 
 /** Deletes the token and returns its e-mail when it was live; null for unknown, used or expired tokens. */
-export async function consumeToken(tx: Tx, purpose: TokenPurpose, raw: string, now = new Date()): Promise<string | null> {
+export async function consumeToken(
+  tx: Tx,
+  purpose: TokenPurpose,
+  raw: string,
+  now = new Date(),
+): Promise<string | null> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(raw)) return null;
   await tx.delete(tokens).where(and(like(tokens.identifier, `${purpose}:%`), lte(tokens.expires, now)));
   const [row] = await tx

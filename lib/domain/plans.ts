@@ -13,7 +13,11 @@ export async function listPlans(db: Db): Promise<PlanRow[]> {
 }
 
 export async function currentPlan(db: Db, accountId: string): Promise<PlanRow> {
-  const [row] = await db.select({ plan: plans }).from(accounts).innerJoin(plans, eq(plans.id, accounts.planId)).where(eq(accounts.id, accountId));
+  const [row] = await db
+    .select({ plan: plans })
+    .from(accounts)
+    .innerJoin(plans, eq(plans.id, accounts.planId))
+    .where(eq(accounts.id, accountId));
   if (!row) throw new DomainError("not_found", "No such account.");
   return row.plan;
 }
@@ -22,6 +26,7 @@ export async function currentPlan(db: Db, accountId: string): Promise<PlanRow> {
 export async function changeOwnPlan(db: Db, input: { accountId: string; plan: unknown }, actor: Actor) {
   if (typeof input.plan !== "string") throw new DomainError("invalid", "Choose a plan.", { field: "plan" });
   const account = await getAccount(db, input.accountId);
-  if (account.planId === input.plan) throw new DomainError("conflict", "The account is already on this plan.", { field: "plan" });
+  if (account.planId === input.plan)
+    throw new DomainError("conflict", "The account is already on this plan.", { field: "plan" });
   return setAccountPlan(db, input.accountId, input.plan, actor);
 }

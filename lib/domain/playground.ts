@@ -11,7 +11,10 @@ import { changeKeyStatus, createKey } from "./keys";
 
 const PURPOSE = "playground-key";
 
-export interface PlaygroundKeyInfo { keyId: string; prefix: string }
+export interface PlaygroundKeyInfo {
+  keyId: string;
+  prefix: string;
+}
 
 type Row = { key_id: string; prefix: string; sealed_key: string; usable: boolean };
 
@@ -32,11 +35,21 @@ export async function playgroundKeyInfo(db: Db, accountId: string): Promise<Play
  * The plaintext playground key, for a server-side call only. Creates a Sandbox test key named "Playground" when the
  * account has no usable one (`mayCreate`: owners only, as for every key); a concurrent creator's extra key is revoked.
  */
-export async function playgroundKey(db: Db, accountId: string, actor: Actor, mayCreate: boolean): Promise<PlaygroundKeyInfo & { key: string }> {
+export async function playgroundKey(
+  db: Db,
+  accountId: string,
+  actor: Actor,
+  mayCreate: boolean,
+): Promise<PlaygroundKeyInfo & { key: string }> {
   for (let attempt = 0; attempt < 2; attempt++) {
     const row = await current(db, accountId);
-    if (row?.usable) return { keyId: row.key_id, prefix: row.prefix, key: open(row.sealed_key, readAuthSecret(), PURPOSE, accountId) };
-    if (!mayCreate) throw new DomainError("forbidden", "The account has no playground key yet and only its owner can create one; paste one of your keys instead.");
+    if (row?.usable)
+      return { keyId: row.key_id, prefix: row.prefix, key: open(row.sealed_key, readAuthSecret(), PURPOSE, accountId) };
+    if (!mayCreate)
+      throw new DomainError(
+        "forbidden",
+        "The account has no playground key yet and only its owner can create one; paste one of your keys instead.",
+      );
     const created = await createKey(db, { accountId, env: "test", name: "Playground" }, actor);
     const sealed = seal(created.key, readAuthSecret(), PURPOSE, accountId);
     const stored = await db.execute(sql`

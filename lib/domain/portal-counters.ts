@@ -16,7 +16,10 @@ export interface Counter {
 export function windowOf(counter: Counter, now: Date): { start: string; retryAfterSeconds: number } {
   const ms = counter.windowSeconds * 1000;
   const start = Math.floor(now.getTime() / ms) * ms;
-  return { start: new Date(start).toISOString(), retryAfterSeconds: Math.max(1, Math.ceil((start + ms - now.getTime()) / 1000)) };
+  return {
+    start: new Date(start).toISOString(),
+    retryAfterSeconds: Math.max(1, Math.ceil((start + ms - now.getTime()) / 1000)),
+  };
 }
 
 /** Takes one slot in the counter's current window; false when the window is full. */

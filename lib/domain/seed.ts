@@ -21,12 +21,17 @@ export async function seedReferenceData(db: Db, catalogue: EndpointSeed[]): Prom
     await tx
       .insert(endpoints)
       .values(catalogue)
-      .onConflictDoUpdate({ target: endpoints.id, set: { summary: sql`excluded.summary`, family: sql`excluded.family` } });
+      .onConflictDoUpdate({
+        target: endpoints.id,
+        set: { summary: sql`excluded.summary`, family: sql`excluded.family` },
+      });
     const states = catalogue.flatMap((e) =>
       (["test", "live"] as const).map((env) => {
         const pending = env === "live" && DEFAULT_PENDING_LIVE.has(e.id);
         return {
-          endpointId: e.id, env, state: pending ? ("pending_licensing" as const) : ("enabled" as const),
+          endpointId: e.id,
+          env,
+          state: pending ? ("pending_licensing" as const) : ("enabled" as const),
           reason: pending ? "Default: trade-level options flow awaits a data-licensing review." : "Default state.",
           updatedBy: "system:seed",
         };

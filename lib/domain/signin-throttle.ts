@@ -17,9 +17,16 @@ export interface SigninAttempt {
 }
 
 /** Takes one attempt for this e-mail and address, or throws rate_limited with the seconds until the window ends. */
-export async function takeSigninAttempt(db: Db, who: { email: string; ip?: string }, now = new Date()): Promise<SigninAttempt> {
-  const counters: Counter[] = [{ key: who.email, bucket: "signin:email", limit: SIGNIN_LIMITS.email, windowSeconds: SIGNIN_WINDOW_SECONDS }];
-  if (who.ip) counters.push({ key: who.ip, bucket: "signin:ip", limit: SIGNIN_LIMITS.ip, windowSeconds: SIGNIN_WINDOW_SECONDS });
+export async function takeSigninAttempt(
+  db: Db,
+  who: { email: string; ip?: string },
+  now = new Date(),
+): Promise<SigninAttempt> {
+  const counters: Counter[] = [
+    { key: who.email, bucket: "signin:email", limit: SIGNIN_LIMITS.email, windowSeconds: SIGNIN_WINDOW_SECONDS },
+  ];
+  if (who.ip)
+    counters.push({ key: who.ip, bucket: "signin:ip", limit: SIGNIN_LIMITS.ip, windowSeconds: SIGNIN_WINDOW_SECONDS });
   const taken: Counter[] = [];
   for (const counter of counters) {
     if (await takeSlot(db, counter, now)) {
@@ -30,5 +37,9 @@ export async function takeSigninAttempt(db: Db, who: { email: string; ip?: strin
     const { retryAfterSeconds } = windowOf(counter, now);
     throw new DomainError("rate_limited", waitMessage(retryAfterSeconds), { retryAfterSeconds });
   }
-  return { release: async () => { for (const t of taken) await giveSlot(db, t, now); } };
+  return {
+    release: async () => {
+      for (const t of taken) await giveSlot(db, t, now);
+    },
+  };
 }

@@ -15,17 +15,40 @@ export const TERMS_POINTS = [
 ] as const;
 
 /** Records that the user accepted the current terms (version and time), audited. */
-export async function acceptTerms(db: Db, userId: string, version: number, actor: Actor): Promise<{ termsVersion: number; termsAcceptedAt: string }> {
-  if (version !== TERMS_VERSION) throw new DomainError("invalid", `These terms have changed (now version ${TERMS_VERSION}); reload the page and read them again.`, { field: "version" });
+export async function acceptTerms(
+  db: Db,
+  userId: string,
+  version: number,
+  actor: Actor,
+): Promise<{ termsVersion: number; termsAcceptedAt: string }> {
+  if (version !== TERMS_VERSION)
+    throw new DomainError(
+      "invalid",
+      `These terms have changed (now version ${TERMS_VERSION}); reload the page and read them again.`,
+      { field: "version" },
+    );
   return db.transaction(async (tx) => {
-    const [before] = await tx.select({ version: users.termsVersion }).from(users).where(eq(users.id, userId)).for("update");
+    const [before] = await tx
+      .select({ version: users.termsVersion })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
     if (!before) throw new DomainError("not_found", "No such user.");
     const acceptedAt = new Date();
     await tx.update(users).set({ termsVersion: version, termsAcceptedAt: acceptedAt }).where(eq(users.id, userId));
-    const [m] = await tx.select({ accountId: memberships.accountId }).from(memberships).where(eq(memberships.userId, userId)).orderBy(asc(memberships.createdAt)).limit(1);
+    const [m] = await tx
+      .select({ accountId: memberships.accountId })
+      .from(memberships)
+      .where(eq(memberships.userId, userId))
+      .orderBy(asc(memberships.createdAt))
+      .limit(1);
     await recordAudit(tx, {
-      actor, accountId: m?.accountId ?? null, action: "user.accept_terms", target: `user:${userId}`,
-      before: { termsVersion: before.version }, after: { termsVersion: version, acceptedAt: acceptedAt.toISOString() },
+      actor,
+      accountId: m?.accountId ?? null,
+      action: "user.accept_terms",
+      target: `user:${userId}`,
+      before: { termsVersion: before.version },
+      after: { termsVersion: version, acceptedAt: acceptedAt.toISOString() },
     });
     return { termsVersion: version, termsAcceptedAt: acceptedAt.toISOString() };
   });

@@ -2,14 +2,45 @@
 export const STATUS_CLASSES = ["2xx", "429", "4xx", "5xx"] as const;
 export type StatusClass = (typeof STATUS_CLASSES)[number];
 
-export interface UsageEndpoint { id: string; method: string; path: string; family: "A" | "B" }
-export interface UsageKey { id: string; name: string; prefix: string; env: "test" | "live"; status: string }
+export interface UsageEndpoint {
+  id: string;
+  method: string;
+  path: string;
+  family: "A" | "B";
+}
+export interface UsageKey {
+  id: string;
+  name: string;
+  prefix: string;
+  env: "test" | "live";
+  status: string;
+}
 
 /** One cell of a series: calls in one time bucket, for one route and one status class. */
-export interface UsageCell { bucket: string; endpointId: string; family: "A" | "B"; statusClass: StatusClass; calls: number }
+export interface UsageCell {
+  bucket: string;
+  endpointId: string;
+  family: "A" | "B";
+  statusClass: StatusClass;
+  calls: number;
+}
 
-export interface QuotaGauge { window: "month" | "day"; used: number; limit: number; windowStart: string; windowEnd: string }
-export interface KeyQuota { keyId: string; name: string; prefix: string; env: "test" | "live"; plan: string; familyA: QuotaGauge; familyB: QuotaGauge }
+export interface QuotaGauge {
+  window: "month" | "day";
+  used: number;
+  limit: number;
+  windowStart: string;
+  windowEnd: string;
+}
+export interface KeyQuota {
+  keyId: string;
+  name: string;
+  prefix: string;
+  env: "test" | "live";
+  plan: string;
+  familyA: QuotaGauge;
+  familyB: QuotaGauge;
+}
 
 export interface UsageSummary {
   now: string;
@@ -47,4 +78,9 @@ export interface RequestLogEntry {
   requestId: string;
 }
 
-export interface RequestLogPage { entries: RequestLogEntry[]; nextCursor: string | null; from: string; to: string }
+export interface RequestLogPage {
+  entries: RequestLogEntry[];
+  nextCursor: string | null;
+  from: string;
+  to: string;
+}

@@ -7,7 +7,17 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { quotaWindow } from "../api/windows";
 import { DomainError } from "./errors";
-import { STATUS_CLASSES, type KeyQuota, type QuotaGauge, type RequestLogPage, type RequestLogQuery, type StatusClass, type UsageCell, type UsageKey, type UsageSummary } from "./usage-types";
+import {
+  STATUS_CLASSES,
+  type KeyQuota,
+  type QuotaGauge,
+  type RequestLogPage,
+  type RequestLogQuery,
+  type StatusClass,
+  type UsageCell,
+  type UsageKey,
+  type UsageSummary,
+} from "./usage-types";
 
 export * from "./usage-types";
 
@@ -19,7 +29,9 @@ export const MINUTES = 60;
 /** The status class of a usage_events row, as the request log and the minute series name it. */
 const statusClassOf = (table: string) => {
   const s = `${table}.status`;
-  return sql.raw(`case when ${s} between 200 and 299 then '2xx' when ${s} = 429 then '429' when ${s} between 400 and 499 then '4xx' else '5xx' end`);
+  return sql.raw(
+    `case when ${s} between 200 and 299 then '2xx' when ${s} = 429 then '429' when ${s} between 400 and 499 then '4xx' else '5xx' end`,
+  );
 };
 
 const utcDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
@@ -27,7 +39,9 @@ const utcMinute = (d: Date) => new Date(Math.floor(d.getTime() / MINUTE_MS) * MI
 
 async function endpointsAndKeys(db: Db, accountId: string) {
   const [endpoints, keys] = await Promise.all([
-    db.execute<{ id: string; method: string; path: string; family: "A" | "B" }>(sql`select id, method, path, family from endpoints order by family, path, method`),
+    db.execute<{ id: string; method: string; path: string; family: "A" | "B" }>(
+      sql`select id, method, path, family from endpoints order by family, path, method`,
+    ),
     db.execute<{ id: string; name: string; prefix: string; env: "test" | "live"; status: string }>(
       sql`select id, name, prefix, env, status from api_keys where account_id = ${accountId}::uuid order by created_at, id`,
     ),
@@ -38,7 +52,9 @@ async function endpointsAndKeys(db: Db, accountId: string) {
 /** Calls per UTC day for the last `DAILY_DAYS` days, by route and status class (usage_daily: the gateway's own aggregate). */
 async function dailyCells(db: Db, accountId: string, now: Date, family: Map<string, "A" | "B">) {
   const today = utcDay(now);
-  const days = Array.from({ length: DAILY_DAYS }, (_, i) => new Date(today.getTime() - (DAILY_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10));
+  const days = Array.from({ length: DAILY_DAYS }, (_, i) =>
+    new Date(today.getTime() - (DAILY_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10),
+  );
   const rows = await db.execute<{ day: string; endpoint_id: string; ok: number; client: number; server: number }>(sql`
     select day::text as day, endpoint_id, sum(ok_calls)::int as ok, sum(client_errors)::int as client, sum(server_errors)::int as server
     from usage_daily where account_id = ${accountId}::uuid and day between ${days[0]}::date and ${days.at(-1)}::date
@@ -46,7 +62,11 @@ async function dailyCells(db: Db, accountId: string, now: Date, family: Map<stri
   const cells: UsageCell[] = [];
   for (const r of rows) {
     const f = family.get(r.endpoint_id) ?? "A";
-    for (const [statusClass, calls] of [["2xx", r.ok], ["4xx", r.client], ["5xx", r.server]] as const) {
+    for (const [statusClass, calls] of [
+      ["2xx", r.ok],
+      ["4xx", r.client],
+      ["5xx", r.server],
+    ] as const) {
       if (calls > 0) cells.push({ bucket: r.day, endpointId: r.endpoint_id, family: f, statusClass, calls });
     }
   }
@@ -59,12 +79,21 @@ async function minuteCells(db: Db, accountId: string, now: Date, family: Map<str
   const from = new Date(current.getTime() - (MINUTES - 1) * MINUTE_MS);
   const to = new Date(current.getTime() + MINUTE_MS);
   const minutes = Array.from({ length: MINUTES }, (_, i) => new Date(from.getTime() + i * MINUTE_MS).toISOString());
-  const rows = await db.execute<{ minute: Date | string; endpoint_id: string; status_class: StatusClass; calls: number }>(sql`
-    select date_trunc('minute', created_at) as minute, endpoint_id, ${statusClassOf('usage_events')} as status_class, count(*)::int as calls
+  const rows = await db.execute<{
+    minute: Date | string;
+    endpoint_id: string;
+    status_class: StatusClass;
+    calls: number;
+  }>(sql`
+    select date_trunc('minute', created_at) as minute, endpoint_id, ${statusClassOf("usage_events")} as status_class, count(*)::int as calls
     from usage_events where account_id = ${accountId}::uuid and created_at >= ${from.toISOString()}::timestamptz and created_at < ${to.toISOString()}::timestamptz
     group by 1, 2, 3`);
   const cells = rows.map((r) => ({
-    bucket: new Date(r.minute).toISOString(), endpointId: r.endpoint_id, family: family.get(r.endpoint_id) ?? "A", statusClass: r.status_class, calls: r.calls,
+    bucket: new Date(r.minute).toISOString(),
+    endpointId: r.endpoint_id,
+    family: family.get(r.endpoint_id) ?? "A",
+    statusClass: r.status_class,
+    calls: r.calls,
   }));
   return { minutes, cells, from, to };
 }
@@ -77,12 +106,15 @@ async function keyQuotas(db: Db, accountId: string, keys: UsageKey[], now: Date)
     select p.id, p.a_per_month, p.b_per_day, a.plan_id as account_plan
     from accounts a join plans p on p.id = a.plan_id or p.id = 'sandbox' where a.id = ${accountId}::uuid`);
   const plans = new Map(planRows.map((p) => [p.id, { aPerMonth: p.a_per_month, bPerDay: p.b_per_day }]));
-  const planOf = (k: UsageKey) => (k.env === "test" ? "sandbox" : planRows[0]?.account_plan ?? "sandbox");
+  const planOf = (k: UsageKey) => (k.env === "test" ? "sandbox" : (planRows[0]?.account_plan ?? "sandbox"));
   const monthStart = quotaWindow("A", { aPerMonth: 0, bPerDay: 0 }, now).start.toISOString();
   const dayStart = quotaWindow("B", { aPerMonth: 0, bPerDay: 0 }, now).start.toISOString();
   const counters = await db.execute<{ key_id: string; bucket: string; count: number }>(sql`
     select key_id, bucket, count from usage_counters
-    where key_id in (${sql.join(active.map((k) => sql`${k.id}`), sql`, `)})
+    where key_id in (${sql.join(
+      active.map((k) => sql`${k.id}`),
+      sql`, `,
+    )})
       and ((bucket = 'A:month' and window_start = ${monthStart}::timestamptz) or (bucket = 'B:day' and window_start = ${dayStart}::timestamptz))`);
   const used = new Map(counters.map((c) => [`${c.key_id}|${c.bucket}`, c.count]));
   return active.map((k) => {
@@ -90,9 +122,23 @@ async function keyQuotas(db: Db, accountId: string, keys: UsageKey[], now: Date)
     const plan = plans.get(planId) ?? { aPerMonth: 0, bPerDay: 0 };
     const gauge = (family: "A" | "B"): QuotaGauge => {
       const w = quotaWindow(family, plan, now);
-      return { window: w.name as "month" | "day", used: used.get(`${k.id}|${w.bucket}`) ?? 0, limit: w.limit, windowStart: w.start.toISOString(), windowEnd: w.end.toISOString() };
+      return {
+        window: w.name as "month" | "day",
+        used: used.get(`${k.id}|${w.bucket}`) ?? 0,
+        limit: w.limit,
+        windowStart: w.start.toISOString(),
+        windowEnd: w.end.toISOString(),
+      };
     };
-    return { keyId: k.id, name: k.name, prefix: k.prefix, env: k.env, plan: planId, familyA: gauge("A"), familyB: gauge("B") };
+    return {
+      keyId: k.id,
+      name: k.name,
+      prefix: k.prefix,
+      env: k.env,
+      plan: planId,
+      familyA: gauge("A"),
+      familyB: gauge("B"),
+    };
   });
 }
 
@@ -105,7 +151,12 @@ async function rateLimited(db: Db, accountId: string, now: Date, hourFrom: Date,
       count(*) filter (where status = 429 and created_at >= ${dayFrom.toISOString()}::timestamptz)::int as day429,
       count(*) filter (where created_at >= ${dayFrom.toISOString()}::timestamptz)::int as day_calls
     from usage_events where account_id = ${accountId}::uuid and created_at >= ${from.toISOString()}::timestamptz and created_at < ${hourTo.toISOString()}::timestamptz`);
-  return { lastHour: r?.hour429 ?? 0, lastHourCalls: r?.hour_calls ?? 0, today: r?.day429 ?? 0, todayCalls: r?.day_calls ?? 0 };
+  return {
+    lastHour: r?.hour429 ?? 0,
+    lastHourCalls: r?.hour_calls ?? 0,
+    today: r?.day429 ?? 0,
+    todayCalls: r?.day_calls ?? 0,
+  };
 }
 
 /** Everything the usage page shows above the request log, for one account. */
@@ -119,7 +170,13 @@ export async function usageSummary(db: Db, accountId: string, now: Date = new Da
   ]);
   const limited = await rateLimited(db, accountId, now, new Date(minutes.from), minutes.to);
   return {
-    now: now.toISOString(), endpoints, keys, daily, minutes: { minutes: minutes.minutes, cells: minutes.cells }, quotas, rateLimited: limited,
+    now: now.toISOString(),
+    endpoints,
+    keys,
+    daily,
+    minutes: { minutes: minutes.minutes, cells: minutes.cells },
+    quotas,
+    rateLimited: limited,
   };
 }
 
@@ -139,41 +196,66 @@ export function encodeCursor(time: string, id: string): string {
 export function decodeCursor(cursor: string): { time: string; id: string } {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(parsed) && parsed.length === 2 && CURSOR_TIME.test(parsed[0]) && /^\d{1,18}$/.test(parsed[1])) return { time: parsed[0], id: parsed[1] };
+    if (Array.isArray(parsed) && parsed.length === 2 && CURSOR_TIME.test(parsed[0]) && /^\d{1,18}$/.test(parsed[1]))
+      return { time: parsed[0], id: parsed[1] };
   } catch {
     // fall through to the one error below
   }
-  throw new DomainError("invalid", "The page cursor is not valid; start again from the first page.", { field: "cursor" });
+  throw new DomainError("invalid", "The page cursor is not valid; start again from the first page.", {
+    field: "cursor",
+  });
 }
 
 function logRange(q: RequestLogQuery, now: Date) {
   const to = q.to ?? new Date(now.getTime() + MINUTE_MS);
   const from = q.from ?? new Date(to.getTime() - LOG_DEFAULT_RANGE_MS);
-  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) throw new DomainError("invalid", "The time range is not valid.", { field: "from" });
-  if (from >= to) throw new DomainError("invalid", "The start of the time range must be before its end.", { field: "from" });
-  if (to.getTime() - from.getTime() > LOG_MAX_RANGE_MS) throw new DomainError("invalid", "The time range may span at most 31 days.", { field: "from" });
+  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()))
+    throw new DomainError("invalid", "The time range is not valid.", { field: "from" });
+  if (from >= to)
+    throw new DomainError("invalid", "The start of the time range must be before its end.", { field: "from" });
+  if (to.getTime() - from.getTime() > LOG_MAX_RANGE_MS)
+    throw new DomainError("invalid", "The time range may span at most 31 days.", { field: "from" });
   return { from, to };
 }
 
 /** One page of the account's request log, newest first; keyset pagination on (created_at, id), never an offset. */
-export async function requestLog(db: Db, accountId: string, q: RequestLogQuery = {}, now: Date = new Date()): Promise<RequestLogPage> {
+export async function requestLog(
+  db: Db,
+  accountId: string,
+  q: RequestLogQuery = {},
+  now: Date = new Date(),
+): Promise<RequestLogPage> {
   const { from, to } = logRange(q, now);
   const limit = q.limit ?? 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > LOG_PAGE_MAX) throw new DomainError("invalid", `A page holds 1–${LOG_PAGE_MAX} requests.`, { field: "limit" });
-  if (q.statusClass && !STATUS_CLASSES.includes(q.statusClass)) throw new DomainError("invalid", `Status must be one of ${STATUS_CLASSES.join(", ")}.`, { field: "status" });
+  if (!Number.isInteger(limit) || limit < 1 || limit > LOG_PAGE_MAX)
+    throw new DomainError("invalid", `A page holds 1–${LOG_PAGE_MAX} requests.`, { field: "limit" });
+  if (q.statusClass && !STATUS_CLASSES.includes(q.statusClass))
+    throw new DomainError("invalid", `Status must be one of ${STATUS_CLASSES.join(", ")}.`, { field: "status" });
   if (q.keyId) {
-    const owned = await db.execute(sql`select 1 from api_keys where id = ${q.keyId} and account_id = ${accountId}::uuid`);
+    const owned = await db.execute(
+      sql`select 1 from api_keys where id = ${q.keyId} and account_id = ${accountId}::uuid`,
+    );
     if (owned.length === 0) throw new DomainError("not_found", "No such key in this account.", { field: "key" });
   }
   const after = q.cursor ? decodeCursor(q.cursor) : null;
-  const rows = await db.execute<{ id: string; ts: string; key_id: string; prefix: string; endpoint_id: string; status: number; error_code: string | null; latency_ms: number; request_id: string }>(sql`
+  const rows = await db.execute<{
+    id: string;
+    ts: string;
+    key_id: string;
+    prefix: string;
+    endpoint_id: string;
+    status: number;
+    error_code: string | null;
+    latency_ms: number;
+    request_id: string;
+  }>(sql`
     select e.id::text as id, to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as ts, e.key_id, k.prefix,
       e.endpoint_id, e.status, e.error_code, e.latency_ms, e.request_id
     from usage_events e join api_keys k on k.id = e.key_id
     where e.account_id = ${accountId}::uuid and e.created_at >= ${from.toISOString()}::timestamptz and e.created_at < ${to.toISOString()}::timestamptz
       ${q.keyId ? sql`and e.key_id = ${q.keyId}` : sql``}
       ${q.endpointId ? sql`and e.endpoint_id = ${q.endpointId}` : sql``}
-      ${q.statusClass ? sql`and ${statusClassOf('e')} = ${q.statusClass}` : sql``}
+      ${q.statusClass ? sql`and ${statusClassOf("e")} = ${q.statusClass}` : sql``}
       ${after ? sql`and (e.created_at, e.id) < (${after.time}::timestamptz, ${after.id}::bigint)` : sql``}
     order by e.created_at desc, e.id desc
     limit ${limit + 1}`);
@@ -181,12 +263,25 @@ export async function requestLog(db: Db, accountId: string, q: RequestLogQuery =
   const entries = page.map((r) => {
     const space = r.endpoint_id.indexOf(" ");
     return {
-      id: r.id, time: r.ts, keyId: r.key_id, keyPrefix: r.prefix, method: r.endpoint_id.slice(0, space), path: r.endpoint_id.slice(space + 1),
-      status: r.status, errorCode: r.error_code, latencyMs: Math.round(r.latency_ms * 10) / 10, requestId: r.request_id,
+      id: r.id,
+      time: r.ts,
+      keyId: r.key_id,
+      keyPrefix: r.prefix,
+      method: r.endpoint_id.slice(0, space),
+      path: r.endpoint_id.slice(space + 1),
+      status: r.status,
+      errorCode: r.error_code,
+      latencyMs: Math.round(r.latency_ms * 10) / 10,
+      requestId: r.request_id,
     };
   });
   const last = page.at(-1);
-  return { entries, nextCursor: rows.length > limit && last ? encodeCursor(last.ts, last.id) : null, from: from.toISOString(), to: to.toISOString() };
+  return {
+    entries,
+    nextCursor: rows.length > limit && last ? encodeCursor(last.ts, last.id) : null,
+    from: from.toISOString(),
+    to: to.toISOString(),
+  };
 }
 
 export interface DailyUsageRow {
@@ -199,12 +294,32 @@ export interface DailyUsageRow {
 }
 
 /** Calls per UTC day and endpoint over the last `days` days (today included), from the gateway's daily aggregate. */
-export async function usageByDay(db: Db, accountId: string, days: number, now: Date = new Date()): Promise<DailyUsageRow[]> {
-  if (!Number.isInteger(days) || days < 1 || days > 400) throw new DomainError("invalid", "days is a whole number from 1 to 400", { field: "days" });
+export async function usageByDay(
+  db: Db,
+  accountId: string,
+  days: number,
+  now: Date = new Date(),
+): Promise<DailyUsageRow[]> {
+  if (!Number.isInteger(days) || days < 1 || days > 400)
+    throw new DomainError("invalid", "days is a whole number from 1 to 400", { field: "days" });
   const from = new Date(utcDay(now).getTime() - (days - 1) * DAY_MS).toISOString().slice(0, 10);
-  const rows = await db.execute<{ day: string; endpoint_id: string; calls: number; ok: number; client: number; server: number }>(sql`
+  const rows = await db.execute<{
+    day: string;
+    endpoint_id: string;
+    calls: number;
+    ok: number;
+    client: number;
+    server: number;
+  }>(sql`
     select day::text as day, endpoint_id, sum(calls)::int as calls, sum(ok_calls)::int as ok, sum(client_errors)::int as client, sum(server_errors)::int as server
     from usage_daily where account_id = ${accountId}::uuid and day >= ${from}::date
     group by day, endpoint_id order by day, endpoint_id`);
-  return [...rows].map((r) => ({ day: r.day, endpointId: r.endpoint_id, calls: r.calls, ok: r.ok, clientErrors: r.client, serverErrors: r.server }));
+  return [...rows].map((r) => ({
+    day: r.day,
+    endpointId: r.endpoint_id,
+    calls: r.calls,
+    ok: r.ok,
+    clientErrors: r.client,
+    serverErrors: r.server,
+  }));
 }

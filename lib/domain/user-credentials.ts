@@ -12,42 +12,78 @@ import { assertPassword } from "./users";
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 async function primaryAccountId(tx: Tx | Db, userId: string): Promise<string | null> {
-  const rows = await tx.select({ accountId: memberships.accountId, role: memberships.role }).from(memberships).where(eq(memberships.userId, userId)).orderBy(asc(memberships.createdAt));
+  const rows = await tx
+    .select({ accountId: memberships.accountId, role: memberships.role })
+    .from(memberships)
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(memberships.createdAt));
   return (rows.find((r) => r.role === "owner") ?? rows[0])?.accountId ?? null;
 }
 
 /** A verification token for the user's address; refused when it is already verified. */
 export async function startEmailVerification(db: Db, userId: string): Promise<{ email: string; token: string }> {
-  const [user] = await db.select({ email: users.email, verified: users.emailVerified }).from(users).where(eq(users.id, userId));
+  const [user] = await db
+    .select({ email: users.email, verified: users.emailVerified })
+    .from(users)
+    .where(eq(users.id, userId));
   if (!user) throw new DomainError("not_found", "No such user.");
   if (user.verified) throw new DomainError("conflict", "Your e-mail address is already verified.");
   return { email: user.email, token: await issueToken(db, "verify", user.email) };
 }
 
-const BAD_VERIFY_LINK = "This verification link is invalid, already used or expired. Send a new one from your dashboard.";
+const BAD_VERIFY_LINK =
+  "This verification link is invalid, already used or expired. Send a new one from your dashboard.";
 
 /** Opens a verification link: marks the address verified once; the link cannot be used again. */
-export async function verifyEmailByToken(db: Db, token: string, actor: Omit<Actor, "type" | "id"> = {}): Promise<{ email: string }> {
+export async function verifyEmailByToken(
+  db: Db,
+  token: string,
+  actor: Omit<Actor, "type" | "id"> = {},
+): Promise<{ email: string }> {
   return db.transaction(async (tx) => {
     const email = await consumeToken(tx, "verify", token);
     if (!email) throw new DomainError("invalid", BAD_VERIFY_LINK, { field: "token" });
-    const [user] = await tx.update(users).set({ emailVerified: new Date() }).where(and(eq(users.email, email), isNull(users.emailVerified))).returning({ id: users.id });
+    const [user] = await tx
+      .update(users)
+      .set({ emailVerified: new Date() })
+      .where(and(eq(users.email, email), isNull(users.emailVerified)))
+      .returning({ id: users.id });
     if (!user) throw new DomainError("invalid", BAD_VERIFY_LINK, { field: "token" });
-    await recordAudit(tx, { actor: { ...actor, type: "user", id: user.id }, accountId: await primaryAccountId(tx, user.id), action: "user.verify_email", target: `user:${user.id}`, after: { email } });
+    await recordAudit(tx, {
+      actor: { ...actor, type: "user", id: user.id },
+      accountId: await primaryAccountId(tx, user.id),
+      action: "user.verify_email",
+      target: `user:${user.id}`,
+      after: { email },
+    });
     return { email };
   });
 }
 
 /** Operator: marks a user's address verified (idempotent; audited only when it changes). */
-export async function markEmailVerified(db: Db, userId: string, actor: Actor): Promise<{ userId: string; email: string; emailVerified: string }> {
+export async function markEmailVerified(
+  db: Db,
+  userId: string,
+  actor: Actor,
+): Promise<{ userId: string; email: string; emailVerified: string }> {
   return db.transaction(async (tx) => {
-    const [user] = await tx.select({ email: users.email, verified: users.emailVerified }).from(users).where(eq(users.id, userId)).for("update");
+    const [user] = await tx
+      .select({ email: users.email, verified: users.emailVerified })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
     if (!user) throw new DomainError("not_found", "No such user.");
     if (user.verified) return { userId, email: user.email, emailVerified: user.verified.toISOString() };
     const now = new Date();
     await tx.update(users).set({ emailVerified: now }).where(eq(users.id, userId));
     await tx.delete(authVerificationTokens).where(eq(authVerificationTokens.identifier, `verify:${user.email}`));
-    await recordAudit(tx, { actor, accountId: await primaryAccountId(tx, userId), action: "user.verify_email", target: `user:${userId}`, after: { email: user.email } });
+    await recordAudit(tx, {
+      actor,
+      accountId: await primaryAccountId(tx, userId),
+      action: "user.verify_email",
+      target: `user:${userId}`,
+      after: { email: user.email },
+    });
     return { userId, email: user.email, emailVerified: now.toISOString() };
   });
 }
@@ -60,19 +96,33 @@ export async function startPasswordReset(db: Db, email: string): Promise<{ email
   return { email: normalised, token: await issueToken(db, "reset", normalised) };
 }
 
-async function writePassword(tx: Tx, userId: string, passwordHash: string, action: string, actor: Actor): Promise<void> {
+async function writePassword(
+  tx: Tx,
+  userId: string,
+  passwordHash: string,
+  action: string,
+  actor: Actor,
+): Promise<void> {
   await tx.update(users).set({ passwordHash, passwordChangedAt: new Date() }).where(eq(users.id, userId));
   await recordAudit(tx, { actor, accountId: await primaryAccountId(tx, userId), action, target: `user:${userId}` });
 }
 
 /** Completes a reset: a valid password and a live token, used once. */
-export async function resetPasswordByToken(db: Db, token: string, password: string, actor: Omit<Actor, "type" | "id"> = {}): Promise<{ email: string }> {
+export async function resetPasswordByToken(
+  db: Db,
+  token: string,
+  password: string,
+  actor: Omit<Actor, "type" | "id"> = {},
+): Promise<{ email: string }> {
   assertPassword(password);
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
     const email = await consumeToken(tx, "reset", token);
     const [user] = email ? await tx.select({ id: users.id }).from(users).where(eq(users.email, email)) : [];
-    if (!email || !user) throw new DomainError("invalid", "This reset link is invalid, already used or expired. Ask for a new one.", { field: "token" });
+    if (!email || !user)
+      throw new DomainError("invalid", "This reset link is invalid, already used or expired. Ask for a new one.", {
+        field: "token",
+      });
     await writePassword(tx, user.id, passwordHash, "user.reset_password", { ...actor, type: "user", id: user.id });
     return { email };
   });
@@ -83,7 +133,11 @@ export async function setPassword(db: Db, userId: string, password: string, acto
   assertPassword(password);
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
-    const [user] = await tx.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, userId)).for("update");
+    const [user] = await tx
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for("update");
     if (!user) throw new DomainError("not_found", "No such user.");
     await tx.delete(authVerificationTokens).where(eq(authVerificationTokens.identifier, `reset:${user.email}`));
     await writePassword(tx, userId, passwordHash, "user.set_password", actor);

@@ -17,7 +17,9 @@ export interface SignupInput {
 
 export function assertPassword(password: string): void {
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) {
-    throw new DomainError("invalid", `A password has ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`, { field: "password" });
+    throw new DomainError("invalid", `A password has ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`, {
+      field: "password",
+    });
   }
 }
 
@@ -25,20 +27,38 @@ export function assertPassword(password: string): void {
 export async function signUp(db: Db, input: SignupInput, actor: SignupActor) {
   const email = normaliseEmail(input.email);
   assertPassword(input.password);
-  if (input.acceptTerms !== true) throw new DomainError("invalid", "Accept the terms of use to create an account.", { field: "acceptTerms" });
+  if (input.acceptTerms !== true)
+    throw new DomainError("invalid", "Accept the terms of use to create an account.", { field: "acceptTerms" });
   const passwordHash = await hashPassword(input.password);
-  return createAccount(db, { email, name: input.name, plan: "sandbox", passwordHash, terms: { version: TERMS_VERSION, acceptedAt: new Date() } }, actor);
+  return createAccount(
+    db,
+    {
+      email,
+      name: input.name,
+      plan: "sandbox",
+      passwordHash,
+      terms: { version: TERMS_VERSION, acceptedAt: new Date() },
+    },
+    actor,
+  );
 }
 
 /** The user id for a correct e-mail and password, else null (the same answer for an unknown e-mail and a wrong password). */
-export async function verifyCredentials(db: Db, email: string, password: string): Promise<{ id: string; email: string; name: string | null } | null> {
+export async function verifyCredentials(
+  db: Db,
+  email: string,
+  password: string,
+): Promise<{ id: string; email: string; name: string | null } | null> {
   let normalised: string;
   try {
     normalised = normaliseEmail(email);
   } catch {
     return null;
   }
-  const [row] = await db.select({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash }).from(users).where(eq(users.email, normalised));
+  const [row] = await db
+    .select({ id: users.id, email: users.email, name: users.name, passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.email, normalised));
   const ok = await verifyPassword(row?.passwordHash ?? null, password);
   return ok && row ? { id: row.id, email: row.email, name: row.name } : null;
 }
@@ -52,10 +72,24 @@ export async function loadPortalUser(db: Db, userId: string): Promise<PortalUser
  * The user plus whether they accepted the current terms (a new TERMS_VERSION asks again); null when the session
  * (signed in at `authAt`, epoch milliseconds) started before the password last changed.
  */
-export async function loadPortalSession(db: Db, userId: string, authAt?: number): Promise<{ user: PortalUser; termsCurrent: boolean } | null> {
+export async function loadPortalSession(
+  db: Db,
+  userId: string,
+  authAt?: number,
+): Promise<{ user: PortalUser; termsCurrent: boolean } | null> {
   if (!/^[0-9a-f-]{36}$/i.test(userId)) return null;
   const rows = await db
-    .select({ userId: users.id, email: users.email, name: users.name, emailVerified: users.emailVerified, isAdmin: users.isAdmin, accountId: memberships.accountId, role: memberships.role, termsVersion: users.termsVersion, passwordChangedAt: users.passwordChangedAt })
+    .select({
+      userId: users.id,
+      email: users.email,
+      name: users.name,
+      emailVerified: users.emailVerified,
+      isAdmin: users.isAdmin,
+      accountId: memberships.accountId,
+      role: memberships.role,
+      termsVersion: users.termsVersion,
+      passwordChangedAt: users.passwordChangedAt,
+    })
     .from(users)
     .innerJoin(memberships, eq(memberships.userId, users.id))
     .where(and(eq(users.id, userId)))
@@ -63,6 +97,14 @@ export async function loadPortalSession(db: Db, userId: string, authAt?: number)
   const row = rows.find((r) => r.role === "owner") ?? rows[0];
   if (!row) return null;
   if (row.passwordChangedAt && authAt !== undefined && authAt < row.passwordChangedAt.getTime()) return null;
-  const user: PortalUser = { userId: row.userId, email: row.email, name: row.name, emailVerified: row.emailVerified !== null, isAdmin: row.isAdmin, accountId: row.accountId, role: row.role };
+  const user: PortalUser = {
+    userId: row.userId,
+    email: row.email,
+    name: row.name,
+    emailVerified: row.emailVerified !== null,
+    isAdmin: row.isAdmin,
+    accountId: row.accountId,
+    role: row.role,
+  };
   return { user, termsCurrent: row.termsVersion === TERMS_VERSION };
 }

@@ -32,17 +32,44 @@ export interface DeliveryView {
   attempts: AttemptView[];
 }
 
-interface Owned { id: string; env: KeyEnvName; status: string; events: string[]; symbols: string[]; params: Record<string, unknown> }
+interface Owned {
+  id: string;
+  env: KeyEnvName;
+  status: string;
+  events: string[];
+  symbols: string[];
+  params: Record<string, unknown>;
+}
 
 async function owned(database: Database, accountId: string, webhookId: string): Promise<Owned | null> {
-  const [w] = await database.sql<Owned[]>`select id, env, status, events, symbols, params from webhooks where id = ${webhookId} and account_id = ${accountId} and status <> 'deleted'`;
+  const [w] = await database.sql<
+    Owned[]
+  >`select id, env, status, events, symbols, params from webhooks where id = ${webhookId} and account_id = ${accountId} and status <> 'deleted'`;
   return w ?? null;
 }
 
 /** Newest first, each with every attempt (oldest first). null when the account has no such webhook. */
-export async function listDeliveries(database: Database, accountId: string, webhookId: string, limit = 20): Promise<DeliveryView[] | null> {
+export async function listDeliveries(
+  database: Database,
+  accountId: string,
+  webhookId: string,
+  limit = 20,
+): Promise<DeliveryView[] | null> {
   if (!(await owned(database, accountId, webhookId))) return null;
-  const rows = await database.sql<{ id: string; event_id: string; type: string; symbol: string | null; status: DeliveryView["status"]; attempts: number; next_attempt_at: string; delivered_at: string | null; created_at: string; log: AttemptView[] | null }[]>`
+  const rows = await database.sql<
+    {
+      id: string;
+      event_id: string;
+      type: string;
+      symbol: string | null;
+      status: DeliveryView["status"];
+      attempts: number;
+      next_attempt_at: string;
+      delivered_at: string | null;
+      created_at: string;
+      log: AttemptView[] | null;
+    }[]
+  >`
     select d.id, d.event_id, e.type, e.symbol, d.status, d.attempts,
       to_json(d.next_attempt_at) #>> '{}' as next_attempt_at, to_json(d.delivered_at) #>> '{}' as delivered_at, to_json(d.created_at) #>> '{}' as created_at,
       (select json_agg(json_build_object('attemptedAt', a.attempted_at, 'statusCode', a.status_code, 'latencyMs', a.latency_ms,
@@ -52,32 +79,69 @@ export async function listDeliveries(database: Database, accountId: string, webh
     where d.webhook_id = ${webhookId} and d.account_id = ${accountId}
     order by d.created_at desc, d.id limit ${Math.min(Math.max(limit, 1), MAX_DELIVERIES_LISTED)}`;
   return rows.map((r) => ({
-    deliveryId: r.id, eventId: r.event_id, eventType: r.type, symbol: r.symbol, status: r.status, attemptCount: r.attempts,
+    deliveryId: r.id,
+    eventId: r.event_id,
+    eventType: r.type,
+    symbol: r.symbol,
+    status: r.status,
+    attemptCount: r.attempts,
     nextAttemptAt: r.status === "pending" ? new Date(r.next_attempt_at).toISOString() : null,
-    deliveredAt: r.delivered_at ? new Date(r.delivered_at).toISOString() : null, createdAt: new Date(r.created_at).toISOString(),
+    deliveredAt: r.delivered_at ? new Date(r.delivered_at).toISOString() : null,
+    createdAt: new Date(r.created_at).toISOString(),
     attempts: (r.log ?? []).map((a) => ({ ...a, attemptedAt: new Date(a.attemptedAt).toISOString() })),
   }));
 }
 
 /** Queues a `webhook.test` event for this webhook only; returns its event id (the webhook-id header). */
-export async function sendTestEvent(database: Database, accountId: string, webhookId: string, now = new Date()): Promise<string | null> {
+export async function sendTestEvent(
+  database: Database,
+  accountId: string,
+  webhookId: string,
+  now = new Date(),
+): Promise<string | null> {
   const w = await owned(database, accountId, webhookId);
   if (!w) return null;
-  if (w.status !== "active") throw new DomainError("invalid", `The webhook is ${w.status}; only an active webhook receives test events.`);
+  if (w.status !== "active")
+    throw new DomainError("invalid", `The webhook is ${w.status}; only an active webhook receives test events.`);
   return inTransaction(database.sql, async (tx) => {
     const payload = {
       type: TEST_EVENT,
       timestamp: now.toISOString(),
-      data: { webhookId, environment: w.env, message: "A test event sent on request.", isMockData: true, dataLabel: "demo", disclaimer: DISCLAIMER },
+      data: {
+        webhookId,
+        environment: w.env,
+        message: "A test event sent on request.",
+        isMockData: true,
+        dataLabel: "demo",
+        disclaimer: DISCLAIMER,
+      },
     };
-    const e = await enqueueEvent(tx, { env: w.env, type: TEST_EVENT, symbol: null, threshold: null, dataVersion: null, dedupeKey: `test:${randomBytes(12).toString("hex")}`, payload }, now);
+    const e = await enqueueEvent(
+      tx,
+      {
+        env: w.env,
+        type: TEST_EVENT,
+        symbol: null,
+        threshold: null,
+        dataVersion: null,
+        dedupeKey: `test:${randomBytes(12).toString("hex")}`,
+        payload,
+      },
+      now,
+    );
     await tx`insert into webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at) values (${e!.eventId}, ${webhookId}, ${accountId}, ${iso(now)}, ${iso(now)})`;
     return e!.eventId;
   });
 }
 
 /** Starts a fresh schedule for deliveries of (event, webhook), creating it when missing; the webhook-id stays the event id. */
-async function requeue(tx: Database["sql"] | import("postgres").TransactionSql, webhookId: string, accountId: string, eventIds: string[], now: Date): Promise<number> {
+async function requeue(
+  tx: Database["sql"] | import("postgres").TransactionSql,
+  webhookId: string,
+  accountId: string,
+  eventIds: string[],
+  now: Date,
+): Promise<number> {
   if (eventIds.length === 0) return 0;
   const r = await tx`
     insert into webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at)
@@ -87,9 +151,16 @@ async function requeue(tx: Database["sql"] | import("postgres").TransactionSql, 
 }
 
 /** Replays one event this webhook received. Returns false when the event was never addressed to it. */
-export async function replayEvent(database: Database, accountId: string, webhookId: string, eventId: string, now = new Date()): Promise<boolean | null> {
+export async function replayEvent(
+  database: Database,
+  accountId: string,
+  webhookId: string,
+  eventId: string,
+  now = new Date(),
+): Promise<boolean | null> {
   if (!(await owned(database, accountId, webhookId))) return null;
-  const [d] = await database.sql`select 1 from webhook_deliveries where webhook_id = ${webhookId} and event_id = ${eventId}`;
+  const [d] =
+    await database.sql`select 1 from webhook_deliveries where webhook_id = ${webhookId} and event_id = ${eventId}`;
   if (!d) return false;
   return (await requeue(database.sql, webhookId, accountId, [eventId], now)) === 1;
 }
@@ -98,11 +169,19 @@ export async function replayEvent(database: Database, accountId: string, webhook
  * Replays every event of [from, to) for this webhook: those it was sent, and those it would have been sent
  * (matching its events, symbols and thresholds) while paused or disabled. Returns how many were queued.
  */
-export async function replayRange(database: Database, accountId: string, webhookId: string, from: Date, to: Date, now = new Date()): Promise<number | null> {
+export async function replayRange(
+  database: Database,
+  accountId: string,
+  webhookId: string,
+  from: Date,
+  to: Date,
+  now = new Date(),
+): Promise<number | null> {
   const w = await owned(database, accountId, webhookId);
   if (!w) return null;
   if (!(from < to)) throw new DomainError("invalid", "from must be before to.");
-  if (to.getTime() - from.getTime() > MAX_REPLAY_RANGE_MS) throw new DomainError("invalid", "A replay covers at most 31 days.");
+  if (to.getTime() - from.getTime() > MAX_REPLAY_RANGE_MS)
+    throw new DomainError("invalid", "A replay covers at most 31 days.");
   const p = w.params;
   const rows = await database.sql<{ id: string }[]>`
     select e.id from webhook_events e
@@ -113,5 +192,11 @@ export async function replayRange(database: Database, accountId: string, webhook
         or (e.type = 'iv_rank.crossed_above' and e.threshold::numeric = ${(p.ivRankAbove as number) ?? null}::numeric)
         or (e.type = 'iv_rank.crossed_below' and e.threshold::numeric = ${(p.ivRankBelow as number) ?? null}::numeric)
         or (e.type = 'iv.day_change_exceeded' and e.threshold::numeric = ${(p.ivChangeAbove as number) ?? null}::numeric))))`;
-  return requeue(database.sql, webhookId, accountId, rows.map((r) => r.id), now);
+  return requeue(
+    database.sql,
+    webhookId,
+    accountId,
+    rows.map((r) => r.id),
+    now,
+  );
 }

@@ -11,15 +11,26 @@ import { iso } from "../db/tx";
 export type OwnerStatus = "active" | "paused";
 export const SECRET_OVERLAP_MS = 24 * 3_600_000;
 
-interface Row { id: string; status: string }
+interface Row {
+  id: string;
+  status: string;
+}
 
 async function ownedRow(tx: Database["sql"], accountId: string, webhookId: string): Promise<Row | null> {
-  const [row] = await tx<Row[]>`select id, status from webhooks where id = ${webhookId} and account_id = ${accountId} and status <> 'deleted' for update`;
+  const [row] = await tx<
+    Row[]
+  >`select id, status from webhooks where id = ${webhookId} and account_id = ${accountId} and status <> 'deleted' for update`;
   return row ?? null;
 }
 
 /** Pauses or resumes (re-enables a disabled one). Returns null when the account has no such webhook. */
-export async function setWebhookStatus(database: Database, accountId: string, webhookId: string, status: OwnerStatus, now = new Date()): Promise<{ id: string } | null> {
+export async function setWebhookStatus(
+  database: Database,
+  accountId: string,
+  webhookId: string,
+  status: OwnerStatus,
+  now = new Date(),
+): Promise<{ id: string } | null> {
   return inTransaction(database.sql, async (tx) => {
     const row = await ownedRow(tx as unknown as Database["sql"], accountId, webhookId);
     if (!row) return null;
@@ -31,7 +42,8 @@ export async function setWebhookStatus(database: Database, accountId: string, we
     await tx`update webhooks set status = ${status}, status_changed_at = ${iso(now)}, disabled_reason = null,
                failing_since = case when ${status} = 'active' then null else failing_since end
              where id = ${webhookId}`;
-    if (status === "active") await tx`update webhook_deliveries set next_attempt_at = ${iso(now)} where webhook_id = ${webhookId} and status = 'pending' and next_attempt_at > ${iso(now)}`;
+    if (status === "active")
+      await tx`update webhook_deliveries set next_attempt_at = ${iso(now)} where webhook_id = ${webhookId} and status = 'pending' and next_attempt_at > ${iso(now)}`;
     return { id: row.id };
   });
 }
@@ -43,7 +55,12 @@ export interface RotatedSecret {
 }
 
 /** A new secret; the old one keeps signing (a second signature) for 24 hours. */
-export async function rotateWebhookSecret(database: Database, accountId: string, webhookId: string, now = new Date()): Promise<RotatedSecret | null> {
+export async function rotateWebhookSecret(
+  database: Database,
+  accountId: string,
+  webhookId: string,
+  now = new Date(),
+): Promise<RotatedSecret | null> {
   return inTransaction(database.sql, async (tx) => {
     const row = await ownedRow(tx as unknown as Database["sql"], accountId, webhookId);
     if (!row) return null;

@@ -22,5 +22,7 @@ export async function checkWebhookUrl(raw: string, policy: TargetPolicy): Promis
   if (url.username || url.password) return "must not carry credentials";
   if (policy.allowPrivate) return null;
   const refused = await checkTargetHost(url.hostname, policy.resolver);
-  return refused ? `refused: ${refused} (private, loopback, link-local, CGNAT and metadata addresses are not reachable)` : null;
+  return refused
+    ? `refused: ${refused} (private, loopback, link-local, CGNAT and metadata addresses are not reachable)`
+    : null;
 }

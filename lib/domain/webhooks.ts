@@ -5,7 +5,12 @@ import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { webhookDeliveries, webhooks } from "../../db/schema";
 
-export const WEBHOOK_EVENTS = ["iv_rank.crossed_above", "iv_rank.crossed_below", "iv.day_change_exceeded", "no_trade.decision_changed"] as const;
+export const WEBHOOK_EVENTS = [
+  "iv_rank.crossed_above",
+  "iv_rank.crossed_below",
+  "iv.day_change_exceeded",
+  "no_trade.decision_changed",
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 
@@ -35,9 +40,15 @@ export interface WebhookView {
 type Row = typeof webhooks.$inferSelect;
 
 export const toView = (r: Row): WebhookView => ({
-  webhookId: r.id, status: r.status, url: r.url, events: r.events, symbols: r.symbols,
-  params: r.params as Record<string, unknown>, environment: r.env,
-  disabledReason: r.status === "disabled" ? r.disabledReason : null, createdAt: r.createdAt.toISOString(),
+  webhookId: r.id,
+  status: r.status,
+  url: r.url,
+  events: r.events,
+  symbols: r.symbols,
+  params: r.params as Record<string, unknown>,
+  environment: r.env,
+  disabledReason: r.status === "disabled" ? r.disabledReason : null,
+  createdAt: r.createdAt.toISOString(),
 });
 
 export class WebhookLimitError extends Error {}
@@ -54,7 +65,8 @@ export async function registerWebhook(
       .select({ n: sql<number>`count(*)::int` })
       .from(webhooks)
       .where(and(eq(webhooks.accountId, owner.accountId), ne(webhooks.status, "deleted")));
-    if (n >= MAX_WEBHOOKS_PER_ACCOUNT) throw new WebhookLimitError(`An account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks.`);
+    if (n >= MAX_WEBHOOKS_PER_ACCOUNT)
+      throw new WebhookLimitError(`An account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks.`);
     const signingSecret = newSigningSecret();
     const params: Record<string, unknown> = {};
     if (input.ivRankAbove !== undefined) params.ivRankAbove = input.ivRankAbove;
@@ -64,8 +76,15 @@ export async function registerWebhook(
     const [row] = await tx
       .insert(webhooks)
       .values({
-        id: `wh_${randomBytes(12).toString("hex")}`, accountId: owner.accountId, keyId: owner.keyId, env: owner.env,
-        url: input.url, events: input.events, symbols: input.symbols, params, signingSecret,
+        id: `wh_${randomBytes(12).toString("hex")}`,
+        accountId: owner.accountId,
+        keyId: owner.keyId,
+        env: owner.env,
+        url: input.url,
+        events: input.events,
+        symbols: input.symbols,
+        params,
+        signingSecret,
       })
       .returning();
     return { ...toView(row), signingSecret };
@@ -73,14 +92,18 @@ export async function registerWebhook(
 }
 
 export async function listWebhooks(db: Db, accountId: string): Promise<WebhookView[]> {
-  const rows = await db.select().from(webhooks)
+  const rows = await db
+    .select()
+    .from(webhooks)
     .where(and(eq(webhooks.accountId, accountId), ne(webhooks.status, "deleted")))
     .orderBy(asc(webhooks.createdAt), asc(webhooks.id));
   return rows.map(toView);
 }
 
 export async function getWebhook(db: Db, accountId: string, id: string): Promise<WebhookView | null> {
-  const rows = await db.select().from(webhooks)
+  const rows = await db
+    .select()
+    .from(webhooks)
     .where(and(eq(webhooks.accountId, accountId), eq(webhooks.id, id), ne(webhooks.status, "deleted")));
   return rows[0] ? toView(rows[0]) : null;
 }
@@ -88,11 +111,15 @@ export async function getWebhook(db: Db, accountId: string, id: string): Promise
 /** Deletes (terminal) and cancels the deliveries still queued for it. */
 export async function deleteWebhook(db: Db, accountId: string, id: string): Promise<WebhookView | null> {
   return db.transaction(async (tx) => {
-    const rows = await tx.update(webhooks).set({ status: "deleted", deletedAt: new Date(), statusChangedAt: new Date() })
+    const rows = await tx
+      .update(webhooks)
+      .set({ status: "deleted", deletedAt: new Date(), statusChangedAt: new Date() })
       .where(and(eq(webhooks.accountId, accountId), eq(webhooks.id, id), ne(webhooks.status, "deleted")))
       .returning();
     if (!rows[0]) return null;
-    await tx.update(webhookDeliveries).set({ status: "cancelled", leaseToken: null })
+    await tx
+      .update(webhookDeliveries)
+      .set({ status: "cancelled", leaseToken: null })
       .where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.status, "pending")));
     return toView(rows[0]);
   });

@@ -2,7 +2,15 @@
  * Turns one market snapshot into every analytic the API serves. Pure; per-symbol results are reused from the
  * previous view when that symbol's inputs did not change, so a data update costs only what it touched.
  */
-import type { Bar, FlowSummary, Instrument, OptionQuote, OptionTrade, SymbolMetrics, TreasuryYield } from "../analytics/types";
+import type {
+  Bar,
+  FlowSummary,
+  Instrument,
+  OptionQuote,
+  OptionTrade,
+  SymbolMetrics,
+  TreasuryYield,
+} from "../analytics/types";
 import { buildFlowEvents, type FlowEvent } from "../analytics/flow";
 import { summarizeFlow } from "../analytics/flow-filters";
 import { computeSymbolMetrics, ivLookbackStart } from "../analytics/vol-metrics";
@@ -52,7 +60,8 @@ const INDEX_SYMBOL_KINDS = new Set(["index"]);
 const VOL_INDEX_KIND = "volatility_index";
 const NO_RATE = () => 0; // no Treasury curve loaded: discount at zero, stated in the reference
 
-const newest = (dates: Date[]): Date | null => (dates.length ? new Date(Math.max(...dates.map((d) => d.getTime()))) : null);
+const newest = (dates: Date[]): Date | null =>
+  dates.length ? new Date(Math.max(...dates.map((d) => d.getTime()))) : null;
 
 function emptyFlow(): FlowSummary {
   return { bullishPremium: 0, bearishPremium: 0, netPremium: 0, sweepCount: 0, blockCount: 0, unusualCount: 0 };
@@ -82,7 +91,9 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
     const today = chainAsOf.toISOString().slice(0, 10);
     // Only the 52-week window: older history neither counts nor keeps a symbol's cached result alive.
     const from = ivLookbackStart(today);
-    const ivHistory = (snap.ivHistoryBySymbol.get(instrument.symbol) ?? []).filter((p) => p.date < today && p.date >= from);
+    const ivHistory = (snap.ivHistoryBySymbol.get(instrument.symbol) ?? []).filter(
+      (p) => p.date < today && p.date >= from,
+    );
     const historyKey = `${ivHistory.length}|${ivHistory.at(-1)?.date ?? ""}:${ivHistory.at(-1)?.atmIv30 ?? ""}|${ivHistory[0]?.date ?? ""}|${curveKey}|${instrument.dividendYield}`;
     const inputKey = `${chain.length}|${chainAsOf.getTime()}|${lastBar.ts.getTime()}|${lastBar.close}|${trades.length}|${lastTrade?.ts.getTime() ?? 0}|${historyKey}|${instrument.nextEarningsDate}`;
     const prev = previous?.symbols.get(instrument.symbol);
@@ -95,21 +106,35 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
     const flowEvents = buildFlowEvents(trades, (c) => oi.get(`${c.expiry}|${c.strike}|${c.right}`) ?? null);
     const asOf = newest([chainAsOf, lastBar.ts, ...(lastTrade ? [lastTrade.ts] : [])])!;
     const metrics = computeSymbolMetrics({
-      instrument, dailyBars: bars, chain, ivHistory, flow: flowEvents.length ? summarizeFlow(flowEvents) : emptyFlow(), asOf, rate,
+      instrument,
+      dailyBars: bars,
+      chain,
+      ivHistory,
+      flow: flowEvents.length ? summarizeFlow(flowEvents) : emptyFlow(),
+      asOf,
+      rate,
     });
     partial.set(instrument.symbol, {
-      instrument, metrics, signal: signalScore(metrics), chain, asOf, flowEvents, inputKey,
+      instrument,
+      metrics,
+      signal: signalScore(metrics),
+      chain,
+      asOf,
+      flowEvents,
+      inputKey,
     });
   }
 
   // Pass 2: market-wide sentiment, then no-trade (which reads it).
-  const equities = new Map([...snap.dailyBarsBySymbol].filter(([s]) => snap.instruments.find((i) => i.symbol === s)?.kind === "equity"));
+  const equities = new Map(
+    [...snap.dailyBarsBySymbol].filter(([s]) => snap.instruments.find((i) => i.symbol === s)?.kind === "equity"),
+  );
   const index = snap.instruments.find((i) => INDEX_SYMBOL_KINDS.has(i.kind));
   const indexAnalytics = index ? partial.get(index.symbol) : undefined;
   let putVolume = 0;
   let callVolume = 0;
   for (const a of partial.values()) {
-    for (const q of a.chain) (q.right === "P" ? (putVolume += q.volume) : (callVolume += q.volume));
+    for (const q of a.chain) q.right === "P" ? (putVolume += q.volume) : (callVolume += q.volume);
   }
   const avg = (xs: number[]) => (xs.length ? xs.reduce((s, x) => s + x, 0) / xs.length : null);
   const sentimentInputs = {
@@ -117,7 +142,12 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
     volIndex,
     volIndexAvg: avg(volCloses.slice(-50)),
     breadth: breadthFromBars(equities),
-    momentum: index ? momentum((snap.dailyBarsBySymbol.get(index.symbol) ?? []).map((b) => b.close), 20) : null,
+    momentum: index
+      ? momentum(
+          (snap.dailyBarsBySymbol.get(index.symbol) ?? []).map((b) => b.close),
+          20,
+        )
+      : null,
     skew: indexAnalytics?.metrics.skew25d ?? null,
   };
   const hasMarketData = partial.size > 0;
@@ -131,12 +161,27 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
     const prev = previous?.symbols.get(symbol);
     // Unchanged inputs and market context: keep the very object, so payloads built from it are reused too.
     if (sameMarket && prev === a) symbols.set(symbol, prev);
-    else symbols.set(symbol, { ...a, noTrade: noTradeAnalysis(a.metrics, { marketSentimentScore: sentiment?.score ?? null, volIndex }) });
+    else
+      symbols.set(symbol, {
+        ...a,
+        noTrade: noTradeAnalysis(a.metrics, { marketSentimentScore: sentiment?.score ?? null, volIndex }),
+      });
   }
-  const flowEvents = [...symbols.values()].flatMap((a) => a.flowEvents).sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : a.id < b.id ? -1 : 1));
+  const flowEvents = [...symbols.values()]
+    .flatMap((a) => a.flowEvents)
+    .sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : a.id < b.id ? -1 : 1));
   const flowAsOf = newest([...symbols.values()].map((a) => a.asOf));
   return {
     instruments: new Map(snap.instruments.map((i) => [i.symbol, i])),
-    symbols, flowEvents, flowAsOf, curve, curveAsOf, sentiment, sentimentAsOf, volIndex, rate, computedMs: performance.now() - started,
+    symbols,
+    flowEvents,
+    flowAsOf,
+    curve,
+    curveAsOf,
+    sentiment,
+    sentimentAsOf,
+    volIndex,
+    rate,
+    computedMs: performance.now() - started,
   };
 }

@@ -33,7 +33,13 @@ export function listedExpiries(chain: readonly OptionQuote[]): ListedExpiry[] {
     set.add(q.right);
   }
   return [...rights]
-    .map(([expiry, byStrike]) => ({ expiry, strikes: [...byStrike].filter(([, s]) => s.size === 2).map(([k]) => k).sort((a, b) => a - b) }))
+    .map(([expiry, byStrike]) => ({
+      expiry,
+      strikes: [...byStrike]
+        .filter(([, s]) => s.size === 2)
+        .map(([k]) => k)
+        .sort((a, b) => a - b),
+    }))
     .filter((e) => e.strikes.length > 0)
     .sort((a, b) => a.expiry.localeCompare(b.expiry));
 }
@@ -42,5 +48,12 @@ export function listedExpiries(chain: readonly OptionQuote[]): ListedExpiry[] {
 export function openExpiries(listed: readonly ListedExpiry[], now: Date) {
   return listed
     .filter((e) => yearFraction(now, e.expiry) > 0)
-    .map((e) => ({ expiry: e.expiry, days: Math.max(0, Math.round((Date.parse(`${e.expiry}T00:00:00Z`) - Date.parse(now.toISOString().slice(0, 10))) / 86_400_000)), strikes: e.strikes }));
+    .map((e) => ({
+      expiry: e.expiry,
+      days: Math.max(
+        0,
+        Math.round((Date.parse(`${e.expiry}T00:00:00Z`) - Date.parse(now.toISOString().slice(0, 10))) / 86_400_000),
+      ),
+      strikes: e.strikes,
+    }));
 }

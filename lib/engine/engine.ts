@@ -100,8 +100,16 @@ export class MarketEngine {
       const view = computeMarketView(snapshot, previous?.view ?? null);
       const state: ViewState = { version, computedAt: Date.now(), view, snapshot };
       this.states.set(key, state);
-      log.debug("market view computed", { env, entitlement, ms: Math.round(view.computedMs), symbols: view.symbols.size });
-      if (this.onRecompute) void Promise.resolve(this.onRecompute({ env, entitlement, version, view, snapshot })).catch((err) => log.warn("onRecompute failed", errorFields(err)));
+      log.debug("market view computed", {
+        env,
+        entitlement,
+        ms: Math.round(view.computedMs),
+        symbols: view.symbols.size,
+      });
+      if (this.onRecompute)
+        void Promise.resolve(this.onRecompute({ env, entitlement, version, view, snapshot })).catch((err) =>
+          log.warn("onRecompute failed", errorFields(err)),
+        );
       return state;
     })().finally(() => this.inflight.delete(key));
     this.inflight.set(key, run);
@@ -120,7 +128,11 @@ export class MarketEngine {
   /** Computes the views a fresh process will certainly serve, so its first requests do not wait. */
   async warm(): Promise<void> {
     await this.view({ env: "demo", entitlement: "demo" });
-    if (this.versions.live > 0) await Promise.all([this.view({ env: "live", entitlement: "live" }), this.view({ env: "live", entitlement: "delayed-15m" })]);
+    if (this.versions.live > 0)
+      await Promise.all([
+        this.view({ env: "live", entitlement: "live" }),
+        this.view({ env: "live", entitlement: "delayed-15m" }),
+      ]);
   }
 
   ready(): boolean {
@@ -135,11 +147,18 @@ export class MarketEngine {
 
 export async function startMarketEngine(database: Database, options: EngineOptions): Promise<AnalyticsEngine> {
   const tracker = new IvHistoryTracker();
-  const engine = new MarketEngine(database, (env, cutoff, previous) => loadMarketInput(database.db, env, cutoff, tracker, previous), options.now, options.onRecompute);
+  const engine = new MarketEngine(
+    database,
+    (env, cutoff, previous) => loadMarketInput(database.db, env, cutoff, tracker, previous),
+    options.now,
+    options.onRecompute,
+  );
   await engine.start();
   await engine.warm();
   const clock = options.now;
-  const stopTicker = options.demoTicker ? startDemoTicker(database, { seed: options.seed, now: clock ? () => clock().getTime() : undefined }) : null;
+  const stopTicker = options.demoTicker
+    ? startDemoTicker(database, { seed: options.seed, now: clock ? () => clock().getTime() : undefined })
+    : null;
   const queries = createQueries((spec) => engine.view(spec), options.now ?? (() => new Date()));
   return {
     ...queries,

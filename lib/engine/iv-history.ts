@@ -6,7 +6,16 @@ import type { Db } from "../db/client";
 import type { Bar, Instrument, MarketEnv, TreasuryYield } from "../analytics/types";
 import { atmIvHistory, closesByDate } from "../analytics/iv-history";
 import { buildYieldCurve, riskFreeRate } from "../analytics/yield-curve";
-import { countIvHistory, findHistoryGaps, findRecentHistoryGaps, loadIvHistory, loadSnapshots, loadYieldHistory, saveIvHistory, type HistoryGap } from "../market/iv-history-store";
+import {
+  countIvHistory,
+  findHistoryGaps,
+  findRecentHistoryGaps,
+  loadIvHistory,
+  loadSnapshots,
+  loadYieldHistory,
+  saveIvHistory,
+  type HistoryGap,
+} from "../market/iv-history-store";
 
 const SYMBOLS_PER_CHUNK = 2; // ~8k quotes in memory at a time: bounds the cold start's peak
 const NO_RATE = () => 0;
@@ -48,7 +57,13 @@ export async function fillIvHistory(
 }
 
 /** Solves and persists the given history days, a few symbols at a time. */
-async function solveGaps(db: Db, env: MarketEnv, gaps: HistoryGap[], instruments: Instrument[], dailyBarsBySymbol: Map<string, Bar[]>): Promise<number> {
+async function solveGaps(
+  db: Db,
+  env: MarketEnv,
+  gaps: HistoryGap[],
+  instruments: Instrument[],
+  dailyBarsBySymbol: Map<string, Bar[]>,
+): Promise<number> {
   if (gaps.length === 0) return 0;
   const rateOn = ratesByDate(await loadYieldHistory(db, env));
   const dividend = new Map(instruments.map((i) => [i.symbol, i.dividendYield]));
@@ -57,7 +72,11 @@ async function solveGaps(db: Db, env: MarketEnv, gaps: HistoryGap[], instruments
   const symbols = [...bySymbol.keys()];
   for (let i = 0; i < symbols.length; i += SYMBOLS_PER_CHUNK) {
     const chunk = symbols.slice(i, i + SYMBOLS_PER_CHUNK);
-    const snapshots = await loadSnapshots(db, env, chunk.flatMap((s) => bySymbol.get(s)!));
+    const snapshots = await loadSnapshots(
+      db,
+      env,
+      chunk.flatMap((s) => bySymbol.get(s)!),
+    );
     const points: { symbol: string; date: string; atmIv30: number }[] = [];
     for (const symbol of chunk) {
       const closes = closesByDate(dailyBarsBySymbol.get(symbol) ?? []);
@@ -93,7 +112,14 @@ export class IvHistoryTracker {
    * cannot change: writes that invalidate it are rebases, and an appended end-of-day snapshot is history only from the
    * next day. Such a load answers the history it holds without a query.
    */
-  async load(db: Db, env: MarketEnv, cutoff: Date | null, instruments: Instrument[], bars: Map<string, Bar[]>, baseVersion?: number): Promise<IvHistory> {
+  async load(
+    db: Db,
+    env: MarketEnv,
+    cutoff: Date | null,
+    instruments: Instrument[],
+    bars: Map<string, Bar[]>,
+    baseVersion?: number,
+  ): Promise<IvHistory> {
     const day = new Date().toISOString().slice(0, 10);
     const base = cutoff === null && baseVersion !== undefined ? `${baseVersion}|${day}` : null;
     const held = this.loaded.get(historyKey(env, null));
@@ -103,7 +129,14 @@ export class IvHistoryTracker {
     return history;
   }
 
-  private async scanAndLoad(db: Db, env: MarketEnv, cutoff: Date | null, instruments: Instrument[], bars: Map<string, Bar[]>, day: string): Promise<IvHistory> {
+  private async scanAndLoad(
+    db: Db,
+    env: MarketEnv,
+    cutoff: Date | null,
+    instruments: Instrument[],
+    bars: Map<string, Bar[]>,
+    day: string,
+  ): Promise<IvHistory> {
     const before = await countIvHistory(db, env);
     const shrank = !this.known.has(env) || before < this.known.get(env)!;
     const gaps = shrank ? await findHistoryGaps(db, env, cutoff) : await findRecentHistoryGaps(db, env, cutoff);

@@ -31,7 +31,13 @@ export function signalScoreData(a: SymbolAnalytics) {
     confidence: a.signal.confidence,
     bias: a.signal.bias,
     components: a.signal.components.map((c) => ({
-      name: c.name, value: r(c.value), available: c.available, directional: c.directional, weight: r(c.weight), score: r(c.score), contribution: r(c.contribution),
+      name: c.name,
+      value: r(c.value),
+      available: c.available,
+      directional: c.directional,
+      weight: r(c.weight),
+      score: r(c.score),
+      contribution: r(c.contribution),
     })),
     risk_points: a.signal.risk_points,
     risk_factors: a.signal.risk_factors.map((f) => ({ name: f.name, value: r(f.value), points: f.points })),
@@ -50,7 +56,12 @@ export function signalScoreData(a: SymbolAnalytics) {
       momentum_20d: r(m.momentum20d),
       trend_50d: r(m.trend50d),
       expected_move: m.expectedMove
-        ? { date: m.expectedMove.date, days: m.expectedMove.days, move: r(m.expectedMove.move, 2), move_pct: r(m.expectedMove.movePct, 4) }
+        ? {
+            date: m.expectedMove.date,
+            days: m.expectedMove.days,
+            move: r(m.expectedMove.move, 2),
+            move_pct: r(m.expectedMove.movePct, 4),
+          }
         : null,
     },
     as_of: a.asOf.toISOString(),
@@ -59,8 +70,18 @@ export function signalScoreData(a: SymbolAnalytics) {
 
 export function flowEventData(e: FlowEvent) {
   return {
-    id: e.id, symbol: e.symbol, time: e.time, type: e.type, contract: e.contract, size: e.size, avg_price: e.avgPrice,
-    premium: e.premium, side: e.side, sentiment: e.sentiment, exchange_count: e.exchangeCount, unusual: e.unusual,
+    id: e.id,
+    symbol: e.symbol,
+    time: e.time,
+    type: e.type,
+    contract: e.contract,
+    size: e.size,
+    avg_price: e.avgPrice,
+    premium: e.premium,
+    side: e.side,
+    sentiment: e.sentiment,
+    exchange_count: e.exchangeCount,
+    unusual: e.unusual,
     volume_oi_ratio: e.volumeOiRatio,
   };
 }

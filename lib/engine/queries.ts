@@ -20,8 +20,10 @@ type Queries = Omit<AnalyticsEngine, "ready" | "stop">;
 
 const MEMO_LIMIT = 5000;
 
-const newestOf = (dates: Date[]): Date | null => (dates.length ? new Date(Math.max(...dates.map((d) => d.getTime()))) : null);
-const unavailable = (what: string) => new DomainError("unavailable", `No ${what} is available from the data source right now.`);
+const newestOf = (dates: Date[]): Date | null =>
+  dates.length ? new Date(Math.max(...dates.map((d) => d.getTime()))) : null;
+const unavailable = (what: string) =>
+  new DomainError("unavailable", `No ${what} is available from the data source right now.`);
 
 /** Unknown to this environment → 404; known but without data (or an empty store) → 503 (CONTRACT §1, §6). */
 function symbolIn(view: MarketView, symbol: string): SymbolAnalytics {
@@ -67,13 +69,19 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     tickerSummary(spec, symbol) {
       return withView(spec, (view) => {
         const a = symbolIn(view, symbol);
-        return served(ofSymbol(a, "ticker", schemas.tickerSummary, () => tickerSummaryData(a)), a.asOf);
+        return served(
+          ofSymbol(a, "ticker", schemas.tickerSummary, () => tickerSummaryData(a)),
+          a.asOf,
+        );
       });
     },
     signalScore(spec, symbol) {
       return withView(spec, (view) => {
         const a = symbolIn(view, symbol);
-        return served(ofSymbol(a, "signal", schemas.signalScore, () => signalScoreData(a)), a.asOf);
+        return served(
+          ofSymbol(a, "signal", schemas.signalScore, () => signalScoreData(a)),
+          a.asOf,
+        );
       });
     },
     optionsFlow(spec, q: FlowQuery) {
@@ -82,7 +90,13 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
         if (!view.flowAsOf) throw unavailable("options flow");
         // Filtered and sorted only when the payload is built: a cached answer costs a lookup, not a sort of every event.
         const build = () => {
-          const events = filterFlowEvents(view.flowEvents, { symbol: q.symbol, minPremium: q.minPremium, type: q.type, since: q.since, limit: q.limit });
+          const events = filterFlowEvents(view.flowEvents, {
+            symbol: q.symbol,
+            minPremium: q.minPremium,
+            type: q.type,
+            since: q.since,
+            limit: q.limit,
+          });
           return { events: events.map(flowEventData), count: events.length };
         };
         const key = `flow:${q.symbol ?? ""}:${q.minPremium ?? ""}:${q.type ?? ""}:${q.limit}`;
@@ -93,27 +107,46 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     aiSummary(spec, symbol) {
       return withView(spec, (view) => {
         const a = symbolIn(view, symbol);
-        return served(ofSymbol(a, `ai:${isMock(spec)}`, schemas.aiSummary, () => aiSummaryData(a, isMock(spec), DISCLAIMER)), a.asOf);
+        return served(
+          ofSymbol(a, `ai:${isMock(spec)}`, schemas.aiSummary, () => aiSummaryData(a, isMock(spec), DISCLAIMER)),
+          a.asOf,
+        );
       });
     },
     noTrade(spec, symbol) {
       return withView(spec, (view) => {
         const a = symbolIn(view, symbol);
-        return served(ofSymbol(a, "notrade", schemas.noTrade, () => noTradeData(a, DISCLAIMER)), a.asOf);
+        return served(
+          ofSymbol(a, "notrade", schemas.noTrade, () => noTradeData(a, DISCLAIMER)),
+          a.asOf,
+        );
       });
     },
     yieldCurve(spec) {
       return withView(spec, (view) => {
         const curve = view.curve;
         if (!curve) throw unavailable("Treasury yield curve");
-        return served(once(view, "curve", schemas.yieldCurve, () => ({ ...curve, unit: "bp", timestamp: view.curveAsOf!.toISOString() })), view.curveAsOf);
+        return served(
+          once(view, "curve", schemas.yieldCurve, () => ({
+            ...curve,
+            unit: "bp",
+            timestamp: view.curveAsOf!.toISOString(),
+          })),
+          view.curveAsOf,
+        );
       });
     },
     marketSentiment(spec) {
       return withView(spec, (view) => {
         const s = view.sentiment;
         if (!s) throw unavailable("market sentiment");
-        return served(once(view, "sentiment", schemas.marketSentiment, () => ({ ...s, timestamp: view.sentimentAsOf!.toISOString() })), view.sentimentAsOf);
+        return served(
+          once(view, "sentiment", schemas.marketSentiment, () => ({
+            ...s,
+            timestamp: view.sentimentAsOf!.toISOString(),
+          })),
+          view.sentimentAsOf,
+        );
       });
     },
     watchlistRanking(spec, symbols) {
@@ -128,7 +161,11 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
             if (!(err instanceof DomainError)) throw err;
             firstError ??= err;
             // The reason in the API's own error codes, as a single-symbol call would answer.
-            unknown.push({ symbol: s, reason: err.code === "unavailable" ? "data_source_unavailable" : err.code, message: err.message });
+            unknown.push({
+              symbol: s,
+              reason: err.code === "unavailable" ? "data_source_unavailable" : err.code,
+              message: err.message,
+            });
           }
         }
         if (items.length === 0) throw firstError!; // nothing to rank: the same error as a single unknown symbol
@@ -136,7 +173,11 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
         const ranking = rankWatchlist(items.map((a) => ({ metrics: a.metrics, decision: a.noTrade.decision })));
         const data = once(view, `watch:${symbols.join(",")}`, schemas.watchlistRanking, () => ({
           symbols,
-          ranked: ranking.ranked.map((r) => ({ ...r, ivRank: r.ivRank === null ? null : round(r.ivRank, 1), liquidityScore: round(r.liquidityScore, 1) })),
+          ranked: ranking.ranked.map((r) => ({
+            ...r,
+            ivRank: r.ivRank === null ? null : round(r.ivRank, 1),
+            liquidityScore: round(r.liquidityScore, 1),
+          })),
           noTradeCount: ranking.noTradeCount,
           unknown,
           timestamp: asOf.toISOString(),
@@ -147,7 +188,9 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     symbols(spec) {
       return withView(spec, (view) => {
         const data = once(view, "symbols", schemas.symbols, () => {
-          const list = [...view.instruments.values()].sort((a, b) => a.symbol.localeCompare(b.symbol)).map((i) => symbolEntry(i, view.symbols.get(i.symbol)));
+          const list = [...view.instruments.values()]
+            .sort((a, b) => a.symbol.localeCompare(b.symbol))
+            .map((i) => symbolEntry(i, view.symbols.get(i.symbol)));
           return { symbols: list, count: list.length };
         });
         const asOf = newestOf([...view.symbols.values()].map((a) => a.asOf));
@@ -159,7 +202,17 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
         const a = symbolIn(view, symbol);
         const listed = once(view, `expiries:${symbol}`, schemas.listedExpiries, () => listedExpiries(a.chain));
         const expiries = openExpiries(listed, now());
-        return served({ symbol, type: a.instrument.kind, spot: a.metrics.spot, expiries, count: expiries.length, asOf: a.asOf.toISOString() }, a.asOf);
+        return served(
+          {
+            symbol,
+            type: a.instrument.kind,
+            spot: a.metrics.spot,
+            expiries,
+            count: expiries.length,
+            asOf: a.asOf.toISOString(),
+          },
+          a.asOf,
+        );
       });
     },
     researchOutput(spec, request) {
@@ -169,12 +222,17 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
         const a = symbolIn(view, req.symbol);
         try {
           const { output, riskFlags } = buildStrategyOutput(req, {
-            spot: a.metrics.spot, asOf: now(), chain: a.chain, rate: view.rate,
-            dividendYield: a.instrument.dividendYield, nextEarningsDate: a.instrument.nextEarningsDate,
+            spot: a.metrics.spot,
+            asOf: now(),
+            chain: a.chain,
+            rate: view.rate,
+            dividendYield: a.instrument.dividendYield,
+            nextEarningsDate: a.instrument.nextEarningsDate,
           });
           return served(schemas.researchOutput.parse({ output, riskFlags, disclaimer: DISCLAIMER }), a.asOf);
         } catch (err) {
-          if (err instanceof StrategyInputError) throw new DomainError("invalid", `body field '${err.field}': ${err.message}`, { field: err.field });
+          if (err instanceof StrategyInputError)
+            throw new DomainError("invalid", `body field '${err.field}': ${err.message}`, { field: err.field });
           throw err;
         }
       });

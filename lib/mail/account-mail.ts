@@ -10,7 +10,8 @@ import { mailSettings, sendMail, type Delivery, type MailSettings } from "./mail
 
 export function verificationMail(to: string, link: string) {
   return {
-    to, link,
+    to,
+    link,
     subject: "Verify your e-mail address",
     text: `Open this link to verify your e-mail address for the Options Research API:\n\n${link}\n\nIt works once and expires in ${TOKEN_TTL_MS.verify / 3600_000} hours. If you did not sign up, ignore this mail.\n`,
   };
@@ -18,7 +19,8 @@ export function verificationMail(to: string, link: string) {
 
 export function resetMail(to: string, link: string) {
   return {
-    to, link,
+    to,
+    link,
     subject: "Reset your password",
     text: `Open this link to choose a new password for the Options Research API:\n\n${link}\n\nIt works once and expires in ${TOKEN_TTL_MS.reset / 3600_000} hour. If you did not ask for it, ignore this mail; your password stays as it is.\n`,
   };
@@ -33,10 +35,18 @@ async function takeMailSlot(db: Db, bucket: string, key: string): Promise<void> 
   if (await takeSlot(db, counter, now)) return;
   const { retryAfterSeconds } = windowOf(counter, now);
   const minutes = Math.ceil(retryAfterSeconds / 60);
-  throw new DomainError("rate_limited", `${MAILS_PER_HOUR} mails of this kind were sent to this address in the last hour; wait ${minutes} minute${minutes === 1 ? "" : "s"} and ask again.`, { retryAfterSeconds });
+  throw new DomainError(
+    "rate_limited",
+    `${MAILS_PER_HOUR} mails of this kind were sent to this address in the last hour; wait ${minutes} minute${minutes === 1 ? "" : "s"} and ask again.`,
+    { retryAfterSeconds },
+  );
 }
 
-export async function sendVerificationMail(db: Db, userId: string, settings: MailSettings = mailSettings()): Promise<Delivery> {
+export async function sendVerificationMail(
+  db: Db,
+  userId: string,
+  settings: MailSettings = mailSettings(),
+): Promise<Delivery> {
   await takeMailSlot(db, "mail:verify", userId);
   const { email, token } = await startEmailVerification(db, userId);
   return sendMail(verificationMail(email, `${appUrl()}/verify-email?token=${token}`), settings);

@@ -40,10 +40,19 @@ export function mailSettings(): MailSettings {
 /** Sends (or logs) one mail; SMTP failures are thrown to the caller, which decides whether the request fails. */
 export async function sendMail(mail: Mail, settings: MailSettings = mailSettings()): Promise<Delivery> {
   if (!settings.smtpUrl) {
-    log.info("mail not sent (SMTP_URL is not set); the link is here", { to: mail.to, subject: mail.subject, link: mail.link });
+    log.info("mail not sent (SMTP_URL is not set); the link is here", {
+      to: mail.to,
+      subject: mail.subject,
+      link: mail.link,
+    });
     return "log";
   }
-  await transport(settings.smtpUrl).sendMail({ from: settings.from, to: mail.to, subject: mail.subject, text: mail.text });
+  await transport(settings.smtpUrl).sendMail({
+    from: settings.from,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+  });
   log.info("mail sent", { to: mail.to, subject: mail.subject });
   return "smtp";
 }

@@ -23,7 +23,11 @@ const uncachedDays = (env: MarketEnv) => sql`
   where s.rn_day = 1 and s.day < s.latest_day
     and not exists (select 1 from iv_history h where h.env = ${env} and h.symbol = s.symbol and h.date = s.day)
   order by s.symbol, s.day`;
-const toGap = (r: Row): HistoryGap => ({ symbol: r.symbol as string, date: r.day as string, asOf: new Date(Number(r.as_of_ms)) });
+const toGap = (r: Row): HistoryGap => ({
+  symbol: r.symbol as string,
+  date: r.day as string,
+  asOf: new Date(Number(r.as_of_ms)),
+});
 
 /** History days that have no cached value yet (a small list: symbol, date and the snapshot time). */
 export async function findHistoryGaps(db: Db, env: MarketEnv, cutoff: Date | null): Promise<HistoryGap[]> {
@@ -85,9 +89,16 @@ export async function loadSnapshots(db: Db, env: MarketEnv, gaps: HistoryGap[]):
     order by q.symbol, q.as_of, q.expiry, q.strike, q."right"`);
   for (const r of rows) {
     const q: OptionQuote = {
-      symbol: r.symbol as string, asOf: new Date(Number(r.as_of_ms)), expiry: r.expiry as string, strike: Number(r.strike),
-      right: r.right as OptionQuote["right"], bid: Number(r.bid), ask: Number(r.ask), last: r.last === null ? null : Number(r.last),
-      volume: Number(r.volume), openInterest: Number(r.open_interest),
+      symbol: r.symbol as string,
+      asOf: new Date(Number(r.as_of_ms)),
+      expiry: r.expiry as string,
+      strike: Number(r.strike),
+      right: r.right as OptionQuote["right"],
+      bid: Number(r.bid),
+      ask: Number(r.ask),
+      last: r.last === null ? null : Number(r.last),
+      volume: Number(r.volume),
+      openInterest: Number(r.open_interest),
     };
     const days = out.get(q.symbol) ?? out.set(q.symbol, []).get(q.symbol)!;
     const last = days[days.length - 1];
@@ -106,7 +117,11 @@ export async function loadYieldHistory(db: Db, env: MarketEnv): Promise<Treasury
 }
 
 /** Saves computed points; NaN marks a day whose snapshot yields no ATM vol, so it is not solved again. */
-export async function saveIvHistory(db: Db, env: MarketEnv, points: { symbol: string; date: string; atmIv30: number }[]): Promise<void> {
+export async function saveIvHistory(
+  db: Db,
+  env: MarketEnv,
+  points: { symbol: string; date: string; atmIv30: number }[],
+): Promise<void> {
   for (let i = 0; i < points.length; i += 5000) {
     const chunk = points.slice(i, i + 5000);
     await db.execute(sql`
@@ -118,7 +133,11 @@ export async function saveIvHistory(db: Db, env: MarketEnv, points: { symbol: st
 }
 
 /** Cached daily ATM IV per symbol, ascending, for history days up to the cutoff (NaN days left out). */
-export async function loadIvHistory(db: Db, env: MarketEnv, cutoff: Date | null): Promise<Map<string, { date: string; atmIv30: number }[]>> {
+export async function loadIvHistory(
+  db: Db,
+  env: MarketEnv,
+  cutoff: Date | null,
+): Promise<Map<string, { date: string; atmIv30: number }[]>> {
   const at = (cutoff ?? new Date(FAR_FUTURE)).toISOString().slice(0, 10);
   const rows = await db.execute<Row>(sql`
     select symbol, date::text as date, atm_iv_30 from iv_history
@@ -136,11 +155,21 @@ export async function loadIvHistory(db: Db, env: MarketEnv, cutoff: Date | null)
 export async function invalidateIvHistory(
   tx: { execute: Db["execute"] },
   env: MarketEnv,
-  scope: { all: true } | { symbols: string[] } | { dates: string[] } | { symbolDates: { symbol: string; date: string }[] },
+  scope:
+    | { all: true }
+    | { symbols: string[] }
+    | { dates: string[] }
+    | { symbolDates: { symbol: string; date: string }[] },
 ): Promise<void> {
   if ("all" in scope) await tx.execute(sql`delete from iv_history where env = ${env}`);
-  else if ("symbols" in scope) await tx.execute(sql`delete from iv_history where env = ${env} and symbol = any(${`{${scope.symbols.join(",")}}`}::text[])`);
-  else if ("dates" in scope) await tx.execute(sql`delete from iv_history where env = ${env} and date = any(${`{${scope.dates.join(",")}}`}::date[])`);
+  else if ("symbols" in scope)
+    await tx.execute(
+      sql`delete from iv_history where env = ${env} and symbol = any(${`{${scope.symbols.join(",")}}`}::text[])`,
+    );
+  else if ("dates" in scope)
+    await tx.execute(
+      sql`delete from iv_history where env = ${env} and date = any(${`{${scope.dates.join(",")}}`}::date[])`,
+    );
   else if (scope.symbolDates.length) {
     await tx.execute(sql`delete from iv_history h using unnest(${`{${scope.symbolDates.map((x) => x.symbol).join(",")}}`}::text[],
       ${`{${scope.symbolDates.map((x) => x.date).join(",")}}`}::date[]) as t(symbol, date)

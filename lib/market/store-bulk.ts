@@ -24,8 +24,12 @@ export const INSTRUMENTS: TableSpec<Instrument> = {
   table: "instruments",
   key: "env, symbol",
   columns: [
-    ["symbol", "text", (r) => r.symbol], ["name", "text", (r) => r.name], ["sector", "text", (r) => r.sector],
-    ["kind", "text", (r) => r.kind], ["next_earnings_date", "date", (r) => r.nextEarningsDate], ["dividend_yield", "float8", (r) => r.dividendYield],
+    ["symbol", "text", (r) => r.symbol],
+    ["name", "text", (r) => r.name],
+    ["sector", "text", (r) => r.sector],
+    ["kind", "text", (r) => r.kind],
+    ["next_earnings_date", "date", (r) => r.nextEarningsDate],
+    ["dividend_yield", "float8", (r) => r.dividendYield],
   ],
 };
 
@@ -33,19 +37,31 @@ export const BARS: TableSpec<Bar> = {
   table: "bars",
   key: "env, symbol, interval, ts",
   columns: [
-    ["symbol", "text", (r) => r.symbol], ["interval", "text", (r) => r.interval], ["ts", "timestamptz", (r) => iso(r.ts)],
-    ["open", "float8", (r) => r.open], ["high", "float8", (r) => r.high], ["low", "float8", (r) => r.low],
-    ["close", "float8", (r) => r.close], ["volume", "int8", (r) => r.volume],
+    ["symbol", "text", (r) => r.symbol],
+    ["interval", "text", (r) => r.interval],
+    ["ts", "timestamptz", (r) => iso(r.ts)],
+    ["open", "float8", (r) => r.open],
+    ["high", "float8", (r) => r.high],
+    ["low", "float8", (r) => r.low],
+    ["close", "float8", (r) => r.close],
+    ["volume", "int8", (r) => r.volume],
   ],
 };
 
 export const QUOTES: TableSpec<OptionQuote> = {
   table: "option_quotes",
-  key: "env, symbol, as_of, expiry, strike, \"right\"",
+  key: 'env, symbol, as_of, expiry, strike, "right"',
   columns: [
-    ["symbol", "text", (r) => r.symbol], ["as_of", "timestamptz", (r) => iso(r.asOf)], ["expiry", "date", (r) => r.expiry],
-    ["strike", "float8", (r) => r.strike], ["right", "text", (r) => r.right], ["bid", "float8", (r) => r.bid], ["ask", "float8", (r) => r.ask],
-    ["last", "float8", (r) => r.last], ["volume", "int8", (r) => r.volume], ["open_interest", "int8", (r) => r.openInterest],
+    ["symbol", "text", (r) => r.symbol],
+    ["as_of", "timestamptz", (r) => iso(r.asOf)],
+    ["expiry", "date", (r) => r.expiry],
+    ["strike", "float8", (r) => r.strike],
+    ["right", "text", (r) => r.right],
+    ["bid", "float8", (r) => r.bid],
+    ["ask", "float8", (r) => r.ask],
+    ["last", "float8", (r) => r.last],
+    ["volume", "int8", (r) => r.volume],
+    ["open_interest", "int8", (r) => r.openInterest],
   ],
 };
 
@@ -53,23 +69,41 @@ export const TRADES: TableSpec<OptionTrade> = {
   table: "option_trades",
   key: "env, trade_id",
   columns: [
-    ["trade_id", "text", (r) => r.tradeId], ["symbol", "text", (r) => r.symbol], ["ts", "timestamptz", (r) => iso(r.ts)],
-    ["expiry", "date", (r) => r.expiry], ["strike", "float8", (r) => r.strike], ["right", "text", (r) => r.right],
-    ["price", "float8", (r) => r.price], ["size", "int4", (r) => r.size], ["exchange", "text", (r) => r.exchange],
-    ["condition", "text", (r) => r.condition], ["bid", "float8", (r) => r.bid], ["ask", "float8", (r) => r.ask],
+    ["trade_id", "text", (r) => r.tradeId],
+    ["symbol", "text", (r) => r.symbol],
+    ["ts", "timestamptz", (r) => iso(r.ts)],
+    ["expiry", "date", (r) => r.expiry],
+    ["strike", "float8", (r) => r.strike],
+    ["right", "text", (r) => r.right],
+    ["price", "float8", (r) => r.price],
+    ["size", "int4", (r) => r.size],
+    ["exchange", "text", (r) => r.exchange],
+    ["condition", "text", (r) => r.condition],
+    ["bid", "float8", (r) => r.bid],
+    ["ask", "float8", (r) => r.ask],
   ],
 };
 
 export const YIELDS: TableSpec<TreasuryYield> = {
   table: "treasury_yields",
   key: "env, date, tenor",
-  columns: [["date", "date", (r) => r.date], ["tenor", "text", (r) => r.tenor], ["yield_pct", "float8", (r) => r.yieldPct]],
+  columns: [
+    ["date", "date", (r) => r.date],
+    ["tenor", "text", (r) => r.tenor],
+    ["yield_pct", "float8", (r) => r.yieldPct],
+  ],
 };
 
 const quoteIdent = (name: string) => `"${name}"`;
 
 /** Inserts rows for one environment; on a key conflict either keeps the stored row or overwrites it. */
-export async function bulkInsert<T>(tx: Tx, env: MarketEnv, spec: TableSpec<T>, rows: readonly T[], onConflict: "nothing" | "update" = "nothing"): Promise<void> {
+export async function bulkInsert<T>(
+  tx: Tx,
+  env: MarketEnv,
+  spec: TableSpec<T>,
+  rows: readonly T[],
+  onConflict: "nothing" | "update" = "nothing",
+): Promise<void> {
   const names = spec.columns.map(([c]) => quoteIdent(c)).join(", ");
   const conflict =
     onConflict === "nothing"

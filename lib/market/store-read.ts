@@ -63,8 +63,16 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
 
 function toQuote(r: Row): OptionQuote {
   return {
-    symbol: r.symbol as string, asOf: ms(r.as_of_ms), expiry: r.expiry as string, strike: num(r.strike), right: r.right as OptionQuote["right"],
-    bid: num(r.bid), ask: num(r.ask), last: r.last === null ? null : num(r.last), volume: num(r.volume), openInterest: num(r.open_interest),
+    symbol: r.symbol as string,
+    asOf: ms(r.as_of_ms),
+    expiry: r.expiry as string,
+    strike: num(r.strike),
+    right: r.right as OptionQuote["right"],
+    bid: num(r.bid),
+    ask: num(r.ask),
+    last: r.last === null ? null : num(r.last),
+    volume: num(r.volume),
+    openInterest: num(r.open_interest),
   };
 }
 
@@ -80,7 +88,9 @@ export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptio
           select b.*, row_number() over (partition by symbol order by ts desc) as rn from bars b
           where env = ${env} and interval = '1d' and ts <= ${cutoff}::timestamptz and ts > ${at} - interval '500 days'
         ) x where rn <= ${DAILY_BARS} order by symbol, ts`);
-      const quoteRows = await tx.execute<Row>(withHistory ? sql`
+      const quoteRows = await tx.execute<Row>(
+        withHistory
+          ? sql`
         with snaps as (
           select symbol, as_of,
             row_number() over (partition by symbol order by as_of desc) as rn_all,
@@ -91,7 +101,8 @@ export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptio
         ${quoteColumns}
         from option_quotes q join snaps s on s.symbol = q.symbol and s.as_of = q.as_of
         where q.env = ${env} and (s.rn_all = 1 or s.rn_day = 1)
-        order by q.symbol, q.as_of, q.expiry, q.strike, q."right"` : sql`
+        order by q.symbol, q.as_of, q.expiry, q.strike, q."right"`
+          : sql`
         with snaps as (
           select symbol, max(as_of) as as_of, 1 as rn_all from option_quotes
           where env = ${env} and as_of <= ${cutoff}::timestamptz and as_of > ${at} - make_interval(days => ${HISTORY_DAYS})
@@ -100,7 +111,8 @@ export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptio
         ${quoteColumns}
         from option_quotes q join snaps s on s.symbol = q.symbol and s.as_of = q.as_of
         where q.env = ${env}
-        order by q.symbol, q.expiry, q.strike, q."right"`);
+        order by q.symbol, q.expiry, q.strike, q."right"`,
+      );
       const tradeRows = await tx.execute<Row>(sql`
         ${tradeColumns}
         from instruments i
@@ -119,7 +131,8 @@ export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptio
 }
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-const readVersion = (tx: Tx, env: MarketEnv) => tx.execute<Row>(sql`select version, base_version from market_data_versions where env = ${env}`);
+const readVersion = (tx: Tx, env: MarketEnv) =>
+  tx.execute<Row>(sql`select version, base_version from market_data_versions where env = ${env}`);
 const textArray = (xs: string[]) => sql`${arrayLiteral(xs)}::text[]`;
 const tsArray = (xs: Date[]) => sql`${arrayLiteral(xs.map((x) => x.toISOString()))}::timestamptz[]`;
 
@@ -163,10 +176,31 @@ export async function loadMarketDelta(db: Db, env: MarketEnv, previous: MarketSn
       for (const c of chainRows) {
         const symbol = c.symbol as string;
         const asOf = ms(c.as_of_ms);
-        const tuples = JSON.parse(c.chain as string) as [string, number, OptionQuote["right"], number, number, number | null, number, number][];
-        chains.set(symbol, tuples.map(([expiry, strike, right, bid, ask, last, volume, openInterest]) => ({
-          symbol, asOf: new Date(asOf), expiry, strike, right, bid, ask, last, volume, openInterest,
-        })));
+        const tuples = JSON.parse(c.chain as string) as [
+          string,
+          number,
+          OptionQuote["right"],
+          number,
+          number,
+          number | null,
+          number,
+          number,
+        ][];
+        chains.set(
+          symbol,
+          tuples.map(([expiry, strike, right, bid, ask, last, volume, openInterest]) => ({
+            symbol,
+            asOf: new Date(asOf),
+            expiry,
+            strike,
+            right,
+            bid,
+            ask,
+            last,
+            volume,
+            openInterest,
+          })),
+        );
       }
       const tradeRows = await tx.execute<Row>(sql`
         ${tradeColumns}
@@ -196,29 +230,58 @@ function merge(previous: MarketSnapshot, newer: MarketSnapshot): MarketSnapshot 
     const chain = newer.latestChainBySymbol.get(symbol) ?? previous.latestChainBySymbol.get(symbol);
     if (chain) latestChainBySymbol.set(symbol, chain);
     const oldTrades = previous.tradesBySymbol.get(symbol) ?? [];
-    const seen = new Set(oldTrades.length ? oldTrades.filter((t) => +t.ts === +oldTrades[oldTrades.length - 1].ts).map((t) => t.tradeId) : []);
+    const seen = new Set(
+      oldTrades.length
+        ? oldTrades.filter((t) => +t.ts === +oldTrades[oldTrades.length - 1].ts).map((t) => t.tradeId)
+        : [],
+    );
     const all = [...oldTrades, ...(newer.tradesBySymbol.get(symbol) ?? []).filter((t) => !seen.has(t.tradeId))];
     if (all.length) {
       // The 24 h ending at the newest print, as the full read selects them.
       const since = +all[all.length - 1].ts - TRADE_WINDOW_MS;
-      tradesBySymbol.set(symbol, all.filter((t) => +t.ts > since));
+      tradesBySymbol.set(
+        symbol,
+        all.filter((t) => +t.ts > since),
+      );
     }
   }
   return {
-    ...newer, dailyBarsBySymbol, latestChainBySymbol, chainHistoryBySymbol: new Map(), tradesBySymbol,
+    ...newer,
+    dailyBarsBySymbol,
+    latestChainBySymbol,
+    chainHistoryBySymbol: new Map(),
+    tradesBySymbol,
     asOfBySymbol: newestBySymbol(latestChainBySymbol, tradesBySymbol, dailyBarsBySymbol),
   };
 }
 
-function assemble(instrumentRows: Row[], barRows: Row[], quoteRows: Row[], tradeRows: Row[], yieldRows: Row[], versionRows: Row[]): MarketSnapshot {
+function assemble(
+  instrumentRows: Row[],
+  barRows: Row[],
+  quoteRows: Row[],
+  tradeRows: Row[],
+  yieldRows: Row[],
+  versionRows: Row[],
+): MarketSnapshot {
   const instruments: Instrument[] = instrumentRows.map((r) => ({
-    symbol: r.symbol as string, name: r.name as string, sector: r.sector as string, kind: r.kind as Instrument["kind"],
-    nextEarningsDate: (r.next_earnings_date as string | null) ?? null, dividendYield: num(r.dividend_yield),
+    symbol: r.symbol as string,
+    name: r.name as string,
+    sector: r.sector as string,
+    kind: r.kind as Instrument["kind"],
+    nextEarningsDate: (r.next_earnings_date as string | null) ?? null,
+    dividendYield: num(r.dividend_yield),
   }));
   const dailyBarsBySymbol = new Map<string, Bar[]>();
   for (const r of barRows) {
     push(dailyBarsBySymbol, r.symbol as string, {
-      symbol: r.symbol as string, interval: "1d", ts: ms(r.ts_ms), open: num(r.open), high: num(r.high), low: num(r.low), close: num(r.close), volume: num(r.volume),
+      symbol: r.symbol as string,
+      interval: "1d",
+      ts: ms(r.ts_ms),
+      open: num(r.open),
+      high: num(r.high),
+      low: num(r.low),
+      close: num(r.close),
+      volume: num(r.volume),
     });
   }
   const latestChainBySymbol = new Map<string, OptionQuote[]>();
@@ -237,21 +300,44 @@ function assemble(instrumentRows: Row[], barRows: Row[], quoteRows: Row[], trade
   const tradesBySymbol = new Map<string, OptionTrade[]>();
   for (const r of tradeRows) {
     push(tradesBySymbol, r.symbol as string, {
-      tradeId: r.trade_id as string, symbol: r.symbol as string, ts: ms(r.ts_ms), expiry: r.expiry as string, strike: num(r.strike),
-      right: r.right as OptionTrade["right"], price: num(r.price), size: num(r.size), exchange: r.exchange as string,
-      condition: r.condition as string, bid: num(r.bid), ask: num(r.ask),
+      tradeId: r.trade_id as string,
+      symbol: r.symbol as string,
+      ts: ms(r.ts_ms),
+      expiry: r.expiry as string,
+      strike: num(r.strike),
+      right: r.right as OptionTrade["right"],
+      price: num(r.price),
+      size: num(r.size),
+      exchange: r.exchange as string,
+      condition: r.condition as string,
+      bid: num(r.bid),
+      ask: num(r.ask),
     });
   }
-  const yields = yieldRows.map((r) => ({ date: r.date as string, tenor: r.tenor as Tenor, yieldPct: num(r.yield_pct) }));
+  const yields = yieldRows.map((r) => ({
+    date: r.date as string,
+    tenor: r.tenor as Tenor,
+    yieldPct: num(r.yield_pct),
+  }));
   return {
-    instruments, dailyBarsBySymbol, latestChainBySymbol, chainHistoryBySymbol, tradesBySymbol, yields,
-    version: versionRows.length ? num(versionRows[0].version) : 0, baseVersion: versionRows.length ? num(versionRows[0].base_version) : 0,
+    instruments,
+    dailyBarsBySymbol,
+    latestChainBySymbol,
+    chainHistoryBySymbol,
+    tradesBySymbol,
+    yields,
+    version: versionRows.length ? num(versionRows[0].version) : 0,
+    baseVersion: versionRows.length ? num(versionRows[0].base_version) : 0,
     asOfBySymbol: newestBySymbol(latestChainBySymbol, tradesBySymbol, dailyBarsBySymbol),
   };
 }
 
 /** Each symbol's as-of: the newer of its chain snapshot and last print; its last daily bar when it has neither. */
-function newestBySymbol(chains: Map<string, OptionQuote[]>, trades: Map<string, OptionTrade[]>, bars: Map<string, Bar[]>): Map<string, Date> {
+function newestBySymbol(
+  chains: Map<string, OptionQuote[]>,
+  trades: Map<string, OptionTrade[]>,
+  bars: Map<string, Bar[]>,
+): Map<string, Date> {
   const asOfBySymbol = new Map<string, Date>();
   const bump = (symbol: string, t: Date) => {
     const prev = asOfBySymbol.get(symbol);

@@ -7,8 +7,25 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { bumpMarketVersion, readMarketVersions } from "./versions";
 import { BARS, INSTRUMENTS, QUOTES, TRADES, YIELDS, bulkInsert, type Tx } from "./store-bulk";
-import { generateDemoMarket, generateBarsAt, generateChainAt, generateEodChain, generateTradesBetween, generateYields, demoInstruments } from "./demo/simulator";
-import { DAY_MS, chainAsOf, currentSession, isSessionClose, nextSession, previousSession, sessionClose, sessionOpen } from "./demo/calendar";
+import {
+  generateDemoMarket,
+  generateBarsAt,
+  generateChainAt,
+  generateEodChain,
+  generateTradesBetween,
+  generateYields,
+  demoInstruments,
+} from "./demo/simulator";
+import {
+  DAY_MS,
+  chainAsOf,
+  currentSession,
+  isSessionClose,
+  nextSession,
+  previousSession,
+  sessionClose,
+  sessionOpen,
+} from "./demo/calendar";
 import { DEMO_UNIVERSE } from "./demo/universe";
 
 export { startDemoTicker, type DemoTickerOptions } from "./store-ticker";
@@ -49,8 +66,11 @@ export async function seedDemoMarket(db: Db, opts: { seed: number | string; now:
   return {
     asOf: m.asOf,
     rows: {
-      instruments: m.instruments.length, bars: m.dailyBars.length + m.intradayBars.length,
-      quotes: m.chainHistory.length + m.chain.length, trades: m.trades.length, yields: m.yields.length,
+      instruments: m.instruments.length,
+      bars: m.dailyBars.length + m.intradayBars.length,
+      quotes: m.chainHistory.length + m.chain.length,
+      trades: m.trades.length,
+      yields: m.yields.length,
     },
     generateMs: Math.round(t1 - t0),
     writeMs: Math.round(performance.now() - t1),
@@ -79,7 +99,10 @@ function sessionsTouched(from: number, to: number): number[] {
  * touched, the chain snapshot as of `to` (replacing the previous intraday one) and reduced EOD snapshots for sessions
  * that closed meanwhile. Re-running a window is harmless: every row is deterministic and keyed.
  */
-export async function advanceDemoMarket(db: Db, opts: { seed: number | string; from: Date | number; to: Date | number }): Promise<AdvanceResult> {
+export async function advanceDemoMarket(
+  db: Db,
+  opts: { seed: number | string; from: Date | number; to: Date | number },
+): Promise<AdvanceResult> {
   const { seed } = opts;
   const from = +opts.from;
   const to = +opts.to;
@@ -125,9 +148,14 @@ async function writeChain(tx: Tx, seed: number | string, prevAsOf: number, asOf:
   }
   if (isSessionClose(prevAsOf)) {
     // The previous snapshot was a full chain at a close: shrink it to the reduced EOD form.
-    await tx.execute(sql`delete from option_quotes where env = 'demo' and symbol = any(${symbolsParam()}) and as_of = ${new Date(prevAsOf).toISOString()}::timestamptz`);
+    await tx.execute(
+      sql`delete from option_quotes where env = 'demo' and symbol = any(${symbolsParam()}) and as_of = ${new Date(prevAsOf).toISOString()}::timestamptz`,
+    );
   }
-  await bulkInsert(tx, "demo", QUOTES, [...eod.flatMap((d) => generateEodChain(seed, d)), ...generateChainAt(seed, to)]);
+  await bulkInsert(tx, "demo", QUOTES, [
+    ...eod.flatMap((d) => generateEodChain(seed, d)),
+    ...generateChainAt(seed, to),
+  ]);
   const lower = new Date(sessionOpen(previousSession(currentSession(prevAsOf)))).toISOString();
   await tx.execute(sql`
     delete from option_quotes
@@ -138,6 +166,10 @@ async function writeChain(tx: Tx, seed: number | string, prevAsOf: number, asOf:
 
 async function pruneIntraday(tx: Tx, before: number): Promise<void> {
   const cutoff = new Date(before).toISOString();
-  await tx.execute(sql`delete from option_trades where env = 'demo' and symbol = any(${symbolsParam()}) and ts < ${cutoff}::timestamptz`);
-  await tx.execute(sql`delete from bars where env = 'demo' and symbol = any(${symbolsParam()}) and interval = '5m' and ts < ${cutoff}::timestamptz`);
+  await tx.execute(
+    sql`delete from option_trades where env = 'demo' and symbol = any(${symbolsParam()}) and ts < ${cutoff}::timestamptz`,
+  );
+  await tx.execute(
+    sql`delete from bars where env = 'demo' and symbol = any(${symbolsParam()}) and interval = '5m' and ts < ${cutoff}::timestamptz`,
+  );
 }

@@ -10,7 +10,11 @@ type Executor = Pick<Db, "execute" | "insert">;
  * `append` says the write only added newer data (a demo tick): existing rows are as they were, so readers holding a
  * snapshot may read just what is newer. Anything else (imports, seeds, pruning) is a `rebase`.
  */
-export async function bumpMarketVersion(db: Executor, env: MarketEnv, kind: "rebase" | "append" = "rebase"): Promise<number> {
+export async function bumpMarketVersion(
+  db: Executor,
+  env: MarketEnv,
+  kind: "rebase" | "append" = "rebase",
+): Promise<number> {
   const next = sql`${marketDataVersions.version} + 1`;
   const rows = await db
     .insert(marketDataVersions)

@@ -6,7 +6,14 @@ import { DomainError } from "../domain/errors";
 
 export async function accountOverview(db: Db, accountId: string) {
   const [row] = await db
-    .select({ name: accounts.name, status: accounts.status, createdAt: accounts.createdAt, planId: plans.id, planA: plans.nameA, planB: plans.nameB })
+    .select({
+      name: accounts.name,
+      status: accounts.status,
+      createdAt: accounts.createdAt,
+      planId: plans.id,
+      planA: plans.nameA,
+      planB: plans.nameB,
+    })
     .from(accounts)
     .innerJoin(plans, eq(plans.id, accounts.planId))
     .where(eq(accounts.id, accountId));

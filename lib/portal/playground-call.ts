@@ -19,10 +19,25 @@ export interface PlaygroundResponse {
 }
 
 /** Response headers worth showing: limits, request id, content type, and what a refusal needs. */
-const SHOWN = ["ratelimit-policy", "ratelimit", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after", "x-request-id", "content-type", "allow"];
+const SHOWN = [
+  "ratelimit-policy",
+  "ratelimit",
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-reset",
+  "retry-after",
+  "x-request-id",
+  "content-type",
+  "allow",
+];
 const MAX_BODY = 2 * 1024 * 1024;
 
-export async function callGateway(handle: (r: Request) => Promise<Response>, origin: string, req: PlaygroundRequest, key: () => Promise<string>): Promise<PlaygroundResponse> {
+export async function callGateway(
+  handle: (r: Request) => Promise<Response>,
+  origin: string,
+  req: PlaygroundRequest,
+  key: () => Promise<string>,
+): Promise<PlaygroundResponse> {
   const route = allRoutes.find((r) => r.id === req.operation);
   if (!route) throw new DomainError("invalid", `No operation ${req.operation.slice(0, 100)}.`, { field: "operation" });
   const missing = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).find((name) => !req.params[name]);
@@ -32,9 +47,13 @@ export async function callGateway(handle: (r: Request) => Promise<Response>, ori
   if (route.authenticated) headers.authorization = `Bearer ${await key()}`;
   if (route.body) headers["content-type"] = "application/json";
   const started = performance.now();
-  const res = await handle(new Request(origin + path, {
-    method: route.method, headers, body: route.body ? JSON.stringify(req.body ?? {}) : undefined,
-  }));
+  const res = await handle(
+    new Request(origin + path, {
+      method: route.method,
+      headers,
+      body: route.body ? JSON.stringify(req.body ?? {}) : undefined,
+    }),
+  );
   const text = await res.text();
   const durationMs = Math.round((performance.now() - started) * 10) / 10;
   let body: unknown = text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}…` : text;

@@ -42,8 +42,21 @@ function kindOf(schema: Json): Pick<PlaygroundField, "kind" | "options"> {
   return { kind: "text" };
 }
 
-function field(name: string, where: PlaygroundField["in"], required: boolean, schema: Json, description?: string): PlaygroundField {
-  return { name, in: where, required, description: description ?? schema.description, ...kindOf(schema), ...(EXAMPLES[name] ? { example: EXAMPLES[name] } : {}) };
+function field(
+  name: string,
+  where: PlaygroundField["in"],
+  required: boolean,
+  schema: Json,
+  description?: string,
+): PlaygroundField {
+  return {
+    name,
+    in: where,
+    required,
+    description: description ?? schema.description,
+    ...kindOf(schema),
+    ...(EXAMPLES[name] ? { example: EXAMPLES[name] } : {}),
+  };
 }
 
 export function playgroundOperations(doc: Json): PlaygroundOperation[] {
@@ -51,19 +64,30 @@ export function playgroundOperations(doc: Json): PlaygroundOperation[] {
   for (const [path, ops] of Object.entries<Json>(doc.paths ?? {})) {
     for (const [method, op] of Object.entries<Json>(ops)) {
       if (!op["x-family"]) continue; // only operations the gateway serves carry their family
-      const fields: PlaygroundField[] = (op.parameters ?? []).map((p: Json) => field(p.name, p.in, Boolean(p.required), p.schema ?? {}, p.description));
+      const fields: PlaygroundField[] = (op.parameters ?? []).map((p: Json) =>
+        field(p.name, p.in, Boolean(p.required), p.schema ?? {}, p.description),
+      );
       const body = op.requestBody?.content?.["application/json"]?.schema as Json | undefined;
       if (body) {
         const required = new Set<string>(body.required ?? []);
-        for (const [name, schema] of Object.entries<Json>(body.properties ?? {})) fields.push(field(name, "body", required.has(name), schema));
+        for (const [name, schema] of Object.entries<Json>(body.properties ?? {}))
+          fields.push(field(name, "body", required.has(name), schema));
       }
       out.push({
-        id: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path, summary: op.summary ?? "", family: op["x-family"],
-        authenticated: (op.security ?? []).length > 0, fields, hasBody: Boolean(body),
+        id: `${method.toUpperCase()} ${path}`,
+        method: method.toUpperCase(),
+        path,
+        summary: op.summary ?? "",
+        family: op["x-family"],
+        authenticated: (op.security ?? []).length > 0,
+        fields,
+        hasBody: Boolean(body),
       });
     }
   }
-  return out.sort((a, b) => a.family.localeCompare(b.family) || a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  return out.sort(
+    (a, b) => a.family.localeCompare(b.family) || a.path.localeCompare(b.path) || a.method.localeCompare(b.method),
+  );
 }
 
 /** The path with its parameters substituted (percent-encoded) and the non-empty query values appended. */
@@ -81,7 +105,10 @@ export function bodyValue(f: PlaygroundField, raw: string | string[]): unknown {
   if (text === "") return undefined;
   if (f.kind === "number" || f.kind === "integer") return Number(text);
   if (f.kind === "list" || f.kind === "number-list") {
-    const items = text.split(",").map((s) => s.trim()).filter(Boolean);
+    const items = text
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     return f.kind === "number-list" ? items.map(Number) : items;
   }
   return text;
@@ -91,11 +118,17 @@ export function bodyValue(f: PlaygroundField, raw: string | string[]): unknown {
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The same call as a curl command; the key stays a shell variable so the command can be shared. */
-export function curlCommand(origin: string, op: Pick<PlaygroundOperation, "method" | "authenticated">, path: string, body?: unknown): string {
+export function curlCommand(
+  origin: string,
+  op: Pick<PlaygroundOperation, "method" | "authenticated">,
+  path: string,
+  body?: unknown,
+): string {
   const parts = ["curl", "-sS"];
   if (op.method !== "GET") parts.push("-X", op.method);
   if (op.authenticated) parts.push("-H", '"Authorization: Bearer $API_KEY"');
-  if (body !== undefined) parts.push("-H", quote("content-type: application/json"), "--data", quote(JSON.stringify(body)));
+  if (body !== undefined)
+    parts.push("-H", quote("content-type: application/json"), "--data", quote(JSON.stringify(body)));
   parts.push(quote(origin + path));
   return parts.join(" ");
 }

@@ -30,8 +30,17 @@ export interface PortalRouteOptions {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export function portalError(status: number, code: string, message: string, requestId: string, field?: string): Response {
-  return Response.json({ error: { code, message, ...(field ? { field } : {}) } }, { status, headers: { "x-request-id": requestId, "cache-control": "no-store" } });
+export function portalError(
+  status: number,
+  code: string,
+  message: string,
+  requestId: string,
+  field?: string,
+): Response {
+  return Response.json(
+    { error: { code, message, ...(field ? { field } : {}) } },
+    { status, headers: { "x-request-id": requestId, "cache-control": "no-store" } },
+  );
 }
 
 /** A state-changing request must come from this site: the browser's Origin (or Sec-Fetch-Site) says so; SameSite=Lax cookies are the second layer. */
@@ -70,34 +79,56 @@ async function servePortal(request: Request, answer: (requestId: string) => Prom
       return toErrorResponse(err, requestId, path);
     }
   })();
-  log.info("portal request", { request_id: requestId, method: request.method, path, status: response.status, ms: Math.round((performance.now() - started) * 10) / 10 });
+  log.info("portal request", {
+    request_id: requestId,
+    method: request.method,
+    path,
+    status: response.status,
+    ms: Math.round((performance.now() - started) * 10) / 10,
+  });
   return response;
 }
 
 /** A handler's result as the portal's JSON answer (`{data}`), unless it answered a Response itself. */
 function portalData(data: unknown, requestId: string, status = 200): Response {
   if (data instanceof Response) return data;
-  return Response.json({ data: data ?? null }, { status, headers: { "x-request-id": requestId, "cache-control": "no-store" } });
+  return Response.json(
+    { data: data ?? null },
+    { status, headers: { "x-request-id": requestId, "cache-control": "no-store" } },
+  );
 }
 
 export function portalRoute<P = Record<string, string>>(
   handler: (ctx: PortalContext<P>) => Promise<unknown>,
   opts: PortalRouteOptions = {},
 ) {
-  return (request: Request, routeCtx: { params: Promise<P> } = { params: Promise.resolve({} as P) }): Promise<Response> =>
+  return (
+    request: Request,
+    routeCtx: { params: Promise<P> } = { params: Promise.resolve({} as P) },
+  ): Promise<Response> =>
     servePortal(request, async (requestId) => {
       const session = await currentPortalSession().catch((err) => {
         log.error("portal session lookup failed", { request_id: requestId, ...errorFields(err) });
         return undefined;
       });
-      if (session === undefined) return portalError(503, "unavailable", "The portal's store is unreachable; retry shortly.", requestId);
+      if (session === undefined)
+        return portalError(503, "unavailable", "The portal's store is unreachable; retry shortly.", requestId);
       if (!session) return portalError(401, "unauthenticated", "Sign in to continue.", requestId);
       const { user } = session;
-      if (!session.termsCurrent && !opts.outdatedTerms) return portalError(403, "terms_required", "Accept the current terms of use at /terms first.", requestId);
+      if (!session.termsCurrent && !opts.outdatedTerms)
+        return portalError(403, "terms_required", "Accept the current terms of use at /terms first.", requestId);
       if (opts.admin && !user.isAdmin) return portalError(403, "forbidden", "This needs an administrator.", requestId);
-      if (opts.owner && user.role !== "owner") return portalError(403, "forbidden", "Only the account's owner can do this.", requestId);
-      if (opts.verified && !user.emailVerified) return portalError(403, "email_unverified", "Verify your e-mail address first.", requestId);
-      const actor: Actor = { type: "user", id: user.userId, requestId, ip: clientAddress(request), userAgent: request.headers.get("user-agent") ?? undefined };
+      if (opts.owner && user.role !== "owner")
+        return portalError(403, "forbidden", "Only the account's owner can do this.", requestId);
+      if (opts.verified && !user.emailVerified)
+        return portalError(403, "email_unverified", "Verify your e-mail address first.", requestId);
+      const actor: Actor = {
+        type: "user",
+        id: user.userId,
+        requestId,
+        ip: clientAddress(request),
+        userAgent: request.headers.get("user-agent") ?? undefined,
+      };
       return portalData(await handler({ request, user, params: await routeCtx.params, actor, requestId }), requestId);
     });
 }
@@ -110,10 +141,17 @@ export interface PublicPortalContext {
 }
 
 /** Portal routes for signed-out visitors (sign-up, password reset): the same CSRF check, error mapping and log line. */
-export function publicPortalRoute(handler: (ctx: PublicPortalContext) => Promise<unknown>, opts: { status?: number } = {}) {
+export function publicPortalRoute(
+  handler: (ctx: PublicPortalContext) => Promise<unknown>,
+  opts: { status?: number } = {},
+) {
   return (request: Request): Promise<Response> =>
     servePortal(request, async (requestId) => {
-      const origin = { requestId, ip: clientAddress(request), userAgent: request.headers.get("user-agent") ?? undefined };
+      const origin = {
+        requestId,
+        ip: clientAddress(request),
+        userAgent: request.headers.get("user-agent") ?? undefined,
+      };
       return portalData(await handler({ request, requestId, origin }), requestId, opts.status ?? 200);
     });
 }
@@ -121,16 +159,28 @@ export function publicPortalRoute(handler: (ctx: PublicPortalContext) => Promise
 export function toErrorResponse(err: unknown, requestId: string, path: string): Response {
   if (err instanceof DomainError) {
     const res = portalError(err.status, err.code, err.message, requestId, err.detail.field);
-    if (err.detail.retryAfterSeconds !== undefined) res.headers.set("retry-after", String(err.detail.retryAfterSeconds));
+    if (err.detail.retryAfterSeconds !== undefined)
+      res.headers.set("retry-after", String(err.detail.retryAfterSeconds));
     return res;
   }
   if (err instanceof ZodError) {
     const issue = err.issues[0];
     const field = issue?.path.join(".") || undefined;
-    return portalError(400, "invalid", field ? `${field}: ${issue.message}` : (issue?.message ?? "Invalid input."), requestId, field);
+    return portalError(
+      400,
+      "invalid",
+      field ? `${field}: ${issue.message}` : (issue?.message ?? "Invalid input."),
+      requestId,
+      field,
+    );
   }
   log.error("portal handler failed", { request_id: requestId, path, ...errorFields(err) });
-  return portalError(500, "internal_error", `Something went wrong on our side. Quote request id ${requestId} to support.`, requestId);
+  return portalError(
+    500,
+    "internal_error",
+    `Something went wrong on our side. Quote request id ${requestId} to support.`,
+    requestId,
+  );
 }
 
 /** Reads a JSON body (≤ 64 kB) or answers a clear 400. */

@@ -13,7 +13,11 @@ export function groupName(cell: UsageCell, by: GroupBy): string {
 }
 
 /** One row per bucket (every bucket, zeros included), one numeric column per group; groups sorted, totals per group. */
-export function seriesRows(buckets: string[], cells: UsageCell[], by: GroupBy): { rows: SeriesRow[]; groups: string[]; totals: Record<string, number>; total: number } {
+export function seriesRows(
+  buckets: string[],
+  cells: UsageCell[],
+  by: GroupBy,
+): { rows: SeriesRow[]; groups: string[]; totals: Record<string, number>; total: number } {
   const groups = [...new Set(cells.map((c) => groupName(c, by)))].sort();
   const index = new Map(buckets.map((b, i) => [b, i]));
   const rows: SeriesRow[] = buckets.map((bucket) => ({ bucket, ...Object.fromEntries(groups.map((g) => [g, 0])) }));

@@ -9,11 +9,19 @@ import { currentPlan } from "../domain/plans";
 
 export async function requireWebhookPlan(db: Db, accountId: string): Promise<void> {
   const plan = await currentPlan(db, accountId);
-  if (!plan.webhooks) throw new DomainError("subscription_required", `Webhooks need the Pro or Enterprise plan; this account is on ${plan.nameA}.`);
+  if (!plan.webhooks)
+    throw new DomainError(
+      "subscription_required",
+      `Webhooks need the Pro or Enterprise plan; this account is on ${plan.nameA}.`,
+    );
 }
 
 /** The owner a registration needs: an active key of this account (another account's key answers like a missing one). */
-export async function webhookOwner(db: Db, accountId: string, keyId: string): Promise<{ accountId: string; keyId: string; env: "test" | "live" }> {
+export async function webhookOwner(
+  db: Db,
+  accountId: string,
+  keyId: string,
+): Promise<{ accountId: string; keyId: string; env: "test" | "live" }> {
   const key = (await listKeys(db, accountId)).find((k) => k.id === keyId && k.state === "active");
   if (!key) throw new DomainError("invalid", "Choose one of your active API keys.", { field: "keyId" });
   return { accountId, keyId: key.id, env: key.env };

@@ -32,14 +32,23 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   await runMigrations(database);
   await seedReferenceData(database.db, endpointCatalogue());
   const engine = await startMarketEngine(database, {
-    seed: env.DEMO_SEED, demoTicker: options.demoTicker ?? env.DEMO_TICKER === "on", onRecompute: eventProducer(database),
+    seed: env.DEMO_SEED,
+    demoTicker: options.demoTicker ?? env.DEMO_TICKER === "on",
+    onRecompute: eventProducer(database),
   });
   // Every server process delivers; the outbox's row leases share the work between them.
   const webhookWorker = startWebhookWorker(database, {
-    allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS, httpsOnly: env.NODE_ENV === "production", leaseMs: env.WEBHOOKS_LEASE_MS, concurrency: env.WEBHOOKS_CONCURRENCY,
+    allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+    httpsOnly: env.NODE_ENV === "production",
+    leaseMs: env.WEBHOOKS_LEASE_MS,
+    concurrency: env.WEBHOOKS_CONCURRENCY,
   });
   const pipeline = createPipeline({
-    database, engine, routes: allRoutes, keyCacheTtlMs: env.KEY_CACHE_TTL_MS, configCacheTtlMs: env.CONFIG_CACHE_TTL_MS,
+    database,
+    engine,
+    routes: allRoutes,
+    keyCacheTtlMs: env.KEY_CACHE_TTL_MS,
+    configCacheTtlMs: env.CONFIG_CACHE_TTL_MS,
   });
   log.info("gateway ready", { routes: allRoutes.length });
   return {
@@ -63,7 +72,8 @@ export function sharedGateway(): Promise<Gateway> {
   const g = globalThis as GlobalWithGateway;
   if (!g[GLOBAL_KEY]) {
     const url = appEnv().DATABASE_URL;
-    if (!url) return Promise.reject(new Error("DATABASE_URL is not set; start the app with `npm start`, which provides one"));
+    if (!url)
+      return Promise.reject(new Error("DATABASE_URL is not set; start the app with `npm start`, which provides one"));
     g[GLOBAL_KEY] = startGateway({ databaseUrl: url }).catch((err) => {
       delete g[GLOBAL_KEY];
       throw err;

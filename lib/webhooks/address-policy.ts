@@ -15,7 +15,8 @@ export function refusedRange(address: string): string | null {
   } catch {
     return "unparseable";
   }
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   const range = parsed.range();
   return range === "unicast" ? null : range;
 }
@@ -31,7 +32,9 @@ export type Resolver = (hostname: string) => Promise<string[]>;
 
 export const systemResolver: Resolver = (hostname) =>
   new Promise((resolve, reject) =>
-    dnsLookup(hostname, { all: true, verbatim: true }, (err, addrs: LookupAddress[]) => (err ? reject(err) : resolve(addrs.map((a) => a.address)))),
+    dnsLookup(hostname, { all: true, verbatim: true }, (err, addrs: LookupAddress[]) =>
+      err ? reject(err) : resolve(addrs.map((a) => a.address)),
+    ),
   );
 
 /**

@@ -2,7 +2,12 @@
  * Event detection, pure: compares the analytics of one data version with the previous version's, for the thresholds
  * subscribers asked for. A crossing fires on the version that crosses, not again while the value stays beyond.
  */
-export const MARKET_EVENTS = ["iv_rank.crossed_above", "iv_rank.crossed_below", "iv.day_change_exceeded", "no_trade.decision_changed"] as const;
+export const MARKET_EVENTS = [
+  "iv_rank.crossed_above",
+  "iv_rank.crossed_below",
+  "iv.day_change_exceeded",
+  "no_trade.decision_changed",
+] as const;
 export type MarketEventType = (typeof MARKET_EVENTS)[number];
 export const TEST_EVENT = "webhook.test";
 
@@ -34,7 +39,12 @@ export function emptySubscriptions(): Subscriptions {
   return { above: new Map(), below: new Map(), change: new Map(), decision: new Set() };
 }
 
-export function addSubscription(subs: Subscriptions, events: string[], symbols: string[], params: Record<string, unknown>): void {
+export function addSubscription(
+  subs: Subscriptions,
+  events: string[],
+  symbols: string[],
+  params: Record<string, unknown>,
+): void {
   const add = (m: Map<string, Set<number>>, v: unknown) => {
     if (typeof v !== "number") return;
     for (const s of symbols) m.set(s, (m.get(s) ?? new Set()).add(v));
@@ -45,7 +55,11 @@ export function addSubscription(subs: Subscriptions, events: string[], symbols: 
   if (events.includes("no_trade.decision_changed")) for (const s of symbols) subs.decision.add(s);
 }
 
-export function detectEvents(prev: Record<string, SymbolState> | null, cur: Record<string, SymbolState>, subs: Subscriptions): DetectedEvent[] {
+export function detectEvents(
+  prev: Record<string, SymbolState> | null,
+  cur: Record<string, SymbolState>,
+  subs: Subscriptions,
+): DetectedEvent[] {
   if (!prev) return []; // no earlier version seen: nothing has crossed yet
   const out: DetectedEvent[] = [];
   for (const [symbol, now] of Object.entries(cur)) {
@@ -54,19 +68,39 @@ export function detectEvents(prev: Record<string, SymbolState> | null, cur: Reco
     const base = { symbol, asOf: now.asOf };
     for (const t of subs.above.get(symbol) ?? []) {
       if (before.ivRank !== null && now.ivRank !== null && before.ivRank <= t && now.ivRank > t)
-        out.push({ type: "iv_rank.crossed_above", symbol, threshold: t, data: { ...base, threshold: t, previousIvRank: before.ivRank, ivRank: now.ivRank, atmIv30: now.atmIv30 } });
+        out.push({
+          type: "iv_rank.crossed_above",
+          symbol,
+          threshold: t,
+          data: { ...base, threshold: t, previousIvRank: before.ivRank, ivRank: now.ivRank, atmIv30: now.atmIv30 },
+        });
     }
     for (const t of subs.below.get(symbol) ?? []) {
       if (before.ivRank !== null && now.ivRank !== null && before.ivRank >= t && now.ivRank < t)
-        out.push({ type: "iv_rank.crossed_below", symbol, threshold: t, data: { ...base, threshold: t, previousIvRank: before.ivRank, ivRank: now.ivRank, atmIv30: now.atmIv30 } });
+        out.push({
+          type: "iv_rank.crossed_below",
+          symbol,
+          threshold: t,
+          data: { ...base, threshold: t, previousIvRank: before.ivRank, ivRank: now.ivRank, atmIv30: now.atmIv30 },
+        });
     }
     for (const t of subs.change.get(symbol) ?? []) {
       const was = before.ivDayChange === null ? 0 : Math.abs(before.ivDayChange);
       if (now.ivDayChange !== null && Math.abs(now.ivDayChange) > t && was <= t)
-        out.push({ type: "iv.day_change_exceeded", symbol, threshold: t, data: { ...base, threshold: t, ivDayChange: now.ivDayChange, atmIv30: now.atmIv30 } });
+        out.push({
+          type: "iv.day_change_exceeded",
+          symbol,
+          threshold: t,
+          data: { ...base, threshold: t, ivDayChange: now.ivDayChange, atmIv30: now.atmIv30 },
+        });
     }
     if (subs.decision.has(symbol) && before.decision !== now.decision)
-      out.push({ type: "no_trade.decision_changed", symbol, threshold: null, data: { ...base, previousDecision: before.decision, decision: now.decision } });
+      out.push({
+        type: "no_trade.decision_changed",
+        symbol,
+        threshold: null,
+        data: { ...base, previousDecision: before.decision, decision: now.decision },
+      });
   }
   return out;
 }

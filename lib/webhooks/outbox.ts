@@ -32,7 +32,11 @@ const PARAM_OF: Record<string, string> = {
 };
 
 /** Writes the event once (a repeat of the dedupe key writes nothing) and queues it for every matching active webhook. */
-export async function enqueueEvent(sql: Sql, e: NewEvent, now: Date): Promise<{ eventId: string; deliveries: number } | null> {
+export async function enqueueEvent(
+  sql: Sql,
+  e: NewEvent,
+  now: Date,
+): Promise<{ eventId: string; deliveries: number } | null> {
   const id = newEventId();
   const inserted = await sql`
     insert into webhook_events (id, env, type, symbol, threshold, data_version, dedupe_key, payload, created_at)
@@ -64,7 +68,18 @@ export interface ClaimedDelivery {
 /** Claims up to `limit` due deliveries of active webhooks and leases them for `leaseMs`. */
 export async function claimDue(sql: Sql, now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   const token = randomBytes(8).toString("hex");
-  const rows = await sql<{ id: string; attempts: number; event_id: string; payload: unknown; webhook_id: string; url: string; signing_secret: string; previous_secret: string | null }[]>`
+  const rows = await sql<
+    {
+      id: string;
+      attempts: number;
+      event_id: string;
+      payload: unknown;
+      webhook_id: string;
+      url: string;
+      signing_secret: string;
+      previous_secret: string | null;
+    }[]
+  >`
     with due as (
       select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
       where d.status = 'pending' and d.next_attempt_at <= ${iso(now)} and w.status = 'active'
@@ -79,13 +94,23 @@ export async function claimDue(sql: Sql, now: Date, limit: number, leaseMs: numb
       case when w.previous_secret_expires_at > ${iso(now)} then w.previous_secret end as previous_secret
     from claimed c join webhook_events e on e.id = c.event_id join webhooks w on w.id = c.webhook_id`;
   return rows.map((r) => ({
-    deliveryId: r.id, leaseToken: token, attempts: r.attempts, eventId: r.event_id, payload: r.payload, webhookId: r.webhook_id, url: r.url,
+    deliveryId: r.id,
+    leaseToken: token,
+    attempts: r.attempts,
+    eventId: r.event_id,
+    payload: r.payload,
+    webhookId: r.webhook_id,
+    url: r.url,
     secrets: r.previous_secret ? [r.signing_secret, r.previous_secret] : [r.signing_secret],
   }));
 }
 
 /** Records a batch of successful attempts in one statement (the common case, and the throughput path). */
-export async function recordSuccesses(sql: postgres.Sql, done: { claim: ClaimedDelivery; result: AttemptResult; attemptedAt: Date }[], now: Date): Promise<void> {
+export async function recordSuccesses(
+  sql: postgres.Sql,
+  done: { claim: ClaimedDelivery; result: AttemptResult; attemptedAt: Date }[],
+  now: Date,
+): Promise<void> {
   if (done.length === 0) return;
   const ids = done.map((d) => d.claim.deliveryId);
   const tokens = done.map((d) => d.claim.leaseToken);
@@ -109,7 +134,12 @@ export async function recordSuccesses(sql: postgres.Sql, done: { claim: ClaimedD
  * A 410 disables the webhook; so does failing without a success for 5 days. A lost lease records the attempt only.
  */
 export async function recordAttempt(
-  sql: postgres.Sql, claim: ClaimedDelivery, result: AttemptResult, attemptedAt: Date, now: Date, random: () => number = Math.random,
+  sql: postgres.Sql,
+  claim: ClaimedDelivery,
+  result: AttemptResult,
+  attemptedAt: Date,
+  now: Date,
+  random: () => number = Math.random,
 ): Promise<void> {
   await sql.begin(async (tx) => {
     await tx`insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, response_excerpt, error)
@@ -133,7 +163,12 @@ export async function recordAttempt(
       update webhooks set failing_since = coalesce(failing_since, ${iso(now)}) where id = ${claim.webhookId} and status = 'active'
       returning (extract(epoch from failing_since) * 1000)::float8 as since_ms`;
     if (w && now.getTime() - w.since_ms >= DISABLE_AFTER_FAILING_MS) {
-      await disable(tx, claim.webhookId, now, `Every delivery has failed since ${new Date(w.since_ms).toISOString()} (5 days without a success).`);
+      await disable(
+        tx,
+        claim.webhookId,
+        now,
+        `Every delivery has failed since ${new Date(w.since_ms).toISOString()} (5 days without a success).`,
+      );
     }
   });
 }

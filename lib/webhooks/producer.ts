@@ -14,7 +14,8 @@ import { addSubscription, detectEvents, emptySubscriptions, type SymbolState } f
 import { enqueueEvent, type KeyEnvName } from "./outbox";
 import { iso } from "../db/tx";
 
-const round = (x: number | null, d: number) => (x === null || !Number.isFinite(x) ? null : Math.round(x * 10 ** d) / 10 ** d);
+const round = (x: number | null, d: number) =>
+  x === null || !Number.isFinite(x) ? null : Math.round(x * 10 ** d) / 10 ** d;
 
 /** Per-symbol state of a view: IV rank, day IV change against the previous session's close, no-trade decision. */
 export function symbolStates(view: MarketView, snapshot: MarketSnapshotInput): Record<string, SymbolState> {
@@ -36,7 +37,13 @@ export function symbolStates(view: MarketView, snapshot: MarketSnapshotInput): R
 }
 
 /** Processes one data version of one market environment; returns the number of events written. */
-export async function produceEvents(database: Database, env: MarketEnv, version: number, states: Record<string, SymbolState>, now: Date): Promise<number> {
+export async function produceEvents(
+  database: Database,
+  env: MarketEnv,
+  version: number,
+  states: Record<string, SymbolState>,
+  now: Date,
+): Promise<number> {
   const keyEnv: KeyEnvName = env === "demo" ? "test" : "live";
   return inTransaction(database.sql, async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtext(${`webhook-events:${keyEnv}`}))`;
@@ -54,10 +61,32 @@ export async function produceEvents(database: Database, env: MarketEnv, version:
       const payload = {
         type: e.type,
         timestamp: now.toISOString(),
-        data: { ...e.data, environment: keyEnv, dataVersion: version, isMockData: env === "demo", dataLabel: label, disclaimer: DISCLAIMER },
+        data: {
+          ...e.data,
+          environment: keyEnv,
+          dataVersion: version,
+          isMockData: env === "demo",
+          dataLabel: label,
+          disclaimer: DISCLAIMER,
+        },
       };
       const dedupeKey = `${keyEnv}:${version}:${e.type}:${e.symbol}:${e.threshold ?? ""}`;
-      if (await enqueueEvent(tx, { env: keyEnv, type: e.type, symbol: e.symbol, threshold: e.threshold, dataVersion: version, dedupeKey, payload }, now)) written++;
+      if (
+        await enqueueEvent(
+          tx,
+          {
+            env: keyEnv,
+            type: e.type,
+            symbol: e.symbol,
+            threshold: e.threshold,
+            dataVersion: version,
+            dedupeKey,
+            payload,
+          },
+          now,
+        )
+      )
+        written++;
     }
     await tx`insert into webhook_event_state (env, data_version, symbols, updated_at) values (${keyEnv}, ${version}, ${JSON.stringify(states)}, ${iso(now)})
              on conflict (env) do update set data_version = excluded.data_version, symbols = excluded.symbols, updated_at = excluded.updated_at`;

@@ -1,5 +1,13 @@
 /** The retry schedule (Standard Webhooks / Svix): delays after each failed attempt, with ±10 % jitter. */
-export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000] as const;
+export const RETRY_DELAYS_MS = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  5 * 3_600_000,
+  10 * 3_600_000,
+  10 * 3_600_000,
+] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 export const JITTER = 0.1;
 /** An endpoint whose deliveries have failed without a success for this long is disabled. */

@@ -30,19 +30,46 @@ export interface SendOptions {
 }
 
 export function createAgents() {
-  return { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) };
+  return {
+    http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
+  };
 }
 
-export function sendAttempt(url: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<AttemptResult> {
+export function sendAttempt(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+): Promise<AttemptResult> {
   const started = performance.now();
-  const done = (r: Omit<AttemptResult, "latencyMs">): AttemptResult => ({ ...r, latencyMs: Math.round(performance.now() - started) });
+  const done = (r: Omit<AttemptResult, "latencyMs">): AttemptResult => ({
+    ...r,
+    latencyMs: Math.round(performance.now() - started),
+  });
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, "");
   if (options.httpsOnly && target.protocol !== "https:") {
-    return Promise.resolve(done({ ok: false, statusCode: null, excerpt: null, error: "refused_address", detail: "only https targets are allowed in production" }));
+    return Promise.resolve(
+      done({
+        ok: false,
+        statusCode: null,
+        excerpt: null,
+        error: "refused_address",
+        detail: "only https targets are allowed in production",
+      }),
+    );
   }
   if (!options.allowPrivate && isIP(host) && refusedRange(host)) {
-    return Promise.resolve(done({ ok: false, statusCode: null, excerpt: null, error: "refused_address", detail: `${host} is a ${refusedRange(host)} address` }));
+    return Promise.resolve(
+      done({
+        ok: false,
+        statusCode: null,
+        excerpt: null,
+        error: "refused_address",
+        detail: `${host} is a ${refusedRange(host)} address`,
+      }),
+    );
   }
   const isHttps = target.protocol === "https:";
   const lib = isHttps ? https : http;
@@ -56,26 +83,51 @@ export function sendAttempt(url: string, headers: Record<string, string>, body: 
     };
     const req = lib.request(target, {
       method: "POST",
-      headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body), "user-agent": "options-research-webhooks/1" },
+      headers: {
+        ...headers,
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+        "user-agent": "options-research-webhooks/1",
+      },
       agent: options.agents ? (isHttps ? options.agents.https : options.agents.http) : undefined,
       lookup: options.allowPrivate ? undefined : guardedLookup(options.resolver ?? systemResolver),
     });
     const timer = setTimeout(() => {
       req.destroy();
-      finish({ ok: false, statusCode: null, excerpt: null, error: "timeout", detail: `no complete answer within ${options.timeoutMs ?? ATTEMPT_TIMEOUT_MS} ms` });
+      finish({
+        ok: false,
+        statusCode: null,
+        excerpt: null,
+        error: "timeout",
+        detail: `no complete answer within ${options.timeoutMs ?? ATTEMPT_TIMEOUT_MS} ms`,
+      });
     }, options.timeoutMs ?? ATTEMPT_TIMEOUT_MS);
     req.on("error", (err: NodeJS.ErrnoException) => {
       const refused = err.code === "ERR_WEBHOOK_REFUSED_ADDRESS";
-      finish({ ok: false, statusCode: null, excerpt: null, error: refused ? "refused_address" : "connection_error", detail: refused ? err.message : err.code ?? "connection failed" });
+      finish({
+        ok: false,
+        statusCode: null,
+        excerpt: null,
+        error: refused ? "refused_address" : "connection_error",
+        detail: refused ? err.message : (err.code ?? "connection failed"),
+      });
     });
     req.on("response", (res) => {
       const status = res.statusCode ?? 0;
       const chunks: Buffer[] = [];
       let size = 0;
       const conclude = () => {
-        const excerpt = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString("utf8").slice(0, RESPONSE_EXCERPT_CHARS);
+        const excerpt = Buffer.concat(chunks)
+          .subarray(0, MAX_RESPONSE_BYTES)
+          .toString("utf8")
+          .slice(0, RESPONSE_EXCERPT_CHARS);
         const ok = status >= 200 && status < 300;
-        finish({ ok, statusCode: status, excerpt, error: ok ? null : status >= 300 && status < 400 ? "redirect" : "http_status" });
+        finish({
+          ok,
+          statusCode: status,
+          excerpt,
+          error: ok ? null : status >= 300 && status < 400 ? "redirect" : "http_status",
+        });
       };
       res.on("data", (c: Buffer) => {
         chunks.push(c);

@@ -13,7 +13,12 @@ export function sign(secret: string, id: string, timestampSec: number, body: str
 }
 
 /** The three Standard Webhooks headers; every secret still valid signs (space-separated signatures). */
-export function signedHeaders(secrets: string[], id: string, timestampSec: number, body: string): Record<string, string> {
+export function signedHeaders(
+  secrets: string[],
+  id: string,
+  timestampSec: number,
+  body: string,
+): Record<string, string> {
   return {
     "webhook-id": id,
     "webhook-timestamp": String(timestampSec),

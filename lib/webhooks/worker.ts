@@ -33,13 +33,21 @@ export interface WebhookWorker {
   stop(): Promise<void>;
 }
 
-export function startWebhookWorker(database: Database, options: WorkerOptions & { autoStart?: boolean }): WebhookWorker {
+export function startWebhookWorker(
+  database: Database,
+  options: WorkerOptions & { autoStart?: boolean },
+): WebhookWorker {
   const now = options.now ?? (() => new Date());
   const concurrency = options.concurrency ?? 16;
   const leaseMs = options.leaseMs ?? ATTEMPT_TIMEOUT_MS * 4;
   const pollMs = options.pollMs ?? 500;
   const agents = createAgents();
-  const send: SendOptions = { allowPrivate: options.allowPrivate, httpsOnly: options.httpsOnly, resolver: options.resolver, agents };
+  const send: SendOptions = {
+    allowPrivate: options.allowPrivate,
+    httpsOnly: options.httpsOnly,
+    resolver: options.resolver,
+    agents,
+  };
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let loop: Promise<unknown> = Promise.resolve();
@@ -51,7 +59,13 @@ export function startWebhookWorker(database: Database, options: WorkerOptions & 
     const headers = signedHeaders(claim.secrets, claim.eventId, Math.floor(attemptedAt.getTime() / 1000), body);
     const result = await sendAttempt(claim.url, headers, body, send);
     if (result.ok) return { claim, result, attemptedAt };
-    log.info("webhook attempt failed", { webhookId: claim.webhookId, eventId: claim.eventId, status: result.statusCode, error: result.error, detail: result.detail });
+    log.info("webhook attempt failed", {
+      webhookId: claim.webhookId,
+      eventId: claim.eventId,
+      status: result.statusCode,
+      error: result.error,
+      detail: result.detail,
+    });
     await recordAttempt(database.sql, claim, result, attemptedAt, now(), options.random);
     return null;
   }
@@ -62,9 +76,17 @@ export function startWebhookWorker(database: Database, options: WorkerOptions & 
     for (;;) {
       const batch = await claimDue(database.sql, now(), size, leaseMs);
       if (batch.length === 0) return total;
-      const results = await Promise.all(batch.map((c) => deliver(c).catch((err) => void log.warn("webhook delivery bookkeeping failed", errorFields(err)))));
+      const results = await Promise.all(
+        batch.map((c) =>
+          deliver(c).catch((err) => void log.warn("webhook delivery bookkeeping failed", errorFields(err))),
+        ),
+      );
       // A lost write here only means the lease expires and the event is sent again (at least once).
-      await recordSuccesses(database.sql, results.filter((x): x is Success => !!x), now()).catch((err) => log.warn("webhook success bookkeeping failed", errorFields(err)));
+      await recordSuccesses(
+        database.sql,
+        results.filter((x): x is Success => !!x),
+        now(),
+      ).catch((err) => log.warn("webhook success bookkeeping failed", errorFields(err)));
       total += batch.length;
       if (stopped) return total;
     }
@@ -72,7 +94,11 @@ export function startWebhookWorker(database: Database, options: WorkerOptions & 
 
   const runOnce = () => lane(concurrency);
   // In the background several lanes share the concurrency, so one slow endpoint holds up only its own lane's batch.
-  const runLanes = async () => (await Promise.all(Array.from({ length: LANES }, () => lane(Math.max(1, Math.ceil(concurrency / LANES)))))).reduce((a, b) => a + b, 0);
+  const runLanes = async () =>
+    (await Promise.all(Array.from({ length: LANES }, () => lane(Math.max(1, Math.ceil(concurrency / LANES)))))).reduce(
+      (a, b) => a + b,
+      0,
+    );
 
   const tick = () => {
     if (stopped) return;

@@ -16,8 +16,15 @@ export async function startApiServer(databaseUrl: string, env: Record<string, st
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "server/api-server.ts"], {
     env: {
-      ...process.env, DATABASE_URL: databaseUrl, API_PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn",
-      DEMO_TICKER: "off", KEY_CACHE_TTL_MS: "0", CONFIG_CACHE_TTL_MS: "0", ...env,
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      API_PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      DEMO_TICKER: "off",
+      KEY_CACHE_TTL_MS: "0",
+      CONFIG_CACHE_TTL_MS: "0",
+      ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -40,7 +47,10 @@ export async function startApiServer(databaseUrl: string, env: Record<string, st
     }
     await new Promise((r) => setTimeout(r, 150));
   }
-  const exited = () => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
+  const exited = () =>
+    new Promise<void>((resolve) =>
+      child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve()),
+    );
   return {
     baseUrl,
     child,

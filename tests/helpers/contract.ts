@@ -69,9 +69,14 @@ export async function call(baseUrl: string, sent: Sent): Promise<Got> {
     const typed = Object.keys(headers).some((h) => h.toLowerCase() === "content-type");
     if (!typed && !(sent.body instanceof Uint8Array)) headers["content-type"] = "application/json";
   }
-  const res = await fetch(baseUrl + sent.path, { method: sent.method, headers, body, ...(duplex ? { duplex } : {}) } as RequestInit);
+  const res = await fetch(baseUrl + sent.path, {
+    method: sent.method,
+    headers,
+    body,
+    ...(duplex ? { duplex } : {}),
+  } as RequestInit);
   const text = await res.text();
-  let json: unknown = undefined;
+  let json: unknown ;
   try {
     json = JSON.parse(text);
   } catch {
@@ -82,7 +87,8 @@ export async function call(baseUrl: string, sent: Sent): Promise<Got> {
   return got;
 }
 
-export const describeSent = (r: Got) => `${r.sent.method} ${r.sent.path}${r.sent.headers ? ` [${Object.keys(r.sent.headers).join(",")}]` : ""}`;
+export const describeSent = (r: Got) =>
+  `${r.sent.method} ${r.sent.path}${r.sent.headers ? ` [${Object.keys(r.sent.headers).join(",")}]` : ""}`;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Routes: one concrete valid request per metered route
@@ -147,13 +153,23 @@ const SAMPLES: Record<string, Sample> = {
   "GET /api/v1/alerts": () => ({ path: "/api/v1/alerts" }),
   "GET /api/v1/alerts/{webhookId}": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}` }),
   "DELETE /api/v1/alerts/{webhookId}": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}` }),
-  "PATCH /api/v1/alerts/{webhookId}": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}`, body: { status: "paused" } }),
-  "POST /api/v1/alerts/{webhookId}/test": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/test` }),
-  "GET /api/v1/alerts/{webhookId}/deliveries": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/deliveries?limit=5` }),
-  "POST /api/v1/alerts/{webhookId}/replay": (ctx) => ({
-    path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/replay`, body: { from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z" },
+  "PATCH /api/v1/alerts/{webhookId}": (ctx) => ({
+    path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}`,
+    body: { status: "paused" },
   }),
-  "POST /api/v1/alerts/{webhookId}/rotate-secret": (ctx) => ({ path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/rotate-secret` }),
+  "POST /api/v1/alerts/{webhookId}/test": (ctx) => ({
+    path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/test`,
+  }),
+  "GET /api/v1/alerts/{webhookId}/deliveries": (ctx) => ({
+    path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/deliveries?limit=5`,
+  }),
+  "POST /api/v1/alerts/{webhookId}/replay": (ctx) => ({
+    path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/replay`,
+    body: { from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z" },
+  }),
+  "POST /api/v1/alerts/{webhookId}/rotate-secret": (ctx) => ({
+    path: `/api/v1/alerts/${ctx.webhookId ?? UNKNOWN_WEBHOOK_ID}/rotate-secret`,
+  }),
 };
 
 /** Every metered route with a concrete valid request; fails if a route has no sample (new routes must be added). */
@@ -206,7 +222,11 @@ export async function newCaller(db: Db, spec: CallerSpec): Promise<TestCaller> {
   issuedKeys.add(a.key);
   const webhookIds: string[] = [];
   for (let i = 0; i < (spec.webhooks ?? 0); i++) {
-    const w = await registerWebhook(db, { accountId: a.accountId, keyId: a.keyId, env }, { ...validAlertBody(), events: ["no_trade.decision_changed"] });
+    const w = await registerWebhook(
+      db,
+      { accountId: a.accountId, keyId: a.keyId, env },
+      { ...validAlertBody(), events: ["no_trade.decision_changed"] },
+    );
     webhookIds.push(w.webhookId);
   }
   return { ...a, env, webhookIds };
@@ -218,7 +238,13 @@ export async function callerFor(db: Db, rc: RouteCase, override: CallerSpec = {}
 }
 
 /** Sends the route's valid request as `caller` with the given credential form. */
-export function send(baseUrl: string, rc: RouteCase, key: string | null, form: CredentialForm = "bearer", opts: { webhookId?: string; headers?: Record<string, string>; body?: unknown } = {}) {
+export function send(
+  baseUrl: string,
+  rc: RouteCase,
+  key: string | null,
+  form: CredentialForm = "bearer",
+  opts: { webhookId?: string; headers?: Record<string, string>; body?: unknown } = {},
+) {
   const req = rc.request({ webhookId: opts.webhookId });
   return call(baseUrl, {
     method: req.method,
@@ -287,9 +313,17 @@ export function expectSuccessShape(family: Family, res: Got, exp: SuccessExpecta
   const requestId = expectRequestId(res);
   const label = exp.label ?? (exp.env === "test" ? "demo" : undefined);
   if (family === "A") {
-    assert.deepEqual(sortedKeys(body), ["data", "disclaimer", "meta", "not_financial_advice"], `family A body keys: ${where}`);
+    assert.deepEqual(
+      sortedKeys(body),
+      ["data", "disclaimer", "meta", "not_financial_advice"],
+      `family A body keys: ${where}`,
+    );
     assert.ok(body.data && typeof body.data === "object", `data: ${where}`);
-    assert.deepEqual(sortedKeys(body.meta), ["data_freshness", "endpoint", "environment", "generated_at", "is_mock", "plan", "request_id"], `meta keys: ${where}`);
+    assert.deepEqual(
+      sortedKeys(body.meta),
+      ["data_freshness", "endpoint", "environment", "generated_at", "is_mock", "plan", "request_id"],
+      `meta keys: ${where}`,
+    );
     if (exp.endpoint) assert.equal(body.meta.endpoint, exp.endpoint, `meta.endpoint: ${where}`);
     if (exp.plan) assert.equal(body.meta.plan, exp.plan, `meta.plan: ${where}`);
     assert.equal(body.meta.environment, exp.env, `meta.environment: ${where}`);
@@ -300,7 +334,11 @@ export function expectSuccessShape(family: Family, res: Got, exp: SuccessExpecta
     assert.equal(body.disclaimer, DISCLAIMER, `disclaimer: ${where}`);
     assert.equal(body.not_financial_advice, true, `not_financial_advice: ${where}`);
   } else {
-    assert.deepEqual(sortedKeys(body), ["data", "dataLabel", "disclaimer", "isMockData", "timestamp"], `family B body keys: ${where}`);
+    assert.deepEqual(
+      sortedKeys(body),
+      ["data", "dataLabel", "disclaimer", "isMockData", "timestamp"],
+      `family B body keys: ${where}`,
+    );
     assert.ok(body.data && typeof body.data === "object", `data: ${where}`);
     assert.equal(body.disclaimer, DISCLAIMER, `disclaimer: ${where}`);
     assert.equal(body.isMockData, exp.env === "test", `isMockData: ${where}`);
@@ -349,8 +387,16 @@ export function expectRateLimitHeaders(res: Got, family: Family): RateLimitView 
   const policy = parseItems(policyRaw!, where).map((i) => ({ name: i.name, q: i.params.q, w: i.params.w }));
   const limit = parseItems(limitRaw!, where).map((i) => ({ name: i.name, r: i.params.r, t: i.params.t }));
   const quotaName = family === "A" ? "month" : "day";
-  assert.deepEqual(policy.map((p) => p.name), ["minute", quotaName], `policy windows: ${policyRaw}`);
-  assert.deepEqual(limit.map((p) => p.name), ["minute", quotaName], `limit windows: ${limitRaw}`);
+  assert.deepEqual(
+    policy.map((p) => p.name),
+    ["minute", quotaName],
+    `policy windows: ${policyRaw}`,
+  );
+  assert.deepEqual(
+    limit.map((p) => p.name),
+    ["minute", quotaName],
+    `limit windows: ${limitRaw}`,
+  );
   assert.equal(policy[0].w, 60, `minute window: ${policyRaw}`);
   if (family === "B") assert.equal(policy[1].w, 86_400, `day window: ${policyRaw}`);
   else assert.ok(policy[1].w >= 28 * 86_400 && policy[1].w <= 31 * 86_400, `month window: ${policyRaw}`);
@@ -360,7 +406,8 @@ export function expectRateLimitHeaders(res: Got, family: Family): RateLimitView 
     assert.ok(limit[i].t >= 1 && limit[i].t <= policy[i].w, `t within w: ${limitRaw} vs ${policyRaw}`);
   }
   const view: RateLimitView = {
-    policy, limit,
+    policy,
+    limit,
     xLimit: Number(res.headers.get("x-ratelimit-limit")),
     xRemaining: Number(res.headers.get("x-ratelimit-remaining")),
     xReset: Number(res.headers.get("x-ratelimit-reset")),
@@ -368,7 +415,10 @@ export function expectRateLimitHeaders(res: Got, family: Family): RateLimitView 
   assert.equal(view.xLimit, policy[0].q, `X-RateLimit-Limit == minute q: ${where}`);
   assert.equal(view.xRemaining, limit[0].r, `X-RateLimit-Remaining == minute r: ${where}`);
   const nowS = Date.now() / 1000;
-  assert.ok(view.xReset > nowS - 2 && view.xReset <= nowS + 61, `X-RateLimit-Reset is a Unix time within the minute: ${view.xReset}`);
+  assert.ok(
+    view.xReset > nowS - 2 && view.xReset <= nowS + 61,
+    `X-RateLimit-Reset is a Unix time within the minute: ${view.xReset}`,
+  );
   assert.equal(view.xReset % 60, 0, `X-RateLimit-Reset is a minute boundary: ${view.xReset}`);
   return view;
 }
@@ -381,28 +431,37 @@ export async function quotaCounters(sql: postgres.Sql): Promise<Record<string, n
   const rows = await sql<{ key_id: string; bucket: string; window_start: Date; count: number }[]>`
     select key_id, bucket, window_start, count from usage_counters
     where (bucket like '%:month' or bucket like '%:day') and count <> 0 order by 1, 2, 3`;
-  return Object.fromEntries(rows.map((r) => [`${r.key_id}|${r.bucket}|${new Date(r.window_start).toISOString()}`, r.count]));
+  return Object.fromEntries(
+    rows.map((r) => [`${r.key_id}|${r.bucket}|${new Date(r.window_start).toISOString()}`, r.count]),
+  );
 }
 
 export async function webhookRows(sql: postgres.Sql): Promise<string[]> {
-  const rows = await sql<{ id: string; status: string; url: string }[]>`select id, status, url from webhooks order by id`;
+  const rows = await sql<
+    { id: string; status: string; url: string }[]
+  >`select id, status, url from webhooks order by id`;
   return rows.map((r) => `${r.id}|${r.status}|${r.url}`);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Limits in the plan catalogue (tests change them in their own database; the server re-reads with TTL 0)
 
-export type PlanLimits = Partial<Record<"a_per_minute" | "a_per_month" | "b_per_minute" | "b_per_day" | "b_max_payload_bytes", number>> & { webhooks?: boolean };
+export type PlanLimits = Partial<
+  Record<"a_per_minute" | "a_per_month" | "b_per_minute" | "b_per_day" | "b_max_payload_bytes", number>
+> & { webhooks?: boolean };
 
 export async function setPlanLimits(sql: postgres.Sql, planId: string, limits: PlanLimits): Promise<void> {
   const entries = Object.entries(limits);
   if (!entries.length) return;
-  const result = await sql`update plans set ${sql(Object.fromEntries(entries) as Record<string, number | boolean>)} where id = ${planId}`;
+  const result =
+    await sql`update plans set ${sql(Object.fromEntries(entries) as Record<string, number | boolean>)} where id = ${planId}`;
   assert.equal(result.count, 1, `plan ${planId} is not in the catalogue (the server seeds it on start)`);
 }
 
 export async function planLimits(sql: postgres.Sql, planId: string): Promise<Required<PlanLimits>> {
-  const [r] = await sql<any[]>`select a_per_minute, a_per_month, b_per_minute, b_per_day, b_max_payload_bytes, webhooks from plans where id = ${planId}`;
+  const [r] = await sql<
+    any[]
+  >`select a_per_minute, a_per_month, b_per_minute, b_per_day, b_max_payload_bytes, webhooks from plans where id = ${planId}`;
   return r;
 }
 
@@ -430,7 +489,10 @@ export function assertNoLeaks(responses: Got[] = received, opts: { signingSecret
     assert.doesNotMatch(t, /\b[0-9a-f]{64}\b/, `a SHA-256-like digest in the body: ${where}`);
     const path = r.sent.path.split("?")[0];
     // The create answer and the rotate-secret answer are the two places a secret is shown, once.
-    const createAnswer = r.sent.method === "POST" && r.status < 300 && (path === "/api/v1/alerts" || /^\/api\/v1\/alerts\/wh_[0-9a-f]{24}\/rotate-secret$/.test(path));
+    const createAnswer =
+      r.sent.method === "POST" &&
+      r.status < 300 &&
+      (path === "/api/v1/alerts" || /^\/api\/v1\/alerts\/wh_[0-9a-f]{24}\/rotate-secret$/.test(path));
     // The API reference documents the secret's format and field; every other answer but the create answer has neither.
     const reference = r.sent.path.split("?")[0] === "/api/v1/openapi.json";
     if (!createAnswer) {
@@ -440,15 +502,28 @@ export function assertNoLeaks(responses: Got[] = received, opts: { signingSecret
         assert.ok(!hasField(r.json?.data, /^signing_?secret$/i), `a signing-secret field in the body: ${where}`);
       }
     }
-    assert.doesNotMatch(t, /\bselect\b[^"]{0,200}\bfrom\b|\binsert into\b|\bupdate\b\s+\w+\s+set\b|\bdelete from\b|\bon conflict\b/i, `SQL in the body: ${where}`);
-    assert.doesNotMatch(t, /postgres|relation "|syntax error|violates .* constraint|duplicate key/i, `database error text in the body: ${where}`);
-    assert.doesNotMatch(t, /\n\s+at \S|\bat [\w.<>]+ \(|node_modules|\.ts:\d+:\d+|\.js:\d+:\d+/, `a stack trace in the body: ${where}`);
+    assert.doesNotMatch(
+      t,
+      /\bselect\b[^"]{0,200}\bfrom\b|\binsert into\b|\bupdate\b\s+\w+\s+set\b|\bdelete from\b|\bon conflict\b/i,
+      `SQL in the body: ${where}`,
+    );
+    assert.doesNotMatch(
+      t,
+      /postgres|relation "|syntax error|violates .* constraint|duplicate key/i,
+      `database error text in the body: ${where}`,
+    );
+    assert.doesNotMatch(
+      t,
+      /\n\s+at \S|\bat [\w.<>]+ \(|node_modules|\.ts:\d+:\d+|\.js:\d+:\d+/,
+      `a stack trace in the body: ${where}`,
+    );
   }
 }
 
 function hasField(value: unknown, name: RegExp): boolean {
   if (Array.isArray(value)) return value.some((v) => hasField(v, name));
-  if (value && typeof value === "object") return Object.entries(value).some(([k, v]) => name.test(k) || hasField(v, name));
+  if (value && typeof value === "object")
+    return Object.entries(value).some(([k, v]) => name.test(k) || hasField(v, name));
   return false;
 }
 

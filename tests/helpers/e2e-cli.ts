@@ -10,7 +10,10 @@ export function e2eDataDir(baseURL: string | undefined): string {
 }
 
 /** Runs `npm run cli -- args` with the e2e server's DATA_DIR; resolves with its exit code and output. */
-export function e2eCli(baseURL: string | undefined, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export function e2eCli(
+  baseURL: string | undefined,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: e2eDataDir(baseURL), LOG_LEVEL: "warn" };
   delete env.DATABASE_URL;
   delete env.AUTH_SECRET; // the app's own secret is in the data directory

@@ -16,8 +16,11 @@ export function lastFridayClose(now: Date): Date {
 export async function writeLiveMarket(db: Db, symbols: string[], at: Date) {
   const m = generateDemoMarket({ seed: LIVE_SEED, now: at, symbols });
   for (const [kind, rows] of [
-    ["instruments", m.instruments], ["treasury", m.yields], ["bars", m.dailyBars],
-    ["chain", [...m.chainHistory, ...m.chain]], ["trades", m.trades],
+    ["instruments", m.instruments],
+    ["treasury", m.yields],
+    ["bars", m.dailyBars],
+    ["chain", [...m.chainHistory, ...m.chain]],
+    ["trades", m.trades],
   ] as const) {
     const result = await writeRows(db, kind, rows as never[], "live");
     if (!result.ok) throw new Error(`live ${kind}: ${JSON.stringify(result.errors.slice(0, 3))}`);
@@ -28,5 +31,18 @@ export async function writeLiveMarket(db: Db, symbols: string[], at: Date) {
 /** One print on a listed contract at `ts`, so the symbol's newest data is that recent. */
 export function printAt(m: ReturnType<typeof generateDemoMarket>, symbol: string, ts: Date, id: string): OptionTrade {
   const q = m.chain.find((c) => c.symbol === symbol && c.bid > 0.5)!;
-  return { tradeId: id, symbol, ts, expiry: q.expiry, strike: q.strike, right: q.right, price: q.ask, size: 3, exchange: "CBOE", condition: "AUTO", bid: q.bid, ask: q.ask };
+  return {
+    tradeId: id,
+    symbol,
+    ts,
+    expiry: q.expiry,
+    strike: q.strike,
+    right: q.right,
+    price: q.ask,
+    size: 3,
+    exchange: "CBOE",
+    condition: "AUTO",
+    bid: q.bid,
+    ask: q.ask,
+  };
 }

@@ -19,7 +19,9 @@ export interface Mailbox {
 /** The body with quoted-printable soft breaks and escapes undone, so links read as sent. */
 export function decodeBody(raw: string): string {
   const qp = /content-transfer-encoding:\s*quoted-printable/i.test(raw);
-  return qp ? raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : raw;
+  return qp
+    ? raw.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+    : raw;
 }
 
 /** The first http(s) link in a mail. */
@@ -39,7 +41,10 @@ export async function startMailbox(port = 0): Promise<Mailbox> {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        messages.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString("utf8") });
+        messages.push({
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        });
         callback();
       });
     },
@@ -58,7 +63,8 @@ export async function startMailbox(port = 0): Promise<Mailbox> {
       for (;;) {
         const found = messages.find((m) => m.to.includes(to.toLowerCase()));
         if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms (got ${messages.length} other(s))`);
+        if (Date.now() > deadline)
+          throw new Error(`no mail to ${to} within ${timeoutMs} ms (got ${messages.length} other(s))`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },

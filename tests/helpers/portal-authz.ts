@@ -22,7 +22,10 @@ export interface PortalAuthzPlan {
    * Makes the first user's resources (through `owner`, signed in as that user) and returns the routes and pages
    * that reach them; a second user must get 404 or 403 from each, with none of `secrets` in the body.
    */
-  foreign?: (owner: APIRequestContext, user: PortalTestUser) => Promise<{ routes: PortalRouteCase[]; pages?: string[]; secrets?: string[] }>;
+  foreign?: (
+    owner: APIRequestContext,
+    user: PortalTestUser,
+  ) => Promise<{ routes: PortalRouteCase[]; pages?: string[]; secrets?: string[] }>;
 }
 
 function send(request: APIRequestContext, route: PortalRouteCase, baseURL?: string): Promise<APIResponse> {
@@ -36,7 +39,11 @@ function send(request: APIRequestContext, route: PortalRouteCase, baseURL?: stri
 
 const label = (r: PortalRouteCase) => `${r.method} ${r.path}`;
 
-export async function checkSignedOut(request: APIRequestContext, plan: PortalAuthzPlan, baseURL?: string): Promise<void> {
+export async function checkSignedOut(
+  request: APIRequestContext,
+  plan: PortalAuthzPlan,
+  baseURL?: string,
+): Promise<void> {
   for (const route of plan.routes) {
     const res = await send(request, route, baseURL);
     expect(res.status(), `${label(route)} signed out`).toBe(401);
@@ -52,7 +59,11 @@ export async function checkSignedOut(request: APIRequestContext, plan: PortalAut
   }
 }
 
-export async function checkSecondUser(playwright: PlaywrightWorkerArgs["playwright"], baseURL: string | undefined, plan: PortalAuthzPlan): Promise<void> {
+export async function checkSecondUser(
+  playwright: PlaywrightWorkerArgs["playwright"],
+  baseURL: string | undefined,
+  plan: PortalAuthzPlan,
+): Promise<void> {
   if (!plan.foreign) return;
   const owner = await playwright.request.newContext({ baseURL });
   const intruder = await playwright.request.newContext({ baseURL });

@@ -14,8 +14,17 @@ export interface Owner {
 
 export async function newOwner(db: Db, opts: { plan?: string; verified?: boolean } = {}): Promise<Owner> {
   const email = `owner_${randomBytes(5).toString("hex")}@example.com`;
-  const a = await createAccount(db, { email, plan: opts.plan ?? "sandbox", emailVerified: opts.verified === false ? null : new Date() }, systemActor("test"));
-  return { email, accountId: a.accountId, userId: a.userId, actor: { type: "user", id: a.userId, requestId: `req_${randomBytes(4).toString("hex")}` } };
+  const a = await createAccount(
+    db,
+    { email, plan: opts.plan ?? "sandbox", emailVerified: opts.verified === false ? null : new Date() },
+    systemActor("test"),
+  );
+  return {
+    email,
+    accountId: a.accountId,
+    userId: a.userId,
+    actor: { type: "user", id: a.userId, requestId: `req_${randomBytes(4).toString("hex")}` },
+  };
 }
 
 /** Row counts of the tables a refused call must leave untouched. */

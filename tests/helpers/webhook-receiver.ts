@@ -25,7 +25,11 @@ export interface Receiver {
 }
 
 /** With `tls` the receiver speaks https (the production-mode e2e server delivers only to https targets). */
-export async function startReceiver(secrets: string[] = [], respond: Responder = () => ({ status: 204 }), tls?: { key: string; cert: string }): Promise<Receiver> {
+export async function startReceiver(
+  secrets: string[] = [],
+  respond: Responder = () => ({ status: 204 }),
+  tls?: { key: string; cert: string },
+): Promise<Receiver> {
   const hung = new Set<http.ServerResponse>();
   const receiver: Receiver = { url: "", received: [], secrets, respond, close: async () => {} };
   const handler: http.RequestListener = (req, res) => {
@@ -33,7 +37,11 @@ export async function startReceiver(secrets: string[] = [], respond: Responder =
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
-      const headers = { "webhook-id": String(req.headers["webhook-id"] ?? ""), "webhook-timestamp": String(req.headers["webhook-timestamp"] ?? ""), "webhook-signature": String(req.headers["webhook-signature"] ?? "") };
+      const headers = {
+        "webhook-id": String(req.headers["webhook-id"] ?? ""),
+        "webhook-timestamp": String(req.headers["webhook-timestamp"] ?? ""),
+        "webhook-signature": String(req.headers["webhook-signature"] ?? ""),
+      };
       const verifiedBy = receiver.secrets.flatMap((s, i) => {
         try {
           new Webhook(s).verify(body, headers);
@@ -42,7 +50,14 @@ export async function startReceiver(secrets: string[] = [], respond: Responder =
           return [];
         }
       });
-      const rec: Received = { id: headers["webhook-id"], timestamp: headers["webhook-timestamp"], signature: headers["webhook-signature"], body, verifiedBy, answered: null };
+      const rec: Received = {
+        id: headers["webhook-id"],
+        timestamp: headers["webhook-timestamp"],
+        signature: headers["webhook-signature"],
+        body,
+        verifiedBy,
+        answered: null,
+      };
       receiver.received.push(rec);
       const answer = receiver.respond(rec, receiver.received.length);
       if (answer === "hang") {
@@ -50,7 +65,12 @@ export async function startReceiver(secrets: string[] = [], respond: Responder =
         return;
       }
       rec.answered = answer.status;
-      res.writeHead(answer.status, { "content-type": "text/plain", ...(answer.location ? { location: answer.location } : {}) }).end(answer.body ?? "ok");
+      res
+        .writeHead(answer.status, {
+          "content-type": "text/plain",
+          ...(answer.location ? { location: answer.location } : {}),
+        })
+        .end(answer.body ?? "ok");
     });
   };
   const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
@@ -71,7 +91,11 @@ export function manualClock(start = new Date()) {
   return { now: () => new Date(t), advance: (ms: number) => void (t += ms), set: (d: Date) => void (t = d.getTime()) };
 }
 
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -11,7 +11,13 @@ import { errorCodeOf, startApiServer, type RunningServer } from "../helpers/api-
 import { expectRefused, newOwner, type Owner } from "../helpers/portal-domain";
 import { seedDemoMarket } from "../../lib/market/store";
 import { lastFridayClose, writeLiveMarket } from "../helpers/live-data";
-import { approveAccessRequest, listAccessRequests, rejectAccessRequest, revealAccessKey, submitAccessRequest } from "../../lib/domain/access-requests";
+import {
+  approveAccessRequest,
+  listAccessRequests,
+  rejectAccessRequest,
+  revealAccessKey,
+  submitAccessRequest,
+} from "../../lib/domain/access-requests";
 import { changeOwnPlan, currentPlan, listPlans } from "../../lib/domain/plans";
 import { createOwnKey } from "../../lib/domain/keys";
 import { adminActor } from "../../lib/domain/audit";
@@ -21,7 +27,11 @@ const OPERATOR = adminActor("test-operator");
 let t: TestDatabase;
 let api: RunningServer;
 
-const form = { company: "Acme Research", useCase: "Nightly risk dashboards for our options desk.", expectedVolume: "1k_10k" };
+const form = {
+  company: "Acme Research",
+  useCase: "Nightly risk dashboards for our options desk.",
+  expectedVolume: "1k_10k",
+};
 const submit = (o: Owner, over: Record<string, unknown> = {}) =>
   submitAccessRequest(t.db, { accountId: o.accountId, userId: o.userId, ...form, ...over }, o.actor);
 
@@ -32,9 +42,14 @@ async function call(key: string) {
 
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile("npx", ["tsx", "scripts/cli.ts", ...args], { env: { ...process.env, DATABASE_URL: t.url, AUTH_SECRET: SECRET, LOG_LEVEL: "warn" }, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      "npx",
+      ["tsx", "scripts/cli.ts", ...args],
+      { env: { ...process.env, DATABASE_URL: t.url, AUTH_SECRET: SECRET, LOG_LEVEL: "warn" }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -55,15 +70,24 @@ describe("access requests and plan", () => {
     await expectRefused(t.sql, () => submit(o, { company: "  " }), { code: "invalid", field: "company" });
     await expectRefused(t.sql, () => submit(o, { company: "c".repeat(121) }), { code: "invalid", field: "company" });
     await expectRefused(t.sql, () => submit(o, { useCase: "too short" }), { code: "invalid", field: "useCase" });
-    await expectRefused(t.sql, () => submit(o, { expectedVolume: "lots" }), { code: "invalid", field: "expectedVolume" });
-    await expectRefused(t.sql, () => submit(o, { expectedVolume: undefined }), { code: "invalid", field: "expectedVolume" });
+    await expectRefused(t.sql, () => submit(o, { expectedVolume: "lots" }), {
+      code: "invalid",
+      field: "expectedVolume",
+    });
+    await expectRefused(t.sql, () => submit(o, { expectedVolume: undefined }), {
+      code: "invalid",
+      field: "expectedVolume",
+    });
   });
 
   it("needs a verified e-mail and a paid plan (Starter or higher)", async () => {
     const unverified = await newOwner(t.db, { plan: "starter", verified: false });
     await expectRefused(t.sql, () => submit(unverified), { code: "forbidden", message: /verified e-mail/ });
     const sandbox = await newOwner(t.db);
-    await expectRefused(t.sql, () => submit(sandbox), { code: "subscription_required", message: /Starter or higher.*Sandbox/ });
+    await expectRefused(t.sql, () => submit(sandbox), {
+      code: "subscription_required",
+      message: /Starter or higher.*Sandbox/,
+    });
   });
 
   it("one pending request per account; another account sees none of it and cannot reveal its key", async () => {
@@ -75,22 +99,53 @@ describe("access requests and plan", () => {
     assert.equal(r.overdue, false);
     await expectRefused(t.sql, () => submit(o), { code: "conflict", message: /pending/ });
     assert.deepEqual(await listAccessRequests(t.db, other.accountId), []);
-    await expectRefused(t.sql, () => submitAccessRequest(t.db, { accountId: "00000000-0000-0000-0000-000000000000", userId: other.userId, ...form }, other.actor), { code: "not_found" });
-    assert.deepEqual((await listAccessRequests(t.db, o.accountId)).map((x) => [x.id, x.company, x.status]), [[r.id, form.company, "pending"]]);
+    await expectRefused(
+      t.sql,
+      () =>
+        submitAccessRequest(
+          t.db,
+          { accountId: "00000000-0000-0000-0000-000000000000", userId: other.userId, ...form },
+          other.actor,
+        ),
+      { code: "not_found" },
+    );
+    assert.deepEqual(
+      (await listAccessRequests(t.db, o.accountId)).map((x) => [x.id, x.company, x.status]),
+      [[r.id, form.company, "pending"]],
+    );
     await approveAccessRequest(t.db, r.id, OPERATOR, SECRET);
-    await expectRefused(t.sql, () => revealAccessKey(t.db, { accountId: other.accountId, requestId: r.id }, other.actor, SECRET), { code: "not_found" });
-    await expectRefused(t.sql, () => revealAccessKey(t.db, { accountId: o.accountId, requestId: "not-a-uuid" }, o.actor, SECRET), { code: "not_found" });
+    await expectRefused(
+      t.sql,
+      () => revealAccessKey(t.db, { accountId: other.accountId, requestId: r.id }, other.actor, SECRET),
+      { code: "not_found" },
+    );
+    await expectRefused(
+      t.sql,
+      () => revealAccessKey(t.db, { accountId: o.accountId, requestId: "not-a-uuid" }, o.actor, SECRET),
+      { code: "not_found" },
+    );
   });
 
   it("reject needs a reason; a decided request cannot be decided again", async () => {
     const o = await newOwner(t.db, { plan: "starter" });
     const r = await submit(o);
-    await expectRefused(t.sql, () => rejectAccessRequest(t.db, r.id, " ", OPERATOR), { code: "invalid", field: "reason" });
-    await expectRefused(t.sql, () => rejectAccessRequest(t.db, "00000000-0000-0000-0000-000000000000", "Not a fit", OPERATOR), { code: "not_found" });
+    await expectRefused(t.sql, () => rejectAccessRequest(t.db, r.id, " ", OPERATOR), {
+      code: "invalid",
+      field: "reason",
+    });
+    await expectRefused(
+      t.sql,
+      () => rejectAccessRequest(t.db, "00000000-0000-0000-0000-000000000000", "Not a fit", OPERATOR),
+      { code: "not_found" },
+    );
     const rejected = await rejectAccessRequest(t.db, r.id, "Resale is not allowed by the terms", OPERATOR);
     assert.deepEqual([rejected.status, rejected.reason], ["rejected", "Resale is not allowed by the terms"]);
     await expectRefused(t.sql, () => approveAccessRequest(t.db, r.id, OPERATOR, SECRET), { code: "conflict" });
-    await expectRefused(t.sql, () => revealAccessKey(t.db, { accountId: o.accountId, requestId: r.id }, o.actor, SECRET), { code: "conflict" });
+    await expectRefused(
+      t.sql,
+      () => revealAccessKey(t.db, { accountId: o.accountId, requestId: r.id }, o.actor, SECRET),
+      { code: "conflict" },
+    );
   });
 
   it("CLI: access list / approve / reject; the key is shown to the requester once and works on Starter", async () => {
@@ -108,7 +163,11 @@ describe("access requests and plan", () => {
     const view = JSON.parse(approved.stdout);
     assert.deepEqual([view.status, view.keyWaiting], ["approved", true]);
     assert.match(view.keyPrefix, /^svc_sk_live_/);
-    assert.doesNotMatch(approved.stdout + approved.stderr, /svc_sk_live_[0-9A-Za-z]{30}/, "the CLI never prints the key");
+    assert.doesNotMatch(
+      approved.stdout + approved.stderr,
+      /svc_sk_live_[0-9A-Za-z]{30}/,
+      "the CLI never prints the key",
+    );
     const [row] = await t.sql`select key_ciphertext, key_id from access_requests where id = ${r.id}`;
     assert.match(row.key_ciphertext, /^v1\./);
 
@@ -120,9 +179,15 @@ describe("access requests and plan", () => {
     const [after] = await t.sql`select key_ciphertext, key_shown_at from access_requests where id = ${r.id}`;
     assert.equal(after.key_ciphertext, null);
     assert.ok(after.key_shown_at);
-    await expectRefused(t.sql, () => revealAccessKey(t.db, { accountId: o.accountId, requestId: r.id }, o.actor, SECRET), { code: "conflict", message: /already shown/ });
+    await expectRefused(
+      t.sql,
+      () => revealAccessKey(t.db, { accountId: o.accountId, requestId: r.id }, o.actor, SECRET),
+      { code: "conflict", message: /already shown/ },
+    );
     assert.equal((await call(shown.key)).status, 200);
-    const actions = (await t.sql`select action from audit_log where target = ${`access_request:${r.id}`} order by id`).map((x) => x.action);
+    const actions = (
+      await t.sql`select action from audit_log where target = ${`access_request:${r.id}`} order by id`
+    ).map((x) => x.action);
     assert.deepEqual(actions, ["access_request.create", "access_request.approve", "access_request.key_shown"]);
 
     const second = await submit(o, { company: "Acme Two" });
@@ -138,28 +203,58 @@ describe("access requests and plan", () => {
     const o = await newOwner(t.db, { plan: "starter" });
     const r = await submit(o);
     await approveAccessRequest(t.db, r.id, OPERATOR, SECRET);
-    await assert.rejects(() => revealAccessKey(t.db, { accountId: o.accountId, requestId: r.id }, o.actor, "another-secret-0123456789"));
+    await assert.rejects(() =>
+      revealAccessKey(t.db, { accountId: o.accountId, requestId: r.id }, o.actor, "another-secret-0123456789"),
+    );
     const [row] = await t.sql`select key_ciphertext from access_requests where id = ${r.id}`;
     assert.ok(row.key_ciphertext);
   });
 
   it("plan: both families' limits from the plans table; a change is audited and reaches live keys at once", async () => {
     const plans = await listPlans(t.db);
-    assert.deepEqual(plans.map((p) => [p.id, p.aPerMinute, p.bPerDay]), [["sandbox", 10, 100], ["starter", 30, 10_000], ["pro", 120, 100_000], ["enterprise", 600, 1_000_000]]);
+    assert.deepEqual(
+      plans.map((p) => [p.id, p.aPerMinute, p.bPerDay]),
+      [
+        ["sandbox", 10, 100],
+        ["starter", 30, 10_000],
+        ["pro", 120, 100_000],
+        ["enterprise", 600, 1_000_000],
+      ],
+    );
     const o = await newOwner(t.db, { plan: "pro" });
     const other = await newOwner(t.db);
-    const live = await createOwnKey(t.db, { accountId: o.accountId, userId: o.userId, env: "live", name: "live" }, o.actor);
+    const live = await createOwnKey(
+      t.db,
+      { accountId: o.accountId, userId: o.userId, env: "live", name: "live" },
+      o.actor,
+    );
     assert.equal((await call(live.key)).status, 200);
-    await expectRefused(t.sql, () => changeOwnPlan(t.db, { accountId: o.accountId, plan: "gold" }, o.actor), { code: "invalid", field: "plan" });
-    await expectRefused(t.sql, () => changeOwnPlan(t.db, { accountId: o.accountId, plan: 3 }, o.actor), { code: "invalid", field: "plan" });
-    await expectRefused(t.sql, () => changeOwnPlan(t.db, { accountId: o.accountId, plan: "pro" }, o.actor), { code: "conflict" });
-    await expectRefused(t.sql, () => changeOwnPlan(t.db, { accountId: "00000000-0000-0000-0000-000000000000", plan: "pro" }, other.actor), { code: "not_found" });
+    await expectRefused(t.sql, () => changeOwnPlan(t.db, { accountId: o.accountId, plan: "gold" }, o.actor), {
+      code: "invalid",
+      field: "plan",
+    });
+    await expectRefused(t.sql, () => changeOwnPlan(t.db, { accountId: o.accountId, plan: 3 }, o.actor), {
+      code: "invalid",
+      field: "plan",
+    });
+    await expectRefused(t.sql, () => changeOwnPlan(t.db, { accountId: o.accountId, plan: "pro" }, o.actor), {
+      code: "conflict",
+    });
+    await expectRefused(
+      t.sql,
+      () => changeOwnPlan(t.db, { accountId: "00000000-0000-0000-0000-000000000000", plan: "pro" }, other.actor),
+      { code: "not_found" },
+    );
     const changed = await changeOwnPlan(t.db, { accountId: o.accountId, plan: "starter" }, o.actor);
     assert.equal(changed.plan, "starter");
     assert.equal((await currentPlan(t.db, o.accountId)).id, "starter");
     assert.equal((await currentPlan(t.db, other.accountId)).id, "sandbox");
     assert.deepEqual(await call(live.key), { status: 403, code: "subscription_required" });
-    const [audit] = await t.sql`select actor_type, actor_id, before, after from audit_log where action = 'account.set_plan' and account_id = ${o.accountId}`;
-    assert.deepEqual({ ...audit }, { actor_type: "user", actor_id: o.userId, before: { plan: "pro" }, after: { plan: "starter" } });
+    const [audit] =
+      await t.sql`select actor_type, actor_id, before, after from audit_log where action = 'account.set_plan' and account_id = ${o.accountId}`;
+    assert.deepEqual(
+      { ...audit },
+      { actor_type: "user", actor_id: o.userId, before: { plan: "pro" }, after: { plan: "starter" } },
+    );
   });
 });

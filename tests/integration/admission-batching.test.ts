@@ -23,7 +23,11 @@ function callFor(keyId: string, accountId: string, requestId: string = randomUUI
   const now = new Date();
   return {
     m: { requestId, keyId, accountId, endpointId: "GET /api/v1/ticker/{symbol}/summary", latencyMs: 1, now },
-    burst: burstWindow("A", plan, now), quota: quotaWindow("A", plan, now), status: 200, errorCode: null, record: true,
+    burst: burstWindow("A", plan, now),
+    quota: quotaWindow("A", plan, now),
+    status: 200,
+    errorCode: null,
+    record: true,
   };
 }
 
@@ -43,11 +47,21 @@ describe("admission batching", () => {
     // The first call starts a transaction at once; the other eight queue behind it and form the second batch.
     const out = await Promise.all(ids.map((id) => batcher.admit(callFor(k.keyId, k.accountId, id))));
     assert.equal(batcher.batches, 2);
-    assert.deepEqual(out.map((o) => o.status), [200, 200, 200, 200, 200, 429, 429, 429, 429]);
-    assert.deepEqual(out.map((o) => o.burstUsed), [1, 2, 3, 4, 5, 5, 5, 5, 5]);
+    assert.deepEqual(
+      out.map((o) => o.status),
+      [200, 200, 200, 200, 200, 429, 429, 429, 429],
+    );
+    assert.deepEqual(
+      out.map((o) => o.burstUsed),
+      [1, 2, 3, 4, 5, 5, 5, 5, 5],
+    );
     const rows = await t.sql`select request_id, status from usage_events where key_id = ${k.keyId}`;
     const byId = new Map(rows.map((r) => [r.request_id as string, r.status as number]));
-    assert.deepEqual(ids.map((id) => byId.get(id)), out.map((o) => o.status), "every call committed with its own outcome");
+    assert.deepEqual(
+      ids.map((id) => byId.get(id)),
+      out.map((o) => o.status),
+      "every call committed with its own outcome",
+    );
     const [c] = await t.sql`select count from usage_counters where key_id = ${k.keyId} and bucket = 'A:minute'`;
     assert.equal(c.count, 5);
     const [d] = await t.sql`select calls::int, ok_calls::int from usage_daily where key_id = ${k.keyId}`;
@@ -58,7 +72,13 @@ describe("admission batching", () => {
     const k = await accountWithKey(t.db);
     const batcher = new AdmissionBatcher(t.sql, { maxBatch: 4, maxQueue: 100, maxInFlight: 3 });
     const out = await Promise.all(Array.from({ length: 40 }, () => batcher.admit(callFor(k.keyId, k.accountId))));
-    assert.deepEqual(out.filter((o) => o.status === 200).map((o) => o.burstUsed).sort(), [1, 2, 3, 4, 5]);
+    assert.deepEqual(
+      out
+        .filter((o) => o.status === 200)
+        .map((o) => o.burstUsed)
+        .sort(),
+      [1, 2, 3, 4, 5],
+    );
     assert.equal(out.filter((o) => o.status === 429).length, 35);
     const [{ n }] = await t.sql`select count(*)::int as n from usage_events where key_id = ${k.keyId}`;
     assert.equal(n, 40);
@@ -69,7 +89,11 @@ describe("admission batching", () => {
     const batcher = new AdmissionBatcher(t.sql, { maxBatch: 100, maxQueue: 100 });
     const first = batcher.admit(callFor(k.keyId, k.accountId)); // batch 1, alone
     // Batch 2: one call whose account id is not a uuid makes the whole statement fail.
-    const doomed = [batcher.admit(callFor(k.keyId, k.accountId)), batcher.admit(callFor(k.keyId, "not-a-uuid")), batcher.admit(callFor(k.keyId, k.accountId))];
+    const doomed = [
+      batcher.admit(callFor(k.keyId, k.accountId)),
+      batcher.admit(callFor(k.keyId, "not-a-uuid")),
+      batcher.admit(callFor(k.keyId, k.accountId)),
+    ];
     assert.equal((await first).status, 200);
     const results = await settled(doomed);
     for (const r of results) {
@@ -91,9 +115,13 @@ describe("admission batching", () => {
     const batcher = new AdmissionBatcher(t.sql, { maxBatch: 2, maxQueue: 3 });
     const results = await settled(Array.from({ length: 7 }, () => batcher.admit(callFor(k.keyId, k.accountId))));
     // 1 in flight + 3 queued are decided (in batches of at most 2); the last 3 are refused without touching the store.
-    assert.deepEqual(results.map((r) => r.status), ["fulfilled", "fulfilled", "fulfilled", "fulfilled", "rejected", "rejected", "rejected"]);
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ["fulfilled", "fulfilled", "fulfilled", "fulfilled", "rejected", "rejected", "rejected"],
+    );
     assert.equal(batcher.batches, 3);
-    for (const r of results.slice(4)) assert.equal(((r as PromiseRejectedResult).reason as ApiError).code, "data_source_unavailable");
+    for (const r of results.slice(4))
+      assert.equal(((r as PromiseRejectedResult).reason as ApiError).code, "data_source_unavailable");
     const [{ n }] = await t.sql`select count(*)::int as n from usage_events where key_id = ${k.keyId}`;
     assert.equal(n, 4);
   });

@@ -61,7 +61,11 @@ test("live data: labels from the data's age and the entitlement, values from the
   const older = printAt(m, "AAPL", new Date(now.getTime() - 20 * 60_000), "LIVE-OLDER-1");
   assert.ok((await writeRows(t.db, "trades", [fresh, older], "live")).ok);
 
-  const aapl = await eventually("/api/v1/ticker/AAPL/summary", pro, (r) => r.status === 200 && r.body.meta.data_freshness === "live");
+  const aapl = await eventually(
+    "/api/v1/ticker/AAPL/summary",
+    pro,
+    (r) => r.status === 200 && r.body.meta.data_freshness === "live",
+  );
   assert.equal(aapl.status, 200, JSON.stringify(aapl.body));
   assert.equal(aapl.body.meta.environment, "live");
   assert.equal(aapl.body.meta.is_mock, false);
@@ -75,11 +79,18 @@ test("live data: labels from the data's age and the entitlement, values from the
   assert.equal(msft.body.meta.data_freshness, "end-of-day");
 
   // Starter (delayed-15m entitlement) is served data at least 15 minutes old: the 20-minute-old print, not the fresh one.
-  const delayed = await eventually("/api/v1/ai/symbol/AAPL/summary", starter, (r) => r.status === 200 && r.body.dataLabel === "delayed-15m");
+  const delayed = await eventually(
+    "/api/v1/ai/symbol/AAPL/summary",
+    starter,
+    (r) => r.status === 200 && r.body.dataLabel === "delayed-15m",
+  );
   assert.equal(delayed.status, 200, JSON.stringify(delayed.body));
   assert.equal(delayed.body.dataLabel, "delayed-15m");
   assert.equal(delayed.body.isMockData, false);
-  assert.ok(new Date(delayed.body.data.asOf).getTime() <= now.getTime() - 15 * 60_000, "delayed view never shows data newer than 15 minutes");
+  assert.ok(
+    new Date(delayed.body.data.asOf).getTime() <= now.getTime() - 15 * 60_000,
+    "delayed view never shows data newer than 15 minutes",
+  );
 
   const curve = await get("/api/v1/data/yield-curve", pro);
   assert.equal(curve.status, 200);
@@ -91,7 +102,12 @@ test("unknown live symbol → 404 symbol_not_found; known instrument without dat
   const unknown = await get("/api/v1/signal-score/NVDA", pro);
   assert.equal(unknown.status, 404);
   assert.equal(unknown.body.error.code, "symbol_not_found");
-  const ok = await writeRows(t.db, "instruments", [{ symbol: "ZZZ", name: "No Data Corp", sector: "Test", kind: "equity", nextEarningsDate: null, dividendYield: 0 }], "live");
+  const ok = await writeRows(
+    t.db,
+    "instruments",
+    [{ symbol: "ZZZ", name: "No Data Corp", sector: "Test", kind: "equity", nextEarningsDate: null, dividendYield: 0 }],
+    "live",
+  );
   assert.ok(ok.ok);
   const noData = await eventually("/api/v1/signal-score/ZZZ", pro, (r) => r.status === 503);
   assert.equal(noData.status, 503);

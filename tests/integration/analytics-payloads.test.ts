@@ -18,8 +18,13 @@ const SEED = "options-research-demo-v1";
 const AT = lastFridayClose(new Date());
 const DEMO = { env: "demo", entitlement: "demo" } as const;
 const GET_PATHS = [
-  "/api/v1/ticker/AAPL/summary", "/api/v1/signal-score/MSFT", "/api/v1/options-flow?limit=200", "/api/v1/ai/symbol/NVDA/summary",
-  "/api/v1/ai/symbol/TSLA/no-trade", "/api/v1/data/yield-curve", "/api/v1/data/market-sentiment",
+  "/api/v1/ticker/AAPL/summary",
+  "/api/v1/signal-score/MSFT",
+  "/api/v1/options-flow?limit=200",
+  "/api/v1/ai/symbol/NVDA/summary",
+  "/api/v1/ai/symbol/TSLA/no-trade",
+  "/api/v1/data/yield-curve",
+  "/api/v1/data/market-sentiment",
   "/api/v1/data/watchlist-ranking?symbols=AAPL,MSFT,NVDA,SPX",
 ];
 
@@ -43,7 +48,10 @@ after(async () => {
 
 async function payloadsOf(t: TestDatabase) {
   const view = computeMarketView(await loadMarketInput(t.db, "demo"), null);
-  const q = createQueries(async () => view, () => AT);
+  const q = createQueries(
+    async () => view,
+    () => AT,
+  );
   const out: Record<string, unknown> = {};
   for (const s of view.symbols.keys()) {
     out[`ticker:${s}`] = (await q.tickerSummary(DEMO, s)).data;
@@ -80,8 +88,21 @@ async function until(path: string, ok: (body: any) => boolean): Promise<any> {
 }
 
 test("no route returns a raw quote, trade print or chain row", async () => {
-  const tradeIds = (await a.sql`select trade_id from option_trades where env = 'demo' limit 2000`).map((r) => r.trade_id as string);
-  const forbiddenKeys = new Set(["bid", "ask", "last", "openInterest", "open_interest", "exchange", "condition", "tradeId", "trade_id", "volume"]);
+  const tradeIds = (await a.sql`select trade_id from option_trades where env = 'demo' limit 2000`).map(
+    (r) => r.trade_id as string,
+  );
+  const forbiddenKeys = new Set([
+    "bid",
+    "ask",
+    "last",
+    "openInterest",
+    "open_interest",
+    "exchange",
+    "condition",
+    "tradeId",
+    "trade_id",
+    "volume",
+  ]);
   for (const path of GET_PATHS) {
     const body = await get(path);
     const text = JSON.stringify(body);
@@ -102,7 +123,8 @@ test("no route returns a raw quote, trade print or chain row", async () => {
 
 test("payloads are traced to stored data: changing rows changes the answers", async () => {
   // Price: the newest stored daily close.
-  const [bar] = await a.sql`select ts from bars where env = 'demo' and symbol = 'AAPL' and interval = '1d' order by ts desc limit 1`;
+  const [bar] =
+    await a.sql`select ts from bars where env = 'demo' and symbol = 'AAPL' and interval = '1d' order by ts desc limit 1`;
   await a.sql`update bars set close = 123.45, high = greatest(high, 123.45), low = least(low, 123.45)
               where env = 'demo' and symbol = 'AAPL' and interval = '1d' and ts = ${bar.ts}`;
   // Spread: 10Y − 2Y of the newest stored curve, in basis points.

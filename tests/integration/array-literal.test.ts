@@ -17,7 +17,19 @@ describe("arrayLiteral", () => {
   after(async () => t?.drop());
 
   it("round-trips text with quotes, backslashes, braces, commas, spaces, the word NULL, empty and non-ASCII strings, and NULLs", async () => {
-    const values = ['a"b', "c\\d", "\\\"", "{x,y}", "GET /api/v1/ticker/{symbol}/summary", "NULL", "", " lead", "ümlaut €", "req_01:ab.c-d", null];
+    const values = [
+      'a"b',
+      "c\\d",
+      '\\"',
+      "{x,y}",
+      "GET /api/v1/ticker/{symbol}/summary",
+      "NULL",
+      "",
+      " lead",
+      "ümlaut €",
+      "req_01:ab.c-d",
+      null,
+    ];
     const [row] = await t.sql`select to_jsonb(${arrayLiteral(values)}::text[]) as v`;
     assert.deepEqual(row.v, values);
   });

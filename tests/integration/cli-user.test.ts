@@ -17,7 +17,9 @@ interface Run {
 /** Runs the CLI with `stdin` written to its standard input (then closed). */
 function cli(stdin: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npx", ["tsx", "scripts/cli.ts", ...args], { env: { ...process.env, DATABASE_URL: t.url, LOG_LEVEL: "warn" } });
+    const child = spawn("npx", ["tsx", "scripts/cli.ts", ...args], {
+      env: { ...process.env, DATABASE_URL: t.url, LOG_LEVEL: "warn" },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c) => (stdout += c));
@@ -30,13 +32,19 @@ function cli(stdin: string, ...args: string[]): Promise<Run> {
       } catch {
         json = undefined;
       }
-      resolve({ code: code ?? 1, stdout, lines: stderr.split("\n").filter((l) => l.trim() !== "" && !/^npm warn /i.test(l)), json });
+      resolve({
+        code: code ?? 1,
+        stdout,
+        lines: stderr.split("\n").filter((l) => l.trim() !== "" && !/^npm warn /i.test(l)),
+        json,
+      });
     });
     child.stdin.end(stdin);
   });
 }
 
-const audits = (action: string) => t.sql`select actor_type, actor_id, target from audit_log where action = ${action} order by id`;
+const audits = (action: string) =>
+  t.sql`select actor_type, actor_id, target from audit_log where action = ${action} order by id`;
 
 describe("operator CLI: user commands", () => {
   const email = "ops.user@example.com";
@@ -61,7 +69,10 @@ describe("operator CLI: user commands", () => {
     assert.match(row.password_hash, /^\$argon2id\$/);
     assert.equal((await verifyCredentials(t.db, email, "a long operator-set password"))?.id, userId);
     const rows = await audits("user.set_password");
-    assert.deepEqual(rows.map((a) => [a.actor_type, a.target]), [["admin", `user:${userId}`]]);
+    assert.deepEqual(
+      rows.map((a) => [a.actor_type, a.target]),
+      [["admin", `user:${userId}`]],
+    );
     assert.ok(!JSON.stringify(rows).includes("operator-set"));
   });
 

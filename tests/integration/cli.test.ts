@@ -32,7 +32,7 @@ function cli(...args: string[]): Promise<Run> {
         if (err && typeof exit !== "number") return reject(err); // killed by the timeout, or npx not found
         const code = err ? (exit as number) : 0;
         stdouts.push(stdout);
-        let json: unknown = undefined;
+        let json: unknown ;
         try {
           json = stdout.trim() ? JSON.parse(stdout) : undefined;
         } catch {
@@ -76,9 +76,13 @@ describe("operator CLI", () => {
     assert.deepEqual(r.lines, []);
     assert.match(r.json.accountId, /^[0-9a-f-]{36}$/);
     assert.match(r.json.userId, /^[0-9a-f-]{36}$/);
-    assert.deepEqual({ ...r.json, accountId: undefined, userId: undefined }, { accountId: undefined, userId: undefined, email: normal, plan: "starter", status: "active", admin: false });
+    assert.deepEqual(
+      { ...r.json, accountId: undefined, userId: undefined },
+      { accountId: undefined, userId: undefined, email: normal, plan: "starter", status: "active", admin: false },
+    );
     accountId = r.json.accountId;
-    const [acc] = await t.sql`select a.plan_id, a.status, u.email, m.role from accounts a join memberships m on m.account_id = a.id join users u on u.id = m.user_id where a.id = ${accountId}`;
+    const [acc] =
+      await t.sql`select a.plan_id, a.status, u.email, m.role from accounts a join memberships m on m.account_id = a.id join users u on u.id = m.user_id where a.id = ${accountId}`;
     assert.deepEqual({ ...acc }, { plan_id: "starter", status: "active", email: normal, role: "owner" });
     const audit = await auditRows("account.create");
     assert.equal(audit.length, 1);
@@ -108,7 +112,10 @@ describe("operator CLI", () => {
     assert.equal(r.json.accountId, accountId);
     assert.equal((await t.sql`select plan_id from accounts where id = ${accountId}`)[0].plan_id, "pro");
     const audit = await auditRows("account.set_plan");
-    assert.deepEqual(audit.map((a) => [a.before, a.after]), [[{ plan: "starter" }, { plan: "pro" }]]);
+    assert.deepEqual(
+      audit.map((a) => [a.before, a.after]),
+      [[{ plan: "starter" }, { plan: "pro" }]],
+    );
 
     const [bad, nobody] = await Promise.all([
       cli("account", "set-plan", "--email", normal, "--plan", "gold"),
@@ -125,7 +132,14 @@ describe("operator CLI", () => {
     const cases = [
       { args: ["--env", "test"], prefix: "svc_test_", env: "test", style: "standard", plan: "sandbox", name: "test" },
       { args: ["--env", "live"], prefix: "svc_live_", env: "live", style: "standard", plan: "pro", name: "live" },
-      { args: ["--env", "live", "--style", "sk"], prefix: "svc_sk_live_", env: "live", style: "sk", plan: "pro", name: "sk" },
+      {
+        args: ["--env", "live", "--style", "sk"],
+        prefix: "svc_sk_live_",
+        env: "live",
+        style: "sk",
+        plan: "pro",
+        name: "sk",
+      },
     ];
     for (const c of cases) {
       const r = await cli("key", "create", "--email", normal, ...c.args);
@@ -135,10 +149,25 @@ describe("operator CLI", () => {
       assert.equal(r.json.plan, c.plan);
       assert.ok(r.json.key.startsWith(c.prefix), r.json.key);
       assert.match(r.json.key, /^svc_(test|live|sk_live)_[0-9A-Za-z]{30}$/);
-      assert.ok(r.json.key.startsWith(r.json.prefix) && r.json.prefix.length < r.json.key.length - 20, `prefix ${r.json.prefix} is a short display form`);
-      const [row] = await t.sql`select account_id::text as account_id, env, style, status, prefix, digest from api_keys where id = ${r.json.id}`;
-      assert.deepEqual({ ...row }, { account_id: accountId, env: c.env, style: c.style, status: "active", prefix: r.json.prefix, digest: sha256(r.json.key) });
-      const stored = await t.sql`select count(*)::int as n from api_keys k where position(${r.json.key} in row_to_json(k)::text) > 0`;
+      assert.ok(
+        r.json.key.startsWith(r.json.prefix) && r.json.prefix.length < r.json.key.length - 20,
+        `prefix ${r.json.prefix} is a short display form`,
+      );
+      const [row] =
+        await t.sql`select account_id::text as account_id, env, style, status, prefix, digest from api_keys where id = ${r.json.id}`;
+      assert.deepEqual(
+        { ...row },
+        {
+          account_id: accountId,
+          env: c.env,
+          style: c.style,
+          status: "active",
+          prefix: r.json.prefix,
+          digest: sha256(r.json.key),
+        },
+      );
+      const stored =
+        await t.sql`select count(*)::int as n from api_keys k where position(${r.json.key} in row_to_json(k)::text) > 0`;
       assert.equal(stored[0].n, 0, "the full key is not stored");
       keys[c.name] = { id: r.json.id, key: r.json.key };
     }
@@ -176,7 +205,10 @@ describe("operator CLI", () => {
     assert.equal(s.status, "revoked");
     assert.ok(s.revoked_at, "revoked_at set");
     const actions = ["activate", "deactivate", "revoke"];
-    const [missing, ...onRevoked] = await Promise.all([cli("key", "revoke", "--id", "key_doesnotexist"), ...actions.map((a) => cli("key", a, "--id", id))]);
+    const [missing, ...onRevoked] = await Promise.all([
+      cli("key", "revoke", "--id", "key_doesnotexist"),
+      ...actions.map((a) => cli("key", a, "--id", id)),
+    ]);
     onRevoked.forEach((r, i) => {
       assert.notEqual(r.code, 0, `${actions[i]} on a revoked key`);
       assert.equal(r.lines.length, 1, r.stderr);
@@ -186,7 +218,10 @@ describe("operator CLI", () => {
     assert.notEqual(missing.code, 0);
     assert.equal(missing.lines.length, 1);
     const audit = await t.sql`select action, before, after from audit_log where target = ${`key:${id}`} order by id`;
-    assert.deepEqual(audit.map((x) => x.action), ["key.create", "key.deactivate", "key.activate", "key.revoke"]);
+    assert.deepEqual(
+      audit.map((x) => x.action),
+      ["key.create", "key.deactivate", "key.activate", "key.revoke"],
+    );
     assert.deepEqual([audit[3].before, audit[3].after], [{ status: "active" }, { status: "revoked" }]);
   });
 
@@ -197,18 +232,42 @@ describe("operator CLI", () => {
     assert.deepEqual(r.json.map((e: { id: string }) => e.id).sort(), meteredRoutes.map((x) => x.id).sort());
     for (const e of r.json) {
       const route = meteredRoutes.find((x) => x.id === e.id)!;
-      assert.deepEqual({ method: e.method, path: e.path, family: e.family }, { method: route.method, path: route.path, family: route.family });
-      const expected = e.id === "GET /api/v1/options-flow" ? { test: "enabled", live: "pending_licensing" } : { test: "enabled", live: "enabled" };
+      assert.deepEqual(
+        { method: e.method, path: e.path, family: e.family },
+        { method: route.method, path: route.path, family: route.family },
+      );
+      const expected =
+        e.id === "GET /api/v1/options-flow"
+          ? { test: "enabled", live: "pending_licensing" }
+          : { test: "enabled", live: "enabled" };
       assert.deepEqual(e.licensing, expected, e.id);
     }
-    assert.ok(!r.json.some((e: { path: string }) => e.path === "/api/v1/health" || e.path === "/api/v1/openapi.json"), "unmetered routes are not listed");
+    assert.ok(
+      !r.json.some((e: { path: string }) => e.path === "/api/v1/health" || e.path === "/api/v1/openapi.json"),
+      "unmetered routes are not listed",
+    );
   });
 
   it("endpoint set-licensing changes the state with a reason and audits actor and reason", async () => {
-    const r = await cli("endpoint", "set-licensing", "--path", "/api/v1/options-flow", "--env", "live", "--state", "enabled", "--reason", "Licence signed with the exchange");
+    const r = await cli(
+      "endpoint",
+      "set-licensing",
+      "--path",
+      "/api/v1/options-flow",
+      "--env",
+      "live",
+      "--state",
+      "enabled",
+      "--reason",
+      "Licence signed with the exchange",
+    );
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(r.json.map((e: { id: string; licensing: unknown }) => [e.id, e.licensing]), [["GET /api/v1/options-flow", { test: "enabled", live: "enabled" }]]);
-    const [row] = await t.sql`select state, reason, updated_by from endpoint_licensing where endpoint_id = 'GET /api/v1/options-flow' and env = 'live'`;
+    assert.deepEqual(
+      r.json.map((e: { id: string; licensing: unknown }) => [e.id, e.licensing]),
+      [["GET /api/v1/options-flow", { test: "enabled", live: "enabled" }]],
+    );
+    const [row] =
+      await t.sql`select state, reason, updated_by from endpoint_licensing where endpoint_id = 'GET /api/v1/options-flow' and env = 'live'`;
     assert.equal(row.state, "enabled");
     assert.equal(row.reason, "Licence signed with the exchange");
     assert.match(row.updated_by, /^admin:cli:/);
@@ -216,21 +275,55 @@ describe("operator CLI", () => {
     assert.equal(audit.length, 1);
     assert.deepEqual([audit[0].actor_type, audit[0].actor_id.startsWith("cli:")], ["admin", true]);
     assert.equal(audit[0].target, "endpoint:GET /api/v1/options-flow");
-    assert.deepEqual([audit[0].before, audit[0].after], [{ env: "live", state: "pending_licensing" }, { env: "live", state: "enabled", reason: "Licence signed with the exchange" }]);
+    assert.deepEqual(
+      [audit[0].before, audit[0].after],
+      [
+        { env: "live", state: "pending_licensing" },
+        { env: "live", state: "enabled", reason: "Licence signed with the exchange" },
+      ],
+    );
 
     // A later `endpoint list` (which re-seeds reference data) keeps the admin's decision.
     const list = await cli("endpoint", "list");
-    assert.deepEqual(list.json.find((e: { id: string }) => e.id === "GET /api/v1/options-flow").licensing, { test: "enabled", live: "enabled" });
+    assert.deepEqual(list.json.find((e: { id: string }) => e.id === "GET /api/v1/options-flow").licensing, {
+      test: "enabled",
+      live: "enabled",
+    });
   });
 
   it("endpoint set-licensing without a reason (or with a blank / too short one, or an unknown path) fails and writes nothing", async () => {
-    const before = { audit: await count("audit_log"), state: (await t.sql`select state, reason from endpoint_licensing where endpoint_id = 'GET /api/v1/options-flow' and env = 'live'`)[0] };
-    const base = ["endpoint", "set-licensing", "--path", "/api/v1/options-flow", "--env", "live", "--state", "pending_licensing"];
+    const before = {
+      audit: await count("audit_log"),
+      state: (
+        await t.sql`select state, reason from endpoint_licensing where endpoint_id = 'GET /api/v1/options-flow' and env = 'live'`
+      )[0],
+    };
+    const base = [
+      "endpoint",
+      "set-licensing",
+      "--path",
+      "/api/v1/options-flow",
+      "--env",
+      "live",
+      "--state",
+      "pending_licensing",
+    ];
     const [missing, blank, short, unknown, badState] = await Promise.all([
       cli(...base),
       cli(...base, "--reason", "  "),
       cli(...base, "--reason", "x"),
-      cli("endpoint", "set-licensing", "--path", "/api/v1/nope", "--env", "live", "--state", "enabled", "--reason", "because"),
+      cli(
+        "endpoint",
+        "set-licensing",
+        "--path",
+        "/api/v1/nope",
+        "--env",
+        "live",
+        "--state",
+        "enabled",
+        "--reason",
+        "because",
+      ),
       cli(...base.slice(0, -1), "off", "--reason", "because"),
     ]);
     assert.notEqual(missing.code, 0);
@@ -245,11 +338,23 @@ describe("operator CLI", () => {
     assert.equal(unknown.lines.length, 1, unknown.stderr);
     assert.equal(badState.code, 2);
     assert.equal(await count("audit_log"), before.audit);
-    assert.deepEqual({ ...(await t.sql`select state, reason from endpoint_licensing where endpoint_id = 'GET /api/v1/options-flow' and env = 'live'`)[0] }, { ...before.state });
+    assert.deepEqual(
+      {
+        ...(
+          await t.sql`select state, reason from endpoint_licensing where endpoint_id = 'GET /api/v1/options-flow' and env = 'live'`
+        )[0],
+      },
+      { ...before.state },
+    );
   });
 
   it("usage errors exit 2: unknown command, unknown flag, no command", async () => {
-    const [unknown, flag, none, noEmail] = await Promise.all([cli("frobnicate", "all"), cli("endpoint", "list", "--bogus"), cli(), cli("account", "create")]);
+    const [unknown, flag, none, noEmail] = await Promise.all([
+      cli("frobnicate", "all"),
+      cli("endpoint", "list", "--bogus"),
+      cli(),
+      cli("account", "create"),
+    ]);
     assert.equal(unknown.code, 2);
     assert.match(unknown.lines[0], /unknown command/);
     assert.equal(unknown.stdout, "");
@@ -269,11 +374,18 @@ describe("operator CLI", () => {
     assert.ok(r.json.inserted > 0);
     assert.equal(await count("treasury_yields", "env = 'live'"), r.json.inserted);
     const runs = await t.sql`select kind, env, file_name, rows from import_runs`;
-    assert.deepEqual(runs.map((x) => [x.kind, x.env, x.file_name, x.rows]), [["treasury", "live", "treasury-good.csv", r.json.rows]]);
+    assert.deepEqual(
+      runs.map((x) => [x.kind, x.env, x.file_name, x.rows]),
+      [["treasury", "live", "treasury-good.csv", r.json.rows]],
+    );
   });
 
   it("import of a bad file exits non-zero and writes nothing", async () => {
-    const before = { yields: await count("treasury_yields"), runs: await count("import_runs"), versions: await t.sql`select * from market_data_versions order by 1` };
+    const before = {
+      yields: await count("treasury_yields"),
+      runs: await count("import_runs"),
+      versions: await t.sql`select * from market_data_versions order by 1`,
+    };
     const files = ["treasury-bad.csv", "treasury-bad-header.csv"];
     const [missing, badKind, ...bad] = await Promise.all([
       cli("import", "treasury", "--file", "tests/fixtures/import/no-such-file.csv"),
@@ -298,7 +410,14 @@ describe("operator CLI", () => {
   it("help lists every command; account list, key list and usage find ids and numbers by e-mail", async () => {
     const help = await cli("help");
     assert.equal(help.code, 0, help.stderr);
-    for (const cmd of ["account list", "key list --email E", "usage --email E [--days N]", "user verify --email E", "access approve --id ID", "endpoint set-licensing"]) {
+    for (const cmd of [
+      "account list",
+      "key list --email E",
+      "usage --email E [--days N]",
+      "user verify --email E",
+      "access approve --id ID",
+      "endpoint set-licensing",
+    ]) {
       assert.ok(help.stdout.includes(cmd), `help names ${cmd}`);
     }
     const accounts = await cli("account", "list");
@@ -309,9 +428,16 @@ describe("operator CLI", () => {
 
     const listed = await cli("key", "list", "--email", email);
     assert.equal(listed.code, 0, listed.stderr);
-    const ids = (await t.sql`select id from api_keys where account_id = ${accountId} order by created_at, id`).map((r) => r.id);
+    const ids = (await t.sql`select id from api_keys where account_id = ${accountId} order by created_at, id`).map(
+      (r) => r.id,
+    );
     assert.deepEqual(listed.json.map((k: { id: string }) => k.id).sort(), [...ids].sort());
-    for (const k of listed.json) assert.deepEqual(Object.keys(k).filter((f) => /digest|key$/i.test(f)), [], "no key material in the listing");
+    for (const k of listed.json)
+      assert.deepEqual(
+        Object.keys(k).filter((f) => /digest|key$/i.test(f)),
+        [],
+        "no key material in the listing",
+      );
 
     const today = new Date().toISOString().slice(0, 10);
     const [endpoint] = await t.sql`select id from endpoints order by id limit 1`;
@@ -320,10 +446,14 @@ describe("operator CLI", () => {
     const usage = await cli("usage", "--email", normal, "--days", "3");
     assert.equal(usage.code, 0, usage.stderr);
     assert.deepEqual({ days: usage.json.days, total: usage.json.totalCalls }, { days: 3, total: 7 });
-    assert.deepEqual(usage.json.rows, [{ day: today, endpointId: endpoint.id, calls: 7, ok: 5, clientErrors: 2, serverErrors: 0 }]);
+    assert.deepEqual(usage.json.rows, [
+      { day: today, endpointId: endpoint.id, calls: 7, ok: 5, clientErrors: 2, serverErrors: 0 },
+    ]);
 
     const [badDays, noEmail, nobody] = await Promise.all([
-      cli("usage", "--email", normal, "--days", "0"), cli("key", "list"), cli("key", "list", "--email", "nobody@example.com"),
+      cli("usage", "--email", normal, "--days", "0"),
+      cli("key", "list"),
+      cli("key", "list", "--email", "nobody@example.com"),
     ]);
     assert.equal(badDays.code, 2);
     assert.match(badDays.lines[0], /--days/);

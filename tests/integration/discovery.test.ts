@@ -38,22 +38,36 @@ test("an outputs request built only from the discovery answers succeeds for ever
   const symbols = await get("/api/v1/symbols");
   assert.equal(symbols.status, 200);
   const list: { symbol: string; type: string }[] = symbols.body.data.symbols;
-  for (const s of ["SPY", "QQQ", "IWM", "BRK.B", "AAPL"]) assert.ok(list.some((x) => x.symbol === s), `${s} is listed`);
+  for (const s of ["SPY", "QQQ", "IWM", "BRK.B", "AAPL"])
+    assert.ok(
+      list.some((x) => x.symbol === s),
+      `${s} is listed`,
+    );
   let built = 0;
   for (const { symbol, type } of list) {
     const expiries = await get(`/api/v1/symbols/${encodeURIComponent(symbol)}/expiries`);
     // The demo volatility index has no listed options: its expiries answer says the data source has none.
     if (type === "volatility_index" && expiries.status === 503) continue;
     assert.equal(expiries.status, 200, `${symbol}: ${JSON.stringify(expiries.body).slice(0, 200)}`);
-    const expiry = (expiries.body.data.expiries as { expiry: string; strikes: number[] }[]).find((e) => e.strikes.length >= 2);
+    const expiry = (expiries.body.data.expiries as { expiry: string; strikes: number[] }[]).find(
+      (e) => e.strikes.length >= 2,
+    );
     if (!expiry) continue; // no listed options (the volatility index)
     const mid = Math.floor(expiry.strikes.length / 2);
     const res = await fetch(`${server.baseUrl}/api/v1/outputs`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ symbol, strategy: "bull_call_spread", expiry: expiry.expiry, strikes: [expiry.strikes[mid - 1], expiry.strikes[mid]] }),
+      body: JSON.stringify({
+        symbol,
+        strategy: "bull_call_spread",
+        expiry: expiry.expiry,
+        strikes: [expiry.strikes[mid - 1], expiry.strikes[mid]],
+      }),
     });
-    assert.ok(res.status >= 200 && res.status < 300, `${symbol} ${expiry.expiry}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+    assert.ok(
+      res.status >= 200 && res.status < 300,
+      `${symbol} ${expiry.expiry}: ${res.status} ${(await res.text()).slice(0, 300)}`,
+    );
     built++;
   }
   assert.ok(built >= list.length - 2, `built ${built} of ${list.length}`);
@@ -61,7 +75,9 @@ test("an outputs request built only from the discovery answers succeeds for ever
 
 test("every example request in the reference answers 2xx with a test key", async () => {
   await t.sql`update plans set a_per_minute = 100000, a_per_month = 100000 where id = 'sandbox'`;
-  const doc = buildOpenApi(allRoutes) as { paths: Record<string, Record<string, { parameters?: { name: string; in: string; example?: string }[] }>> };
+  const doc = buildOpenApi(allRoutes) as {
+    paths: Record<string, Record<string, { parameters?: { name: string; in: string; example?: string }[] }>>;
+  };
   let called = 0;
   for (const [template, ops] of Object.entries(doc.paths)) {
     const get = ops.get;

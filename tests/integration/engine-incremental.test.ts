@@ -42,7 +42,10 @@ test("the recent-gap scan finds the days after each symbol's newest cached day, 
   // A hole in the middle is invisible to the recent scan; the tracker sees the cache shrank and scans everything.
   await t.sql`delete from iv_history where env = 'demo' and symbol = 'MSFT'
     and date = (select date from iv_history where env = 'demo' and symbol = 'MSFT' order by date limit 1 offset 10)`;
-  assert.equal((await findRecentHistoryGaps(t.db, "demo", null)).some((g) => g.symbol === "MSFT"), false);
+  assert.equal(
+    (await findRecentHistoryGaps(t.db, "demo", null)).some((g) => g.symbol === "MSFT"),
+    false,
+  );
   // Without a new base version the tracker trusts what it holds (only rebasing writes invalidate the cache)...
   const held = await loadMarketInput(t.db, "demo", null, tracker);
   assert.equal(await rows(), full - 4, "nothing solved within the same base");
@@ -56,10 +59,19 @@ test("the recent-gap scan finds the days after each symbol's newest cached day, 
 test("an unchanged symbol keeps its analytics and payload objects; a changed one is recomputed", async () => {
   const tracker = new IvHistoryTracker();
   let view: MarketView = computeMarketView(await loadMarketInput(t.db, "demo", null, tracker), null);
-  const queries = createQueries(() => view, () => new Date());
+  const queries = createQueries(
+    () => view,
+    () => new Date(),
+  );
   const data = (s: string) => (queries.tickerSummary(spec, s) as Served<Record<string, unknown>>).data;
   const signal = (s: string) => (queries.signalScore(spec, s) as Served<Record<string, unknown>>).data;
-  const before = { aapl: data("AAPL"), msft: data("MSFT"), aaplSignal: signal("AAPL"), aaplA: view.symbols.get("AAPL"), msftA: view.symbols.get("MSFT") };
+  const before = {
+    aapl: data("AAPL"),
+    msft: data("MSFT"),
+    aaplSignal: signal("AAPL"),
+    aaplA: view.symbols.get("AAPL"),
+    msftA: view.symbols.get("MSFT"),
+  };
   assert.equal(data("AAPL"), before.aapl, "built once per analytics object");
 
   // Only MSFT's inputs change (its next earnings date); market-wide context stays the same.

@@ -21,8 +21,15 @@ after(async () => {
 
 /** Row counts of every table an import may write, plus the market versions. */
 async function snapshot() {
-  const count = async (table: typeof bars | typeof instruments | typeof optionQuotes | typeof optionTrades | typeof treasuryYields | typeof importRuns) =>
-    (await t.db.select({ n: sql<number>`count(*)::int` }).from(table))[0].n;
+  const count = async (
+    table:
+      | typeof bars
+      | typeof instruments
+      | typeof optionQuotes
+      | typeof optionTrades
+      | typeof treasuryYields
+      | typeof importRuns,
+  ) => (await t.db.select({ n: sql<number>`count(*)::int` }).from(table))[0].n;
   return {
     instruments: await count(instruments),
     treasury: await count(treasuryYields),
@@ -38,7 +45,10 @@ async function importGood(kind: ImportKind, file: string, expected: number) {
   const before = await snapshot();
   const first = await importFile(t.db, kind, path(file));
   assert.equal(first.ok, true, first.errors.map(formatImportError).join("\n"));
-  assert.deepEqual({ env: first.env, file: first.file, inserted: first.inserted, updated: first.updated }, { env: "live", file, inserted: expected, updated: 0 });
+  assert.deepEqual(
+    { env: first.env, file: first.file, inserted: first.inserted, updated: first.updated },
+    { env: "live", file, inserted: expected, updated: 0 },
+  );
   const mid = await snapshot();
   assert.equal(mid[kind as keyof typeof mid], (before[kind as keyof typeof before] as number) + expected);
   assert.equal(mid.runs, before.runs + 1);
@@ -64,13 +74,27 @@ async function importBad(kind: ImportKind, file: string): Promise<string[]> {
 test("market rows for an unknown symbol are rejected until instruments are imported", async () => {
   const errors = await importBad("bars", "bars-good.csv");
   assert.equal(errors.length, 7);
-  assert.equal(errors[0], "line 2: symbol AAPL has no row in instruments (live); import it with kind instruments first");
+  assert.equal(
+    errors[0],
+    "line 2: symbol AAPL has no row in instruments (live); import it with kind instruments first",
+  );
 });
 
 test("instruments import, idempotently", async () => {
   await importGood("instruments", "instruments-good.csv", 5);
-  const [brk] = await t.db.select().from(instruments).where(and(eq(instruments.env, "live"), eq(instruments.symbol, "BRK.B")));
-  assert.deepEqual(brk, { env: "live", symbol: "BRK.B", name: "Berkshire Hathaway Inc., Class B", sector: "Financials", kind: "equity", nextEarningsDate: "2025-02-22", dividendYield: 0 });
+  const [brk] = await t.db
+    .select()
+    .from(instruments)
+    .where(and(eq(instruments.env, "live"), eq(instruments.symbol, "BRK.B")));
+  assert.deepEqual(brk, {
+    env: "live",
+    symbol: "BRK.B",
+    name: "Berkshire Hathaway Inc., Class B",
+    sector: "Financials",
+    kind: "equity",
+    nextEarningsDate: "2025-02-22",
+    dividendYield: 0,
+  });
 });
 
 test("treasury import: blank cells omitted, newest-first file, import_runs records the file's sha256", async () => {
@@ -83,11 +107,22 @@ test("treasury import: blank cells omitted, newest-first file, import_runs recor
   assert.equal(at("2024-12-13", "3M"), 4.34);
   assert.equal(at("2024-12-24", "4M"), undefined);
   assert.equal(at("2024-12-26", "20Y"), undefined);
-  assert.ok(rows.every((r) => r.yieldPct > 0), "no zero placeholders");
-  const sha = createHash("sha256").update(readFileSync(path("treasury-good.csv"))).digest("hex");
+  assert.ok(
+    rows.every((r) => r.yieldPct > 0),
+    "no zero placeholders",
+  );
+  const sha = createHash("sha256")
+    .update(readFileSync(path("treasury-good.csv")))
+    .digest("hex");
   const runs = await t.db.select().from(importRuns).where(eq(importRuns.kind, "treasury"));
   assert.equal(runs.length, 2);
-  assert.deepEqual(runs.map((r) => [r.env, r.fileName, r.sha256, r.rows]), [["live", "treasury-good.csv", sha, 12], ["live", "treasury-good.csv", sha, 12]]);
+  assert.deepEqual(
+    runs.map((r) => [r.env, r.fileName, r.sha256, r.rows]),
+    [
+      ["live", "treasury-good.csv", sha, 12],
+      ["live", "treasury-good.csv", sha, 12],
+    ],
+  );
 });
 
 test("bars, chain and trades import idempotently", async () => {
@@ -96,7 +131,10 @@ test("bars, chain and trades import idempotently", async () => {
   await importGood("trades", "trades-good.csv", 6);
   const [trade] = await t.db.select().from(optionTrades).where(eq(optionTrades.tradeId, "T20241231-000002"));
   assert.equal(trade.ts.toISOString(), "2024-12-31T14:45:12.500Z");
-  assert.deepEqual([trade.symbol, trade.right, trade.price, trade.size, trade.bid, trade.ask], ["AAPL", "P", 4.4, 10, 4.4, 4.5]);
+  assert.deepEqual(
+    [trade.symbol, trade.right, trade.price, trade.size, trade.bid, trade.ask],
+    ["AAPL", "P", 4.4, 10, 4.4, 4.5],
+  );
   const quotes = await t.db.select().from(optionQuotes).where(eq(optionQuotes.symbol, "SPX"));
   assert.deepEqual(quotes.map((q) => [q.asOf.toISOString(), q.expiry, q.strike, q.right]).sort(), [
     ["2024-12-31T21:15:00.000Z", "2025-01-17", 5900, "C"],
@@ -108,7 +146,10 @@ test("a changed value updates only that row", async () => {
   const text = readFileSync(path("chain-good.csv"), "utf8").replace("4.95,5.05,5.00,12877", "4.96,5.05,5.00,12900");
   const report = await importCsvText(t.db, "chain", text, { fileName: "chain-fix.csv" });
   assert.deepEqual([report.ok, report.inserted, report.updated, report.unchanged], [true, 0, 1, 9]);
-  const [row] = await t.db.select().from(optionQuotes).where(and(eq(optionQuotes.strike, 250), eq(optionQuotes.right, "C"), eq(optionQuotes.expiry, "2025-01-17")));
+  const [row] = await t.db
+    .select()
+    .from(optionQuotes)
+    .where(and(eq(optionQuotes.strike, 250), eq(optionQuotes.right, "C"), eq(optionQuotes.expiry, "2025-01-17")));
   assert.deepEqual([row.bid, row.volume], [4.96, 12900]);
 });
 
@@ -126,7 +167,10 @@ test("bad files: every bad row reported with its line, nothing written", async (
   ]);
   const trades = await importBad("trades", "trades-bad.csv");
   assert.equal(trades.length, 9);
-  assert.equal(trades[6], "line 9: symbol ZZZZ has no row in instruments (live); import it with kind instruments first");
+  assert.equal(
+    trades[6],
+    "line 9: symbol ZZZZ has no row in instruments (live); import it with kind instruments first",
+  );
   assert.ok((await importBad("chain", "chain-bad.csv")).includes("line 3: ask (1.10) is below bid (1.20)"));
   assert.equal((await importBad("treasury", "treasury-bad.csv")).length, 6);
   assert.equal((await importBad("instruments", "instruments-bad.csv")).length, 7);
@@ -136,7 +180,10 @@ test("header errors and empty files: one error, nothing written", async () => {
   const header = await importBad("chain", "chain-bad-header.csv");
   assert.equal(header.length, 1);
   assert.match(header[0], /^line 1: missing column\(s\): as_of, last; unknown column\(s\): asof, iv/);
-  assert.match((await importBad("treasury", "treasury-bad-header.csv"))[0], /^line 1: unknown column\(s\): 2 Yrs, Notes/);
+  assert.match(
+    (await importBad("treasury", "treasury-bad-header.csv"))[0],
+    /^line 1: unknown column\(s\): 2 Yrs, Notes/,
+  );
   const before = await snapshot();
   const empty = await importCsvText(t.db, "trades", "");
   assert.deepEqual([empty.ok, empty.rows, empty.errors.length], [false, 0, 1]);
@@ -146,7 +193,10 @@ test("header errors and empty files: one error, nothing written", async () => {
 
 test("the demo store is separate: importing into demo leaves live untouched", async () => {
   const live = await snapshot();
-  const report = await importFile(t.db, "instruments", path("instruments-good.csv"), { env: "demo", fileName: "demo-instruments.csv" });
+  const report = await importFile(t.db, "instruments", path("instruments-good.csv"), {
+    env: "demo",
+    fileName: "demo-instruments.csv",
+  });
   assert.deepEqual([report.ok, report.env, report.file, report.inserted], [true, "demo", "demo-instruments.csv", 5]);
   const after = await snapshot();
   assert.equal(after.instruments, live.instruments + 5);

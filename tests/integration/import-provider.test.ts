@@ -5,7 +5,12 @@ import { eq, sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { bars, importRuns, optionQuotes } from "../../db/schema";
 import type { Bar, OptionQuote } from "../../lib/analytics/types";
-import { CsvFileProvider, importFromProvider, ProviderDataError, type MarketDataProvider } from "../../lib/market/provider";
+import {
+  CsvFileProvider,
+  importFromProvider,
+  ProviderDataError,
+  type MarketDataProvider,
+} from "../../lib/market/provider";
 import { formatImportError, writeRows, type ImportKind, type KindRow } from "../../lib/market/import";
 
 const path = (name: string) => fileURLToPath(new URL(`../fixtures/import/${name}`, import.meta.url));
@@ -30,11 +35,14 @@ test("CsvFileProvider feeds the same validated write path, with a since filter",
   const all = await importFromProvider(t.db, provider, "bars");
   assert.deepEqual([all.inserted, all.unchanged], [2, 5]);
   const runs = await t.db.select().from(importRuns);
-  assert.deepEqual(runs.map((r) => [r.kind, r.fileName, r.rows]), [
-    ["instruments", "provider:csv-files", 5],
-    ["bars", "provider:csv-files", 5],
-    ["bars", "provider:csv-files", 7],
-  ]);
+  assert.deepEqual(
+    runs.map((r) => [r.kind, r.fileName, r.rows]),
+    [
+      ["instruments", "provider:csv-files", 5],
+      ["bars", "provider:csv-files", 5],
+      ["bars", "provider:csv-files", 7],
+    ],
+  );
   await assert.rejects(importFromProvider(t.db, provider, "chain"), /does not supply chain/);
 });
 
@@ -51,7 +59,16 @@ test("a provider over an invalid file raises every problem and writes nothing", 
 });
 
 test("writeRows validates vendor rows itself: errors cite the row index, nothing is written", async () => {
-  const good: Bar = { symbol: "AAPL", interval: "1d", ts: new Date("2025-01-02T00:00:00Z"), open: 248.9, high: 249.1, low: 241.8, close: 243.85, volume: 55740700 };
+  const good: Bar = {
+    symbol: "AAPL",
+    interval: "1d",
+    ts: new Date("2025-01-02T00:00:00Z"),
+    open: 248.9,
+    high: 249.1,
+    low: 241.8,
+    close: 243.85,
+    volume: 55740700,
+  };
   const rows: Bar[] = [
     good,
     { ...good, ts: new Date("2025-01-03T15:00:00Z") },
@@ -83,8 +100,16 @@ test("large writes are batched and stay idempotent", async () => {
   for (let i = 0; i < 2500; i++) {
     const strike = 100 + (i >> 1) * 0.5;
     rows.push({
-      symbol: "MSFT", asOf: new Date("2025-01-02T21:00:00Z"), expiry: "2025-03-21", strike, right: i % 2 ? "P" : "C",
-      bid: 1, ask: 1.1, last: null, volume: i, openInterest: 10 * i,
+      symbol: "MSFT",
+      asOf: new Date("2025-01-02T21:00:00Z"),
+      expiry: "2025-03-21",
+      strike,
+      right: i % 2 ? "P" : "C",
+      bid: 1,
+      ask: 1.1,
+      last: null,
+      volume: i,
+      openInterest: 10 * i,
     });
   }
   const vendor: MarketDataProvider = {
@@ -98,7 +123,10 @@ test("large writes are batched and stay idempotent", async () => {
   assert.deepEqual([first.ok, first.inserted, first.updated, first.unchanged], [true, 2500, 0, 0]);
   const second = await importFromProvider(t.db, vendor, "chain");
   assert.deepEqual([second.inserted, second.updated, second.unchanged], [0, 0, 2500]);
-  const stored = await t.db.select({ n: sql<number>`count(*)::int` }).from(optionQuotes).where(eq(optionQuotes.symbol, "MSFT"));
+  const stored = await t.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(optionQuotes)
+    .where(eq(optionQuotes.symbol, "MSFT"));
   assert.equal(stored[0].n, 2500);
   const empty = await writeRows(t.db, "chain", [], "live");
   assert.deepEqual([empty.ok, empty.inserted], [true, 0]);

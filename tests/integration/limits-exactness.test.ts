@@ -43,7 +43,9 @@ async function guardMinute(marginSeconds = 10): Promise<void> {
 }
 
 async function setSandbox(limits: { aPerMinute?: number; aPerMonth?: number; bPerMinute?: number; bPerDay?: number }) {
-  const cur = (await t.sql`select a_per_minute, a_per_month, b_per_minute, b_per_day from plans where id = 'sandbox'`)[0];
+  const cur = (
+    await t.sql`select a_per_minute, a_per_month, b_per_minute, b_per_day from plans where id = 'sandbox'`
+  )[0];
   await t.sql`update plans set a_per_minute = ${limits.aPerMinute ?? cur.a_per_minute}, a_per_month = ${limits.aPerMonth ?? cur.a_per_month},
     b_per_minute = ${limits.bPerMinute ?? cur.b_per_minute}, b_per_day = ${limits.bPerDay ?? cur.b_per_day} where id = 'sandbox'`;
 }
@@ -70,17 +72,21 @@ function parseStructured(value: string | null): Record<string, Record<string, nu
     const [name, ...params] = item.trim().split(";");
     const m = /^"([^"]+)"$/.exec(name);
     assert.ok(m, `item name is a quoted string: ${item}`);
-    out[m[1]] = Object.fromEntries(params.map((p) => {
-      const [k, v] = p.split("=");
-      assert.match(v, /^\d+$/, `integer parameter in ${item}`);
-      return [k, Number(v)];
-    }));
+    out[m[1]] = Object.fromEntries(
+      params.map((p) => {
+        const [k, v] = p.split("=");
+        assert.match(v, /^\d+$/, `integer parameter in ${item}`);
+        return [k, Number(v)];
+      }),
+    );
   }
   return out;
 }
 
 function secondsInMonth(d: Date): number {
-  return (Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)) / 1000;
+  return (
+    (Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)) / 1000
+  );
 }
 
 describe("limits are exact across processes (CONTRACT §4)", () => {
@@ -98,11 +104,17 @@ describe("limits are exact across processes (CONTRACT §4)", () => {
     await setSandbox({ aPerMinute: 10, aPerMonth: 100_000 });
     const k = await accountWithKey(t.db, { env: "test" });
     await guardMinute();
-    const hits = await burst(Array.from({ length: 200 }, () => A_ROUTE), k.key);
+    const hits = await burst(
+      Array.from({ length: 200 }, () => A_ROUTE),
+      k.key,
+    );
     assert.deepEqual(tally(hits), { "200": 10, "429 rate_limit_exceeded": 190 });
     const ok = hits.filter((h) => h.status === 200);
     // The admitted calls saw counts 1..10: remaining 9..0, each exactly once.
-    assert.deepEqual(ok.map((h) => Number(h.headers.get("x-ratelimit-remaining"))).sort((x, y) => x - y), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(
+      ok.map((h) => Number(h.headers.get("x-ratelimit-remaining"))).sort((x, y) => x - y),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
     for (const h of hits.filter((x) => x.status === 429)) {
       const retry = Number(h.headers.get("retry-after"));
       assert.ok(Number.isInteger(retry) && retry >= 1 && retry <= 60, `Retry-After ${h.headers.get("retry-after")}`);
@@ -118,23 +130,33 @@ describe("limits are exact across processes (CONTRACT §4)", () => {
     await setSandbox({ aPerMinute: 10, aPerMonth: 100_000 });
     const k = await accountWithKey(t.db, { env: "test" });
     await guardMinute();
-    const hits = await burst(Array.from({ length: 200 }, () => A_ROUTE), k.key);
+    const hits = await burst(
+      Array.from({ length: 200 }, () => A_ROUTE),
+      k.key,
+    );
     const refused = hits.filter((h) => h.status === 429);
     assert.equal(refused.length, 190);
     const problems: string[] = [];
     const xr = refused.map((h) => h.headers.get("x-ratelimit-remaining")).filter((r) => r !== "0");
     if (xr.length) problems.push(`${xr.length} of 190 × 429 say X-RateLimit-Remaining > 0 (${xr.join(",")})`);
     const minuteR = refused.map((h) => parseStructured(h.headers.get("ratelimit")).minute.r).filter((r) => r !== 0);
-    if (minuteR.length) problems.push(`${minuteR.length} of 190 × 429 say RateLimit "minute";r > 0 (${minuteR.join(",")})`);
+    if (minuteR.length)
+      problems.push(`${minuteR.length} of 190 × 429 say RateLimit "minute";r > 0 (${minuteR.join(",")})`);
 
     // The same for quota refusals: a 403 plan_limit_exceeded must say the quota has 0 left.
     await setSandbox({ aPerMinute: 1000, aPerMonth: 7 });
     const q = await accountWithKey(t.db, { env: "test" });
-    const qHits = await burst(Array.from({ length: 100 }, () => A_ROUTE), q.key);
+    const qHits = await burst(
+      Array.from({ length: 100 }, () => A_ROUTE),
+      q.key,
+    );
     const qRefused = qHits.filter((h) => h.status === 403);
     assert.equal(qRefused.length, 93);
     const monthR = qRefused.map((h) => parseStructured(h.headers.get("ratelimit")).month.r).filter((r) => r !== 0);
-    if (monthR.length) problems.push(`${monthR.length} of 93 × 403 plan_limit_exceeded say RateLimit "month";r > 0 (${monthR.join(",")})`);
+    if (monthR.length)
+      problems.push(
+        `${monthR.length} of 93 × 403 plan_limit_exceeded say RateLimit "month";r > 0 (${monthR.join(",")})`,
+      );
     assert.deepEqual(problems, []);
   });
 
@@ -163,9 +185,10 @@ describe("limits are exact across processes (CONTRACT §4)", () => {
     const seen: Hit[] = [];
     for (let i = 0; i < 4; i++) seen.push(await call(s, "/api/v1/ticker/ZZZZ/summary", k.key));
     for (let i = 0; i < 2; i++) seen.push(await call(servers[1].baseUrl, "/api/v1/ticker/1234/summary", k.key));
-    assert.deepEqual(seen.map((h) => `${h.status} ${h.code}`), [
-      ...Array(4).fill("404 symbol_not_found"), ...Array(2).fill("400 invalid_request"),
-    ]);
+    assert.deepEqual(
+      seen.map((h) => `${h.status} ${h.code}`),
+      [...Array(4).fill("404 symbol_not_found"), ...Array(2).fill("400 invalid_request")],
+    );
     assert.equal((await counters(k.keyId))["A:month"] ?? 0, 0, "no quota consumed by 404/400");
     for (let i = 0; i < 3; i++) {
       const h = await call(servers[i % 2].baseUrl, A_ROUTE, k.key);
@@ -183,21 +206,37 @@ describe("limits are exact across processes (CONTRACT §4)", () => {
     assert.equal(c["A:minute"], 10, "every call that passed licensing counts against the burst window");
     const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
     const [row] = await t.sql`select window_start from usage_counters where key_id = ${k.keyId} and bucket = 'A:month'`;
-    assert.equal(new Date(row.window_start as string).getTime(), monthStart.getTime(), "month window starts at 00:00 UTC on the 1st");
+    assert.equal(
+      new Date(row.window_start as string).getTime(),
+      monthStart.getTime(),
+      "month window starts at 00:00 UTC on the 1st",
+    );
     const events = await t.sql`select status, error_code from usage_events where key_id = ${k.keyId} order by id`;
-    assert.deepEqual(events.map((e) => `${e.status} ${e.error_code}`), [
-      ...Array(4).fill("404 symbol_not_found"), ...Array(2).fill("400 invalid_request"), ...Array(3).fill("200 null"), "403 plan_limit_exceeded",
-    ]);
+    assert.deepEqual(
+      events.map((e) => `${e.status} ${e.error_code}`),
+      [
+        ...Array(4).fill("404 symbol_not_found"),
+        ...Array(2).fill("400 invalid_request"),
+        ...Array(3).fill("200 null"),
+        "403 plan_limit_exceeded",
+      ],
+    );
   });
 
   it("(c') quota is exact under concurrency: 50 concurrent calls at quota 7 → exactly 7 × 200", async () => {
     await setSandbox({ aPerMinute: 1000, aPerMonth: 7 });
     const k = await accountWithKey(t.db, { env: "test" });
     await guardMinute();
-    const hits = await burst(Array.from({ length: 50 }, () => A_ROUTE), k.key);
+    const hits = await burst(
+      Array.from({ length: 50 }, () => A_ROUTE),
+      k.key,
+    );
     assert.deepEqual(tally(hits), { "200": 7, "403 plan_limit_exceeded": 43 });
     const ok = hits.filter((h) => h.status === 200).map((h) => parseStructured(h.headers.get("ratelimit")).month.r);
-    assert.deepEqual(ok.sort((x, y) => x - y), [0, 1, 2, 3, 4, 5, 6]);
+    assert.deepEqual(
+      ok.sort((x, y) => x - y),
+      [0, 1, 2, 3, 4, 5, 6],
+    );
     const c = await counters(k.keyId);
     assert.equal(c["A:month"], 7);
     assert.equal(c["A:minute"], 50);
@@ -207,7 +246,10 @@ describe("limits are exact across processes (CONTRACT §4)", () => {
     await setSandbox({ bPerMinute: 1000, bPerDay: 4 });
     const k = await accountWithKey(t.db, { env: "test" });
     await guardMinute();
-    const paths = [...Array.from({ length: 30 }, () => B_ROUTE), ...Array.from({ length: 10 }, () => "/api/v1/ai/symbol/ZZZZ/summary")];
+    const paths = [
+      ...Array.from({ length: 30 }, () => B_ROUTE),
+      ...Array.from({ length: 10 }, () => "/api/v1/ai/symbol/ZZZZ/summary"),
+    ];
     paths.sort(() => Math.random() - 0.5);
     const hits = await burst(paths, k.key);
     assert.deepEqual(tally(hits.filter((h) => h.path === B_ROUTE)), { "200": 4, "403 plan_limit_exceeded": 26 });
@@ -226,7 +268,10 @@ describe("limits are exact across processes (CONTRACT §4)", () => {
     for (let round = 0; round < 3; round++) {
       const k = await accountWithKey(t.db, { env: "test" });
       await guardMinute(5);
-      const paths = [...Array.from({ length: 40 }, () => "/api/v1/alerts"), ...Array.from({ length: 10 }, () => "/api/v1/data/yield-curve")];
+      const paths = [
+        ...Array.from({ length: 40 }, () => "/api/v1/alerts"),
+        ...Array.from({ length: 10 }, () => "/api/v1/data/yield-curve"),
+      ];
       paths.sort(() => Math.random() - 0.5);
       const hits = await burst(paths, k.key);
       rounds.push({
@@ -238,7 +283,15 @@ describe("limits are exact across processes (CONTRACT §4)", () => {
     for (const r of rounds) {
       for (const code of Object.keys(r.alerts)) assert.match(code, /^403 (subscription_required|plan_limit_exceeded)$/);
     }
-    assert.deepEqual(rounds.map((r) => [r.ok, r.counter]), [[3, 3], [3, 3], [3, 3]], JSON.stringify(rounds));
+    assert.deepEqual(
+      rounds.map((r) => [r.ok, r.counter]),
+      [
+        [3, 3],
+        [3, 3],
+        [3, 3],
+      ],
+      JSON.stringify(rounds),
+    );
   });
 
   it("(d) RateLimit-Policy, RateLimit and X-RateLimit-* values: remaining = limit − used (family A)", async () => {
@@ -256,20 +309,33 @@ describe("limits are exact across processes (CONTRACT §4)", () => {
       else assert.deepEqual([h.status, h.code], [429, "rate_limit_exceeded"]);
       if (h.status === 200) quotaUsed += 1;
       const minuteEnd = Math.floor(before / 60_000) * 60 + 60;
-      assert.deepEqual(parseStructured(h.headers.get("ratelimit-policy")), { minute: { q: 10, w: 60 }, month: { q: 100, w: months } });
+      assert.deepEqual(parseStructured(h.headers.get("ratelimit-policy")), {
+        minute: { q: 10, w: 60 },
+        month: { q: 100, w: months },
+      });
       const rl = parseStructured(h.headers.get("ratelimit"));
       const usedBurst = Math.min(i, 10);
       assert.equal(rl.minute.r, 10 - usedBurst, `call ${i}: minute remaining`);
       assert.equal(rl.month.r, 100 - quotaUsed, `call ${i}: month remaining`);
-      assert.ok(rl.minute.t >= Math.floor(minuteEnd - after / 1000) && rl.minute.t <= Math.ceil(minuteEnd - before / 1000), `call ${i}: minute t=${rl.minute.t}`);
+      assert.ok(
+        rl.minute.t >= Math.floor(minuteEnd - after / 1000) && rl.minute.t <= Math.ceil(minuteEnd - before / 1000),
+        `call ${i}: minute t=${rl.minute.t}`,
+      );
       const monthEnd = Date.UTC(new Date(before).getUTCFullYear(), new Date(before).getUTCMonth() + 1, 1) / 1000;
       assert.ok(Math.abs(rl.month.t - (monthEnd - before / 1000)) <= 2, `call ${i}: month t=${rl.month.t}`);
       assert.equal(h.headers.get("x-ratelimit-limit"), "10");
       assert.equal(h.headers.get("x-ratelimit-remaining"), String(10 - usedBurst), `call ${i}: X-RateLimit-Remaining`);
-      assert.equal(h.headers.get("x-ratelimit-reset"), String(minuteEnd), `call ${i}: X-RateLimit-Reset is the minute's end (Unix s)`);
+      assert.equal(
+        h.headers.get("x-ratelimit-reset"),
+        String(minuteEnd),
+        `call ${i}: X-RateLimit-Reset is the minute's end (Unix s)`,
+      );
       if (h.status === 429) {
         const retry = Number(h.headers.get("retry-after"));
-        assert.ok(retry >= 1 && retry <= 60 && Math.abs(retry - rl.minute.t) <= 1, `Retry-After ${retry} vs t ${rl.minute.t}`);
+        assert.ok(
+          retry >= 1 && retry <= 60 && Math.abs(retry - rl.minute.t) <= 1,
+          `Retry-After ${retry} vs t ${rl.minute.t}`,
+        );
       }
     }
     assert.equal(quotaUsed, 9);
@@ -285,7 +351,10 @@ describe("limits are exact across processes (CONTRACT §4)", () => {
       const before = Date.now();
       const h = await call(servers[i % 2].baseUrl, "/api/v1/data/yield-curve", k.key);
       assert.equal(h.status, i <= 5 ? 200 : 429, `call ${i}`);
-      assert.deepEqual(parseStructured(h.headers.get("ratelimit-policy")), { minute: { q: 5, w: 60 }, day: { q: 100, w: 86_400 } });
+      assert.deepEqual(parseStructured(h.headers.get("ratelimit-policy")), {
+        minute: { q: 5, w: 60 },
+        day: { q: 100, w: 86_400 },
+      });
       const rl = parseStructured(h.headers.get("ratelimit"));
       assert.equal(rl.minute.r, 5 - Math.min(i, 5));
       assert.equal(rl.day.r, 100 - Math.min(i, 5));

@@ -14,7 +14,9 @@ const MIN = 60_000;
 async function counts(t: TestDatabase): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const table of ["instruments", "bars", "option_quotes", "option_trades", "treasury_yields"]) {
-    const [row] = await t.db.execute<{ n: string }>(sql`select count(*)::text as n from ${sql.raw(table)} where env = 'demo'`);
+    const [row] = await t.db.execute<{ n: string }>(
+      sql`select count(*)::text as n from ${sql.raw(table)} where env = 'demo'`,
+    );
     out[table] = Number(row.n);
   }
   return out;
@@ -40,23 +42,42 @@ describe("market store (demo)", () => {
     const res = await seedDemoMarket(t.db, { seed: SEED, now: NOW });
     const m = generateDemoMarket({ seed: SEED, now: NOW });
     const snap = await loadMarketSnapshot(t.db, "demo", { now: NOW });
-    assert.deepEqual(snap.instruments, [...m.instruments].sort((a, b) => (a.symbol < b.symbol ? -1 : 1)));
+    assert.deepEqual(
+      snap.instruments,
+      [...m.instruments].sort((a, b) => (a.symbol < b.symbol ? -1 : 1)),
+    );
     assert.equal(snap.version, res.version);
     for (const symbol of ["AAPL", "SPX", "VIX"]) {
-      assert.deepEqual(snap.dailyBarsBySymbol.get(symbol), m.dailyBars.filter((b) => b.symbol === symbol));
+      assert.deepEqual(
+        snap.dailyBarsBySymbol.get(symbol),
+        m.dailyBars.filter((b) => b.symbol === symbol),
+      );
     }
     const key = (q: { expiry: string; strike: number; right: string }) => `${q.expiry}|${q.strike}|${q.right}`;
-    const sortQ = <T extends { expiry: string; strike: number; right: string }>(qs: T[]) => [...qs].sort((a, b) => (key(a) < key(b) ? -1 : 1));
+    const sortQ = <T extends { expiry: string; strike: number; right: string }>(qs: T[]) =>
+      [...qs].sort((a, b) => (key(a) < key(b) ? -1 : 1));
     assert.deepEqual(sortQ(snap.latestChainBySymbol.get("AAPL")!), sortQ(m.chain.filter((q) => q.symbol === "AAPL")));
     assert.equal(snap.latestChainBySymbol.has("VIX"), false);
     const history = snap.chainHistoryBySymbol.get("AAPL")!;
     assert.equal(history.length, 252);
     assert.deepEqual(sortQ(history.flat()).length, m.chainHistory.filter((q) => q.symbol === "AAPL").length);
-    assert.deepEqual(history.at(-1), m.chainHistory.filter((q) => q.symbol === "AAPL" && +q.asOf === +history.at(-1)![0].asOf));
-    assert.deepEqual(snap.tradesBySymbol.get("TSLA"), m.trades.filter((x) => x.symbol === "TSLA"));
+    assert.deepEqual(
+      history.at(-1),
+      m.chainHistory.filter((q) => q.symbol === "AAPL" && +q.asOf === +history.at(-1)![0].asOf),
+    );
+    assert.deepEqual(
+      snap.tradesBySymbol.get("TSLA"),
+      m.trades.filter((x) => x.symbol === "TSLA"),
+    );
     assert.equal(snap.yields.length, 30 * 13);
-    assert.deepEqual(snap.yields.at(-1), [...m.yields].sort((a, b) => (a.date + a.tenor < b.date + b.tenor ? -1 : 1)).at(-1));
-    assert.equal(+snap.asOfBySymbol.get("AAPL")!, Math.max(+m.asOf, +(m.trades.filter((x) => x.symbol === "AAPL").at(-1)?.ts ?? 0)));
+    assert.deepEqual(
+      snap.yields.at(-1),
+      [...m.yields].sort((a, b) => (a.date + a.tenor < b.date + b.tenor ? -1 : 1)).at(-1),
+    );
+    assert.equal(
+      +snap.asOfBySymbol.get("AAPL")!,
+      Math.max(+m.asOf, +(m.trades.filter((x) => x.symbol === "AAPL").at(-1)?.ts ?? 0)),
+    );
   });
 
   it("is idempotent: seeding twice leaves the same rows", async () => {
@@ -75,8 +96,14 @@ describe("market store (demo)", () => {
     assert.equal(c1.option_quotes, c0.option_quotes, "the old intraday snapshot was replaced, not kept");
     const snap = await loadMarketSnapshot(t.db, "demo");
     const expected = generateDemoMarket({ seed: SEED, now: +NOW + 20 * MIN, symbols: ["NVDA"] });
-    assert.deepEqual(snap.tradesBySymbol.get("NVDA"), expected.trades.filter((x) => x.symbol === "NVDA"));
-    assert.deepEqual(snap.dailyBarsBySymbol.get("NVDA")!.at(-1), expected.dailyBars.filter((b) => b.symbol === "NVDA").at(-1));
+    assert.deepEqual(
+      snap.tradesBySymbol.get("NVDA"),
+      expected.trades.filter((x) => x.symbol === "NVDA"),
+    );
+    assert.deepEqual(
+      snap.dailyBarsBySymbol.get("NVDA")!.at(-1),
+      expected.dailyBars.filter((b) => b.symbol === "NVDA").at(-1),
+    );
 
     // Through the close: the close keeps a full chain; in the next session it shrinks to the reduced EOD form.
     const close = Date.parse("2026-11-18T21:00:30Z");

@@ -24,7 +24,11 @@ let cached: RunningServer[] = []; // two processes with the default key cache (4
 
 const rid = (label: string) => `${label}-${randomBytes(8).toString("hex")}`;
 
-async function call(baseUrl: string, path: string, opts: { key?: string; requestId?: string; method?: string; headers?: Record<string, string> } = {}) {
+async function call(
+  baseUrl: string,
+  path: string,
+  opts: { key?: string; requestId?: string; method?: string; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
   if (opts.requestId) headers["x-request-id"] = opts.requestId;
@@ -49,7 +53,8 @@ describe("metering and key propagation (CONTRACT §2, §4)", () => {
       startApiServer(t.url, { KEY_CACHE_TTL_MS: "4000" }),
     ]);
     // The plan catalogue is seeded when a server starts; raise the Sandbox limits afterwards.
-    const raised = await t.sql`update plans set a_per_minute = 1000000, a_per_month = 1000000000, b_per_minute = 1000000, b_per_day = 1000000000 where id = 'sandbox'`;
+    const raised =
+      await t.sql`update plans set a_per_minute = 1000000, a_per_month = 1000000000, b_per_minute = 1000000, b_per_day = 1000000000 where id = 'sandbox'`;
     assert.equal(raised.count, 1);
   });
   after(async () => {
@@ -105,16 +110,31 @@ describe("metering and key propagation (CONTRACT §2, §4)", () => {
     const started = Date.now();
     const a = rid("meter-a");
     const b = rid("meter-b");
-    assert.equal((await call(cached[0].baseUrl, "/api/v1/ticker/aapl/summary", { key: k.key, requestId: a })).status, 200);
-    assert.equal((await call(cached[1].baseUrl, "/api/v1/data/yield-curve", { key: k.key, requestId: b, headers: {} })).status, 200);
+    assert.equal(
+      (await call(cached[0].baseUrl, "/api/v1/ticker/aapl/summary", { key: k.key, requestId: a })).status,
+      200,
+    );
+    assert.equal(
+      (await call(cached[1].baseUrl, "/api/v1/data/yield-curve", { key: k.key, requestId: b, headers: {} })).status,
+      200,
+    );
     const finished = Date.now();
     const rows = await eventsFor([a, b]);
     assert.equal(rows.length, 2);
     const byId = new Map(rows.map((r) => [r.request_id as string, r]));
-    for (const [id, endpoint] of [[a, SUMMARY_ID], [b, "GET /api/v1/data/yield-curve"]] as const) {
+    for (const [id, endpoint] of [
+      [a, SUMMARY_ID],
+      [b, "GET /api/v1/data/yield-curve"],
+    ] as const) {
       const r = byId.get(id)!;
       assert.deepEqual(
-        { key_id: r.key_id, account_id: r.account_id, endpoint_id: r.endpoint_id, status: r.status, error_code: r.error_code },
+        {
+          key_id: r.key_id,
+          account_id: r.account_id,
+          endpoint_id: r.endpoint_id,
+          status: r.status,
+          error_code: r.error_code,
+        },
         { key_id: k.keyId, account_id: k.accountId, endpoint_id: endpoint, status: 200, error_code: null },
       );
       assert.ok(r.latency_ms > 0 && r.latency_ms < 10_000, `latency_ms ${r.latency_ms}`);
@@ -127,7 +147,12 @@ describe("metering and key propagation (CONTRACT §2, §4)", () => {
     const inactive = await accountWithKey(t.db, { env: "test" });
     await changeKeyStatus(t.db, inactive.keyId, "deactivate", systemActor("test"));
     const inactiveAccount = await accountWithKey(t.db, { env: "test" });
-    await setAccountStatus(t.db, (await requireAccountByEmail(t.db, inactiveAccount.email)).accountId, "inactive", systemActor("test"));
+    await setAccountStatus(
+      t.db,
+      (await requireAccountByEmail(t.db, inactiveAccount.email)).accountId,
+      "inactive",
+      systemActor("test"),
+    );
     const noSub = await accountWithKey(t.db, { env: "live", plan: "sandbox" });
     const pro = await accountWithKey(t.db, { env: "live", plan: "pro" });
     const limited = await accountWithKey(t.db, { env: "test" });
@@ -137,7 +162,13 @@ describe("metering and key propagation (CONTRACT §2, §4)", () => {
       { who: inactive, path: SUMMARY, endpoint: SUMMARY_ID, status: 403, code: "inactive_key" },
       { who: inactiveAccount, path: SUMMARY, endpoint: SUMMARY_ID, status: 403, code: "inactive_key" },
       { who: noSub, path: SUMMARY, endpoint: SUMMARY_ID, status: 403, code: "subscription_required" },
-      { who: pro, path: "/api/v1/options-flow", endpoint: "GET /api/v1/options-flow", status: 403, code: "endpoint_pending_licensing" },
+      {
+        who: pro,
+        path: "/api/v1/options-flow",
+        endpoint: "GET /api/v1/options-flow",
+        status: 403,
+        code: "endpoint_pending_licensing",
+      },
     ];
     const ids: string[] = [];
     for (const c of cases) {
@@ -153,12 +184,23 @@ describe("metering and key propagation (CONTRACT §2, §4)", () => {
       if (60_000 - (Date.now() % 60_000) < 5000) await new Promise((r) => setTimeout(r, 6000));
       const limitedIds = [rid("lim"), rid("lim"), rid("lim")];
       const got = [];
-      for (const id of limitedIds) got.push(await call(s, "/api/v1/data/market-sentiment", { key: limited.key, requestId: id }));
-      assert.deepEqual(got.map((g) => g.status), [200, 200, 429]);
+      for (const id of limitedIds)
+        got.push(await call(s, "/api/v1/data/market-sentiment", { key: limited.key, requestId: id }));
+      assert.deepEqual(
+        got.map((g) => g.status),
+        [200, 200, 429],
+      );
       const rows = await eventsFor(limitedIds);
       assert.deepEqual(
-        limitedIds.map((id) => { const r = rows.find((x) => x.request_id === id)!; return [r.status, r.error_code, r.endpoint_id]; }),
-        [[200, null, "GET /api/v1/data/market-sentiment"], [200, null, "GET /api/v1/data/market-sentiment"], [429, "rate_limit_exceeded", "GET /api/v1/data/market-sentiment"]],
+        limitedIds.map((id) => {
+          const r = rows.find((x) => x.request_id === id)!;
+          return [r.status, r.error_code, r.endpoint_id];
+        }),
+        [
+          [200, null, "GET /api/v1/data/market-sentiment"],
+          [200, null, "GET /api/v1/data/market-sentiment"],
+          [429, "rate_limit_exceeded", "GET /api/v1/data/market-sentiment"],
+        ],
       );
     } finally {
       await t.sql`update plans set b_per_minute = 1000000 where id = 'sandbox'`;
@@ -169,14 +211,27 @@ describe("metering and key propagation (CONTRACT §2, §4)", () => {
     cases.forEach((c, i) => {
       const r = rows.find((x) => x.request_id === ids[i])!;
       assert.deepEqual(
-        { key_id: r.key_id, account_id: r.account_id, endpoint_id: r.endpoint_id, status: r.status, error_code: r.error_code },
-        { key_id: c.who.keyId, account_id: c.who.accountId, endpoint_id: c.endpoint, status: c.status, error_code: c.code },
+        {
+          key_id: r.key_id,
+          account_id: r.account_id,
+          endpoint_id: r.endpoint_id,
+          status: r.status,
+          error_code: r.error_code,
+        },
+        {
+          key_id: c.who.keyId,
+          account_id: c.who.accountId,
+          endpoint_id: c.endpoint,
+          status: c.status,
+          error_code: c.code,
+        },
         c.code,
       );
       assert.ok(r.latency_ms > 0, `${c.code}: latency_ms ${r.latency_ms}`);
     });
     // Refusals before the limits neither use the burst window nor the quota.
-    const counters = await t.sql`select key_id from usage_counters where key_id = any(${[inactive.keyId, inactiveAccount.keyId, noSub.keyId, pro.keyId]})`;
+    const counters =
+      await t.sql`select key_id from usage_counters where key_id = any(${[inactive.keyId, inactiveAccount.keyId, noSub.keyId, pro.keyId]})`;
     assert.equal(counters.length, 0);
   });
 
@@ -235,14 +290,23 @@ describe("metering and key propagation (CONTRACT §2, §4)", () => {
     const rev = await accountWithKey(t.db, { env: "test" });
     const deact = await accountWithKey(t.db, { env: "test" });
     for (const s of cached) {
-      for (const k of [rev, deact]) assert.equal((await call(s.baseUrl, SUMMARY, { key: k.key })).status, 200, "works (and is cached) first");
+      for (const k of [rev, deact])
+        assert.equal((await call(s.baseUrl, SUMMARY, { key: k.key })).status, 200, "works (and is cached) first");
     }
     await changeKeyStatus(t.db, rev.keyId, "revoke", systemActor("test"));
     await changeKeyStatus(t.db, deact.keyId, "deactivate", systemActor("test"));
     await new Promise((r) => setTimeout(r, 5000));
     for (const [i, s] of cached.entries()) {
-      assert.deepEqual(Object.values(await call(s.baseUrl, SUMMARY, { key: rev.key })).slice(0, 2), [401, "invalid_api_key"], `revoked key on process ${i + 1}`);
-      assert.deepEqual(Object.values(await call(s.baseUrl, SUMMARY, { key: deact.key })).slice(0, 2), [403, "inactive_key"], `deactivated key on process ${i + 1}`);
+      assert.deepEqual(
+        Object.values(await call(s.baseUrl, SUMMARY, { key: rev.key })).slice(0, 2),
+        [401, "invalid_api_key"],
+        `revoked key on process ${i + 1}`,
+      );
+      assert.deepEqual(
+        Object.values(await call(s.baseUrl, SUMMARY, { key: deact.key })).slice(0, 2),
+        [403, "inactive_key"],
+        `deactivated key on process ${i + 1}`,
+      );
     }
     // Re-activation propagates the same way.
     await changeKeyStatus(t.db, deact.keyId, "activate", systemActor("test"));

@@ -40,7 +40,8 @@ describe("playground key and calls", () => {
     assert.equal(await playgroundKeyInfo(t.db, accountId), null);
     const first = await playgroundKey(t.db, accountId, actor, true);
     assert.match(first.key, /^svc_test_/);
-    const [row] = await t.sql`select p.sealed_key, k.digest, k.name, k.env from playground_keys p join api_keys k on k.id = p.key_id where p.account_id = ${accountId}`;
+    const [row] =
+      await t.sql`select p.sealed_key, k.digest, k.name, k.env from playground_keys p join api_keys k on k.id = p.key_id where p.account_id = ${accountId}`;
     assert.ok(!row.sealed_key.includes(first.key.slice(9, 20)), "the stored value does not contain the key");
     assert.equal(row.digest, digestKey(first.key));
     assert.deepEqual([row.name, row.env], ["Playground", "test"]);
@@ -51,7 +52,10 @@ describe("playground key and calls", () => {
 
   it("a revoked playground key is replaced; a member cannot create one", async () => {
     const { accountId } = await accountWithKey(t.db);
-    await assert.rejects(playgroundKey(t.db, accountId, actor, false), (e: unknown) => e instanceof DomainError && e.code === "forbidden");
+    await assert.rejects(
+      playgroundKey(t.db, accountId, actor, false),
+      (e: unknown) => e instanceof DomainError && e.code === "forbidden",
+    );
     const first = await playgroundKey(t.db, accountId, actor, true);
     await changeKeyStatus(t.db, first.keyId, "revoke", systemActor("test"));
     assert.equal(await playgroundKeyInfo(t.db, accountId), null);
@@ -63,15 +67,24 @@ describe("playground key and calls", () => {
     const { accountId } = await accountWithKey(t.db);
     const keys = await Promise.all([1, 2, 3].map(() => playgroundKey(t.db, accountId, actor, true)));
     const info = await playgroundKeyInfo(t.db, accountId);
-    const active = await t.sql`select id from api_keys where account_id = ${accountId} and name = 'Playground' and status = 'active'`;
-    assert.deepEqual(active.map((r) => r.id), [info!.keyId]);
+    const active =
+      await t.sql`select id from api_keys where account_id = ${accountId} and name = 'Playground' and status = 'active'`;
+    assert.deepEqual(
+      active.map((r) => r.id),
+      [info!.keyId],
+    );
     assert.ok(keys.some((k) => k.keyId === info!.keyId));
   });
 
   it("a playground call goes through the gateway and is metered against the playground key", async () => {
     const { accountId } = await accountWithKey(t.db);
     const key = () => playgroundKey(gateway.database.db, accountId, actor, true).then((k) => k.key);
-    const res = await callGateway(gateway.handle, "http://portal.test", { operation: "GET /api/v1/ticker/{symbol}/summary", params: { symbol: "aapl" }, query: {} }, key);
+    const res = await callGateway(
+      gateway.handle,
+      "http://portal.test",
+      { operation: "GET /api/v1/ticker/{symbol}/summary", params: { symbol: "aapl" }, query: {} },
+      key,
+    );
     assert.equal(res.status, 200);
     assert.equal(res.path, "/api/v1/ticker/aapl/summary");
     assert.match(res.headers.ratelimit, /"minute";r=9/);
@@ -79,23 +92,55 @@ describe("playground key and calls", () => {
     assert.deepEqual([body.meta.is_mock, body.meta.data_freshness], [true, "demo"]);
     const info = await playgroundKeyInfo(t.db, accountId);
     const log = await requestLog(t.db, accountId);
-    assert.deepEqual(log.entries.map((e) => [e.keyId, e.requestId, e.status]), [[info!.keyId, res.headers["x-request-id"], 200]]);
+    assert.deepEqual(
+      log.entries.map((e) => [e.keyId, e.requestId, e.status]),
+      [[info!.keyId, res.headers["x-request-id"], 200]],
+    );
     const summary = await usageSummary(t.db, accountId);
     assert.equal(summary.quotas.find((q) => q.keyId === info!.keyId)!.familyA.used, 1);
 
-    const b = await callGateway(gateway.handle, "http://portal.test", { operation: "GET /api/v1/data/yield-curve", params: {}, query: {} }, key);
+    const b = await callGateway(
+      gateway.handle,
+      "http://portal.test",
+      { operation: "GET /api/v1/data/yield-curve", params: {}, query: {} },
+      key,
+    );
     assert.equal(b.status, 200);
-    assert.deepEqual([(b.body as { isMockData: boolean }).isMockData, (b.body as { dataLabel: string }).dataLabel], [true, "demo"]);
+    assert.deepEqual(
+      [(b.body as { isMockData: boolean }).isMockData, (b.body as { dataLabel: string }).dataLabel],
+      [true, "demo"],
+    );
   });
 
   it("a pasted key is used as given; unknown operations and missing path values are refused", async () => {
-    const bad = await callGateway(gateway.handle, "http://portal.test", { operation: "GET /api/v1/data/yield-curve", params: {}, query: {} }, async () => "svc_test_notarealkey");
+    const bad = await callGateway(
+      gateway.handle,
+      "http://portal.test",
+      { operation: "GET /api/v1/data/yield-curve", params: {}, query: {} },
+      async () => "svc_test_notarealkey",
+    );
     assert.equal(bad.status, 401);
     assert.equal((bad.body as { error: { code: string } }).error.code, "invalid_api_key");
     const never = async () => assert.fail("no key needed");
-    await assert.rejects(callGateway(gateway.handle, "http://x", { operation: "GET /etc/passwd", params: {}, query: {} }, never), (e: unknown) => e instanceof DomainError && e.detail.field === "operation");
-    await assert.rejects(callGateway(gateway.handle, "http://x", { operation: "GET /api/v1/ticker/{symbol}/summary", params: {}, query: {} }, never), (e: unknown) => e instanceof DomainError && e.detail.field === "symbol");
-    const health = await callGateway(gateway.handle, "http://x", { operation: "GET /api/v1/health", params: {}, query: {} }, never);
+    await assert.rejects(
+      callGateway(gateway.handle, "http://x", { operation: "GET /etc/passwd", params: {}, query: {} }, never),
+      (e: unknown) => e instanceof DomainError && e.detail.field === "operation",
+    );
+    await assert.rejects(
+      callGateway(
+        gateway.handle,
+        "http://x",
+        { operation: "GET /api/v1/ticker/{symbol}/summary", params: {}, query: {} },
+        never,
+      ),
+      (e: unknown) => e instanceof DomainError && e.detail.field === "symbol",
+    );
+    const health = await callGateway(
+      gateway.handle,
+      "http://x",
+      { operation: "GET /api/v1/health", params: {}, query: {} },
+      never,
+    );
     assert.equal(health.status, 200);
   });
 });

@@ -62,7 +62,8 @@ describe("portal accounts", () => {
     const link = linkIn(mail);
     assert.match(link, /\/verify-email\?token=[A-Za-z0-9_-]{43}$/);
     const token = tokenOf(link);
-    const stored = await t.sql`select identifier, token, expires from auth_verification_tokens where identifier = ${"verify:" + u.email}`;
+    const stored =
+      await t.sql`select identifier, token, expires from auth_verification_tokens where identifier = ${"verify:" + u.email}`;
     assert.equal(stored.length, 1);
     assert.equal(stored[0].token, tokenDigest(token));
     assert.notEqual(stored[0].token, token);
@@ -72,8 +73,18 @@ describe("portal accounts", () => {
     assert.deepEqual(await verifyEmailByToken(t.db, token, { requestId: "req_test" }), { email: u.email });
     const [user] = await t.sql`select email_verified from users where id = ${u.userId}`;
     assert.ok(user.email_verified !== null && !Number.isNaN(new Date(user.email_verified).getTime()));
-    const audits = await t.sql`select actor_type, actor_id, account_id, action, request_id from audit_log where action = 'user.verify_email' and actor_id = ${u.userId}`;
-    assert.deepEqual({ ...audits[0] }, { actor_type: "user", actor_id: u.userId, account_id: u.accountId, action: "user.verify_email", request_id: "req_test" });
+    const audits =
+      await t.sql`select actor_type, actor_id, account_id, action, request_id from audit_log where action = 'user.verify_email' and actor_id = ${u.userId}`;
+    assert.deepEqual(
+      { ...audits[0] },
+      {
+        actor_type: "user",
+        actor_id: u.userId,
+        account_id: u.accountId,
+        action: "user.verify_email",
+        request_id: "req_test",
+      },
+    );
     await rejects(verifyEmailByToken(t.db, token), "invalid", /already used or expired/);
     await rejects(sendVerificationMail(t.db, u.userId, smtp), "conflict", /already verified/);
   });
@@ -96,7 +107,12 @@ describe("portal accounts", () => {
     const stranger = email();
     const before = mailbox.messages.length;
     assert.equal(await sendResetMail(t.db, stranger, smtp), "smtp");
-    assert.equal(await rowCount(t.sql`select count(*)::int as n from auth_verification_tokens where identifier = ${"reset:" + stranger}`), 0);
+    assert.equal(
+      await rowCount(
+        t.sql`select count(*)::int as n from auth_verification_tokens where identifier = ${"reset:" + stranger}`,
+      ),
+      0,
+    );
     assert.equal(await sendResetMail(t.db, u.email.toUpperCase(), smtp), "smtp");
     const mail = await mailbox.waitFor(u.email);
     assert.equal(mailbox.messages.slice(before).filter((m) => m.to.includes(stranger)).length, 0);
@@ -119,7 +135,12 @@ describe("portal accounts", () => {
     assert.equal(await verifyCredentials(t.db, u.email, PW), null);
     assert.equal((await verifyCredentials(t.db, u.email, newPw))?.id, u.userId);
     await rejects(resetPasswordByToken(t.db, token, "another passphrase!"), "invalid", /already used or expired/);
-    assert.equal(await rowCount(t.sql`select count(*)::int as n from audit_log where action = 'user.reset_password' and actor_id = ${u.userId}`), 1);
+    assert.equal(
+      await rowCount(
+        t.sql`select count(*)::int as n from audit_log where action = 'user.reset_password' and actor_id = ${u.userId}`,
+      ),
+      1,
+    );
   });
 
   it("mails are limited per recipient and kind; an unknown address is limited the same way (nothing revealed)", async () => {
@@ -132,7 +153,8 @@ describe("portal accounts", () => {
     await rejects(sendResetMail(t.db, u.email.toUpperCase(), smtp), "rate_limited");
     for (let i = 0; i < MAILS_PER_HOUR; i++) await sendVerificationMail(t.db, u.userId, smtp);
     await rejects(sendVerificationMail(t.db, u.userId, smtp), "rate_limited");
-    const [row] = await t.sql`select count(*)::int as n from auth_verification_tokens where identifier = ${"verify:" + u.email}`;
+    const [row] =
+      await t.sql`select count(*)::int as n from auth_verification_tokens where identifier = ${"verify:" + u.email}`;
     assert.equal(row.n, 1, "a refused resend leaves the last link working");
   });
 
@@ -145,7 +167,15 @@ describe("portal accounts", () => {
     }) as typeof process.stdout.write;
     let delivery;
     try {
-      delivery = await sendMail({ to: "x@example.com", subject: "Verify your e-mail address", text: "…", link: "http://localhost/verify-email?token=abc" }, { from: "a@b.c" });
+      delivery = await sendMail(
+        {
+          to: "x@example.com",
+          subject: "Verify your e-mail address",
+          text: "…",
+          link: "http://localhost/verify-email?token=abc",
+        },
+        { from: "a@b.c" },
+      );
     } finally {
       process.stdout.write = write;
     }
@@ -164,7 +194,9 @@ describe("portal accounts", () => {
   it("throttles failed sign-ins per e-mail: exactly the limit under concurrency, with the seconds to wait", async () => {
     const e = email();
     const now = new Date();
-    const results = await Promise.allSettled(Array.from({ length: SIGNIN_LIMITS.email + 4 }, () => takeSigninAttempt(t.db, { email: e }, now)));
+    const results = await Promise.allSettled(
+      Array.from({ length: SIGNIN_LIMITS.email + 4 }, () => takeSigninAttempt(t.db, { email: e }, now)),
+    );
     assert.equal(results.filter((r) => r.status === "fulfilled").length, SIGNIN_LIMITS.email);
     const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
     assert.ok(refused.reason instanceof DomainError && refused.reason.code === "rate_limited");
@@ -185,7 +217,10 @@ describe("portal accounts", () => {
     const fresh = email();
     await rejects(takeSigninAttempt(t.db, { email: fresh, ip }), "rate_limited");
     // The refused attempt took nothing from the e-mail's own budget.
-    assert.equal(await rowCount(t.sql`select coalesce(sum(count), 0)::int as n from usage_counters where key_id = ${fresh}`), 0);
+    assert.equal(
+      await rowCount(t.sql`select coalesce(sum(count), 0)::int as n from usage_counters where key_id = ${fresh}`),
+      0,
+    );
   });
 
   it("terms: a newer version is asked again; accepting records version and time, audited; a stale version is refused", async () => {
@@ -201,7 +236,8 @@ describe("portal accounts", () => {
     const [row] = await t.sql`select terms_version, terms_accepted_at from users where id = ${u.userId}`;
     assert.equal(row.terms_version, TERMS_VERSION);
     assert.equal(new Date(row.terms_accepted_at).toISOString(), accepted.termsAcceptedAt);
-    const [audit] = await t.sql`select before, after, account_id from audit_log where action = 'user.accept_terms' and actor_id = ${u.userId}`;
+    const [audit] =
+      await t.sql`select before, after, account_id from audit_log where action = 'user.accept_terms' and actor_id = ${u.userId}`;
     assert.deepEqual(audit.before, { termsVersion: TERMS_VERSION - 1 });
     assert.equal(audit.after.termsVersion, TERMS_VERSION);
     assert.equal(audit.account_id, u.accountId);
@@ -211,12 +247,21 @@ describe("portal accounts", () => {
   it("the OAuth adapter's createUser makes the user, a Sandbox account and the owner membership together, terms not yet accepted", async () => {
     const adapter = portalAdapter(t.db);
     const e = email();
-    const created = await adapter.createUser!({ id: "ignored", email: e.toUpperCase(), emailVerified: null, name: "Octo Cat", image: "https://avatars.example/1" });
+    const created = await adapter.createUser!({
+      id: "ignored",
+      email: e.toUpperCase(),
+      emailVerified: null,
+      name: "Octo Cat",
+      image: "https://avatars.example/1",
+    });
     assert.equal(created.email, e);
     const [row] = await t.sql`
       select u.name, u.image, u.terms_version, m.role, a.plan_id from users u
       join memberships m on m.user_id = u.id join accounts a on a.id = m.account_id where u.id = ${created.id}`;
-    assert.deepEqual({ ...row }, { name: "Octo Cat", image: "https://avatars.example/1", terms_version: null, role: "owner", plan_id: "sandbox" });
+    assert.deepEqual(
+      { ...row },
+      { name: "Octo Cat", image: "https://avatars.example/1", terms_version: null, role: "owner", plan_id: "sandbox" },
+    );
     assert.equal((await loadPortalSession(t.db, created.id))?.termsCurrent, false);
     const users = await rowCount(t.sql`select count(*)::int as n from users`);
     const accounts = await rowCount(t.sql`select count(*)::int as n from accounts`);
@@ -229,7 +274,10 @@ describe("portal accounts", () => {
     const reason = missingSecretReason({ NODE_ENV: "production" } as NodeJS.ProcessEnv);
     assert.match(reason ?? "", /^AUTH_SECRET is required in production/);
     assert.ok(!reason!.includes("\n"));
-    assert.equal(missingSecretReason({ NODE_ENV: "production", AUTH_SECRET: "x".repeat(32) } as NodeJS.ProcessEnv), null);
+    assert.equal(
+      missingSecretReason({ NODE_ENV: "production", AUTH_SECRET: "x".repeat(32) } as NodeJS.ProcessEnv),
+      null,
+    );
     assert.equal(missingSecretReason({ NODE_ENV: "development" } as NodeJS.ProcessEnv), null);
   });
 });

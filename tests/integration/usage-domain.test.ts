@@ -17,7 +17,14 @@ const A_OK = { path: "/api/v1/ticker/AAPL/summary", id: "GET /api/v1/ticker/{sym
 const A_404 = { path: "/api/v1/ticker/ZZZZZ/summary", id: "GET /api/v1/ticker/{symbol}/summary" };
 const B_OK = { path: "/api/v1/data/yield-curve", id: "GET /api/v1/data/yield-curve" };
 
-interface Made { key: "k1" | "k2"; endpointId: string; family: "A" | "B"; status: number; requestId: string; rateLimit: string | null }
+interface Made {
+  key: "k1" | "k2";
+  endpointId: string;
+  family: "A" | "B";
+  status: number;
+  requestId: string;
+  rateLimit: string | null;
+}
 
 let t: TestDatabase;
 let server: RunningServer;
@@ -33,12 +40,20 @@ async function call(which: "k1" | "k2", target: { path: string; id: string }, fa
   const key = which === "k1" ? first.key : second.key;
   const res = await fetch(server.baseUrl + target.path, { headers: { authorization: `Bearer ${key}` } });
   await res.text();
-  made.push({ key: which, endpointId: target.id, family, status: res.status, requestId: res.headers.get("x-request-id")!, rateLimit: res.headers.get("ratelimit") });
+  made.push({
+    key: which,
+    endpointId: target.id,
+    family,
+    status: res.status,
+    requestId: res.headers.get("x-request-id")!,
+    rateLimit: res.headers.get("ratelimit"),
+  });
 }
 
 function tally(rows: { endpointId: string; statusClass: string; calls: number }[]) {
   const m = new Map<string, number>();
-  for (const r of rows) m.set(`${r.endpointId}|${r.statusClass}`, (m.get(`${r.endpointId}|${r.statusClass}`) ?? 0) + r.calls);
+  for (const r of rows)
+    m.set(`${r.endpointId}|${r.statusClass}`, (m.get(`${r.endpointId}|${r.statusClass}`) ?? 0) + r.calls);
   return m;
 }
 
@@ -70,7 +85,10 @@ describe("usage domain functions match the gateway's metering", () => {
   });
 
   it("the calls were what the test expects: 2xx, a 404 and at least one 429", () => {
-    assert.ok(made.some((m) => m.status === 429), "a 429 was answered");
+    assert.ok(
+      made.some((m) => m.status === 429),
+      "a 429 was answered",
+    );
     assert.ok(made.some((m) => m.status === 404));
     assert.ok(made.filter((m) => m.status === 200).length >= 5);
   });
@@ -78,7 +96,10 @@ describe("usage domain functions match the gateway's metering", () => {
   it("minute series: calls by route and status class equal the responses received", async () => {
     const s = await usageSummary(t.db, first.accountId);
     assert.equal(s.minutes.minutes.length, 60);
-    assert.deepEqual(tally(s.minutes.cells), tally(made.map((m) => ({ endpointId: m.endpointId, statusClass: classOf(m.status), calls: 1 }))));
+    assert.deepEqual(
+      tally(s.minutes.cells),
+      tally(made.map((m) => ({ endpointId: m.endpointId, statusClass: classOf(m.status), calls: 1 }))),
+    );
     for (const c of s.minutes.cells) assert.equal(c.family, c.endpointId === B_OK.id ? "B" : "A");
   });
 
@@ -89,7 +110,11 @@ describe("usage domain functions match the gateway's metering", () => {
     assert.equal(s.daily.days.at(-1), dayAtStart);
     const today = s.daily.cells.filter((c) => c.bucket === dayAtStart);
     assert.equal(today.length, s.daily.cells.length, "no other day has calls");
-    const expected = made.map((m) => ({ endpointId: m.endpointId, statusClass: classOf(m.status) === "429" ? "4xx" : classOf(m.status), calls: 1 }));
+    const expected = made.map((m) => ({
+      endpointId: m.endpointId,
+      statusClass: classOf(m.status) === "429" ? "4xx" : classOf(m.status),
+      calls: 1,
+    }));
     assert.deepEqual(tally(today), tally(expected));
   });
 
@@ -98,8 +123,12 @@ describe("usage domain functions match the gateway's metering", () => {
     const k1 = s.quotas.find((q) => q.keyId === first.keyId)!;
     const k2 = s.quotas.find((q) => q.keyId === second.id)!;
     assert.equal(k1.plan, "sandbox");
-    assert.deepEqual([k1.familyA.window, k1.familyA.limit, k1.familyB.window, k1.familyB.limit], ["month", 100, "day", 100]);
-    const ok = (key: string, family: string) => made.filter((m) => m.key === key && m.family === family && m.status === 200).length;
+    assert.deepEqual(
+      [k1.familyA.window, k1.familyA.limit, k1.familyB.window, k1.familyB.limit],
+      ["month", 100, "day", 100],
+    );
+    const ok = (key: string, family: string) =>
+      made.filter((m) => m.key === key && m.family === family && m.status === 200).length;
     assert.equal(k1.familyA.used, ok("k1", "A"));
     assert.equal(k1.familyB.used, ok("k1", "B"));
     assert.equal(k2.familyA.used, 1);
@@ -148,29 +177,51 @@ describe("usage domain functions match the gateway's metering", () => {
 
   it("request log filters: key, route, status class and time range", async () => {
     const byKey = await requestLog(t.db, first.accountId, { keyId: second.id });
-    assert.deepEqual(byKey.entries.map((e) => e.requestId), made.filter((m) => m.key === "k2").map((m) => m.requestId));
+    assert.deepEqual(
+      byKey.entries.map((e) => e.requestId),
+      made.filter((m) => m.key === "k2").map((m) => m.requestId),
+    );
     const limited = await requestLog(t.db, first.accountId, { statusClass: "429" });
     assert.equal(limited.entries.length, made.filter((m) => m.status === 429).length);
     const b = await requestLog(t.db, first.accountId, { endpointId: B_OK.id, statusClass: "2xx" });
     assert.equal(b.entries.length, made.filter((m) => m.endpointId === B_OK.id && m.status === 200).length);
-    const past = await requestLog(t.db, first.accountId, { from: new Date(Date.now() - 3 * 86_400_000), to: new Date(Date.now() - 2 * 86_400_000) });
+    const past = await requestLog(t.db, first.accountId, {
+      from: new Date(Date.now() - 3 * 86_400_000),
+      to: new Date(Date.now() - 2 * 86_400_000),
+    });
     assert.equal(past.entries.length, 0);
   });
 
   it("another account sees none of it, and cannot filter by the first account's key", async () => {
     const s = await usageSummary(t.db, other.accountId);
-    assert.equal(s.minutes.cells.reduce((n, c) => n + c.calls, 0), 1);
-    assert.deepEqual(s.quotas.map((q) => q.keyId), [other.keyId]);
+    assert.equal(
+      s.minutes.cells.reduce((n, c) => n + c.calls, 0),
+      1,
+    );
+    assert.deepEqual(
+      s.quotas.map((q) => q.keyId),
+      [other.keyId],
+    );
     const log = await requestLog(t.db, other.accountId);
     assert.equal(log.entries.length, 1);
-    await assert.rejects(requestLog(t.db, other.accountId, { keyId: first.keyId }), (e: unknown) => e instanceof DomainError && e.code === "not_found");
+    await assert.rejects(
+      requestLog(t.db, other.accountId, { keyId: first.keyId }),
+      (e: unknown) => e instanceof DomainError && e.code === "not_found",
+    );
   });
 
   it("bad input is refused with the field at fault", async () => {
-    const field = (f: string) => (e: unknown) => e instanceof DomainError && e.code === "invalid" && e.detail.field === f;
+    const field = (f: string) => (e: unknown) =>
+      e instanceof DomainError && e.code === "invalid" && e.detail.field === f;
     await assert.rejects(requestLog(t.db, first.accountId, { cursor: "not-a-cursor" }), field("cursor"));
-    await assert.rejects(requestLog(t.db, first.accountId, { from: new Date(Date.now() - 40 * 86_400_000), to: new Date() }), field("from"));
-    await assert.rejects(requestLog(t.db, first.accountId, { from: new Date(), to: new Date(Date.now() - 1000) }), field("from"));
+    await assert.rejects(
+      requestLog(t.db, first.accountId, { from: new Date(Date.now() - 40 * 86_400_000), to: new Date() }),
+      field("from"),
+    );
+    await assert.rejects(
+      requestLog(t.db, first.accountId, { from: new Date(), to: new Date(Date.now() - 1000) }),
+      field("from"),
+    );
     await assert.rejects(requestLog(t.db, first.accountId, { limit: 0 }), field("limit"));
   });
 });

@@ -27,13 +27,19 @@ function foldersBefore(tag: string): string {
   cpSync(migrationsFolder, dir, { recursive: true });
   const journalPath = join(dir, "meta/_journal.json");
   const journal = JSON.parse(readFileSync(journalPath, "utf8"));
-  journal.entries = journal.entries.slice(0, journal.entries.findIndex((e: { tag: string }) => e.tag.endsWith(tag)));
+  journal.entries = journal.entries.slice(
+    0,
+    journal.entries.findIndex((e: { tag: string }) => e.tag.endsWith(tag)),
+  );
   writeFileSync(journalPath, JSON.stringify(journal));
   return dir;
 }
 
-const partitions = async () => (await database.sql`
-  select c.relname from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'usage_events'::regclass order by 1`).map((r) => r.relname as string);
+const partitions = async () =>
+  (
+    await database.sql`
+  select c.relname from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'usage_events'::regclass order by 1`
+  ).map((r) => r.relname as string);
 
 describe("usage_events partitioned by day", () => {
   before(async () => {
@@ -66,14 +72,17 @@ describe("usage_events partitioned by day", () => {
     }
     const before = await database.sql`select id::int, request_id, created_at from usage_events order by id`;
     await runMigrations(database);
-    const [{ partitioned }] = await database.sql`select exists (select 1 from pg_partitioned_table where partrelid = 'usage_events'::regclass) as partitioned`;
+    const [{ partitioned }] =
+      await database.sql`select exists (select 1 from pg_partitioned_table where partrelid = 'usage_events'::regclass) as partitioned`;
     assert.equal(partitioned, true);
     assert.deepEqual(await database.sql`select id::int, request_id, created_at from usage_events order by id`, before);
     const names = await partitions();
-    for (const n of [-120, -3, 0, DAYS_AHEAD]) assert.ok(names.includes(partitionName(dayOffset(n))), `partition for day ${n}`);
+    for (const n of [-120, -3, 0, DAYS_AHEAD])
+      assert.ok(names.includes(partitionName(dayOffset(n))), `partition for day ${n}`);
     const [{ n: inDefault }] = await database.sql`select count(*)::int as n from usage_events_default`;
     assert.equal(inDefault, 0);
-    const [row] = await database.sql`insert into usage_events (request_id, key_id, account_id, endpoint_id, status, latency_ms)
+    const [row] =
+      await database.sql`insert into usage_events (request_id, key_id, account_id, endpoint_id, status, latency_ms)
       values ('new', 'k1', ${account}, 'e', 200, 1) returning id::int`;
     assert.equal(row.id, before.at(-1)!.id + 1, "the id sequence carries on");
   });
@@ -87,9 +96,12 @@ describe("usage_events partitioned by day", () => {
   });
 
   it("a created_at range reads only its day's partition", async () => {
-    const plan = (await database.sql`explain select count(*) from usage_events
-      where key_id = 'k1' and created_at >= ${dayOffset(-3).toISOString()}::timestamptz and created_at < ${dayOffset(-2).toISOString()}::timestamptz`)
-      .map((r) => r["QUERY PLAN"] as string).join("\n");
+    const plan = (
+      await database.sql`explain select count(*) from usage_events
+      where key_id = 'k1' and created_at >= ${dayOffset(-3).toISOString()}::timestamptz and created_at < ${dayOffset(-2).toISOString()}::timestamptz`
+    )
+      .map((r) => r["QUERY PLAN"] as string)
+      .join("\n");
     assert.match(plan, new RegExp(partitionName(dayOffset(-3))));
     assert.doesNotMatch(plan, new RegExp(partitionName(dayOffset(0))));
     assert.doesNotMatch(plan, /usage_events_default/);
@@ -102,14 +114,25 @@ describe("usage_events partitioned by day", () => {
       values ('future', 'k1', ${account}, 'e', 200, 1, ${dayOffset(DAYS_AHEAD + 3).toISOString()}::timestamptz)`;
     assert.equal((await database.sql`select count(*)::int as n from usage_events_default`)[0].n, 1);
     const r = await maintainUsagePartitions(database.sql, 90, dayOffset(5));
-    assert.deepEqual(r.created, [1, 2, 3, 4, 5].map((d) => partitionName(dayOffset(DAYS_AHEAD + d))));
+    assert.deepEqual(
+      r.created,
+      [1, 2, 3, 4, 5].map((d) => partitionName(dayOffset(DAYS_AHEAD + d))),
+    );
     // The migration made one partition per day since the oldest row: days before (day 5 − 90) go, day −85 stays.
-    assert.deepEqual(r.dropped.sort(), Array.from({ length: 35 }, (_, i) => partitionName(dayOffset(-120 + i))));
+    assert.deepEqual(
+      r.dropped.sort(),
+      Array.from({ length: 35 }, (_, i) => partitionName(dayOffset(-120 + i))),
+    );
     assert.ok((await partitions()).includes(partitionName(dayOffset(-85))));
     assert.equal((await database.sql`select count(*)::int as n from usage_events_default`)[0].n, 0);
-    const [moved] = await database.sql`select tableoid::regclass::text as part from usage_events where request_id = 'future'`;
+    const [moved] =
+      await database.sql`select tableoid::regclass::text as part from usage_events where request_id = 'future'`;
     assert.equal(moved.part, partitionName(dayOffset(DAYS_AHEAD + 3)));
-    assert.equal((await database.sql`select count(*)::int as n from usage_events where request_id like 'old-%'`)[0].n, 3, "the 120-day-old row went with its partition");
+    assert.equal(
+      (await database.sql`select count(*)::int as n from usage_events where request_id like 'old-%'`)[0].n,
+      3,
+      "the 120-day-old row went with its partition",
+    );
     const again = await maintainUsagePartitions(database.sql, 90, dayOffset(5));
     assert.deepEqual(again, { created: [], dropped: [] }, "a second pass has nothing to do");
   });

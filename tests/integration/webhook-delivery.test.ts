@@ -35,9 +35,16 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
 
   async function hookFor(receiver: Receiver | null, input: Partial<WebhookInput> = {}, env: "test" | "live" = "live") {
     const a = await accountWithKey(t.db, { plan: "pro", env: "live" });
-    const w = await registerWebhook(t.db, { accountId: a.accountId, keyId: a.keyId, env }, {
-      url: receiver?.url ?? "http://127.0.0.1:9/hook", events: ["no_trade.decision_changed"], symbols: ["AAPL"], ...input,
-    });
+    const w = await registerWebhook(
+      t.db,
+      { accountId: a.accountId, keyId: a.keyId, env },
+      {
+        url: receiver?.url ?? "http://127.0.0.1:9/hook",
+        events: ["no_trade.decision_changed"],
+        symbols: ["AAPL"],
+        ...input,
+      },
+    );
     receiver?.secrets.push(w.signingSecret);
     return { accountId: a.accountId, webhookId: w.webhookId, secret: w.signingSecret };
   }
@@ -46,7 +53,8 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
     receivers.push(r);
     return r;
   };
-  const worker = (clock: { now: () => Date }) => startWebhookWorker(t, { allowPrivate: true, now: clock.now, random: () => 0.5, autoStart: false });
+  const worker = (clock: { now: () => Date }) =>
+    startWebhookWorker(t, { allowPrivate: true, now: clock.now, random: () => 0.5, autoStart: false });
 
   it("a test event is delivered once, signed per Standard Webhooks, with the disclaimer, mock flag and data label", async () => {
     const r = await receiver();
@@ -94,11 +102,16 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
     assert.equal(await w.runOnce(), 0, "the schedule is spent");
     await w.stop();
     assert.equal(r.received.length, MAX_ATTEMPTS);
-    assert.ok(r.received.every((x) => x.id === eventId), "the same webhook-id on every retry");
+    assert.ok(
+      r.received.every((x) => x.id === eventId),
+      "the same webhook-id on every retry",
+    );
     const [d] = (await listDeliveries(t, h.accountId, h.webhookId))!;
     assert.equal(d.status, "failed");
     assert.equal(d.attemptCount, 8);
-    const gaps = d.attempts.slice(1).map((a, i) => new Date(a.attemptedAt).getTime() - new Date(d.attempts[i].attemptedAt).getTime());
+    const gaps = d.attempts
+      .slice(1)
+      .map((a, i) => new Date(a.attemptedAt).getTime() - new Date(d.attempts[i].attemptedAt).getTime());
     assert.deepEqual(gaps, [...RETRY_DELAYS_MS]);
     assert.ok(d.attempts.every((a) => a.statusCode === 503 && a.error === "http_status"));
     assert.equal(d.attempts[0].responseExcerpt!.length, 512, "the first bytes of the answer are kept");
@@ -163,9 +176,14 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
     await deleteWebhook(t.db, h.accountId, h.webhookId);
     assert.equal(await w.runOnce(), 0);
     await w.stop();
-    const [row] = await t.sql`select count(*)::int as n from webhook_deliveries where webhook_id = ${h.webhookId} and status = 'cancelled'`;
+    const [row] =
+      await t.sql`select count(*)::int as n from webhook_deliveries where webhook_id = ${h.webhookId} and status = 'cancelled'`;
     assert.equal(row.n, 1);
-    assert.equal(await listDeliveries(t, h.accountId, h.webhookId), null, "a deleted webhook has no deliveries to show");
+    assert.equal(
+      await listDeliveries(t, h.accountId, h.webhookId),
+      null,
+      "a deleted webhook has no deliveries to show",
+    );
   });
 
   it("another account sees none of it: every function answers null for a webhook it does not own", async () => {
@@ -193,11 +211,23 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
     assert.equal(await replayEvent(t, h.accountId, h.webhookId, first, clock.now()), true);
     assert.equal(await replayEvent(t, h.accountId, h.webhookId, "msg_000000000000000000000000", clock.now()), false);
     await w.runOnce();
-    assert.deepEqual(r.received.map((x) => x.id), [first, second, first]);
+    assert.deepEqual(
+      r.received.map((x) => x.id),
+      [first, second, first],
+    );
     const from = new Date(clock.now().getTime() - 120_000);
-    assert.equal(await replayRange(t, h.accountId, h.webhookId, from, new Date(clock.now().getTime() + 1), clock.now()), 2);
+    assert.equal(
+      await replayRange(t, h.accountId, h.webhookId, from, new Date(clock.now().getTime() + 1), clock.now()),
+      2,
+    );
     await w.runOnce();
-    assert.deepEqual(r.received.slice(3).map((x) => x.id).sort(), [first, second].sort());
+    assert.deepEqual(
+      r.received
+        .slice(3)
+        .map((x) => x.id)
+        .sort(),
+      [first, second].sort(),
+    );
     await assert.rejects(() => replayRange(t, h.accountId, h.webhookId, clock.now(), from), /before/);
     await w.stop();
     const deliveries = (await listDeliveries(t, h.accountId, h.webhookId))!;
@@ -232,34 +262,58 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
     const r = await receiver();
     const above60 = await hookFor(r, { events: ["iv_rank.crossed_above"], ivRankAbove: 60, symbols: ["MSFT"] }, "test");
     const above80 = await hookFor(r, { events: ["iv_rank.crossed_above"], ivRankAbove: 80, symbols: ["MSFT"] }, "test");
-    const decisions = await hookFor(r, { events: ["no_trade.decision_changed", "iv.day_change_exceeded"], ivChangeAbove: 3, symbols: ["MSFT"] }, "test");
+    const decisions = await hookFor(
+      r,
+      { events: ["no_trade.decision_changed", "iv.day_change_exceeded"], ivChangeAbove: 3, symbols: ["MSFT"] },
+      "test",
+    );
     const st = (ivRank: number, decision: string, ivDayChange = 0): Record<string, SymbolState> => ({
       MSFT: { ivRank, decision, ivDayChange, atmIv30: 0.3, asOf: new Date().toISOString() },
     });
     const now = new Date();
-    assert.equal(await produceEvents(t, "demo", 1, st(50, "trade"), now), 0, "the first version seen has nothing to compare with");
+    assert.equal(
+      await produceEvents(t, "demo", 1, st(50, "trade"), now),
+      0,
+      "the first version seen has nothing to compare with",
+    );
     // Two processes recompute version 2 at once: one writes the events, the other finds the version done.
-    const both = await Promise.all([produceEvents(t, "demo", 2, st(70, "caution", 4), now), produceEvents(t, "demo", 2, st(70, "caution", 4), now)]);
+    const both = await Promise.all([
+      produceEvents(t, "demo", 2, st(70, "caution", 4), now),
+      produceEvents(t, "demo", 2, st(70, "caution", 4), now),
+    ]);
     assert.deepEqual(both.sort(), [0, 3]);
     assert.equal(await produceEvents(t, "demo", 3, st(75, "caution", 4.5), now), 0, "still above: no new crossing");
     assert.equal(await produceEvents(t, "demo", 2, st(10, "no_trade"), now), 0, "an older version is ignored");
-    assert.equal(await produceEvents(t, "demo", 4, st(55, "caution"), now), 0, "falling back below fires nothing for crossed_above");
-    assert.equal(await produceEvents(t, "demo", 5, st(85, "caution"), now), 2, "crossing 60 again and 80 for the first time");
+    assert.equal(
+      await produceEvents(t, "demo", 4, st(55, "caution"), now),
+      0,
+      "falling back below fires nothing for crossed_above",
+    );
+    assert.equal(
+      await produceEvents(t, "demo", 5, st(85, "caution"), now),
+      2,
+      "crossing 60 again and 80 for the first time",
+    );
     const w = worker(manualClock(now));
     await w.runOnce();
     await w.stop();
-    const byHook = async (h: { accountId: string; webhookId: string }) => ((await listDeliveries(t, h.accountId, h.webhookId)) ?? []).map((d) => d.eventType).sort();
+    const byHook = async (h: { accountId: string; webhookId: string }) =>
+      ((await listDeliveries(t, h.accountId, h.webhookId)) ?? []).map((d) => d.eventType).sort();
     assert.deepEqual(await byHook(above60), ["iv_rank.crossed_above", "iv_rank.crossed_above"]);
     assert.deepEqual(await byHook(above80), ["iv_rank.crossed_above"]);
     assert.deepEqual(await byHook(decisions), ["iv.day_change_exceeded", "no_trade.decision_changed"]);
     const bodies = r.received.map((x) => JSON.parse(x.body));
     const decision = bodies.find((b) => b.type === "no_trade.decision_changed");
-    assert.deepEqual([decision.data.previousDecision, decision.data.decision, decision.data.symbol], ["trade", "caution", "MSFT"]);
+    assert.deepEqual(
+      [decision.data.previousDecision, decision.data.decision, decision.data.symbol],
+      ["trade", "caution", "MSFT"],
+    );
     assert.equal(decision.data.isMockData, true);
     assert.equal(decision.data.dataLabel, "demo");
     assert.equal(decision.data.disclaimer, DISCLAIMER);
     assert.ok(r.received.every((x) => x.verifiedBy.length === 1));
-    const [{ n }] = await t.sql`select count(*)::int as n from webhook_events where env = 'test' and type <> 'webhook.test'`;
+    const [{ n }] =
+      await t.sql`select count(*)::int as n from webhook_events where env = 'test' and type <> 'webhook.test'`;
     assert.equal(n, 5, "one event row per (version, type, symbol, threshold), however many subscribers");
   });
 });

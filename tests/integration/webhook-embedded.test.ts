@@ -44,11 +44,27 @@ after(async () => {
 test("two workers on PGlite share 200 deliveries, each delivered once", async () => {
   const db = pools[0];
   const a = await accountWithKey(db.db, { plan: "pro", env: "live" });
-  const w = await registerWebhook(db.db, { accountId: a.accountId, keyId: a.keyId, env: "live" }, { url: r.url, events: ["no_trade.decision_changed"], symbols: ["AAPL"] });
+  const w = await registerWebhook(
+    db.db,
+    { accountId: a.accountId, keyId: a.keyId, env: "live" },
+    { url: r.url, events: ["no_trade.decision_changed"], symbols: ["AAPL"] },
+  );
   r.secrets.push(w.signingSecret);
   const now = new Date();
   for (let i = 0; i < 200; i++) {
-    await enqueueEvent(db.sql, { env: "live", type: "no_trade.decision_changed", symbol: "AAPL", threshold: null, dataVersion: i, dedupeKey: `emb:${i}`, payload: { type: "no_trade.decision_changed", timestamp: now.toISOString(), data: { i } } }, now);
+    await enqueueEvent(
+      db.sql,
+      {
+        env: "live",
+        type: "no_trade.decision_changed",
+        symbol: "AAPL",
+        threshold: null,
+        dataVersion: i,
+        dedupeKey: `emb:${i}`,
+        payload: { type: "no_trade.decision_changed", timestamp: now.toISOString(), data: { i } },
+      },
+      now,
+    );
   }
   const workers = pools.map((p) => startWebhookWorker(p, { allowPrivate: true, autoStart: false, concurrency: 8 }));
   const counts = await Promise.all(workers.map((x) => x.runOnce()));
@@ -64,10 +80,20 @@ test("management routes run inside the pipeline's transaction on PGlite (no self
   gateway = await startGateway({ databaseUrl: engine.url, poolMax: 4, demoTicker: false });
   const a = await accountWithKey(gateway.database.db, { plan: "pro", env: "live" });
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await gateway!.handle(new Request(`http://local${path}`, { method, headers: { authorization: `Bearer ${a.key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }));
+    const res = await gateway!.handle(
+      new Request(`http://local${path}`, {
+        method,
+        headers: { authorization: `Bearer ${a.key}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
     return { status: res.status, json: (await res.json()) as any };
   };
-  const created = await call("POST", "/api/v1/alerts", { url: r.url, events: ["no_trade.decision_changed"], symbols: ["AAPL"] });
+  const created = await call("POST", "/api/v1/alerts", {
+    url: r.url,
+    events: ["no_trade.decision_changed"],
+    symbols: ["AAPL"],
+  });
   assert.equal(created.status, 201, JSON.stringify(created.json));
   const id = created.json.data.webhookId;
   r.secrets.push(created.json.data.signingSecret);

@@ -37,31 +37,57 @@ describe("webhook events from analytics recomputes", () => {
     await t?.drop();
   });
 
-  const stateVersion = async () => (await t.sql<{ v: number }[]>`select data_version as v from webhook_event_state where env = 'test'`)[0]?.v ?? null;
+  const stateVersion = async () =>
+    (await t.sql<{ v: number }[]>`select data_version as v from webhook_event_state where env = 'test'`)[0]?.v ?? null;
 
   it("a demo tick recomputed by two processes yields each event once, delivered once per subscriber", async () => {
     // Test keys' webhooks follow the demo market; two subscribers to the same symbol and event.
     const hooks = [];
     for (let i = 0; i < 2; i++) {
       const a = await accountWithKey(t.db, { plan: "pro", env: "live" });
-      const w = await registerWebhook(t.db, { accountId: a.accountId, keyId: a.keyId, env: "test" }, { url: r.url, events: ["no_trade.decision_changed", "iv_rank.crossed_above"], symbols: ["AAPL"], ivRankAbove: 0 });
+      const w = await registerWebhook(
+        t.db,
+        { accountId: a.accountId, keyId: a.keyId, env: "test" },
+        {
+          url: r.url,
+          events: ["no_trade.decision_changed", "iv_rank.crossed_above"],
+          symbols: ["AAPL"],
+          ivRankAbove: 0,
+        },
+      );
       r.secrets.push(w.signingSecret);
       hooks.push(w);
     }
-    servers = await Promise.all([0, 1].map(() => startApiServer(t.url, { WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true", NODE_ENV: "development" })));
+    servers = await Promise.all(
+      [0, 1].map(() => startApiServer(t.url, { WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true", NODE_ENV: "development" })),
+    );
     const v1 = (await readMarketVersions(t.db)).demo;
     await waitFor("the first version to be recorded", async () => (await stateVersion()) === v1);
-    const [{ iv }] = await t.sql<{ iv: number | null }[]>`select (symbols -> 'AAPL' ->> 'ivRank')::float8 as iv from webhook_event_state where env = 'test'`;
+    const [{ iv }] = await t.sql<
+      { iv: number | null }[]
+    >`select (symbols -> 'AAPL' ->> 'ivRank')::float8 as iv from webhook_event_state where env = 'test'`;
     assert.ok(iv !== null && iv > 0, `AAPL has an IV rank above 0 in the demo market (${iv})`);
     // Make the recorded state say AAPL was below the threshold under another decision, so the next version crosses.
     await t.sql`update webhook_event_state set symbols = jsonb_set(jsonb_set(symbols, '{AAPL,ivRank}', '-1'), '{AAPL,decision}', '"unknown"') where env = 'test'`;
-    const tick = await advanceDemoMarket(t.db, { seed: SEED, from: seededAt, to: new Date(seededAt.getTime() + 60_000) });
+    const tick = await advanceDemoMarket(t.db, {
+      seed: SEED,
+      from: seededAt,
+      to: new Date(seededAt.getTime() + 60_000),
+    });
     assert.ok(tick.version > v1);
     await waitFor("the tick's version to be processed", async () => (await stateVersion()) === tick.version);
     await waitFor("4 deliveries (2 events × 2 subscribers)", () => r.received.length >= 4);
     await new Promise((res) => setTimeout(res, 1500)); // both workers had time to deliver anything extra
-    const events = await t.sql<{ type: string; n: number }[]>`select type, count(*)::int as n from webhook_events where env = 'test' group by type order by type`;
-    assert.deepEqual(events.map((e) => [e.type, e.n]), [["iv_rank.crossed_above", 1], ["no_trade.decision_changed", 1]]);
+    const events = await t.sql<
+      { type: string; n: number }[]
+    >`select type, count(*)::int as n from webhook_events where env = 'test' group by type order by type`;
+    assert.deepEqual(
+      events.map((e) => [e.type, e.n]),
+      [
+        ["iv_rank.crossed_above", 1],
+        ["no_trade.decision_changed", 1],
+      ],
+    );
     assert.equal(r.received.length, 4, "each event once per subscriber, though two processes recomputed");
     assert.equal(new Set(r.received.map((x) => x.id)).size, 2, "both subscribers see the event's one id");
     for (const got of r.received) {

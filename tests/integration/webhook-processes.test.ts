@@ -44,30 +44,60 @@ describe("webhooks across server processes", () => {
   }
   async function hook(url: string) {
     const a = await accountWithKey(t.db, { plan: "pro", env: "live" });
-    return registerWebhook(t.db, { accountId: a.accountId, keyId: a.keyId, env: "live" }, { url, events: ["no_trade.decision_changed"], symbols: ["AAPL"] });
+    return registerWebhook(
+      t.db,
+      { accountId: a.accountId, keyId: a.keyId, env: "live" },
+      { url, events: ["no_trade.decision_changed"], symbols: ["AAPL"] },
+    );
   }
   /** Queues n events for the webhook's subscription straight into the outbox, as the event producer does. */
   async function burst(n: number, label: string): Promise<void> {
     const now = new Date();
     for (let i = 0; i < n; i++) {
-      await enqueueEvent(t.sql, {
-        env: "live", type: "no_trade.decision_changed", symbol: "AAPL", threshold: null, dataVersion: i, dedupeKey: `${label}:${i}`,
-        payload: { type: "no_trade.decision_changed", timestamp: now.toISOString(), data: { symbol: "AAPL", seq: i, disclaimer: DISCLAIMER, isMockData: false, dataLabel: "live" } },
-      }, now);
+      await enqueueEvent(
+        t.sql,
+        {
+          env: "live",
+          type: "no_trade.decision_changed",
+          symbol: "AAPL",
+          threshold: null,
+          dataVersion: i,
+          dedupeKey: `${label}:${i}`,
+          payload: {
+            type: "no_trade.decision_changed",
+            timestamp: now.toISOString(),
+            data: { symbol: "AAPL", seq: i, disclaimer: DISCLAIMER, isMockData: false, dataLabel: "live" },
+          },
+        },
+        now,
+      );
     }
   }
   const succeeded = async (webhookId: string) =>
-    (await t.sql<{ n: number }[]>`select count(*)::int as n from webhook_deliveries where webhook_id = ${webhookId} and status = 'succeeded'`)[0].n;
+    (
+      await t.sql<
+        { n: number }[]
+      >`select count(*)::int as n from webhook_deliveries where webhook_id = ${webhookId} and status = 'succeeded'`
+    )[0].n;
 
   it("the API: register, test (202 + event id), deliveries with attempts, pause/resume, rotate-secret (two signatures)", async () => {
     const s = await server();
     const r = await receiver();
     const a = await accountWithKey(t.db, { plan: "pro", env: "live" });
     const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(s.baseUrl + path, { method, headers: { authorization: `Bearer ${a.key}`, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(s.baseUrl + path, {
+        method,
+        headers: { authorization: `Bearer ${a.key}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, json: (await res.json()) as any };
     };
-    const created = await call("POST", "/api/v1/alerts", { url: r.url, events: ["iv.day_change_exceeded"], ivChangeAbove: 5, symbols: ["AAPL"] });
+    const created = await call("POST", "/api/v1/alerts", {
+      url: r.url,
+      events: ["iv.day_change_exceeded"],
+      ivChangeAbove: 5,
+      symbols: ["AAPL"],
+    });
     assert.equal(created.status, 201, JSON.stringify(created.json));
     const id = created.json.data.webhookId;
     r.secrets.push(created.json.data.signingSecret);
@@ -78,7 +108,11 @@ describe("webhooks across server processes", () => {
     await waitFor("the test delivery", () => r.received.length === 1);
     assert.equal(r.received[0].id, test.json.data.eventId);
     assert.deepEqual(r.received[0].verifiedBy, [0]);
-    await waitFor("the attempt to be recorded", async () => (await call("GET", `/api/v1/alerts/${id}/deliveries`)).json.data.deliveries[0]?.status === "succeeded");
+    await waitFor(
+      "the attempt to be recorded",
+      async () =>
+        (await call("GET", `/api/v1/alerts/${id}/deliveries`)).json.data.deliveries[0]?.status === "succeeded",
+    );
     const listed = (await call("GET", `/api/v1/alerts/${id}/deliveries?limit=5`)).json.data.deliveries;
     assert.equal(listed.length, 1);
     assert.equal(listed[0].eventType, "webhook.test");
@@ -89,7 +123,11 @@ describe("webhooks across server processes", () => {
     assert.equal(paused.status, 200);
     assert.equal(paused.json.data.status, "paused");
     assert.equal((await call("POST", `/api/v1/alerts/${id}/test`)).status, 400);
-    assert.equal((await call("PATCH", `/api/v1/alerts/${id}`, { status: "disabled" })).status, 400, "owners cannot set disabled");
+    assert.equal(
+      (await call("PATCH", `/api/v1/alerts/${id}`, { status: "disabled" })).status,
+      400,
+      "owners cannot set disabled",
+    );
     assert.equal((await call("PATCH", `/api/v1/alerts/${id}`, { status: "active" })).json.data.status, "active");
 
     const rotated = await call("POST", `/api/v1/alerts/${id}/rotate-secret`);
@@ -119,7 +157,10 @@ describe("webhooks across server processes", () => {
     const ids = r.received.map((x) => x.id);
     assert.equal(new Set(ids).size, 1000);
     assert.equal(ids.length, 1000, "no event delivered twice");
-    assert.ok(r.received.every((x) => x.verifiedBy.length === 1), "every delivery verified");
+    assert.ok(
+      r.received.every((x) => x.verifiedBy.length === 1),
+      "every delivery verified",
+    );
     await Promise.all([a.stop(), b.stop()]);
     servers.length = 0;
   });
@@ -140,7 +181,8 @@ describe("webhooks across server processes", () => {
     await waitFor("all 40 delivered after the restart", async () => (await succeeded(w.webhookId)) === 40, 120_000);
     const answered = new Set(r.received.filter((x) => x.answered === 200).map((x) => x.id));
     assert.equal(answered.size, 40, "every event delivered at least once");
-    for (const id of inFlight) assert.ok(answered.has(id), `the event in flight at the kill (${id}) was delivered again with its webhook-id`);
+    for (const id of inFlight)
+      assert.ok(answered.has(id), `the event in flight at the kill (${id}) was delivered again with its webhook-id`);
     assert.ok(r.received.every((x) => x.verifiedBy.length === 1));
   });
 });

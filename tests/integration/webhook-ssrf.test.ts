@@ -10,15 +10,30 @@ import { sendAttempt } from "../../lib/webhooks/send";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
 const REFUSED: [string, string][] = [
-  ["10.1.2.3", "private"], ["172.16.0.1", "private"], ["192.168.1.1", "private"],
-  ["127.0.0.1", "loopback"], ["127.255.0.9", "loopback"], ["0.0.0.0", "unspecified"],
+  ["10.1.2.3", "private"],
+  ["172.16.0.1", "private"],
+  ["192.168.1.1", "private"],
+  ["127.0.0.1", "loopback"],
+  ["127.255.0.9", "loopback"],
+  ["0.0.0.0", "unspecified"],
   ["169.254.169.254", "linkLocal"], // cloud metadata (AWS, GCP, Azure)
-  ["100.64.0.1", "carrierGradeNat"], ["100.100.100.200", "carrierGradeNat"], // CGNAT, Alibaba metadata
-  ["224.0.0.1", "multicast"], ["255.255.255.255", "broadcast"], ["192.0.0.192", "reserved"],
-  ["::1", "loopback"], ["::", "unspecified"], ["fe80::1", "linkLocal"], ["fd00:ec2::254", "uniqueLocal"], // AWS IPv6 metadata
-  ["fc00::1", "uniqueLocal"], ["ff02::1", "multicast"],
-  ["::ffff:127.0.0.1", "loopback"], ["::ffff:10.0.0.1", "private"], ["::ffff:169.254.169.254", "linkLocal"], // IPv4-mapped
-  ["64:ff9b::a00:1", "rfc6052"], ["2002:a00:1::", "6to4"], ["2001::1", "teredo"], // tunnels that could reach private space
+  ["100.64.0.1", "carrierGradeNat"],
+  ["100.100.100.200", "carrierGradeNat"], // CGNAT, Alibaba metadata
+  ["224.0.0.1", "multicast"],
+  ["255.255.255.255", "broadcast"],
+  ["192.0.0.192", "reserved"],
+  ["::1", "loopback"],
+  ["::", "unspecified"],
+  ["fe80::1", "linkLocal"],
+  ["fd00:ec2::254", "uniqueLocal"], // AWS IPv6 metadata
+  ["fc00::1", "uniqueLocal"],
+  ["ff02::1", "multicast"],
+  ["::ffff:127.0.0.1", "loopback"],
+  ["::ffff:10.0.0.1", "private"],
+  ["::ffff:169.254.169.254", "linkLocal"], // IPv4-mapped
+  ["64:ff9b::a00:1", "rfc6052"],
+  ["2002:a00:1::", "6to4"],
+  ["2001::1", "teredo"], // tunnels that could reach private space
 ];
 const ALLOWED = ["93.184.215.14", "8.8.8.8", "2606:2800:21f:cb07:6820:80da:af6b:8b2c", "::ffff:8.8.8.8"];
 
@@ -42,14 +57,33 @@ describe("webhook SSRF rules", () => {
       const host = address.includes(":") ? `[${address}]` : address;
       assert.match((await checkWebhookUrl(`https://${host}/hook`, strict))!, /^refused/, address);
     }
-    assert.match((await checkWebhookUrl("https://localhost/hook", strict))!, /localhost resolves to a loopback address/);
-    const resolver = async (h: string) => (h === "internal.example.com" ? ["203.0.113.9", "10.0.0.7"] : ["93.184.215.14"]);
-    assert.match((await checkWebhookUrl("https://internal.example.com/x", { ...strict, resolver }))!, /private/, "any resolved address refused is enough");
+    assert.match(
+      (await checkWebhookUrl("https://localhost/hook", strict))!,
+      /localhost resolves to a loopback address/,
+    );
+    const resolver = async (h: string) =>
+      h === "internal.example.com" ? ["203.0.113.9", "10.0.0.7"] : ["93.184.215.14"];
+    assert.match(
+      (await checkWebhookUrl("https://internal.example.com/x", { ...strict, resolver }))!,
+      /private/,
+      "any resolved address refused is enough",
+    );
     assert.equal(await checkWebhookUrl("https://public.example.com/x", { ...strict, resolver }), null);
     assert.match((await checkWebhookUrl("http://public.example.com/x", { ...strict, resolver }))!, /https/);
-    assert.match((await checkWebhookUrl("http://public.example.com/x", { allowPrivate: true, production: true }))!, /https/, "never http in production");
-    assert.equal(await checkWebhookUrl("http://127.0.0.1:9/x", { allowPrivate: true, production: false }), null, "development with the flag");
-    assert.match((await checkWebhookUrl("https://user:pw@public.example.com/x", { ...strict, resolver }))!, /credentials/);
+    assert.match(
+      (await checkWebhookUrl("http://public.example.com/x", { allowPrivate: true, production: true }))!,
+      /https/,
+      "never http in production",
+    );
+    assert.equal(
+      await checkWebhookUrl("http://127.0.0.1:9/x", { allowPrivate: true, production: false }),
+      null,
+      "development with the flag",
+    );
+    assert.match(
+      (await checkWebhookUrl("https://user:pw@public.example.com/x", { ...strict, resolver }))!,
+      /credentials/,
+    );
   });
 
   it("delivery: a literal refused address is never connected to", async () => {
@@ -68,7 +102,10 @@ describe("webhook SSRF rules", () => {
     assert.equal(viaDns.error, "refused_address");
     // A name that looked public at registration and now resolves to loopback (DNS rebinding): refused at connect time.
     for (const address of ["127.0.0.1", "169.254.169.254", "::ffff:127.0.0.1", "10.0.0.1"]) {
-      const r = await sendAttempt(`http://rebind.example.com:${port}/hook`, {}, "{}", { allowPrivate: false, resolver: async () => [address] });
+      const r = await sendAttempt(`http://rebind.example.com:${port}/hook`, {}, "{}", {
+        allowPrivate: false,
+        resolver: async () => [address],
+      });
       assert.equal(r.error, "refused_address", address);
     }
     assert.equal(target.received.length, 0, "the loopback receiver was never reached");

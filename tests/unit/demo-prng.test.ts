@@ -8,8 +8,14 @@ describe("demo prng", () => {
     const b = rngFor("seed", "AAPL", 1);
     const c = rngFor("seed", "AAPL", 2);
     const xa = Array.from({ length: 5 }, () => a.next());
-    assert.deepEqual(xa, Array.from({ length: 5 }, () => b.next()));
-    assert.notDeepEqual(xa, Array.from({ length: 5 }, () => c.next()));
+    assert.deepEqual(
+      xa,
+      Array.from({ length: 5 }, () => b.next()),
+    );
+    assert.notDeepEqual(
+      xa,
+      Array.from({ length: 5 }, () => c.next()),
+    );
     assert.equal(streamKey("s", "a", "b"), extendKey(streamKey("s", "a"), "b"));
     assert.notEqual(streamKey("s", "ab"), streamKey("s", "a", "b"));
   });

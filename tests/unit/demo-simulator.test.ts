@@ -1,7 +1,12 @@
 import { before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { generateChainAt, generateDemoMarket, generateTradesBetween, type DemoMarket } from "../../lib/market/demo/simulator";
+import {
+  generateChainAt,
+  generateDemoMarket,
+  generateTradesBetween,
+  type DemoMarket,
+} from "../../lib/market/demo/simulator";
 import { TENORS } from "../../lib/analytics/types";
 import { impliedVol } from "../../lib/analytics/iv";
 import { marketDay } from "../../lib/market/demo/paths";
@@ -52,11 +57,18 @@ describe("demo market simulator", () => {
     const kinds = m.instruments.map((i) => i.kind);
     assert.ok(kinds.filter((k) => k === "equity").length >= 50);
     assert.ok(m.instruments.some((i) => i.symbol === "BRK.B" && i.kind === "equity"));
-    assert.deepEqual(m.instruments.filter((i) => i.kind !== "equity").map((i) => `${i.symbol}:${i.kind}`), ["SPX:index", "VIX:volatility_index", "SPY:etf", "QQQ:etf", "IWM:etf"]);
+    assert.deepEqual(
+      m.instruments.filter((i) => i.kind !== "equity").map((i) => `${i.symbol}:${i.kind}`),
+      ["SPX:index", "VIX:volatility_index", "SPY:etf", "QQQ:etf", "IWM:etf"],
+    );
     for (const i of m.instruments) {
       const bars = m.dailyBars.filter((b) => b.symbol === i.symbol);
       assert.ok(bars.length >= 252, `${i.symbol} has ${bars.length} daily bars`);
-      for (const b of bars) assert.ok(b.low <= Math.min(b.open, b.close) && b.high >= Math.max(b.open, b.close) && b.low > 0, `${i.symbol} ${b.ts.toISOString()}`);
+      for (const b of bars)
+        assert.ok(
+          b.low <= Math.min(b.open, b.close) && b.high >= Math.max(b.open, b.close) && b.low > 0,
+          `${i.symbol} ${b.ts.toISOString()}`,
+        );
       const intraday = m.intradayBars.filter((b) => b.symbol === i.symbol);
       assert.equal(intraday.length, Math.ceil(192 / 5)); // 14:30 → 17:42 is 192 minutes
       if (i.kind === "equity") assert.match(i.nextEarningsDate ?? "", /^\d{4}-\d{2}-\d{2}$/);
@@ -120,7 +132,15 @@ describe("demo market simulator", () => {
     const puts = chain.filter((q) => q.expiry === expiry && q.right === "P");
     const years = (Date.parse(`${expiry}T21:00:00Z`) - Date.parse("2026-11-18T17:42:00Z")) / (365 * DAY_MS);
     const r = rateAt(SEED, currentSession(+NOW), years);
-    const iv = (x: (typeof chain)[number]) => impliedVol((x.bid + x.ask) / 2, { spot, strike: x.strike, years, rate: r, dividendYield: demoSymbol("MSFT")!.dividendYield, right: x.right })!;
+    const iv = (x: (typeof chain)[number]) =>
+      impliedVol((x.bid + x.ask) / 2, {
+        spot,
+        strike: x.strike,
+        years,
+        rate: r,
+        dividendYield: demoSymbol("MSFT")!.dividendYield,
+        right: x.right,
+      })!;
     const downPut = puts.find((p) => p.strike >= spot * 0.88)!;
     const upCall = calls.filter((c) => c.strike <= spot * 1.12).at(-1)!;
     assert.ok(iv(downPut) > iv(upCall) + 0.01, `put wing ${iv(downPut)} vs call wing ${iv(upCall)}`);
@@ -156,7 +176,9 @@ describe("demo market simulator", () => {
     assert.deepEqual([...regimes].sort(), ["calm", "stressed"]);
     const vix = m.dailyBars.filter((b) => b.symbol === "VIX");
     const days261 = sessionsEndingAt(currentSession(+NOW), 261);
-    vix.slice(0, -1).forEach((b, i) => assert.ok(Math.abs(b.close / (100 * marketDay(SEED, days261[i]).indexVol) - 1) < 0.15));
+    vix
+      .slice(0, -1)
+      .forEach((b, i) => assert.ok(Math.abs(b.close / (100 * marketDay(SEED, days261[i]).indexVol) - 1) < 0.15));
   });
 
   it("keeps a reduced EOD chain: 2 expiries × 4 strikes × 2 rights for 252 sessions", () => {
@@ -168,6 +190,9 @@ describe("demo market simulator", () => {
       assert.equal(n, 16);
       assert.equal(new Date(asOf).toISOString().slice(11), "21:00:00.000Z");
     }
-    assert.equal(generateChainAt(SEED, NOW, ["AAPL"]).filter((q) => q.symbol === "AAPL").length, m.chain.filter((q) => q.symbol === "AAPL").length);
+    assert.equal(
+      generateChainAt(SEED, NOW, ["AAPL"]).filter((q) => q.symbol === "AAPL").length,
+      m.chain.filter((q) => q.symbol === "AAPL").length,
+    );
   });
 });

@@ -1,14 +1,45 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { expiryClose, isTradingDay, newYorkDate, newYorkInstant, nyseHolidays, tradingDayOnOrBefore } from "../../lib/analytics/exchange-calendar";
+import {
+  expiryClose,
+  isTradingDay,
+  newYorkDate,
+  newYorkInstant,
+  nyseHolidays,
+  tradingDayOnOrBefore,
+} from "../../lib/analytics/exchange-calendar";
 
 test("NYSE full-day holidays by rule match the published 2026 and 2027 calendars", () => {
-  assert.deepEqual([...nyseHolidays(2026)], [
-    "2026-01-01", "2026-01-19", "2026-02-16", "2026-04-03", "2026-05-25", "2026-06-19", "2026-07-03", "2026-09-07", "2026-11-26", "2026-12-25",
-  ]);
-  assert.deepEqual([...nyseHolidays(2027)], [
-    "2027-01-01", "2027-01-18", "2027-02-15", "2027-03-26", "2027-05-31", "2027-06-18", "2027-07-05", "2027-09-06", "2027-11-25", "2027-12-24",
-  ]);
+  assert.deepEqual(
+    [...nyseHolidays(2026)],
+    [
+      "2026-01-01",
+      "2026-01-19",
+      "2026-02-16",
+      "2026-04-03",
+      "2026-05-25",
+      "2026-06-19",
+      "2026-07-03",
+      "2026-09-07",
+      "2026-11-26",
+      "2026-12-25",
+    ],
+  );
+  assert.deepEqual(
+    [...nyseHolidays(2027)],
+    [
+      "2027-01-01",
+      "2027-01-18",
+      "2027-02-15",
+      "2027-03-26",
+      "2027-05-31",
+      "2027-06-18",
+      "2027-07-05",
+      "2027-09-06",
+      "2027-11-25",
+      "2027-12-24",
+    ],
+  );
 });
 
 test("a Saturday New Year's Day is not observed on the Friday before; Juneteenth only from 2022", () => {
@@ -35,7 +66,12 @@ test("the New York date of an instant: 03:00 UTC is still the previous evening i
 });
 
 test("New York dates agree with Intl at every instant around the daylight-saving changes and at random instants (the per-hour offset cache is exact)", () => {
-  const intl = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" });
+  const intl = new Intl.DateTimeFormat("en-CA", {
+    timeZone: "America/New_York",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  });
   const instants: number[] = [];
   // 2026's changes: 2026-03-08 07:00 UTC (to EDT) and 2026-11-01 06:00 UTC (to EST); New York midnight is 04:00/05:00 UTC.
   for (const change of [Date.UTC(2026, 2, 8, 7), Date.UTC(2026, 10, 1, 6)]) {
@@ -47,6 +83,14 @@ test("New York dates agree with Intl at every instant around the daylight-saving
     instants.push(Date.UTC(2020, 0, 1) + Math.floor((x / 2 ** 31) * 10 * 365 * 86_400_000));
   }
   for (const t of instants) assert.equal(newYorkDate(new Date(t)), intl.format(new Date(t)), new Date(t).toISOString());
-  assert.equal(newYorkInstant("2026-03-08", 12).toISOString(), "2026-03-08T16:00:00.000Z", "noon on the day clocks spring forward is EDT");
-  assert.equal(newYorkInstant("2026-11-01", 12).toISOString(), "2026-11-01T17:00:00.000Z", "noon on the day clocks fall back is EST");
+  assert.equal(
+    newYorkInstant("2026-03-08", 12).toISOString(),
+    "2026-03-08T16:00:00.000Z",
+    "noon on the day clocks spring forward is EDT",
+  );
+  assert.equal(
+    newYorkInstant("2026-11-01", 12).toISOString(),
+    "2026-11-01T17:00:00.000Z",
+    "noon on the day clocks fall back is EST",
+  );
 });

@@ -49,7 +49,10 @@ test("trade side with a missing or bad quote is unknown and neutral: bid = ask =
   const [e] = buildFlowEvents([print({ ms: 0, size: 200, price: 1.2, bid: 0, ask: 0 })], oiOf({ "200C": 10_000 }));
   assert.deepEqual([e.type, e.side, e.sentiment], ["block", "unknown", "neutral"]);
   // Unknown prints never join a sweep: no direction.
-  const legs = [print({ ms: 0, bid: 1.3, ask: 1.1, price: 1.2 }), print({ ms: 100, bid: 1.3, ask: 1.1, price: 1.2, exchange: "BOX" })];
+  const legs = [
+    print({ ms: 0, bid: 1.3, ask: 1.1, price: 1.2 }),
+    print({ ms: 100, bid: 1.3, ask: 1.1, price: 1.2, exchange: "BOX" }),
+  ];
   assert.equal(buildFlowEvents(legs, oiOf({ "200C": 10_000 })).length, 0);
 });
 
@@ -91,7 +94,7 @@ test("sweep: 3 prints at the ask on 3 exchanges within 1 s aggregate into one ev
     volumeOiRatio: 0.2, // cumulative 100 through the last leg / OI 500
   });
   const json = JSON.stringify(events);
-  for (const raw of ["TRD-", "CBOE", "PHLX", "ISE", "AUTO", "tradeId", "exchange\"", "condition"]) {
+  for (const raw of ["TRD-", "CBOE", "PHLX", "ISE", "AUTO", "tradeId", 'exchange"', "condition"]) {
     assert.ok(!json.includes(raw), `output leaks ${raw}`);
   }
 });
@@ -181,7 +184,9 @@ test("unusual activity counted per contract, not per print: OI 10 and thirty 1-l
   assert.equal(events[0].time, new Date(T0 + 99 * 60_000).toISOString());
   assert.equal(summarizeFlow(events).unusualCount, 1);
   // The next New York day the contract can be flagged again.
-  const nextDay = Array.from({ length: 100 }, (_, i) => print({ ms: 24 * 3600_000 + i * 60_000, size: 1, price: 2.45 }));
+  const nextDay = Array.from({ length: 100 }, (_, i) =>
+    print({ ms: 24 * 3600_000 + i * 60_000, size: 1, price: 2.45 }),
+  );
   const two = buildFlowEvents([...many, ...nextDay], oiOf({ "200C": 10 }));
   assert.equal(two.length, 2);
   assert.equal(summarizeFlow(two).unusualCount, 2);
@@ -196,7 +201,10 @@ test("event id is sha256 of the sorted trade ids (first 16 hex), independent of 
   const x = buildFlowEvents([a, b], () => 1e6);
   const y = buildFlowEvents([b, a], () => 1e6);
   assert.deepEqual(x, y);
-  assert.deepEqual(x.map((e) => e.contract.strike), [210, 200]); // newest first
+  assert.deepEqual(
+    x.map((e) => e.contract.strike),
+    [210, 200],
+  ); // newest first
 });
 
 const ev = (o: Partial<ReturnType<typeof buildFlowEvents>[number]>) => ({
@@ -228,8 +236,20 @@ test("summarizeFlow: premium by sentiment, net, counts", () => {
     ev({ sentiment: "bullish", premium: 25_250.1, type: "sweep", unusual: true }),
     ev({ sentiment: "bullish", premium: 45_000, type: "block", unusual: false }),
     ev({ sentiment: "bearish", premium: 100_000, type: "block", unusual: false }),
-    ev({ sentiment: "neutral", premium: 12_400, type: "unusual", unusual: true, contract: { expiry: "2026-12-18", strike: 210, right: "call" } }),
-    ev({ sentiment: "neutral", premium: 1_000, type: "unusual", unusual: true, contract: { expiry: "2026-12-18", strike: 210, right: "call" } }),
+    ev({
+      sentiment: "neutral",
+      premium: 12_400,
+      type: "unusual",
+      unusual: true,
+      contract: { expiry: "2026-12-18", strike: 210, right: "call" },
+    }),
+    ev({
+      sentiment: "neutral",
+      premium: 1_000,
+      type: "unusual",
+      unusual: true,
+      contract: { expiry: "2026-12-18", strike: 210, right: "call" },
+    }),
   ]);
   assert.deepEqual(s, {
     bullishPremium: 70250.1,
@@ -240,6 +260,11 @@ test("summarizeFlow: premium by sentiment, net, counts", () => {
     unusualCount: 2, // 200C and 210C: two contracts, three unusual events
   });
   assert.deepEqual(summarizeFlow([]), {
-    bullishPremium: 0, bearishPremium: 0, netPremium: 0, sweepCount: 0, blockCount: 0, unusualCount: 0,
+    bullishPremium: 0,
+    bearishPremium: 0,
+    netPremium: 0,
+    sweepCount: 0,
+    blockCount: 0,
+    unusualCount: 0,
   });
 });

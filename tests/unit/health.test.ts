@@ -8,7 +8,9 @@ import pkg from "../../package.json" with { type: "json" };
 const ctx = (sql: () => Promise<unknown>) => ({ database: { sql } }) as never; // a fresh function per call: no shared cache
 
 test("health reports ok, the package version and uptime in seconds", async () => {
-  const r = (await health.handler(ctx(() => Promise.resolve([{ "?column?": 1 }])))) as { data: { status: string; version: string; uptime: number } };
+  const r = (await health.handler(ctx(() => Promise.resolve([{ "?column?": 1 }])))) as {
+    data: { status: string; version: string; uptime: number };
+  };
   assert.equal(r.data.status, "ok");
   assert.equal(r.data.version, pkg.version);
   assert.equal(VERSION, pkg.version);
@@ -17,7 +19,9 @@ test("health reports ok, the package version and uptime in seconds", async () =>
 });
 
 test("health reports degraded when the database does not answer", async () => {
-  const r = (await health.handler(ctx(() => Promise.reject(new Error("connection refused"))))) as { data: { status: string } };
+  const r = (await health.handler(ctx(() => Promise.reject(new Error("connection refused"))))) as {
+    data: { status: string };
+  };
   assert.equal(r.data.status, "degraded");
 });
 
@@ -30,7 +34,10 @@ test("health probes the database at most once per second per pool, and concurren
   assert.deepEqual(first, [true, true]);
   assert.equal(await databaseReachable(pool, probe, t0 + HEALTH_CHECK_TTL_MS - 1), true);
   assert.equal(probes, 1);
-  assert.equal(await databaseReachable(pool, () => (probes++, Promise.reject(new Error("down"))), t0 + HEALTH_CHECK_TTL_MS), false);
+  assert.equal(
+    await databaseReachable(pool, () => (probes++, Promise.reject(new Error("down"))), t0 + HEALTH_CHECK_TTL_MS),
+    false,
+  );
   assert.equal(probes, 2);
   assert.equal(await databaseReachable({}, probe, t0), true, "another pool has its own check");
   assert.equal(probes, 3);

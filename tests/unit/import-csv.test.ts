@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseCsv } from "../../lib/market/import/csv";
 
-const rows = (text: string) => parseCsv(text).map((r) => ({ line: r.line, fields: r.fields, ...(r.error ? { error: r.error } : {}) }));
+const rows = (text: string) =>
+  parseCsv(text).map((r) => ({ line: r.line, fields: r.fields, ...(r.error ? { error: r.error } : {}) }));
 
 test("plain records with LF, CRLF and lone CR line endings, with and without a final newline", () => {
   const expected = [
@@ -76,7 +77,14 @@ test("large input is read in linear time", () => {
 
 test("csv-parse underneath: CRLF files with blank lines, a multi-line quoted field and two bad lines keep every line number", () => {
   const text = 'a,b\r\n\r\n1,"x\r\ny"\r\nb"ad,2\r\n   \r\n"q"z,3\r\n4,5\r\n';
-  assert.deepEqual(rows(text).map((r) => [r.line, r.error ? "error" : r.fields.join("|")]), [
-    [1, "a|b"], [3, "1|x\r\ny"], [5, "error"], [7, "error"], [8, "4|5"],
-  ]);
+  assert.deepEqual(
+    rows(text).map((r) => [r.line, r.error ? "error" : r.fields.join("|")]),
+    [
+      [1, "a|b"],
+      [3, "1|x\r\ny"],
+      [5, "error"],
+      [7, "error"],
+      [8, "4|5"],
+    ],
+  );
 });

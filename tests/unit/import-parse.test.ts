@@ -26,7 +26,10 @@ test("treasury: 2025 layout with 1.5 Month is accepted and that column ignored",
   const p = parseCsvText("treasury", fixture("treasury-2025-layout.csv"));
   assert.deepEqual(p.errors, []);
   assert.equal(p.rows.length, 3 * 13);
-  assert.deepEqual([...new Set(p.rows.map((r) => r.tenor))], ["1M", "2M", "3M", "4M", "6M", "1Y", "2Y", "3Y", "5Y", "7Y", "10Y", "20Y", "30Y"]);
+  assert.deepEqual(
+    [...new Set(p.rows.map((r) => r.tenor))],
+    ["1M", "2M", "3M", "4M", "6M", "1Y", "2Y", "3Y", "5Y", "7Y", "10Y", "20Y", "30Y"],
+  );
 });
 
 test("treasury: columns are mapped by name (older years without 4 Mo, any order, any case)", () => {
@@ -54,29 +57,50 @@ test("treasury: every bad line is reported with a specific reason", () => {
 
 test("header problems give one error at line 1 naming missing and unknown columns", () => {
   const [t] = messages("treasury", fixture("treasury-bad-header.csv"));
-  assert.match(t, /^line 1: unknown column\(s\): 2 Yrs, Notes\. Expected header for treasury: Date,1 Mo,1\.5 Month,2 Mo/);
+  assert.match(
+    t,
+    /^line 1: unknown column\(s\): 2 Yrs, Notes\. Expected header for treasury: Date,1 Mo,1\.5 Month,2 Mo/,
+  );
   const c = messages("chain", fixture("chain-bad-header.csv"));
   assert.equal(c.length, 1);
   assert.match(c[0], /^line 1: missing column\(s\): as_of, last; unknown column\(s\): asof, iv\./);
   assert.match(messages("treasury", "Date,Foo\n")[0], /unknown column\(s\): Foo/);
   assert.match(messages("treasury", "Date\n01/02/2025\n")[0], /no tenor columns/);
-  assert.match(messages("bars", "symbol,interval,timestamp,open,high,low,close,volume,volume\n")[0], /repeated column\(s\): volume/);
+  assert.match(
+    messages("bars", "symbol,interval,timestamp,open,high,low,close,volume,volume\n")[0],
+    /repeated column\(s\): volume/,
+  );
 });
 
 test("empty files and header-only files are errors", () => {
-  assert.match(messages("bars", "")[0], /^line 1: file is empty; expected a header line: symbol,interval,timestamp,open,high,low,close,volume$/);
+  assert.match(
+    messages("bars", "")[0],
+    /^line 1: file is empty; expected a header line: symbol,interval,timestamp,open,high,low,close,volume$/,
+  );
   assert.match(messages("bars", "\uFEFF\r\n")[0], /file is empty/);
-  assert.deepEqual(messages("trades", fixture("trades-good.csv").split("\n")[0] + "\n"), ["line 1: no data rows after the header"]);
+  assert.deepEqual(messages("trades", fixture("trades-good.csv").split("\n")[0] + "\n"), [
+    "line 1: no data rows after the header",
+  ]);
 });
 
 test("instruments: symbols upper-cased, quoted names, blank dividend yield = 0, BOM + CRLF", () => {
   const p = parseCsvText("instruments", fixture("instruments-good.csv"));
   assert.deepEqual(p.errors, []);
-  assert.deepEqual(p.rows.map((r) => r.symbol), ["AAPL", "MSFT", "BRK.B", "SPX", "VIX"]);
+  assert.deepEqual(
+    p.rows.map((r) => r.symbol),
+    ["AAPL", "MSFT", "BRK.B", "SPX", "VIX"],
+  );
   assert.equal(p.rows[2].name, "Berkshire Hathaway Inc., Class B");
   assert.equal(p.rows[2].dividendYield, 0);
   assert.equal(p.rows[4].name, 'Cboe Volatility Index "VIX"');
-  assert.deepEqual(p.rows[3], { symbol: "SPX", name: "S&P 500 Index", sector: "Index", kind: "index", nextEarningsDate: null, dividendYield: 0.0125 });
+  assert.deepEqual(p.rows[3], {
+    symbol: "SPX",
+    name: "S&P 500 Index",
+    sector: "Index",
+    kind: "index",
+    nextEarningsDate: null,
+    dividendYield: 0.0125,
+  });
 });
 
 test("instruments: bad rows", () => {
@@ -94,16 +118,28 @@ test("instruments: bad rows", () => {
 test("bars: daily dates at 00:00 UTC, intraday offsets converted to UTC", () => {
   const p = parseCsvText("bars", fixture("bars-good.csv"));
   assert.deepEqual(p.errors, []);
-  assert.deepEqual(p.rows.map((r) => `${r.symbol} ${r.interval} ${r.ts.toISOString()}`), [
-    "AAPL 1d 2024-12-27T00:00:00.000Z",
-    "AAPL 1d 2024-12-30T00:00:00.000Z",
-    "AAPL 1d 2024-12-31T00:00:00.000Z",
-    "AAPL 5m 2024-12-31T14:30:00.000Z",
-    "AAPL 5m 2024-12-31T14:35:00.000Z",
-    "SPX 1d 2024-12-31T00:00:00.000Z",
-    "MSFT 1d 2024-12-31T00:00:00.000Z",
-  ]);
-  assert.deepEqual(p.rows[0], { symbol: "AAPL", interval: "1d", ts: new Date("2024-12-27T00:00:00Z"), open: 257.83, high: 258.7, low: 253.06, close: 255.59, volume: 42355300 });
+  assert.deepEqual(
+    p.rows.map((r) => `${r.symbol} ${r.interval} ${r.ts.toISOString()}`),
+    [
+      "AAPL 1d 2024-12-27T00:00:00.000Z",
+      "AAPL 1d 2024-12-30T00:00:00.000Z",
+      "AAPL 1d 2024-12-31T00:00:00.000Z",
+      "AAPL 5m 2024-12-31T14:30:00.000Z",
+      "AAPL 5m 2024-12-31T14:35:00.000Z",
+      "SPX 1d 2024-12-31T00:00:00.000Z",
+      "MSFT 1d 2024-12-31T00:00:00.000Z",
+    ],
+  );
+  assert.deepEqual(p.rows[0], {
+    symbol: "AAPL",
+    interval: "1d",
+    ts: new Date("2024-12-27T00:00:00Z"),
+    open: 257.83,
+    high: 258.7,
+    low: 253.06,
+    close: 255.59,
+    volume: 42355300,
+  });
 });
 
 test("bars: bad rows (database checks such as unknown symbols come later)", () => {
@@ -117,9 +153,21 @@ test("bars: bad rows (database checks such as unknown symbols come later)", () =
     "line 10: duplicate of line 2 (same symbol AAPL, interval 1d, timestamp 2024-12-31T00:00:00.000Z)",
     "line 11: expected 8 fields as in the header, found 7",
   ]);
-  assert.match(messages("bars", "symbol,interval,timestamp,open,high,low,close,volume\nAAPL,1d,2024-12-31T15:00:00Z,1,1,1,1,1\n")[0], /must be the session date/);
-  assert.match(messages("bars", "symbol,interval,timestamp,open,high,low,close,volume\nAAPL,5m,2024-12-31,1,1,1,1,1\n")[0], /needs a time and zone for 5m bars/);
-  assert.match(messages("bars", "symbol,interval,timestamp,open,high,low,close,volume\nAAPL,1d,2024-12-31,10,12,11,11.5,1\n")[0], /open \(10\) is below low \(11\)/);
+  assert.match(
+    messages(
+      "bars",
+      "symbol,interval,timestamp,open,high,low,close,volume\nAAPL,1d,2024-12-31T15:00:00Z,1,1,1,1,1\n",
+    )[0],
+    /must be the session date/,
+  );
+  assert.match(
+    messages("bars", "symbol,interval,timestamp,open,high,low,close,volume\nAAPL,5m,2024-12-31,1,1,1,1,1\n")[0],
+    /needs a time and zone for 5m bars/,
+  );
+  assert.match(
+    messages("bars", "symbol,interval,timestamp,open,high,low,close,volume\nAAPL,1d,2024-12-31,10,12,11,11.5,1\n")[0],
+    /open \(10\) is below low \(11\)/,
+  );
 });
 
 test("chain: rights normalised, blank last is null", () => {

@@ -25,7 +25,10 @@ test("round-trips sigma across moneyness, expiries, vols, both rights and divide
         for (const right of ["C", "P"] as OptionRight[])
           for (const dividendYield of [0, 0.03]) {
             const input = { spot: 100, strike, years, rate: 0.05, dividendYield, right };
-            const timeValue = Math.min(bsmPrice({ ...input, vol, right: "C" }), bsmPrice({ ...input, vol, right: "P" }));
+            const timeValue = Math.min(
+              bsmPrice({ ...input, vol, right: "C" }),
+              bsmPrice({ ...input, vol, right: "P" }),
+            );
             // Below ~1e-6 of spot the time value drowns in the rounding of the intrinsic value: vol is not identifiable.
             if (timeValue < 1e-6 * 100) continue;
             const price = bsmPrice({ ...input, vol });

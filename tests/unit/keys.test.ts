@@ -4,7 +4,11 @@ import { createHash } from "node:crypto";
 import { digestKey, displayPrefix, generateKey, parseKey } from "../../lib/keys/format";
 
 test("generated keys have the contract's prefixes, 30 secret characters and a valid checksum", () => {
-  for (const [kind, prefix] of [["test", "svc_test_"], ["live", "svc_live_"], ["sk_live", "svc_sk_live_"]] as const) {
+  for (const [kind, prefix] of [
+    ["test", "svc_test_"],
+    ["live", "svc_live_"],
+    ["sk_live", "svc_sk_live_"],
+  ] as const) {
     const g = generateKey(kind);
     assert.ok(g.key.startsWith(prefix));
     assert.match(g.key.slice(prefix.length), /^[0-9A-Za-z]{30}$/);
@@ -24,8 +28,17 @@ test("malformed keys are rejected without a lookup: wrong prefix, length, alphab
   const { key } = generateKey("live");
   const last = key.at(-1)!;
   const flipped = key.slice(0, -1) + (last === "a" ? "b" : "a");
-  for (const bad of [flipped, key.slice(0, -1), key + "x", key.replace("svc_live_", "svc_prod_"), key.replace("svc_live_", "sk_live_"),
-    `${key.slice(0, 20)}-${key.slice(21)}`, "", "svc_test_", "Bearer " + key]) {
+  for (const bad of [
+    flipped,
+    key.slice(0, -1),
+    key + "x",
+    key.replace("svc_live_", "svc_prod_"),
+    key.replace("svc_live_", "sk_live_"),
+    `${key.slice(0, 20)}-${key.slice(21)}`,
+    "",
+    "svc_test_",
+    "Bearer " + key,
+  ]) {
     assert.equal(parseKey(bad), null, bad);
   }
 });

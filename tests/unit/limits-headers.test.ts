@@ -28,7 +28,10 @@ test("RateLimit headers follow the IETF draft's structured fields; X-RateLimit-*
   const now = new Date("2026-02-14T10:20:42.500Z");
   const h = rateLimitHeaders(burstWindow("A", sandbox, now), 3, quotaWindow("A", sandbox, now), 40, now);
   assert.equal(h["ratelimit-policy"], `"minute";q=10;w=60, "month";q=100;w=2419200`);
-  assert.equal(h.ratelimit, `"minute";r=7;t=18, "month";r=60;t=${Math.ceil((Date.UTC(2026, 2, 1) - now.getTime()) / 1000)}`);
+  assert.equal(
+    h.ratelimit,
+    `"minute";r=7;t=18, "month";r=60;t=${Math.ceil((Date.UTC(2026, 2, 1) - now.getTime()) / 1000)}`,
+  );
   assert.equal(h["x-ratelimit-limit"], "10");
   assert.equal(h["x-ratelimit-remaining"], "7");
   assert.equal(h["x-ratelimit-reset"], String(Date.UTC(2026, 1, 14, 10, 21) / 1000));

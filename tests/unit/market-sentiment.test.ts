@@ -1,7 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  breadthDetailFromBars, breadthFromBars, clampLinear, definitions, marketSentiment, sentimentLabel,
+  breadthDetailFromBars,
+  breadthFromBars,
+  clampLinear,
+  definitions,
+  marketSentiment,
+  sentimentLabel,
 } from "../../lib/analytics/market-sentiment";
 import type { Bar } from "../../lib/analytics/types";
 
@@ -41,7 +46,10 @@ test("null components are dropped and the remaining weights renormalised", () =>
   assert.equal(s.label, "greed");
   assert.equal(s.coverage, 0.65);
   assert.deepEqual(s.missing, ["breadth", "skew"]);
-  assert.deepEqual(s.components.map((c) => c.name), ["put_call_ratio", "vol_index_ratio", "momentum"]);
+  assert.deepEqual(
+    s.components.map((c) => c.name),
+    ["put_call_ratio", "vol_index_ratio", "momentum"],
+  );
   assert.equal(s.components.find((c) => c.name === "put_call_ratio")!.weight, 0.384615);
   assert.equal(s.components.find((c) => c.name === "momentum")!.weight, 0.230769);
   assert.equal(s.components.find((c) => c.name === "vol_index_ratio")!.contribution, 30.77); // 0.384615… × 80 = 30.769…
@@ -51,12 +59,27 @@ test("vol index ratio needs both inputs and a positive average", () => {
   // only put/call remains: 100 % weight on 50 → 50.0 neutral
   const base = { putCallRatio: 0.9, volIndex: 18, volIndexAvg: null, breadth: null, momentum: null, skew: null };
   assert.equal(marketSentiment(base).score, 50);
-  assert.deepEqual(marketSentiment({ ...base, volIndexAvg: 0 }).missing, ["vol_index_ratio", "breadth", "momentum", "skew"]);
-  assert.deepEqual(marketSentiment({ ...base, volIndexAvg: 0 }).components.map((c) => [c.name, c.weight, c.contribution]), [["put_call_ratio", 1, 50]]);
+  assert.deepEqual(marketSentiment({ ...base, volIndexAvg: 0 }).missing, [
+    "vol_index_ratio",
+    "breadth",
+    "momentum",
+    "skew",
+  ]);
+  assert.deepEqual(
+    marketSentiment({ ...base, volIndexAvg: 0 }).components.map((c) => [c.name, c.weight, c.contribution]),
+    [["put_call_ratio", 1, 50]],
+  );
 });
 
 test("all inputs missing → 50 neutral with coverage 0", () => {
-  const s = marketSentiment({ putCallRatio: null, volIndex: null, volIndexAvg: null, breadth: null, momentum: null, skew: null });
+  const s = marketSentiment({
+    putCallRatio: null,
+    volIndex: null,
+    volIndexAvg: null,
+    breadth: null,
+    momentum: null,
+    skew: null,
+  });
   assert.equal(s.score, 50);
   assert.equal(s.label, "neutral");
   assert.equal(s.coverage, 0);
@@ -71,10 +94,24 @@ test("clamp-linear maps and clamps at both ends", () => {
   assert.equal(clampLinear(2.0, 1.3, 0.5), 0); // clamped
   assert.equal(clampLinear(0, -0.05, 0.05), 50);
   // extreme fear: every input at or beyond its fear end → 0
-  const fear = marketSentiment({ putCallRatio: 1.5, volIndex: 40, volIndexAvg: 20, breadth: 0.1, momentum: -0.1, skew: 0.12 });
+  const fear = marketSentiment({
+    putCallRatio: 1.5,
+    volIndex: 40,
+    volIndexAvg: 20,
+    breadth: 0.1,
+    momentum: -0.1,
+    skew: 0.12,
+  });
   assert.equal(fear.score, 0);
   assert.equal(fear.label, "extreme_fear");
-  const greed = marketSentiment({ putCallRatio: 0.4, volIndex: 12, volIndexAvg: 20, breadth: 0.9, momentum: 0.08, skew: 0.01 });
+  const greed = marketSentiment({
+    putCallRatio: 0.4,
+    volIndex: 12,
+    volIndexAvg: 20,
+    breadth: 0.9,
+    momentum: 0.08,
+    skew: 0.01,
+  });
   assert.equal(greed.score, 100);
   assert.equal(greed.label, "extreme_greed");
 });
@@ -91,7 +128,14 @@ test("label bands: lower bound inclusive, 100 in extreme_greed", () => {
   assert.equal(sentimentLabel(80), "extreme_greed");
   assert.equal(sentimentLabel(100), "extreme_greed");
   // composite landing exactly on 40: only momentum present, −1 % → (−0.01 + 0.05)/0.10 = 0.4 → 40.0 → neutral
-  const s = marketSentiment({ putCallRatio: null, volIndex: null, volIndexAvg: null, breadth: null, momentum: -0.01, skew: null });
+  const s = marketSentiment({
+    putCallRatio: null,
+    volIndex: null,
+    volIndexAvg: null,
+    breadth: null,
+    momentum: -0.01,
+    skew: null,
+  });
   assert.equal(s.score, 40);
   assert.equal(s.label, "neutral");
 });
@@ -99,8 +143,14 @@ test("label bands: lower bound inclusive, 100 in extreme_greed", () => {
 function dailyBars(symbol: string, closes: number[], lastDay = "2024-03-29"): Bar[] {
   const end = Date.parse(`${lastDay}T00:00:00Z`);
   return closes.map((close, i) => ({
-    symbol, interval: "1d" as const, ts: new Date(end - (closes.length - 1 - i) * 86_400_000),
-    open: close, high: close, low: close, close, volume: 1000,
+    symbol,
+    interval: "1d" as const,
+    ts: new Date(end - (closes.length - 1 - i) * 86_400_000),
+    open: close,
+    high: close,
+    low: close,
+    close,
+    volume: 1000,
   }));
 }
 const ramp = (n: number, from: number, step: number) => Array.from({ length: n }, (_, i) => from + i * step);
@@ -126,7 +176,19 @@ test("breadth: share of symbols closing strictly above their 50-day SMA on the l
 });
 
 test("definitions cover outputs and every component", () => {
-  for (const k of ["score", "label", "components", "missing", "coverage", "put_call_ratio", "vol_index_ratio", "breadth", "momentum", "skew", "breadthFromBars"]) {
+  for (const k of [
+    "score",
+    "label",
+    "components",
+    "missing",
+    "coverage",
+    "put_call_ratio",
+    "vol_index_ratio",
+    "breadth",
+    "momentum",
+    "skew",
+    "breadthFromBars",
+  ]) {
     assert.equal(typeof definitions[k], "string", k);
   }
 });

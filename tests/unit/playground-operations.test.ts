@@ -18,16 +18,37 @@ test("every route of both families is an operation, with the family and key requ
 
 test("fields come from the document: path and query parameters, body properties with kinds and options", () => {
   const flow = ops.find((o) => o.id === "GET /api/v1/options-flow")!;
-  assert.deepEqual(flow.fields.map((f) => [f.name, f.in, f.required, f.kind]), [
-    ["symbol", "query", false, "text"], ["min_premium", "query", false, "text"], ["type", "query", false, "enum"],
-    ["since", "query", false, "text"], ["limit", "query", false, "text"],
-  ]);
+  assert.deepEqual(
+    flow.fields.map((f) => [f.name, f.in, f.required, f.kind]),
+    [
+      ["symbol", "query", false, "text"],
+      ["min_premium", "query", false, "text"],
+      ["type", "query", false, "enum"],
+      ["since", "query", false, "text"],
+      ["limit", "query", false, "text"],
+    ],
+  );
   assert.deepEqual(flow.fields.find((f) => f.name === "type")!.options, ["sweep", "block", "unusual"]);
   const summary = ops.find((o) => o.id === "GET /api/v1/ticker/{symbol}/summary")!;
-  assert.deepEqual(summary.fields, [{ name: "symbol", in: "path", required: true, description: summary.fields[0].description, kind: "text", example: "AAPL" }]);
+  assert.deepEqual(summary.fields, [
+    {
+      name: "symbol",
+      in: "path",
+      required: true,
+      description: summary.fields[0].description,
+      kind: "text",
+      example: "AAPL",
+    },
+  ]);
   const outputs = ops.find((o) => o.id === "POST /api/v1/outputs")!;
   const kinds = Object.fromEntries(outputs.fields.map((f) => [f.name, [f.in, f.kind, f.required]]));
-  assert.deepEqual(kinds, { symbol: ["body", "text", true], strategy: ["body", "enum", true], expiry: ["body", "text", true], strikes: ["body", "number-list", true], quantity: ["body", "integer", false] });
+  assert.deepEqual(kinds, {
+    symbol: ["body", "text", true],
+    strategy: ["body", "enum", true],
+    expiry: ["body", "text", true],
+    strikes: ["body", "number-list", true],
+    quantity: ["body", "integer", false],
+  });
   const alerts = ops.find((o) => o.id === "POST /api/v1/alerts")!;
   assert.equal(alerts.fields.find((f) => f.name === "events")!.kind, "enum-list");
   assert.equal(alerts.fields.find((f) => f.name === "symbols")!.kind, "list");
@@ -36,8 +57,16 @@ test("fields come from the document: path and query parameters, body properties 
 test("requestPath encodes path parameters and drops empty query values; bodyValue parses numbers and lists", () => {
   assert.equal(requestPath("/api/v1/ticker/{symbol}/summary", { symbol: "BRK.B" }, {}), "/api/v1/ticker/BRK.B/summary");
   assert.equal(requestPath("/api/v1/alerts/{webhookId}", { webhookId: "../x" }, {}), "/api/v1/alerts/..%2Fx");
-  assert.equal(requestPath("/api/v1/options-flow", {}, { symbol: "AAPL", type: "", limit: "5" }), "/api/v1/options-flow?symbol=AAPL&limit=5");
-  const f = (kind: "number-list" | "list" | "integer" | "text") => ({ name: "x", in: "body" as const, required: false, kind });
+  assert.equal(
+    requestPath("/api/v1/options-flow", {}, { symbol: "AAPL", type: "", limit: "5" }),
+    "/api/v1/options-flow?symbol=AAPL&limit=5",
+  );
+  const f = (kind: "number-list" | "list" | "integer" | "text") => ({
+    name: "x",
+    in: "body" as const,
+    required: false,
+    kind,
+  });
   assert.deepEqual(bodyValue(f("number-list"), "100, 105"), [100, 105]);
   assert.deepEqual(bodyValue(f("list"), "AAPL,MSFT ,"), ["AAPL", "MSFT"]);
   assert.equal(bodyValue(f("integer"), "3"), 3);
@@ -45,9 +74,16 @@ test("requestPath encodes path parameters and drops empty query values; bodyValu
 });
 
 test("curlCommand quotes for the shell and keeps the key in $API_KEY", () => {
-  assert.equal(curlCommand("http://h:1", { method: "GET", authenticated: true }, "/api/v1/options-flow?symbol=AAPL&limit=5"),
-    `curl -sS -H "Authorization: Bearer $API_KEY" 'http://h:1/api/v1/options-flow?symbol=AAPL&limit=5'`);
-  assert.equal(curlCommand("http://h:1", { method: "POST", authenticated: true }, "/api/v1/outputs", { note: "it's" }),
-    `curl -sS -X POST -H "Authorization: Bearer $API_KEY" -H 'content-type: application/json' --data '{"note":"it'\\''s"}' 'http://h:1/api/v1/outputs'`);
-  assert.equal(curlCommand("http://h:1", { method: "GET", authenticated: false }, "/api/v1/health"), `curl -sS 'http://h:1/api/v1/health'`);
+  assert.equal(
+    curlCommand("http://h:1", { method: "GET", authenticated: true }, "/api/v1/options-flow?symbol=AAPL&limit=5"),
+    `curl -sS -H "Authorization: Bearer $API_KEY" 'http://h:1/api/v1/options-flow?symbol=AAPL&limit=5'`,
+  );
+  assert.equal(
+    curlCommand("http://h:1", { method: "POST", authenticated: true }, "/api/v1/outputs", { note: "it's" }),
+    `curl -sS -X POST -H "Authorization: Bearer $API_KEY" -H 'content-type: application/json' --data '{"note":"it'\\''s"}' 'http://h:1/api/v1/outputs'`,
+  );
+  assert.equal(
+    curlCommand("http://h:1", { method: "GET", authenticated: false }, "/api/v1/health"),
+    `curl -sS 'http://h:1/api/v1/health'`,
+  );
 });

@@ -5,10 +5,26 @@ import type { SymbolMetrics } from "../../lib/analytics/types";
 
 function metrics(over: Partial<SymbolMetrics> = {}): SymbolMetrics {
   return {
-    symbol: "XYZ", asOf: "2024-05-02T20:00:00.000Z", spot: 123.45, atmIv30: 0.241, ivRank: 35, ivPercentile: 40,
-    ivLookbackDays: 252, hv30: 0.205, putCallVolumeRatio: 0.7, putCallOiRatio: 0.9, skew25d: 0.05, termSlope: 0.01,
-    expectedMove: { date: "2024-05-14", days: 12, move: 6.54, movePct: 5.3 }, daysToEarnings: 12, liquidityScore: 80,
-    avgSpreadPct: 0.02, totalOptionVolume: 50_000, totalOpenInterest: 400_000, momentum20d: 0.042, trend50d: 0.031,
+    symbol: "XYZ",
+    asOf: "2024-05-02T20:00:00.000Z",
+    spot: 123.45,
+    atmIv30: 0.241,
+    ivRank: 35,
+    ivPercentile: 40,
+    ivLookbackDays: 252,
+    hv30: 0.205,
+    putCallVolumeRatio: 0.7,
+    putCallOiRatio: 0.9,
+    skew25d: 0.05,
+    termSlope: 0.01,
+    expectedMove: { date: "2024-05-14", days: 12, move: 6.54, movePct: 5.3 },
+    daysToEarnings: 12,
+    liquidityScore: 80,
+    avgSpreadPct: 0.02,
+    totalOptionVolume: 50_000,
+    totalOpenInterest: 400_000,
+    momentum20d: 0.042,
+    trend50d: 0.031,
     flow: { bullishPremium: 3e6, bearishPremium: 1e6, netPremium: 2e6, sweepCount: 4, blockCount: 2, unusualCount: 1 },
     ...over,
   };
@@ -32,8 +48,12 @@ test("hand-computed score 65, bullish, confidence 0.66, bias long, risk low", ()
   assert.deepEqual(
     s.components.map((c) => [c.name, c.weight, c.score, c.contribution]),
     [
-      ["momentum20d", 0.2, 0.42, 0.084], ["trend50d", 0.2, 0.62, 0.124], ["flow_net_premium_share", 0.2, 0.5, 0.1],
-      ["put_call_oi_ratio", 0.1, -0.25, -0.025], ["skew25d", 0.15, -0.25, -0.0375], ["iv_rank", 0.1, 0.3, 0.03],
+      ["momentum20d", 0.2, 0.42, 0.084],
+      ["trend50d", 0.2, 0.62, 0.124],
+      ["flow_net_premium_share", 0.2, 0.5, 0.1],
+      ["put_call_oi_ratio", 0.1, -0.25, -0.025],
+      ["skew25d", 0.15, -0.25, -0.0375],
+      ["iv_rank", 0.1, 0.3, 0.03],
       ["liquidity", 0.05, 0.6, 0.03],
     ],
   );
@@ -58,9 +78,19 @@ test("missing inputs score 0 but keep their weight; coverage lowers confidence b
   assert.equal(s.confidence, 0.47);
   assert.equal(s.bias, "neutral");
   const skew = s.components.find((c) => c.name === "skew25d")!;
-  assert.deepEqual(skew, { name: "skew25d", value: null, available: false, directional: true, weight: 0.15, score: 0, contribution: 0 });
+  assert.deepEqual(skew, {
+    name: "skew25d",
+    value: null,
+    available: false,
+    directional: true,
+    weight: 0.15,
+    score: 0,
+    contribution: 0,
+  });
   assert.ok(s.summary.includes("No directional options flow was recorded."));
-  assert.ok(s.summary.endsWith("Unavailable inputs, scored neutral: flow_net_premium_share, put_call_oi_ratio, skew25d."));
+  assert.ok(
+    s.summary.endsWith("Unavailable inputs, scored neutral: flow_net_premium_share, put_call_oi_ratio, skew25d."),
+  );
 });
 
 test("strongly bearish symbol with every risk factor: score 7, short, high risk", () => {
@@ -68,10 +98,19 @@ test("strongly bearish symbol with every risk factor: score 7, short, high risk"
   // skew (0.04 − 0.09)/0.04 = −1.25 → −1 | IV rank (50 − 90)/50 = −0.8 | liquidity (25 − 50)/50 = −0.5
   // Σ = −0.2 − 0.2 − 0.1 − 0.1 − 0.15 − 0.08 − 0.025 = −0.855 → 50 − 42.75 = 7.25 → 7
   // risk: IV rank 90 → 2, hv30 0.70 → 2, earnings in 5 days → 2, liquidity 25 → 2 → 8 points → high
-  const s = signalScore(metrics({
-    momentum20d: -0.12, trend50d: -0.06, putCallOiRatio: 1.3, skew25d: 0.09, ivRank: 90, liquidityScore: 25, hv30: 0.7,
-    daysToEarnings: 5, flow: { ...noFlow, bullishPremium: 1e6, bearishPremium: 3e6, netPremium: -2e6 },
-  }));
+  const s = signalScore(
+    metrics({
+      momentum20d: -0.12,
+      trend50d: -0.06,
+      putCallOiRatio: 1.3,
+      skew25d: 0.09,
+      ivRank: 90,
+      liquidityScore: 25,
+      hv30: 0.7,
+      daysToEarnings: 5,
+      flow: { ...noFlow, bullishPremium: 1e6, bearishPremium: 3e6, netPremium: -2e6 },
+    }),
+  );
   assert.equal(s.service_score, 7);
   assert.equal(s.sentiment, "bearish");
   assert.equal(s.confidence, 1);
@@ -84,7 +123,17 @@ test("strongly bearish symbol with every risk factor: score 7, short, high risk"
 
 test("IV rank and liquidity alone cannot make a symbol bullish", () => {
   // no directional input; IV rank 0 → +1 × 0.1, liquidity 100 → +1 × 0.05: 0.15 → 57.5 → 58 (half away from zero) → neutral
-  const s = signalScore(metrics({ momentum20d: null, trend50d: null, putCallOiRatio: null, skew25d: null, ivRank: 0, liquidityScore: 100, flow: noFlow }));
+  const s = signalScore(
+    metrics({
+      momentum20d: null,
+      trend50d: null,
+      putCallOiRatio: null,
+      skew25d: null,
+      ivRank: 0,
+      liquidityScore: 100,
+      flow: noFlow,
+    }),
+  );
   assert.equal(s.service_score, 58);
   assert.equal(s.sentiment, "neutral");
   assert.equal(s.confidence, 0); // no directional signal
@@ -111,7 +160,9 @@ test("sentiment boundaries: 60 is bullish, 40 is bearish", () => {
 
 test("risk points at their thresholds", () => {
   const pts = (over: Partial<SymbolMetrics>) =>
-    riskFactors(metrics({ ivRank: null, hv30: null, daysToEarnings: null, liquidityScore: 100, ...over })).map((f) => f.points);
+    riskFactors(metrics({ ivRank: null, hv30: null, daysToEarnings: null, liquidityScore: 100, ...over })).map(
+      (f) => f.points,
+    );
   assert.deepEqual(pts({}), [0, 0, 0, 0]); // nulls add nothing
   assert.deepEqual(pts({ ivRank: 49.9 }), [0, 0, 0, 0]);
   assert.deepEqual(pts({ ivRank: 50 }), [1, 0, 0, 0]);
@@ -126,13 +177,35 @@ test("risk points at their thresholds", () => {
   assert.deepEqual(pts({ liquidityScore: 60 }), [0, 0, 0, 0]);
   assert.deepEqual(pts({ liquidityScore: 59 }), [0, 0, 0, 1]);
   assert.deepEqual(pts({ liquidityScore: 29 }), [0, 0, 0, 2]);
-  assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 8].map(riskLevelFromPoints),
-    ["low", "low", "moderate", "moderate", "elevated", "elevated", "high", "high"]);
+  assert.deepEqual([0, 1, 2, 3, 4, 5, 6, 8].map(riskLevelFromPoints), [
+    "low",
+    "low",
+    "moderate",
+    "moderate",
+    "elevated",
+    "elevated",
+    "high",
+    "high",
+  ]);
 });
 
 test("definitions cover outputs and every component", () => {
-  for (const k of ["service_score", "sentiment", "risk_level", "components", "confidence", "bias", "summary", "momentum20d",
-    "trend50d", "flow_net_premium_share", "put_call_oi_ratio", "skew25d", "iv_rank", "liquidity"]) {
+  for (const k of [
+    "service_score",
+    "sentiment",
+    "risk_level",
+    "components",
+    "confidence",
+    "bias",
+    "summary",
+    "momentum20d",
+    "trend50d",
+    "flow_net_premium_share",
+    "put_call_oi_ratio",
+    "skew25d",
+    "iv_rank",
+    "liquidity",
+  ]) {
     assert.equal(typeof definitions[k], "string", k);
   }
 });

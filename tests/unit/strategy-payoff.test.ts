@@ -1,6 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { analyzePayoff, breakevens, payoffAt, probAbove, probabilityOfProfit, type PayoffLeg } from "../../lib/analytics/strategy-payoff";
+import {
+  analyzePayoff,
+  breakevens,
+  payoffAt,
+  probAbove,
+  probabilityOfProfit,
+  type PayoffLeg,
+} from "../../lib/analytics/strategy-payoff";
 import { fieldOf, legTemplates, parseStrategyRequest, StrategyInputError } from "../../lib/analytics/strategy-schema";
 
 const close = (actual: number, expected: number, tol: number, what: string) =>
@@ -32,9 +39,15 @@ test("long put: profit below the breakeven; POP = 1 - N(d2(B)) (Hull 15.6 inputs
 
 test("breakevens: a P&L touching zero at a kink is reported once; no breakeven when always losing", () => {
   // long 100 call at 0 cost plus short 100 put at 0 cost = synthetic forward: zero at 100 exactly
-  const fwd: PayoffLeg[] = [{ kind: "C", strike: 100, units: 100, price: 0 }, { kind: "P", strike: 100, units: -100, price: 0 }];
+  const fwd: PayoffLeg[] = [
+    { kind: "C", strike: 100, units: 100, price: 0 },
+    { kind: "P", strike: 100, units: -100, price: 0 },
+  ];
   assert.deepEqual(breakevens(fwd), [100]);
-  const spread: PayoffLeg[] = [{ kind: "C", strike: 100, units: 100, price: 6 }, { kind: "C", strike: 105, units: -100, price: 0.5 }];
+  const spread: PayoffLeg[] = [
+    { kind: "C", strike: 100, units: 100, price: 6 },
+    { kind: "C", strike: 105, units: -100, price: 0.5 },
+  ];
   assert.deepEqual(breakevens(spread), []); // debit 5.50 > width 5
   assert.equal(probabilityOfProfit(spread, { spot: 100, years: 1, rate: 0, dividendYield: 0, vol: 0.2 }), 0);
 });
@@ -42,11 +55,26 @@ test("breakevens: a P&L touching zero at a kink is reported once; no breakeven w
 test("schema: default quantity, strict keys, field names, leg templates", () => {
   const req = parseStrategyRequest({ symbol: "brk.b", strategy: "strangle", expiry: "2027-01-15", strikes: [95, 105] });
   assert.equal(req.quantity, 1);
-  assert.deepEqual(legTemplates("strangle", req.strikes).map((l) => `${l.action} ${l.right} ${l.strike}`), ["buy P 95", "buy C 105"]);
-  assert.deepEqual(legTemplates("bear_put_spread", [95, 105]).map((l) => `${l.action} ${l.right} ${l.strike}`), ["sell P 95", "buy P 105"]);
+  assert.deepEqual(
+    legTemplates("strangle", req.strikes).map((l) => `${l.action} ${l.right} ${l.strike}`),
+    ["buy P 95", "buy C 105"],
+  );
+  assert.deepEqual(
+    legTemplates("bear_put_spread", [95, 105]).map((l) => `${l.action} ${l.right} ${l.strike}`),
+    ["sell P 95", "buy P 105"],
+  );
   assert.equal(fieldOf(["strikes", 2]), "strikes[2]");
   assert.equal(fieldOf([]), "body");
-  assert.throws(() => parseStrategyRequest({ ...req, extra: 1 }), (e: unknown) => e instanceof StrategyInputError && e.field === "extra");
-  assert.throws(() => parseStrategyRequest({ ...req, strikes: [95, "x"] }), (e: unknown) => e instanceof StrategyInputError && e.field === "strikes[1]");
-  assert.throws(() => parseStrategyRequest(null), (e: unknown) => e instanceof StrategyInputError && e.field === "body");
+  assert.throws(
+    () => parseStrategyRequest({ ...req, extra: 1 }),
+    (e: unknown) => e instanceof StrategyInputError && e.field === "extra",
+  );
+  assert.throws(
+    () => parseStrategyRequest({ ...req, strikes: [95, "x"] }),
+    (e: unknown) => e instanceof StrategyInputError && e.field === "strikes[1]",
+  );
+  assert.throws(
+    () => parseStrategyRequest(null),
+    (e: unknown) => e instanceof StrategyInputError && e.field === "body",
+  );
 });

@@ -4,14 +4,28 @@ import { bsmPrice } from "../../lib/analytics/bsm";
 import type { OptionRight } from "../../lib/analytics/bsm";
 import type { Bar, Instrument, OptionQuote } from "../../lib/analytics/types";
 import {
-  computeSymbolMetrics, expectedMoveToDate, ivLookbackWindow, ivRankAndPercentile, liquidityScore, momentum, putCallRatios, realizedVol,
-  symbolMetricsDefinitions, trendVsSma, yearFraction,
+  computeSymbolMetrics,
+  expectedMoveToDate,
+  ivLookbackWindow,
+  ivRankAndPercentile,
+  liquidityScore,
+  momentum,
+  putCallRatios,
+  realizedVol,
+  symbolMetricsDefinitions,
+  trendVsSma,
+  yearFraction,
 } from "../../lib/analytics/vol-metrics";
 
 const close = (actual: number | null | undefined, expected: number, tol: number, what: string) =>
-  assert.ok(actual != null && Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
+  assert.ok(
+    actual != null && Math.abs(actual - expected) <= tol,
+    `${what}: ${actual} not within ${tol} of ${expected}`,
+  );
 
-const NINETEEN = [0.1, 0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.17, 0.18, 0.19, 0.2, 0.21, 0.22, 0.23, 0.24, 0.25, 0.26, 0.27, 0.28];
+const NINETEEN = [
+  0.1, 0.11, 0.12, 0.13, 0.14, 0.15, 0.16, 0.17, 0.18, 0.19, 0.2, 0.21, 0.22, 0.23, 0.24, 0.25, 0.26, 0.27, 0.28,
+];
 
 test("IV rank and percentile on a hand-computed 20-observation lookback", () => {
   // current 0.25: rank (0.25 − 0.10)/(0.28 − 0.10) = 83.33; 15 of 19 earlier days (0.10 … 0.24) strictly below → 78.95.
@@ -32,7 +46,11 @@ test("IV rank and percentile on a hand-computed 20-observation lookback", () => 
 test("IV rank: null under 20 observations or a flat range", () => {
   const short = ivRankAndPercentile(NINETEEN.slice(1), 0.25);
   assert.deepEqual(short, { ivRank: null, ivPercentile: null, lookbackDays: 19 });
-  assert.deepEqual(ivRankAndPercentile(Array(30).fill(0.2), 0.2), { ivRank: null, ivPercentile: null, lookbackDays: 31 });
+  assert.deepEqual(ivRankAndPercentile(Array(30).fill(0.2), 0.2), {
+    ivRank: null,
+    ivPercentile: null,
+    lookbackDays: 31,
+  });
 });
 
 test("near-flat IV range: 251 days at 0.25 and today 0.25 ± 6e-11 is a flat range (null), not rank 100 or 0", () => {
@@ -43,7 +61,8 @@ test("near-flat IV range: 251 days at 0.25 and today 0.25 ± 6e-11 is a flat ran
   close(ivRankAndPercentile(flat, 0.26).ivRank, 100, 0, "real new high");
 });
 
-const day = (today: string, back: number) => new Date(Date.parse(`${today}T00:00:00Z`) - back * 86_400_000).toISOString().slice(0, 10);
+const day = (today: string, back: number) =>
+  new Date(Date.parse(`${today}T00:00:00Z`) - back * 86_400_000).toISOString().slice(0, 10);
 
 test("lookback counts dates, not rows: gaps and NaN days never stretch 52 weeks past a year", () => {
   const today = "2026-06-30";
@@ -58,7 +77,17 @@ test("lookback counts dates, not rows: gaps and NaN days never stretch 52 weeks 
   close(r.ivRank, 50, 1e-9, "(0.2 − 0.1)/(0.3 − 0.1)");
   close(r.ivPercentile, (126 / 251) * 100, 1e-9, "126 of 251 at 0.10");
   // 364 days back is inside, 365 is outside; today's own date is never history.
-  assert.deepEqual(ivLookbackWindow([{ date: day(today, 365), atmIv30: 0.5 }, { date: day(today, 364), atmIv30: 0.4 }, { date: today, atmIv30: 0.3 }], today), [0.4]);
+  assert.deepEqual(
+    ivLookbackWindow(
+      [
+        { date: day(today, 365), atmIv30: 0.5 },
+        { date: day(today, 364), atmIv30: 0.4 },
+        { date: today, atmIv30: 0.3 },
+      ],
+      today,
+    ),
+    [0.4],
+  );
 });
 
 test("realised vol: closes 100, 110, 99, 108.9 → ln(11/9)·sqrt(252/3) = 1.839177 (hand-derived, sample stdev)", () => {
@@ -66,7 +95,12 @@ test("realised vol: closes 100, 110, 99, 108.9 → ln(11/9)·sqrt(252/3) = 1.839
   close(realizedVol([100, 110, 99, 108.9], 3), 1.8391773, 1e-6, "hv3");
   assert.equal(realizedVol([100, 110, 99], 3), null, "needs window + 1 closes");
   close(realizedVol([50, ...Array(31).fill(100)], 30), 0, 0, "only the last 30 returns count");
-  close(realizedVol([50, ...Array(30).fill(100)], 30), Math.log(2) / Math.sqrt(30) * Math.sqrt(252), 1e-12, "one jump of ln 2 in 30 returns");
+  close(
+    realizedVol([50, ...Array(30).fill(100)], 30),
+    (Math.log(2) / Math.sqrt(30)) * Math.sqrt(252),
+    1e-12,
+    "one jump of ln 2 in 30 returns",
+  );
 });
 
 test("momentum and trend versus SMA on hand-computed series", () => {
@@ -83,14 +117,43 @@ test("expected move: 100 × 40 % × sqrt(73/365) = 17.888544 from 2026-01-01 to 
   assert.equal(m.days, 73);
   close(m.move, 17.8885438, 1e-6, "move");
   close(m.movePct, 0.178885438, 1e-8, "movePct (fraction)");
-  close(expectedMoveToDate(100, 0.25, new Date("2026-01-01T23:00:00Z"), "2026-01-01")?.move, 1.3085598, 1e-6, "same day = 1 day");
-  assert.equal(expectedMoveToDate(100, 0.4, new Date("2026-01-02T05:00:00Z"), "2026-01-01"), null, "past: midnight in New York");
+  close(
+    expectedMoveToDate(100, 0.25, new Date("2026-01-01T23:00:00Z"), "2026-01-01")?.move,
+    1.3085598,
+    1e-6,
+    "same day = 1 day",
+  );
+  assert.equal(
+    expectedMoveToDate(100, 0.4, new Date("2026-01-02T05:00:00Z"), "2026-01-01"),
+    null,
+    "past: midnight in New York",
+  );
   // 00:00 UTC on Jan 2 is still Jan 1 (19:00 EST) on the exchange's clock: the event is today (0 days, priced as 1).
-  assert.equal(expectedMoveToDate(100, 0.4, new Date("2026-01-02T00:00:00Z"), "2026-01-01")?.days, 0, "New York date, not UTC");
+  assert.equal(
+    expectedMoveToDate(100, 0.4, new Date("2026-01-02T00:00:00Z"), "2026-01-01")?.days,
+    0,
+    "New York date, not UTC",
+  );
 });
 
-const quote = (strike: number, right: OptionRight, bid: number, ask: number, volume: number, openInterest: number): OptionQuote => ({
-  symbol: "TEST", asOf: new Date("2026-01-05T20:00:00Z"), expiry: "2026-02-20", strike, right, bid, ask, last: null, volume, openInterest,
+const quote = (
+  strike: number,
+  right: OptionRight,
+  bid: number,
+  ask: number,
+  volume: number,
+  openInterest: number,
+): OptionQuote => ({
+  symbol: "TEST",
+  asOf: new Date("2026-01-05T20:00:00Z"),
+  expiry: "2026-02-20",
+  strike,
+  right,
+  bid,
+  ask,
+  last: null,
+  volume,
+  openInterest,
 });
 
 test("liquidity score on a 3-contract chain, computed by hand: 12.5 + 15 + 16.667 = 44.167", () => {
@@ -109,13 +172,25 @@ test("liquidity score on a 3-contract chain, computed by hand: 12.5 + 15 + 16.66
   assert.equal(s.totalOpenInterest, 9999);
   const empty = liquidityScore([], 100);
   assert.deepEqual([empty.score, empty.avgSpreadPct], [0, null]);
-  close(liquidityScore([quote(100, "C", 1, 2, 1e6, 1e7)], 100).score, 50, 1e-9, "33 % spread → 0, volume and OI capped at 25");
+  close(
+    liquidityScore([quote(100, "C", 1, 2, 1e6, 1e7)], 100).score,
+    50,
+    1e-9,
+    "33 % spread → 0, volume and OI capped at 25",
+  );
 });
 
 test("put/call ratios: volume 300/200 = 1.5, OI 1000/4000 = 0.25; null on zero denominators", () => {
-  const chain = [quote(100, "P", 1, 1.1, 300, 1000), quote(100, "C", 1, 1.1, 150, 3000), quote(105, "C", 1, 1.1, 50, 1000)];
+  const chain = [
+    quote(100, "P", 1, 1.1, 300, 1000),
+    quote(100, "C", 1, 1.1, 150, 3000),
+    quote(105, "C", 1, 1.1, 50, 1000),
+  ];
   assert.deepEqual(putCallRatios(chain), { putCallVolumeRatio: 1.5, putCallOiRatio: 0.25 });
-  assert.deepEqual(putCallRatios([quote(100, "P", 1, 1.1, 300, 1000)]), { putCallVolumeRatio: null, putCallOiRatio: null });
+  assert.deepEqual(putCallRatios([quote(100, "P", 1, 1.1, 300, 1000)]), {
+    putCallVolumeRatio: null,
+    putCallOiRatio: null,
+  });
 });
 
 test("computeSymbolMetrics on a flat 25 % chain with a hand-checkable price history", () => {
@@ -125,18 +200,56 @@ test("computeSymbolMetrics on a flat 25 % chain with a hand-checkable price hist
   const spot = 110;
   // 59 closes at 100, then 110: hv30 = ln(1.1)·sqrt(252/30) = 0.2762350, momentum 0.10, trend 110/100.2 − 1.
   const dailyBars: Bar[] = Array.from({ length: 60 }, (_, i) => ({
-    symbol: "TEST", interval: "1d", ts: new Date(Date.UTC(2025, 10, 7 + i)), open: 100, high: 100, low: 100, close: i === 59 ? 110 : 100, volume: 1e6,
+    symbol: "TEST",
+    interval: "1d",
+    ts: new Date(Date.UTC(2025, 10, 7 + i)),
+    open: 100,
+    high: 100,
+    low: 100,
+    close: i === 59 ? 110 : 100,
+    volume: 1e6,
   }));
   const chain: OptionQuote[] = [9, 23, 37, 65, 100].flatMap((d) =>
     [90, 95, 100, 105, 110, 115, 120, 125, 130].flatMap((strike) =>
       (["C", "P"] as OptionRight[]).map((right) => {
         const expiry = new Date(asOf.getTime() + d * 86_400_000).toISOString().slice(0, 10);
-        const price = bsmPrice({ spot, strike, years: yearFraction(asOf, expiry), rate: 0.04, dividendYield: q, vol: 0.25, right });
-        return { symbol: "TEST", asOf, expiry, strike, right, bid: price * 0.95, ask: price * 1.05, last: null, volume: 10, openInterest: 100 };
-      })));
-  const instrument: Instrument = { symbol: "TEST", name: "Test", sector: "Tech", kind: "equity", nextEarningsDate: "2026-01-20", dividendYield: q };
+        const price = bsmPrice({
+          spot,
+          strike,
+          years: yearFraction(asOf, expiry),
+          rate: 0.04,
+          dividendYield: q,
+          vol: 0.25,
+          right,
+        });
+        return {
+          symbol: "TEST",
+          asOf,
+          expiry,
+          strike,
+          right,
+          bid: price * 0.95,
+          ask: price * 1.05,
+          last: null,
+          volume: 10,
+          openInterest: 100,
+        };
+      }),
+    ),
+  );
+  const instrument: Instrument = {
+    symbol: "TEST",
+    name: "Test",
+    sector: "Tech",
+    kind: "equity",
+    nextEarningsDate: "2026-01-20",
+    dividendYield: q,
+  };
   const flow = { bullishPremium: 0, bearishPremium: 0, netPremium: 0, sweepCount: 0, blockCount: 0, unusualCount: 0 };
-  const ivHistory = [0.1, 0.4, ...Array(17).fill(0.2)].map((atmIv30, i) => ({ date: day(asOf.toISOString().slice(0, 10), 19 - i), atmIv30 }));
+  const ivHistory = [0.1, 0.4, ...Array(17).fill(0.2)].map((atmIv30, i) => ({
+    date: day(asOf.toISOString().slice(0, 10), 19 - i),
+    atmIv30,
+  }));
   const m = computeSymbolMetrics({ instrument, dailyBars, chain, ivHistory, flow, asOf, rate });
 
   assert.equal(m.spot, 110, "newest bar close");
@@ -167,12 +280,31 @@ test("computeSymbolMetrics on a flat 25 % chain with a hand-checkable price hist
 });
 
 test("computeSymbolMetrics without bars throws; past earnings give null days and move", () => {
-  const instrument: Instrument = { symbol: "X", name: "X", sector: "", kind: "equity", nextEarningsDate: "2025-12-01", dividendYield: 0 };
+  const instrument: Instrument = {
+    symbol: "X",
+    name: "X",
+    sector: "",
+    kind: "equity",
+    nextEarningsDate: "2025-12-01",
+    dividendYield: 0,
+  };
   const flow = { bullishPremium: 0, bearishPremium: 0, netPremium: 0, sweepCount: 0, blockCount: 0, unusualCount: 0 };
   const base = { instrument, chain: [], ivHistory: [], flow, asOf: new Date("2026-01-05T20:00:00Z"), rate: () => 0.04 };
   assert.throws(() => computeSymbolMetrics({ ...base, dailyBars: [] }), RangeError);
-  const bar: Bar = { symbol: "X", interval: "1d", ts: new Date("2026-01-05T00:00:00Z"), open: 1, high: 1, low: 1, close: 50, volume: 1 };
+  const bar: Bar = {
+    symbol: "X",
+    interval: "1d",
+    ts: new Date("2026-01-05T00:00:00Z"),
+    open: 1,
+    high: 1,
+    low: 1,
+    close: 50,
+    volume: 1,
+  };
   const m = computeSymbolMetrics({ ...base, dailyBars: [bar] });
-  assert.deepEqual([m.daysToEarnings, m.expectedMove, m.atmIv30, m.ivRank, m.ivLookbackDays, m.hv30], [null, null, null, null, 0, null]);
+  assert.deepEqual(
+    [m.daysToEarnings, m.expectedMove, m.atmIv30, m.ivRank, m.ivLookbackDays, m.hv30],
+    [null, null, null, null, 0, null],
+  );
   assert.equal(m.asOf, "2026-01-05T00:00:00.000Z");
 });

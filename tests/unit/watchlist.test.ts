@@ -5,10 +5,26 @@ import type { SymbolMetrics } from "../../lib/analytics/types";
 
 function metrics(symbol: string, ivRank: number | null, liquidityScore: number): SymbolMetrics {
   return {
-    symbol, asOf: "2024-05-02T20:00:00.000Z", spot: 100, atmIv30: 0.3, ivRank, ivPercentile: null, ivLookbackDays: 252,
-    hv30: 0.25, putCallVolumeRatio: null, putCallOiRatio: null, skew25d: null, termSlope: null, expectedMove: null,
-    daysToEarnings: null, liquidityScore, avgSpreadPct: null, totalOptionVolume: 0, totalOpenInterest: 0,
-    momentum20d: null, trend50d: null,
+    symbol,
+    asOf: "2024-05-02T20:00:00.000Z",
+    spot: 100,
+    atmIv30: 0.3,
+    ivRank,
+    ivPercentile: null,
+    ivLookbackDays: 252,
+    hv30: 0.25,
+    putCallVolumeRatio: null,
+    putCallOiRatio: null,
+    skew25d: null,
+    termSlope: null,
+    expectedMove: null,
+    daysToEarnings: null,
+    liquidityScore,
+    avgSpreadPct: null,
+    totalOptionVolume: 0,
+    totalOpenInterest: 0,
+    momentum20d: null,
+    trend50d: null,
     flow: { bullishPremium: 0, bearishPremium: 0, netPremium: 0, sweepCount: 0, blockCount: 0, unusualCount: 0 },
   };
 }
@@ -45,7 +61,10 @@ test("order of the input does not change the output; empty list", () => {
     { metrics: metrics("C", 20, 0), decision: "trade" as const }, // 12 + 0 = 12.0 > 10.0
   ];
   const a = rankWatchlist(items);
-  assert.deepEqual(a.ranked.map((x) => x.symbol), ["C", "A", "B"]);
+  assert.deepEqual(
+    a.ranked.map((x) => x.symbol),
+    ["C", "A", "B"],
+  );
   assert.equal(JSON.stringify(rankWatchlist([...items].reverse())), JSON.stringify(a));
   assert.deepEqual(rankWatchlist([]), { ranked: [], noTradeCount: 0 });
 });

@@ -30,22 +30,49 @@ describe("webhook signing", () => {
 
 describe("retry schedule", () => {
   it("5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after each failure, ±10 % jitter, 8 attempts in all", () => {
-    assert.deepEqual(RETRY_DELAYS_MS.map((ms) => ms / 1000), [5, 300, 1800, 7200, 18000, 36000, 36000]);
+    assert.deepEqual(
+      RETRY_DELAYS_MS.map((ms) => ms / 1000),
+      [5, 300, 1800, 7200, 18000, 36000, 36000],
+    );
     assert.equal(MAX_ATTEMPTS, 8);
     RETRY_DELAYS_MS.forEach((base, i) => {
-      assert.equal(retryDelayMs(i + 1, () => 0.5), base);
-      assert.equal(retryDelayMs(i + 1, () => 0), Math.round(base * (1 - JITTER)));
-      assert.equal(retryDelayMs(i + 1, () => 1), Math.round(base * (1 + JITTER)));
+      assert.equal(
+        retryDelayMs(i + 1, () => 0.5),
+        base,
+      );
+      assert.equal(
+        retryDelayMs(i + 1, () => 0),
+        Math.round(base * (1 - JITTER)),
+      );
+      assert.equal(
+        retryDelayMs(i + 1, () => 1),
+        Math.round(base * (1 + JITTER)),
+      );
     });
-    assert.equal(retryDelayMs(8, () => 0.5), null);
+    assert.equal(
+      retryDelayMs(8, () => 0.5),
+      null,
+    );
   });
 });
 
 describe("event detection", () => {
-  const s = (ivRank: number | null, decision = "trade", ivDayChange: number | null = 0): SymbolState => ({ ivRank, decision, ivDayChange, atmIv30: 0.25, asOf: "2026-11-23T15:00:00.000Z" });
+  const s = (ivRank: number | null, decision = "trade", ivDayChange: number | null = 0): SymbolState => ({
+    ivRank,
+    decision,
+    ivDayChange,
+    atmIv30: 0.25,
+    asOf: "2026-11-23T15:00:00.000Z",
+  });
   const subs = emptySubscriptions();
-  addSubscription(subs, ["iv_rank.crossed_above", "iv_rank.crossed_below", "iv.day_change_exceeded", "no_trade.decision_changed"], ["AAPL"], { ivRankAbove: 70, ivRankBelow: 30, ivChangeAbove: 2 });
-  const types = (prev: SymbolState | null, cur: SymbolState) => detectEvents(prev ? { AAPL: prev } : null, { AAPL: cur }, subs).map((e) => e.type);
+  addSubscription(
+    subs,
+    ["iv_rank.crossed_above", "iv_rank.crossed_below", "iv.day_change_exceeded", "no_trade.decision_changed"],
+    ["AAPL"],
+    { ivRankAbove: 70, ivRankBelow: 30, ivChangeAbove: 2 },
+  );
+  const types = (prev: SymbolState | null, cur: SymbolState) =>
+    detectEvents(prev ? { AAPL: prev } : null, { AAPL: cur }, subs).map((e) => e.type);
 
   it("a crossing fires on the version that crosses, not while the value stays beyond the threshold", () => {
     assert.deepEqual(types(s(60), s(71)), ["iv_rank.crossed_above"]);

@@ -1,8 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import {
-  buildYieldCurve, classifyShape, definitions, riskFreeRate, yieldAt,
-} from "../../lib/analytics/yield-curve";
+import { buildYieldCurve, classifyShape, definitions, riskFreeRate, yieldAt } from "../../lib/analytics/yield-curve";
 import type { TreasuryYield } from "../../lib/analytics/types";
 
 const close = (actual: number, expected: number, tol: number, what: string) =>
@@ -117,25 +115,50 @@ test("par yields used as semi-annual bond-equivalent: riskFreeRate is the contin
 });
 
 test("a partial newest day does not hide the curve: each tenor's newest yield within 7 days, as-of labelled", () => {
-  const full = ["1M", "3M", "2Y", "10Y", "30Y"].map((tenor, i) => ({ date: "2024-05-01", tenor, yieldPct: 5.3 - 0.3 * i }) as TreasuryYield);
+  const full = ["1M", "3M", "2Y", "10Y", "30Y"].map(
+    (tenor, i) => ({ date: "2024-05-01", tenor, yieldPct: 5.3 - 0.3 * i }) as TreasuryYield,
+  );
   const c = buildYieldCurve([...full, { date: "2024-05-02", tenor: "1M", yieldPct: 5.35 }])!;
   assert.equal(c.date, "2024-05-02");
   assert.equal(c.oldestDate, "2024-05-01");
-  assert.deepEqual(c.curve.map((p) => [p.tenor, p.yieldPct, p.date]), [
-    ["1M", 5.35, "2024-05-02"], ["3M", 5.0, "2024-05-01"], ["2Y", 4.7, "2024-05-01"], ["10Y", 4.4, "2024-05-01"], ["30Y", 4.1, "2024-05-01"],
-  ]);
+  assert.deepEqual(
+    c.curve.map((p) => [p.tenor, p.yieldPct, p.date]),
+    [
+      ["1M", 5.35, "2024-05-02"],
+      ["3M", 5.0, "2024-05-01"],
+      ["2Y", 4.7, "2024-05-01"],
+      ["10Y", 4.4, "2024-05-01"],
+      ["30Y", 4.1, "2024-05-01"],
+    ],
+  );
   assert.equal(c.spread10y2y, -30);
   assert.equal(c.shape, "inverted");
   // The one new rate does not price every maturity.
   close(riskFreeRate(c.curve)(10), 2 * Math.log1p(4.4 / 200), 1e-15, "10y from the full day");
   // Older than 7 days is stale: dropped.
   const stale = buildYieldCurve([...full, { date: "2024-05-09", tenor: "1M", yieldPct: 5.35 }])!;
-  assert.deepEqual(stale.curve.map((p) => p.tenor), ["1M"]);
-  assert.equal(buildYieldCurve([...full, { date: "2024-05-08", tenor: "1M", yieldPct: 5.35 }])!.curve.length, 5, "7 days back is inside");
+  assert.deepEqual(
+    stale.curve.map((p) => p.tenor),
+    ["1M"],
+  );
+  assert.equal(
+    buildYieldCurve([...full, { date: "2024-05-08", tenor: "1M", yieldPct: 5.35 }])!.curve.length,
+    5,
+    "7 days back is inside",
+  );
 });
 
 test("definitions document every output field", () => {
-  for (const k of ["date", "oldestDate", "curve", "interpolation", "inversion", "spread10y2y", "spread10y3m", "shape"]) {
+  for (const k of [
+    "date",
+    "oldestDate",
+    "curve",
+    "interpolation",
+    "inversion",
+    "spread10y2y",
+    "spread10y3m",
+    "shape",
+  ]) {
     assert.equal(typeof definitions[k], "string", k);
   }
 });

@@ -19,12 +19,23 @@ export default async function AccessPage() {
       <h1 className="text-3xl font-bold">API access</h1>
       <div className="max-w-3xl space-y-2 text-slate-700">
         <p>
-          <code>svc_sk_live_</code> keys are issued on request: tell us what you are building, an operator reviews it and we answer within
-          1–3 business days. Once approved, the key is shown to you once on this page.
+          <code>svc_sk_live_</code> keys are issued on request: tell us what you are building, an operator reviews it
+          and we answer within 1–3 business days. Once approved, the key is shown to you once on this page.
         </p>
         <p>
           <strong>svc_sk_live_ keys need a paid plan (Starter or higher)</strong> and a verified e-mail address.
-          {planAdmits ? ` Your plan, ${plan.nameA}, qualifies.` : <> Your plan is {plan.nameA}: <Link href="/dashboard/plan" className="font-medium underline">change your plan</Link> first.</>}
+          {planAdmits ? (
+            ` Your plan, ${plan.nameA}, qualifies.`
+          ) : (
+            <>
+              {" "}
+              Your plan is {plan.nameA}:{" "}
+              <Link href="/dashboard/plan" className="font-medium underline">
+                change your plan
+              </Link>{" "}
+              first.
+            </>
+          )}
           {user.emailVerified ? null : " Your e-mail address is not verified yet."}
         </p>
       </div>

@@ -18,6 +18,9 @@ export async function GET(): Promise<Response> {
       headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600" },
     });
   } catch {
-    return new Response("// the API reference bundle is not installed (npm ci)", { status: 503, headers: { "content-type": "text/javascript" } });
+    return new Response("// the API reference bundle is not installed (npm ci)", {
+      status: 503,
+      headers: { "content-type": "text/javascript" },
+    });
   }
 }

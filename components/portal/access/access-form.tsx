@@ -1,43 +1,109 @@
 "use client";
 
-import { type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { Field } from "@/components/auth/field";
 import { EXPECTED_VOLUMES } from "@/lib/domain/access-volumes";
 import { ErrorNote } from "../error-note";
 import { PortalApiError } from "../portal-fetch";
 
 /** The use-case form: company, use case and expected volume. */
-export function AccessForm({ onSubmit, busy, error }: { onSubmit: (input: { company: string; useCase: string; expectedVolume: string }) => void; busy: boolean; error: unknown }) {
-  const fieldError = (field: string) => (error instanceof PortalApiError && error.field === field && error.code === "invalid" ? error.message : undefined);
+export function AccessForm({
+  onSubmit,
+  busy,
+  error,
+}: {
+  onSubmit: (input: { company: string; useCase: string; expectedVolume: string }) => void;
+  busy: boolean;
+  error: unknown;
+}) {
+  const fieldError = (field: string) =>
+    error instanceof PortalApiError && error.field === field && error.code === "invalid" ? error.message : undefined;
   const useCaseError = fieldError("useCase");
   const volumeError = fieldError("expectedVolume");
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const f = new FormData(event.currentTarget);
-    onSubmit({ company: String(f.get("company") ?? ""), useCase: String(f.get("useCase") ?? ""), expectedVolume: String(f.get("expectedVolume") ?? "") });
+    onSubmit({
+      company: String(f.get("company") ?? ""),
+      useCase: String(f.get("useCase") ?? ""),
+      expectedVolume: String(f.get("expectedVolume") ?? ""),
+    });
   }
   return (
-    <form onSubmit={submit} noValidate className="space-y-4 rounded border border-slate-200 p-4" aria-labelledby="access-form-title">
-      <h2 id="access-form-title" className="text-xl font-semibold">Request an svc_sk_live_ key</h2>
-      <Field label="Company" name="company" maxLength={120} required autoComplete="organization" error={fieldError("company")} />
+    <form
+      onSubmit={submit}
+      noValidate
+      className="space-y-4 rounded border border-slate-200 p-4"
+      aria-labelledby="access-form-title"
+    >
+      <h2 id="access-form-title" className="text-xl font-semibold">
+        Request an svc_sk_live_ key
+      </h2>
+      <Field
+        label="Company"
+        name="company"
+        maxLength={120}
+        required
+        autoComplete="organization"
+        error={fieldError("company")}
+      />
       <div className="space-y-1">
-        <label htmlFor="useCase" className="block text-sm font-medium text-slate-800">Use case</label>
-        <textarea id="useCase" name="useCase" rows={4} maxLength={2000} required aria-describedby={`useCase-hint${useCaseError ? " useCase-error" : ""}`} aria-invalid={useCaseError ? true : undefined}
-          className="block w-full rounded border border-slate-400 px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700" />
-        <p id="useCase-hint" className="text-xs text-slate-600">What you will build and who sees the output (20–2,000 characters). Output may not be resold or redistributed.</p>
-        {useCaseError ? <p id="useCase-error" className="text-sm text-red-700">{useCaseError}</p> : null}
+        <label htmlFor="useCase" className="block text-sm font-medium text-slate-800">
+          Use case
+        </label>
+        <textarea
+          id="useCase"
+          name="useCase"
+          rows={4}
+          maxLength={2000}
+          required
+          aria-describedby={`useCase-hint${useCaseError ? " useCase-error" : ""}`}
+          aria-invalid={useCaseError ? true : undefined}
+          className="block w-full rounded border border-slate-400 px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700"
+        />
+        <p id="useCase-hint" className="text-xs text-slate-600">
+          What you will build and who sees the output (20–2,000 characters). Output may not be resold or redistributed.
+        </p>
+        {useCaseError ? (
+          <p id="useCase-error" className="text-sm text-red-700">
+            {useCaseError}
+          </p>
+        ) : null}
       </div>
       <div className="space-y-1">
-        <label htmlFor="expectedVolume" className="block text-sm font-medium text-slate-800">Expected volume</label>
-        <select id="expectedVolume" name="expectedVolume" defaultValue="" required aria-invalid={volumeError ? true : undefined} aria-describedby={volumeError ? "expectedVolume-error" : undefined}
-          className="block rounded border border-slate-400 px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700">
-          <option value="" disabled>Choose…</option>
-          {Object.entries(EXPECTED_VOLUMES).map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+        <label htmlFor="expectedVolume" className="block text-sm font-medium text-slate-800">
+          Expected volume
+        </label>
+        <select
+          id="expectedVolume"
+          name="expectedVolume"
+          defaultValue=""
+          required
+          aria-invalid={volumeError ? true : undefined}
+          aria-describedby={volumeError ? "expectedVolume-error" : undefined}
+          className="block rounded border border-slate-400 px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700"
+        >
+          <option value="" disabled>
+            Choose…
+          </option>
+          {Object.entries(EXPECTED_VOLUMES).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
         </select>
-        {volumeError ? <p id="expectedVolume-error" className="text-sm text-red-700">{volumeError}</p> : null}
+        {volumeError ? (
+          <p id="expectedVolume-error" className="text-sm text-red-700">
+            {volumeError}
+          </p>
+        ) : null}
       </div>
       {error && !fieldError("company") && !useCaseError && !volumeError ? <ErrorNote error={error} /> : null}
-      <button type="submit" disabled={busy} className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={busy}
+        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+      >
         {busy ? "Sending…" : "Request access"}
       </button>
     </form>

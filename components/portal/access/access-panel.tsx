@@ -16,22 +16,35 @@ const STATUS = { pending: "Pending", approved: "Approved", rejected: "Rejected" 
 function age(r: AccessRequestView): string {
   const days = `${r.ageBusinessDays} business day${r.ageBusinessDays === 1 ? "" : "s"}`;
   if (r.status !== "pending") return `answered after ${days}`;
-  return r.overdue ? `waiting ${days}: later than our 1–3 business-day promise, we are on it` : `waiting ${days} of our 1–3 business-day promise`;
+  return r.overdue
+    ? `waiting ${days}: later than our 1–3 business-day promise, we are on it`
+    : `waiting ${days} of our 1–3 business-day promise`;
 }
 
 /** Requests with their status and age; an approved request's key is shown once on demand. */
 export function AccessPanel({ initial, canManage }: { initial: AccessRequestView[]; canManage: boolean }) {
   const client = useQueryClient();
-  const requests = useQuery({ queryKey: REQUESTS, queryFn: () => portalFetch<AccessRequestView[]>("/api/portal/access-requests"), initialData: initial, refetchInterval: 30_000 });
+  const requests = useQuery({
+    queryKey: REQUESTS,
+    queryFn: () => portalFetch<AccessRequestView[]>("/api/portal/access-requests"),
+    initialData: initial,
+    refetchInterval: 30_000,
+  });
   const [shown, setShown] = useState<string | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: REQUESTS });
   const submit = useMutation({
-    mutationFn: (input: { company: string; useCase: string; expectedVolume: string }) => portalFetch<AccessRequestView>("/api/portal/access-requests", { method: "POST", body: input }),
+    mutationFn: (input: { company: string; useCase: string; expectedVolume: string }) =>
+      portalFetch<AccessRequestView>("/api/portal/access-requests", { method: "POST", body: input }),
     onSuccess: () => void refresh(),
   });
   const reveal = useMutation({
-    mutationFn: (id: string) => portalFetch<{ key: string }>(`/api/portal/access-requests/${encodeURIComponent(id)}/key`, { method: "POST" }),
-    onSuccess: (r) => { setShown(r.key); void refresh(); void client.invalidateQueries({ queryKey: ["portal", "keys"] }); },
+    mutationFn: (id: string) =>
+      portalFetch<{ key: string }>(`/api/portal/access-requests/${encodeURIComponent(id)}/key`, { method: "POST" }),
+    onSuccess: (r) => {
+      setShown(r.key);
+      void refresh();
+      void client.invalidateQueries({ queryKey: ["portal", "keys"] });
+    },
   });
   const list = requests.data ?? [];
   const pending = list.some((r) => r.status === "pending");
@@ -39,27 +52,47 @@ export function AccessPanel({ initial, canManage }: { initial: AccessRequestView
     <div className="space-y-6">
       {shown ? <SecretOnce label="Your svc_sk_live_ key" secret={shown} onDone={() => setShown(null)} /> : null}
       {reveal.error ? <ErrorNote error={reveal.error} /> : null}
-      {canManage && !pending ? <AccessForm onSubmit={(i) => submit.mutate(i)} busy={submit.isPending} error={submit.error} /> : null}
+      {canManage && !pending ? (
+        <AccessForm onSubmit={(i) => submit.mutate(i)} busy={submit.isPending} error={submit.error} />
+      ) : null}
       {!canManage ? <p className="text-slate-700">Only the account&apos;s owner can request access.</p> : null}
       <section aria-labelledby="requests-title" className="space-y-3">
-        <h2 id="requests-title" className="text-xl font-semibold">Your requests</h2>
+        <h2 id="requests-title" className="text-xl font-semibold">
+          Your requests
+        </h2>
         {requests.isError ? <ErrorNote error={requests.error} /> : null}
-        {list.length === 0 ? <p className="text-slate-700">No requests yet.</p> : (
+        {list.length === 0 ? (
+          <p className="text-slate-700">No requests yet.</p>
+        ) : (
           <ul className="space-y-3">
             {list.map((r) => (
               <li key={r.id} className="rounded border border-slate-200 p-4" data-request-id={r.id}>
-                <p className="font-medium">{r.company} <span className="ml-2 rounded bg-slate-100 px-2 py-0.5 text-sm">{STATUS[r.status]}</span></p>
-                <p className="text-sm text-slate-700">Sent {utcMinute(r.createdAt)} · {EXPECTED_VOLUMES[r.expectedVolume] ?? r.expectedVolume} · {age(r)}</p>
+                <p className="font-medium">
+                  {r.company} <span className="ml-2 rounded bg-slate-100 px-2 py-0.5 text-sm">{STATUS[r.status]}</span>
+                </p>
+                <p className="text-sm text-slate-700">
+                  Sent {utcMinute(r.createdAt)} · {EXPECTED_VOLUMES[r.expectedVolume] ?? r.expectedVolume} · {age(r)}
+                </p>
                 {r.status === "rejected" && r.reason ? <p className="mt-1 text-sm">Reason: {r.reason}</p> : null}
                 {r.status === "approved" ? (
                   r.keyWaiting ? (
                     canManage ? (
-                      <button type="button" onClick={() => reveal.mutate(r.id)} disabled={reveal.isPending}
-                        className="mt-2 rounded bg-blue-700 px-3 py-2 text-sm font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+                      <button
+                        type="button"
+                        onClick={() => reveal.mutate(r.id)}
+                        disabled={reveal.isPending}
+                        className="mt-2 rounded bg-blue-700 px-3 py-2 text-sm font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+                      >
                         Show my key (once)
                       </button>
-                    ) : <p className="mt-1 text-sm">The owner can show the key once.</p>
-                  ) : <p className="mt-1 text-sm">Key <code>{r.keyPrefix}…</code> was shown once; manage it on the Keys page.</p>
+                    ) : (
+                      <p className="mt-1 text-sm">The owner can show the key once.</p>
+                    )
+                  ) : (
+                    <p className="mt-1 text-sm">
+                      Key <code>{r.keyPrefix}…</code> was shown once; manage it on the Keys page.
+                    </p>
+                  )
                 ) : null}
               </li>
             ))}

@@ -12,12 +12,21 @@ import { CreateKeyForm } from "./create-key-form";
 import { KeysTable } from "./keys-table";
 
 const KEYS = ["portal", "keys"];
-const OVERLAPS = [["now", "Now: the old key stops at once"], ["1h", "1 hour"], ["24h", "24 hours"], ["7d", "7 days"]] as const;
+const OVERLAPS = [
+  ["now", "Now: the old key stops at once"],
+  ["1h", "1 hour"],
+  ["24h", "24 hours"],
+  ["7d", "7 days"],
+] as const;
 
 /** The keys page's live part: create, the once-shown key, the table, and the revoke / roll confirmations. */
 export function KeysPanel({ initialKeys, canManage }: { initialKeys: KeyListItem[]; canManage: boolean }) {
   const client = useQueryClient();
-  const keys = useQuery({ queryKey: KEYS, queryFn: () => portalFetch<KeyListItem[]>("/api/portal/keys"), initialData: initialKeys });
+  const keys = useQuery({
+    queryKey: KEYS,
+    queryFn: () => portalFetch<KeyListItem[]>("/api/portal/keys"),
+    initialData: initialKeys,
+  });
   const [shown, setShown] = useState<{ label: string; key: string } | null>(null);
   const [revoking, setRevoking] = useState<KeyListItem | null>(null);
   const [rolling, setRolling] = useState<KeyListItem | null>(null);
@@ -25,43 +34,105 @@ export function KeysPanel({ initialKeys, canManage }: { initialKeys: KeyListItem
   const refresh = () => client.invalidateQueries({ queryKey: KEYS });
 
   const create = useMutation({
-    mutationFn: (input: { name: string; env: string }) => portalFetch<CreatedKey>("/api/portal/keys", { method: "POST", body: input }),
-    onSuccess: (k) => { setShown({ label: `Your new ${k.env} key`, key: k.key }); void refresh(); },
+    mutationFn: (input: { name: string; env: string }) =>
+      portalFetch<CreatedKey>("/api/portal/keys", { method: "POST", body: input }),
+    onSuccess: (k) => {
+      setShown({ label: `Your new ${k.env} key`, key: k.key });
+      void refresh();
+    },
   });
   const revoke = useMutation({
-    mutationFn: (k: KeyListItem) => portalFetch(`/api/portal/keys/${encodeURIComponent(k.id)}/revoke`, { method: "POST" }),
-    onSuccess: () => { setRevoking(null); void refresh(); },
+    mutationFn: (k: KeyListItem) =>
+      portalFetch(`/api/portal/keys/${encodeURIComponent(k.id)}/revoke`, { method: "POST" }),
+    onSuccess: () => {
+      setRevoking(null);
+      void refresh();
+    },
   });
   const roll = useMutation({
-    mutationFn: (input: { k: KeyListItem; overlap: string }) => portalFetch<RolledKey>(`/api/portal/keys/${encodeURIComponent(input.k.id)}/roll`, { method: "POST", body: { overlap: input.overlap } }),
-    onSuccess: (r) => { setRolling(null); setShown({ label: "Your replacement key", key: r.key.key }); void refresh(); },
+    mutationFn: (input: { k: KeyListItem; overlap: string }) =>
+      portalFetch<RolledKey>(`/api/portal/keys/${encodeURIComponent(input.k.id)}/roll`, {
+        method: "POST",
+        body: { overlap: input.overlap },
+      }),
+    onSuccess: (r) => {
+      setRolling(null);
+      setShown({ label: "Your replacement key", key: r.key.key });
+      void refresh();
+    },
   });
 
   return (
     <div className="space-y-6">
       {shown ? <SecretOnce label={shown.label} secret={shown.key} onDone={() => setShown(null)} /> : null}
-      {canManage ? <CreateKeyForm onCreate={(input) => create.mutate(input)} busy={create.isPending} error={create.error} /> : (
+      {canManage ? (
+        <CreateKeyForm onCreate={(input) => create.mutate(input)} busy={create.isPending} error={create.error} />
+      ) : (
         <p className="text-slate-700">Only the account&apos;s owner can create, revoke or roll keys.</p>
       )}
       <section aria-labelledby="keys-title" className="space-y-2">
-        <h2 id="keys-title" className="text-xl font-semibold">Keys</h2>
+        <h2 id="keys-title" className="text-xl font-semibold">
+          Keys
+        </h2>
         {keys.isError ? <ErrorNote error={keys.error} /> : null}
-        {keys.isFetching ? <p className="sr-only" aria-live="polite">Loading keys…</p> : null}
-        <KeysTable keys={keys.data ?? []} canManage={canManage} onRevoke={(k) => { revoke.reset(); setRevoking(k); }} onRoll={(k) => { roll.reset(); setOverlap("1h"); setRolling(k); }} />
+        {keys.isFetching ? (
+          <p className="sr-only" aria-live="polite">
+            Loading keys…
+          </p>
+        ) : null}
+        <KeysTable
+          keys={keys.data ?? []}
+          canManage={canManage}
+          onRevoke={(k) => {
+            revoke.reset();
+            setRevoking(k);
+          }}
+          onRoll={(k) => {
+            roll.reset();
+            setOverlap("1h");
+            setRolling(k);
+          }}
+        />
       </section>
-      <ConfirmDialog open={revoking !== null} title={`Revoke key “${revoking?.name ?? ""}”?`} confirmLabel="Revoke key" danger busy={revoke.isPending}
-        onConfirm={() => revoking && revoke.mutate(revoking)} onCancel={() => setRevoking(null)}>
-        <p className="text-sm">Calls with <code>{revoking?.prefix}…</code> will be refused with 401 <code>invalid_api_key</code> within 5 seconds. Revocation cannot be undone.</p>
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke key “${revoking?.name ?? ""}”?`}
+        confirmLabel="Revoke key"
+        danger
+        busy={revoke.isPending}
+        onConfirm={() => revoking && revoke.mutate(revoking)}
+        onCancel={() => setRevoking(null)}
+      >
+        <p className="text-sm">
+          Calls with <code>{revoking?.prefix}…</code> will be refused with 401 <code>invalid_api_key</code> within 5
+          seconds. Revocation cannot be undone.
+        </p>
         <ErrorNote error={revoke.error} />
       </ConfirmDialog>
-      <ConfirmDialog open={rolling !== null} title={`Roll key “${rolling?.name ?? ""}”?`} confirmLabel="Roll key" busy={roll.isPending}
-        onConfirm={() => rolling && roll.mutate({ k: rolling, overlap })} onCancel={() => setRolling(null)}>
-        <p className="text-sm">A new key of the same kind replaces <code>{rolling?.prefix}…</code>. The old key keeps working for the overlap you choose, then expires by itself.</p>
+      <ConfirmDialog
+        open={rolling !== null}
+        title={`Roll key “${rolling?.name ?? ""}”?`}
+        confirmLabel="Roll key"
+        busy={roll.isPending}
+        onConfirm={() => rolling && roll.mutate({ k: rolling, overlap })}
+        onCancel={() => setRolling(null)}
+      >
+        <p className="text-sm">
+          A new key of the same kind replaces <code>{rolling?.prefix}…</code>. The old key keeps working for the overlap
+          you choose, then expires by itself.
+        </p>
         <fieldset className="space-y-1">
           <legend className="text-sm font-medium">Old key keeps working for</legend>
           {OVERLAPS.map(([value, label]) => (
             <div key={value} className="flex items-center gap-2">
-              <input type="radio" id={`overlap-${value}`} name="overlap" value={value} checked={overlap === value} onChange={() => setOverlap(value)} />
+              <input
+                type="radio"
+                id={`overlap-${value}`}
+                name="overlap"
+                value={value}
+                checked={overlap === value}
+                onChange={() => setOverlap(value)}
+              />
               <label htmlFor={`overlap-${value}`}>{label}</label>
             </div>
           ))}

@@ -6,7 +6,12 @@ import { useState, type FormEvent } from "react";
 import { ErrorNote } from "../error-note";
 import { portalFetch } from "../portal-fetch";
 
-interface PlanChoice { id: string; nameA: string; nameB: string; liveKeyStyles: string[] }
+interface PlanChoice {
+  id: string;
+  nameA: string;
+  nameB: string;
+  liveKeyStyles: string[];
+}
 
 function admits(p: PlanChoice): string {
   if (p.liveKeyStyles.includes("live")) return "test, svc_live_ and svc_sk_live_ keys";
@@ -27,26 +32,53 @@ export function PlanChange({ plans, current }: { plans: PlanChoice[]; current: s
     change.mutate(choice);
   }
   return (
-    <form onSubmit={submit} className="space-y-4 rounded border border-slate-200 p-4" aria-labelledby="plan-change-title">
-      <h2 id="plan-change-title" className="text-xl font-semibold">Change plan</h2>
+    <form
+      onSubmit={submit}
+      className="space-y-4 rounded border border-slate-200 p-4"
+      aria-labelledby="plan-change-title"
+    >
+      <h2 id="plan-change-title" className="text-xl font-semibold">
+        Change plan
+      </h2>
       <fieldset className="space-y-1">
         <legend className="text-sm font-medium">Plan</legend>
         {plans.map((p) => (
           <div key={p.id} className="flex items-start gap-2">
-            <input type="radio" id={`plan-${p.id}`} name="plan" value={p.id} checked={choice === p.id} onChange={() => setChoice(p.id)} className="mt-1" />
+            <input
+              type="radio"
+              id={`plan-${p.id}`}
+              name="plan"
+              value={p.id}
+              checked={choice === p.id}
+              onChange={() => setChoice(p.id)}
+              className="mt-1"
+            />
             <label htmlFor={`plan-${p.id}`}>
-              {p.nameA} <span className="text-slate-600">/ {p.nameB} — {admits(p)}{p.id === current ? " (current)" : ""}</span>
+              {p.nameA}{" "}
+              <span className="text-slate-600">
+                / {p.nameB} — {admits(p)}
+                {p.id === current ? " (current)" : ""}
+              </span>
             </label>
           </div>
         ))}
       </fieldset>
       <p className="text-sm text-slate-700">
-        The change takes effect at once on every key of the account: each server re-reads a key&apos;s plan within 5 seconds.
-        Live keys the new plan does not admit are refused with 403 <code>subscription_required</code> until you change back.
+        The change takes effect at once on every key of the account: each server re-reads a key&apos;s plan within 5
+        seconds. Live keys the new plan does not admit are refused with 403 <code>subscription_required</code> until you
+        change back.
       </p>
       <ErrorNote error={change.error} />
-      {change.isSuccess ? <p role="status" className="text-sm text-green-800">Plan changed to {plans.find((p) => p.id === change.data.plan)?.nameA}.</p> : null}
-      <button type="submit" disabled={change.isPending || choice === current} className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+      {change.isSuccess ? (
+        <p role="status" className="text-sm text-green-800">
+          Plan changed to {plans.find((p) => p.id === change.data.plan)?.nameA}.
+        </p>
+      ) : null}
+      <button
+        type="submit"
+        disabled={change.isPending || choice === current}
+        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+      >
         {change.isPending ? "Changing…" : "Change plan"}
       </button>
     </form>

@@ -21,7 +21,10 @@ export function ResponseView({ result, curl }: { result: PlaygroundResponse; cur
   const [copied, setCopied] = useState<string>("");
   const { data, label } = dataBadges(result.body);
   const ok = result.status >= 200 && result.status < 300;
-  const disclaimer = typeof result.body === "object" && result.body && "disclaimer" in result.body ? String((result.body as Body).disclaimer) : null;
+  const disclaimer =
+    typeof result.body === "object" && result.body && "disclaimer" in result.body
+      ? String((result.body as Body).disclaimer)
+      : null;
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(curl);
@@ -31,22 +34,45 @@ export function ResponseView({ result, curl }: { result: PlaygroundResponse; cur
     }
   };
   return (
-    <section aria-labelledby="pg-response" className="space-y-4 rounded-lg border border-slate-200 p-4" data-testid="playground-response">
-      <h2 id="pg-response" className="text-xl font-semibold">Response</h2>
+    <section
+      aria-labelledby="pg-response"
+      className="space-y-4 rounded-lg border border-slate-200 p-4"
+      data-testid="playground-response"
+    >
+      <h2 id="pg-response" className="text-xl font-semibold">
+        Response
+      </h2>
       <p className="flex flex-wrap items-center gap-2">
-        <span className={`${badge} ${ok ? "bg-green-100 text-green-900" : "bg-red-100 text-red-900"}`} data-testid="pg-status">HTTP {result.status}</span>
-        {data && <span className={`${badge} ${data === "demo" ? "bg-amber-100 text-amber-950" : "bg-blue-100 text-blue-950"}`}>{data === "demo" ? "Demo data" : "Live data"}</span>}
+        <span
+          className={`${badge} ${ok ? "bg-green-100 text-green-900" : "bg-red-100 text-red-900"}`}
+          data-testid="pg-status"
+        >
+          HTTP {result.status}
+        </span>
+        {data && (
+          <span className={`${badge} ${data === "demo" ? "bg-amber-100 text-amber-950" : "bg-blue-100 text-blue-950"}`}>
+            {data === "demo" ? "Demo data" : "Live data"}
+          </span>
+        )}
         {label && <span className={`${badge} bg-slate-100 text-slate-900`}>Data label: {label}</span>}
-        <span className="text-sm text-slate-700">{result.durationMs} ms · <code>{result.path}</code></span>
+        <span className="text-sm text-slate-700">
+          {result.durationMs} ms · <code>{result.path}</code>
+        </span>
       </p>
-      {disclaimer && <p className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950"><strong>Disclaimer in the response:</strong> {disclaimer}</p>}
+      {disclaimer && (
+        <p className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950">
+          <strong>Disclaimer in the response:</strong> {disclaimer}
+        </p>
+      )}
       <ScrollRegion label="Response headers">
         <table className="text-left text-sm">
           <caption className="text-left font-medium">Headers</caption>
           <tbody>
             {Object.entries(result.headers).map(([h, v]) => (
               <tr key={h} className="border-t border-slate-200">
-                <th scope="row" className="whitespace-nowrap py-1 pr-4 font-mono font-normal">{h}</th>
+                <th scope="row" className="whitespace-nowrap py-1 pr-4 font-mono font-normal">
+                  {h}
+                </th>
                 <td className="py-1 font-mono break-all">{v}</td>
               </tr>
             ))}
@@ -55,17 +81,29 @@ export function ResponseView({ result, curl }: { result: PlaygroundResponse; cur
       </ScrollRegion>
       <div className="space-y-1">
         <h3 className="font-medium">Body</h3>
-        <pre tabIndex={0} aria-label="Response body" className="max-h-[32rem] overflow-auto rounded-md bg-slate-900 p-4 text-xs text-slate-100">
+        <pre
+          tabIndex={0}
+          aria-label="Response body"
+          className="max-h-[32rem] overflow-auto rounded-md bg-slate-900 p-4 text-xs text-slate-100"
+        >
           {typeof result.body === "string" ? result.body : JSON.stringify(result.body, null, 2)}
         </pre>
       </div>
       <div className="space-y-2">
         <div className="flex flex-wrap items-center gap-3">
-          <button type="button" onClick={copy} className="rounded border border-slate-400 px-3 py-1.5">Copy as curl</button>
-          <span role="status" className="text-sm text-slate-700">{copied}</span>
+          <button type="button" onClick={copy} className="rounded border border-slate-400 px-3 py-1.5">
+            Copy as curl
+          </button>
+          <span role="status" className="text-sm text-slate-700">
+            {copied}
+          </span>
         </div>
-        <pre aria-label="curl command" tabIndex={0} className="overflow-x-auto rounded-md bg-slate-100 p-3 text-xs">{curl}</pre>
-        <p className="text-xs text-slate-700">The command reads your key from <code>$API_KEY</code>: the portal never shows the playground key.</p>
+        <pre aria-label="curl command" tabIndex={0} className="overflow-x-auto rounded-md bg-slate-100 p-3 text-xs">
+          {curl}
+        </pre>
+        <p className="text-xs text-slate-700">
+          The command reads your key from <code>$API_KEY</code>: the portal never shows the playground key.
+        </p>
       </div>
     </section>
   );

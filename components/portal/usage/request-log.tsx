@@ -7,7 +7,13 @@ import { portalFetch } from "@/components/portal/portal-fetch";
 import { QueryState } from "../query-state";
 import { ScrollRegion } from "@/components/scroll-region";
 
-interface Filters { key: string; route: string; status: string; from: string; to: string }
+interface Filters {
+  key: string;
+  route: string;
+  status: string;
+  from: string;
+  to: string;
+}
 const EMPTY: Filters = { key: "", route: "", status: "", from: "", to: "" };
 const input = "w-full rounded border border-slate-400 px-2 py-1";
 
@@ -42,42 +48,83 @@ export function RequestLog({ keys, endpoints }: { keys: UsageKey[]; endpoints: U
   };
   return (
     <section aria-labelledby="log-heading" className="space-y-4">
-      <h2 id="log-heading" className="text-2xl font-semibold">Request log</h2>
-      <form onSubmit={submit} className="grid gap-3 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Request log filters">
+      <h2 id="log-heading" className="text-2xl font-semibold">
+        Request log
+      </h2>
+      <form
+        onSubmit={submit}
+        className="grid gap-3 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-3"
+        aria-label="Request log filters"
+      >
         <div>
-          <label htmlFor="log-key" className="block text-sm font-medium">Key</label>
+          <label htmlFor="log-key" className="block text-sm font-medium">
+            Key
+          </label>
           <select id="log-key" value={draft.key} onChange={set("key")} className={input}>
             <option value="">All keys</option>
-            {keys.map((k) => <option key={k.id} value={k.id}>{k.name} ({k.prefix}…)</option>)}
+            {keys.map((k) => (
+              <option key={k.id} value={k.id}>
+                {k.name} ({k.prefix}…)
+              </option>
+            ))}
           </select>
         </div>
         <div>
-          <label htmlFor="log-route" className="block text-sm font-medium">Route</label>
+          <label htmlFor="log-route" className="block text-sm font-medium">
+            Route
+          </label>
           <select id="log-route" value={draft.route} onChange={set("route")} className={input}>
             <option value="">All routes</option>
-            {endpoints.map((e) => <option key={e.id} value={e.id}>{e.id}</option>)}
+            {endpoints.map((e) => (
+              <option key={e.id} value={e.id}>
+                {e.id}
+              </option>
+            ))}
           </select>
         </div>
         <div>
-          <label htmlFor="log-status" className="block text-sm font-medium">Status class</label>
+          <label htmlFor="log-status" className="block text-sm font-medium">
+            Status class
+          </label>
           <select id="log-status" value={draft.status} onChange={set("status")} className={input}>
             <option value="">All statuses</option>
-            {STATUS_CLASSES.map((s) => <option key={s} value={s}>{s}</option>)}
+            {STATUS_CLASSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
           </select>
         </div>
         <div>
-          <label htmlFor="log-from" className="block text-sm font-medium">From (your local time)</label>
+          <label htmlFor="log-from" className="block text-sm font-medium">
+            From (your local time)
+          </label>
           <input id="log-from" type="datetime-local" value={draft.from} onChange={set("from")} className={input} />
         </div>
         <div>
-          <label htmlFor="log-to" className="block text-sm font-medium">To (your local time)</label>
+          <label htmlFor="log-to" className="block text-sm font-medium">
+            To (your local time)
+          </label>
           <input id="log-to" type="datetime-local" value={draft.to} onChange={set("to")} className={input} />
         </div>
         <div className="flex items-end gap-2">
-          <button type="submit" className="rounded bg-blue-800 px-3 py-1.5 font-medium text-white">Apply filters</button>
-          <button type="button" onClick={() => { setDraft(EMPTY); setApplied(EMPTY); }} className="rounded border border-slate-400 px-3 py-1.5">Clear</button>
+          <button type="submit" className="rounded bg-blue-800 px-3 py-1.5 font-medium text-white">
+            Apply filters
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setDraft(EMPTY);
+              setApplied(EMPTY);
+            }}
+            className="rounded border border-slate-400 px-3 py-1.5"
+          >
+            Clear
+          </button>
         </div>
-        <p className="text-sm text-slate-700 sm:col-span-2 lg:col-span-3">Without a range: the last 7 days. A range spans at most 31 days.</p>
+        <p className="text-sm text-slate-700 sm:col-span-2 lg:col-span-3">
+          Without a range: the last 7 days. A range spans at most 31 days.
+        </p>
       </form>
       <QueryState query={log} what="request log">
         {(data) => {
@@ -90,30 +137,50 @@ export function RequestLog({ keys, endpoints }: { keys: UsageKey[]; endpoints: U
                   <thead className="bg-slate-100">
                     <tr>
                       {["Time (UTC)", "Key", "Method", "Path", "Status", "Latency", "Request id"].map((h) => (
-                        <th key={h} scope="col" className="whitespace-nowrap px-2 py-1">{h}</th>
+                        <th key={h} scope="col" className="whitespace-nowrap px-2 py-1">
+                          {h}
+                        </th>
                       ))}
                     </tr>
                   </thead>
                   <tbody>
                     {entries.map((e) => (
                       <tr key={e.id} className="border-t border-slate-200">
-                        <td className="whitespace-nowrap px-2 py-1 tabular-nums">{e.time.slice(0, 19).replace("T", " ")}</td>
-                        <td className="whitespace-nowrap px-2 py-1"><code>{e.keyPrefix}…</code></td>
+                        <td className="whitespace-nowrap px-2 py-1 tabular-nums">
+                          {e.time.slice(0, 19).replace("T", " ")}
+                        </td>
+                        <td className="whitespace-nowrap px-2 py-1">
+                          <code>{e.keyPrefix}…</code>
+                        </td>
                         <td className="px-2 py-1">{e.method}</td>
-                        <td className="px-2 py-1"><code className="break-all">{e.path}</code></td>
-                        <td className="whitespace-nowrap px-2 py-1">{e.status}{e.errorCode ? ` ${e.errorCode}` : ""}</td>
+                        <td className="px-2 py-1">
+                          <code className="break-all">{e.path}</code>
+                        </td>
+                        <td className="whitespace-nowrap px-2 py-1">
+                          {e.status}
+                          {e.errorCode ? ` ${e.errorCode}` : ""}
+                        </td>
                         <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{e.latencyMs} ms</td>
-                        <td className="px-2 py-1"><code className="break-all text-xs">{e.requestId}</code></td>
+                        <td className="px-2 py-1">
+                          <code className="break-all text-xs">{e.requestId}</code>
+                        </td>
                       </tr>
                     ))}
                   </tbody>
                 </table>
               </ScrollRegion>
               {log.hasNextPage ? (
-                <button type="button" onClick={() => log.fetchNextPage()} disabled={log.isFetchingNextPage} className="rounded border border-slate-400 px-3 py-1.5">
+                <button
+                  type="button"
+                  onClick={() => log.fetchNextPage()}
+                  disabled={log.isFetchingNextPage}
+                  className="rounded border border-slate-400 px-3 py-1.5"
+                >
                   {log.isFetchingNextPage ? "Loading…" : "Load older requests"}
                 </button>
-              ) : <p className="text-sm text-slate-700">End of the log for this range.</p>}
+              ) : (
+                <p className="text-sm text-slate-700">End of the log for this range.</p>
+              )}
             </div>
           );
         }}

@@ -7,14 +7,32 @@ import { ErrorNote } from "../error-note";
 
 export interface RegisterInput {
   keyId: string;
-  webhook: { url: string; events: string[]; symbols: string[]; ivRankAbove?: number; ivRankBelow?: number; ivChangeAbove?: number; description?: string };
+  webhook: {
+    url: string;
+    events: string[];
+    symbols: string[];
+    ivRankAbove?: number;
+    ivRankBelow?: number;
+    ivChangeAbove?: number;
+    description?: string;
+  };
 }
 
 const num = (v: string) => (v.trim() === "" ? undefined : Number(v));
 const field = "w-full rounded border border-slate-400 px-3 py-2";
 
 /** Registration: the key (its environment is the webhook's), URL, events, symbols and the thresholds the events need. */
-export function RegisterForm({ keys, busy, error, onRegister }: { keys: KeyListItem[]; busy: boolean; error: unknown; onRegister: (i: RegisterInput) => void }) {
+export function RegisterForm({
+  keys,
+  busy,
+  error,
+  onRegister,
+}: {
+  keys: KeyListItem[];
+  busy: boolean;
+  error: unknown;
+  onRegister: (i: RegisterInput) => void;
+}) {
   const active = keys.filter((k) => k.state === "active");
   const [events, setEvents] = useState<string[]>(["iv_rank.crossed_above"]);
   function submit(e: FormEvent<HTMLFormElement>) {
@@ -24,50 +42,100 @@ export function RegisterForm({ keys, busy, error, onRegister }: { keys: KeyListI
     onRegister({
       keyId: s("keyId"),
       webhook: {
-        url: s("url").trim(), events,
-        symbols: s("symbols").split(/[\s,]+/).filter(Boolean).map((x) => x.toUpperCase()),
-        ivRankAbove: num(s("ivRankAbove")), ivRankBelow: num(s("ivRankBelow")), ivChangeAbove: num(s("ivChangeAbove")),
+        url: s("url").trim(),
+        events,
+        symbols: s("symbols")
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .map((x) => x.toUpperCase()),
+        ivRankAbove: num(s("ivRankAbove")),
+        ivRankBelow: num(s("ivRankBelow")),
+        ivChangeAbove: num(s("ivChangeAbove")),
         description: s("description").trim() || undefined,
       },
     });
   }
-  if (active.length === 0) return <p className="text-slate-700">Create an API key on the <a className="underline" href="/dashboard/keys">API keys</a> page first: a webhook belongs to one key and gets that key&apos;s test or live events.</p>;
+  if (active.length === 0)
+    return (
+      <p className="text-slate-700">
+        Create an API key on the{" "}
+        <a className="underline" href="/dashboard/keys">
+          API keys
+        </a>{" "}
+        page first: a webhook belongs to one key and gets that key&apos;s test or live events.
+      </p>
+    );
   return (
-    <form onSubmit={submit} aria-labelledby="register-title" className="space-y-4 rounded border border-slate-300 p-4" noValidate>
-      <h2 id="register-title" className="text-xl font-semibold">Register a webhook</h2>
+    <form
+      onSubmit={submit}
+      aria-labelledby="register-title"
+      className="space-y-4 rounded border border-slate-300 p-4"
+      noValidate
+    >
+      <h2 id="register-title" className="text-xl font-semibold">
+        Register a webhook
+      </h2>
       <div className="grid gap-4 md:grid-cols-2">
-        <label className="block space-y-1"><span className="font-medium">API key</span>
+        <label className="block space-y-1">
+          <span className="font-medium">API key</span>
           <select name="keyId" className={field} defaultValue={active[0].id}>
-            {active.map((k) => <option key={k.id} value={k.id}>{k.name || k.prefix} ({k.env})</option>)}
+            {active.map((k) => (
+              <option key={k.id} value={k.id}>
+                {k.name || k.prefix} ({k.env})
+              </option>
+            ))}
           </select>
-          <span className="block text-sm text-slate-700">The webhook receives this key&apos;s environment&apos;s events: test keys demo data, live keys live data.</span>
+          <span className="block text-sm text-slate-700">
+            The webhook receives this key&apos;s environment&apos;s events: test keys demo data, live keys live data.
+          </span>
         </label>
-        <label className="block space-y-1"><span className="font-medium">Endpoint URL</span>
+        <label className="block space-y-1">
+          <span className="font-medium">Endpoint URL</span>
           <input name="url" type="url" required placeholder="https://example.com/hooks" className={field} />
         </label>
-        <label className="block space-y-1"><span className="font-medium">Symbols</span>
+        <label className="block space-y-1">
+          <span className="font-medium">Symbols</span>
           <input name="symbols" required placeholder="SPY, QQQ" className={field} />
           <span className="block text-sm text-slate-700">1–50, separated by commas or spaces.</span>
         </label>
-        <label className="block space-y-1"><span className="font-medium">Description (optional)</span>
+        <label className="block space-y-1">
+          <span className="font-medium">Description (optional)</span>
           <input name="description" maxLength={200} className={field} />
         </label>
       </div>
-      <fieldset className="space-y-1"><legend className="font-medium">Events</legend>
+      <fieldset className="space-y-1">
+        <legend className="font-medium">Events</legend>
         {WEBHOOK_EVENTS.map((ev) => (
           <label key={ev} className="flex items-center gap-2">
-            <input type="checkbox" checked={events.includes(ev)} onChange={(e) => setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))} />
+            <input
+              type="checkbox"
+              checked={events.includes(ev)}
+              onChange={(e) => setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))}
+            />
             <code>{ev}</code>
           </label>
         ))}
       </fieldset>
       <div className="grid gap-4 md:grid-cols-3">
-        <label className="block space-y-1"><span className="font-medium">IV rank above (0–100)</span><input name="ivRankAbove" inputMode="decimal" className={field} /></label>
-        <label className="block space-y-1"><span className="font-medium">IV rank below (0–100)</span><input name="ivRankBelow" inputMode="decimal" className={field} /></label>
-        <label className="block space-y-1"><span className="font-medium">Day IV change above (vol points)</span><input name="ivChangeAbove" inputMode="decimal" className={field} /></label>
+        <label className="block space-y-1">
+          <span className="font-medium">IV rank above (0–100)</span>
+          <input name="ivRankAbove" inputMode="decimal" className={field} />
+        </label>
+        <label className="block space-y-1">
+          <span className="font-medium">IV rank below (0–100)</span>
+          <input name="ivRankBelow" inputMode="decimal" className={field} />
+        </label>
+        <label className="block space-y-1">
+          <span className="font-medium">Day IV change above (vol points)</span>
+          <input name="ivChangeAbove" inputMode="decimal" className={field} />
+        </label>
       </div>
       <ErrorNote error={error} />
-      <button type="submit" disabled={busy} className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={busy}
+        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+      >
         {busy ? "Registering…" : "Register webhook"}
       </button>
     </form>

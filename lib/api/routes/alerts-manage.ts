@@ -8,7 +8,13 @@ import { notFound, requireWebhooks, webhookParams } from "./alerts-common";
 import { alertSchemas, deliveriesQuery, patchAlertBody, replayBody } from "./alerts-schemas";
 import { schemas } from "../../contract/responses";
 
-const common = { family: "B" as const, tags: ["Variant B", "Webhooks"], authenticated: true as const, touchesAccountState: true, params: webhookParams };
+const common = {
+  family: "B" as const,
+  tags: ["Variant B", "Webhooks"],
+  authenticated: true as const,
+  touchesAccountState: true,
+  params: webhookParams,
+};
 
 /** A missing webhook is a 404; domain rule violations reach the pipeline's one DomainError mapping. */
 async function domain<T>(fn: () => Promise<T | null>): Promise<T> {
@@ -18,45 +24,69 @@ async function domain<T>(fn: () => Promise<T | null>): Promise<T> {
 }
 
 export const patchAlert = defineRoute({
-  ...common, method: "PATCH", path: "/api/v1/alerts/{webhookId}",
+  ...common,
+  method: "PATCH",
+  path: "/api/v1/alerts/{webhookId}",
   summary: "Pause or resume a webhook",
-  description: "status paused holds deliveries; active resumes them, or re-enables a webhook the service disabled. A disabled webhook cannot be paused.",
-  body: patchAlertBody, response: schemas.webhook,
+  description:
+    "status paused holds deliveries; active resumes them, or re-enables a webhook the service disabled. A disabled webhook cannot be paused.",
+  body: patchAlertBody,
+  response: schemas.webhook,
   handler: async (ctx) => {
     requireWebhooks(ctx);
     const { status } = ctx.body;
     await domain(() => setWebhookStatus(ctx.database, ctx.caller.accountId, ctx.params.webhookId, status, ctx.now));
-    return { data: schemas.webhook.parse(await getWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId)) };
+    return {
+      data: schemas.webhook.parse(await getWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId)),
+    };
   },
 });
 
 export const testAlert = defineRoute({
-  ...common, method: "POST", path: "/api/v1/alerts/{webhookId}/test",
-  summary: "Send a webhook.test event", description: "Queues a signed webhook.test delivery to this webhook and answers 202 with its event id.",
-  response: alertSchemas.testEvent, successStatus: 202,
+  ...common,
+  method: "POST",
+  path: "/api/v1/alerts/{webhookId}/test",
+  summary: "Send a webhook.test event",
+  description: "Queues a signed webhook.test delivery to this webhook and answers 202 with its event id.",
+  response: alertSchemas.testEvent,
+  successStatus: 202,
   handler: async (ctx) => {
     requireWebhooks(ctx);
-    const eventId = await domain(() => sendTestEvent(ctx.database, ctx.caller.accountId, ctx.params.webhookId, ctx.now));
+    const eventId = await domain(() =>
+      sendTestEvent(ctx.database, ctx.caller.accountId, ctx.params.webhookId, ctx.now),
+    );
     return { data: { eventId }, status: 202 };
   },
 });
 
 export const listAlertDeliveries = defineRoute({
-  ...common, method: "GET", path: "/api/v1/alerts/{webhookId}/deliveries",
-  summary: "Recent deliveries with their attempts", description: "Newest first; each attempt with its time, status code, latency and the first bytes of the answer.",
-  query: deliveriesQuery, response: alertSchemas.deliveries,
+  ...common,
+  method: "GET",
+  path: "/api/v1/alerts/{webhookId}/deliveries",
+  summary: "Recent deliveries with their attempts",
+  description: "Newest first; each attempt with its time, status code, latency and the first bytes of the answer.",
+  query: deliveriesQuery,
+  response: alertSchemas.deliveries,
   handler: async (ctx) => {
     requireWebhooks(ctx);
     const { limit } = ctx.query;
-    const deliveries = await domain(() => listDeliveries(ctx.database, ctx.caller.accountId, ctx.params.webhookId, limit));
+    const deliveries = await domain(() =>
+      listDeliveries(ctx.database, ctx.caller.accountId, ctx.params.webhookId, limit),
+    );
     return { data: alertSchemas.deliveries.parse({ deliveries }) };
   },
 });
 
 export const replayAlert = defineRoute({
-  ...common, method: "POST", path: "/api/v1/alerts/{webhookId}/replay",
-  summary: "Replay one event or a time range", description: "Queues the event(s) again with a fresh retry schedule; each keeps its webhook-id, so receivers can deduplicate.",
-  body: replayBody, response: alertSchemas.replayed, successStatus: 202,
+  ...common,
+  method: "POST",
+  path: "/api/v1/alerts/{webhookId}/replay",
+  summary: "Replay one event or a time range",
+  description:
+    "Queues the event(s) again with a fresh retry schedule; each keeps its webhook-id, so receivers can deduplicate.",
+  body: replayBody,
+  response: alertSchemas.replayed,
+  successStatus: 202,
   handler: async (ctx) => {
     requireWebhooks(ctx);
     const body = ctx.body;
@@ -67,19 +97,33 @@ export const replayAlert = defineRoute({
       if (!ok) throw invalid("body field 'eventId': this webhook was never sent that event.");
       return { data: { queued: 1 }, status: 202 };
     }
-    const queued = await domain(() => replayRange(ctx.database, accountId, id, new Date(body.from), new Date(body.to), ctx.now));
+    const queued = await domain(() =>
+      replayRange(ctx.database, accountId, id, new Date(body.from), new Date(body.to), ctx.now),
+    );
     return { data: { queued }, status: 202 };
   },
 });
 
 export const rotateAlertSecret = defineRoute({
-  ...common, method: "POST", path: "/api/v1/alerts/{webhookId}/rotate-secret",
-  summary: "Rotate the signing secret", description: "Returns a new secret (shown once). For 24 hours deliveries carry two signatures, new and previous secret.",
+  ...common,
+  method: "POST",
+  path: "/api/v1/alerts/{webhookId}/rotate-secret",
+  summary: "Rotate the signing secret",
+  description:
+    "Returns a new secret (shown once). For 24 hours deliveries carry two signatures, new and previous secret.",
   response: alertSchemas.rotated,
   handler: async (ctx) => {
     requireWebhooks(ctx);
-    return { data: await domain(() => rotateWebhookSecret(ctx.database, ctx.caller.accountId, ctx.params.webhookId, ctx.now)) };
+    return {
+      data: await domain(() => rotateWebhookSecret(ctx.database, ctx.caller.accountId, ctx.params.webhookId, ctx.now)),
+    };
   },
 });
 
-export const alertManagementRoutes: RouteDef[] = [patchAlert, testAlert, listAlertDeliveries, replayAlert, rotateAlertSecret];
+export const alertManagementRoutes: RouteDef[] = [
+  patchAlert,
+  testAlert,
+  listAlertDeliveries,
+  replayAlert,
+  rotateAlertSecret,
+];

@@ -1,6 +1,13 @@
 /** Variant B webhook registration (spec §6). Needs a plan with webhooks (Pro, Enterprise). Rows leave through the public schemas. */
 import { z } from "zod";
-import { deleteWebhook, getWebhook, listWebhooks, registerWebhook, WEBHOOK_EVENTS, WebhookLimitError } from "../../domain/webhooks";
+import {
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  registerWebhook,
+  WEBHOOK_EVENTS,
+  WebhookLimitError,
+} from "../../domain/webhooks";
 import { checkWebhookUrl } from "../../domain/webhook-targets";
 import { appEnv } from "../../env";
 import { invalid } from "../errors";
@@ -11,17 +18,39 @@ import { notFound, requireWebhooks, webhookParams } from "./alerts-common";
 
 export const alertBody = z
   .object({
-    url: z.string().max(2048).url().describe("HTTPS endpoint that receives signed deliveries. Private, loopback, link-local, CGNAT and cloud-metadata addresses are refused (see Webhooks)."),
+    url: z
+      .string()
+      .max(2048)
+      .url()
+      .describe(
+        "HTTPS endpoint that receives signed deliveries. Private, loopback, link-local, CGNAT and cloud-metadata addresses are refused (see Webhooks).",
+      ),
     events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length).describe("Event types to deliver."),
     symbols: z.array(symbolSchema).min(1).max(50).describe("Symbols to watch (1–50)."),
-    ivRankAbove: z.number().min(0).max(100).optional().describe("iv_rank.crossed_above fires when IV rank rises above this (0–100)."),
-    ivRankBelow: z.number().min(0).max(100).optional().describe("iv_rank.crossed_below fires when IV rank falls below this (0–100)."),
-    ivChangeAbove: z.number().gt(0).max(100).optional().describe("iv.day_change_exceeded fires when |30-day ATM IV − previous close| exceeds this, in vol points."),
+    ivRankAbove: z
+      .number()
+      .min(0)
+      .max(100)
+      .optional()
+      .describe("iv_rank.crossed_above fires when IV rank rises above this (0–100)."),
+    ivRankBelow: z
+      .number()
+      .min(0)
+      .max(100)
+      .optional()
+      .describe("iv_rank.crossed_below fires when IV rank falls below this (0–100)."),
+    ivChangeAbove: z
+      .number()
+      .gt(0)
+      .max(100)
+      .optional()
+      .describe("iv.day_change_exceeded fires when |30-day ATM IV − previous close| exceeds this, in vol points."),
     description: z.string().max(200).optional(),
   })
   .strict()
   .superRefine((b, ctx) => {
-    if (new Set(b.events).size !== b.events.length) ctx.addIssue({ code: "custom", path: ["events"], message: "events must not repeat" });
+    if (new Set(b.events).size !== b.events.length)
+      ctx.addIssue({ code: "custom", path: ["events"], message: "events must not repeat" });
     if (b.events.includes("iv_rank.crossed_above") && b.ivRankAbove === undefined)
       ctx.addIssue({ code: "custom", path: ["ivRankAbove"], message: "required with iv_rank.crossed_above" });
     if (b.events.includes("iv_rank.crossed_below") && b.ivRankBelow === undefined)
@@ -31,15 +60,26 @@ export const alertBody = z
   });
 
 export const createAlert = defineRoute({
-  method: "POST", path: "/api/v1/alerts", family: "B", tags: ["Variant B", "Webhooks"], authenticated: true, touchesAccountState: true,
+  method: "POST",
+  path: "/api/v1/alerts",
+  family: "B",
+  tags: ["Variant B", "Webhooks"],
+  authenticated: true,
+  touchesAccountState: true,
   summary: "Register a webhook for IV or no-trade alerts",
-  description: "Registers a webhook. The signing secret is shown once; deliveries are signed per the Standard Webhooks scheme.",
-  body: alertBody, response: schemas.webhookCreated, successStatus: 201,
+  description:
+    "Registers a webhook. The signing secret is shown once; deliveries are signed per the Standard Webhooks scheme.",
+  body: alertBody,
+  response: schemas.webhookCreated,
+  successStatus: 201,
   handler: async (ctx) => {
     requireWebhooks(ctx);
     const body = ctx.body;
     const env = appEnv();
-    const refused = await checkWebhookUrl(body.url, { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS, production: env.NODE_ENV === "production" });
+    const refused = await checkWebhookUrl(body.url, {
+      allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+      production: env.NODE_ENV === "production",
+    });
     if (refused) throw invalid(`body field 'url': ${refused}.`);
     try {
       const created = await registerWebhook(ctx.database.db, ctx.caller, body);
@@ -52,8 +92,15 @@ export const createAlert = defineRoute({
 });
 
 export const listAlerts = defineRoute({
-  method: "GET", path: "/api/v1/alerts", family: "B", tags: ["Variant B", "Webhooks"], authenticated: true, touchesAccountState: true,
-  summary: "List this account's webhooks", description: "Every registration of the calling key's account but deleted ones, with its status and, when disabled, why.",
+  method: "GET",
+  path: "/api/v1/alerts",
+  family: "B",
+  tags: ["Variant B", "Webhooks"],
+  authenticated: true,
+  touchesAccountState: true,
+  summary: "List this account's webhooks",
+  description:
+    "Every registration of the calling key's account but deleted ones, with its status and, when disabled, why.",
   response: schemas.webhookList,
   handler: async (ctx) => {
     requireWebhooks(ctx);
@@ -62,9 +109,16 @@ export const listAlerts = defineRoute({
 });
 
 export const getAlert = defineRoute({
-  method: "GET", path: "/api/v1/alerts/{webhookId}", family: "B", tags: ["Variant B", "Webhooks"], authenticated: true, touchesAccountState: true,
-  summary: "One webhook registration", description: "A registration of the calling key's account; another account's id answers 404.",
-  params: webhookParams, response: schemas.webhook,
+  method: "GET",
+  path: "/api/v1/alerts/{webhookId}",
+  family: "B",
+  tags: ["Variant B", "Webhooks"],
+  authenticated: true,
+  touchesAccountState: true,
+  summary: "One webhook registration",
+  description: "A registration of the calling key's account; another account's id answers 404.",
+  params: webhookParams,
+  response: schemas.webhook,
   handler: async (ctx) => {
     requireWebhooks(ctx);
     const found = await getWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId);
@@ -74,9 +128,16 @@ export const getAlert = defineRoute({
 });
 
 export const deleteAlert = defineRoute({
-  method: "DELETE", path: "/api/v1/alerts/{webhookId}", family: "B", tags: ["Variant B", "Webhooks"], authenticated: true, touchesAccountState: true,
-  summary: "Delete a webhook", description: "Stops deliveries; the registration answers with status deleted.",
-  params: webhookParams, response: schemas.webhook,
+  method: "DELETE",
+  path: "/api/v1/alerts/{webhookId}",
+  family: "B",
+  tags: ["Variant B", "Webhooks"],
+  authenticated: true,
+  touchesAccountState: true,
+  summary: "Delete a webhook",
+  description: "Stops deliveries; the registration answers with status deleted.",
+  params: webhookParams,
+  response: schemas.webhook,
   handler: async (ctx) => {
     requireWebhooks(ctx);
     const deleted = await deleteWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId);

@@ -10,7 +10,8 @@ export const tickerSummary = defineRoute({
   family: "A",
   tags: ["Variant A"],
   summary: "Research summary for a ticker",
-  description: "Price, service_score (0–100), sentiment, risk_level and a generated summary, from the service's own analytics.",
+  description:
+    "Price, service_score (0–100), sentiment, risk_level and a generated summary, from the service's own analytics.",
   authenticated: true,
   params: symbolParams,
   response: schemas.tickerSummary,
@@ -23,7 +24,8 @@ export const signalScore = defineRoute({
   family: "A",
   tags: ["Variant A"],
   summary: "Signal score for a ticker",
-  description: "service_score (0–100) with its weighted components, sentiment, risk level, and the options metrics behind them.",
+  description:
+    "service_score (0–100) with its weighted components, sentiment, risk level, and the options metrics behind them.",
   authenticated: true,
   params: symbolParams,
   response: schemas.signalScore,
@@ -33,10 +35,17 @@ export const signalScore = defineRoute({
 export const optionsFlowQuery = z
   .object({
     symbol: symbolSchema.optional(),
-    min_premium: nonNegativeIntString(1_000_000_000_000).optional().describe("Minimum premium of an event in USD (integer ≥ 0)."),
-    type: caseInsensitiveEnum(["sweep", "block", "unusual"]).optional().describe("Only events of this type (case-insensitive)."),
+    min_premium: nonNegativeIntString(1_000_000_000_000)
+      .optional()
+      .describe("Minimum premium of an event in USD (integer ≥ 0)."),
+    type: caseInsensitiveEnum(["sweep", "block", "unusual"])
+      .optional()
+      .describe("Only events of this type (case-insensitive)."),
     since: isoDateTimeString.optional().describe("Only events at or after this time (ISO 8601 with zone)."),
-    limit: nonNegativeIntString(500).refine((n) => n >= 1, { message: "must be at least 1" }).optional().describe("At most this many events (1–500, default 50)."),
+    limit: nonNegativeIntString(500)
+      .refine((n) => n >= 1, { message: "must be at least 1" })
+      .optional()
+      .describe("At most this many events (1–500, default 50)."),
   })
   .strict();
 
@@ -46,12 +55,19 @@ export const optionsFlow = defineRoute({
   family: "A",
   tags: ["Variant A"],
   summary: "Options-flow events",
-  description: "Sweeps, blocks and unusual-volume events built from option trades, newest first. Pending data licensing for live keys by default.",
+  description:
+    "Sweeps, blocks and unusual-volume events built from option trades, newest first. Pending data licensing for live keys by default.",
   authenticated: true,
   query: optionsFlowQuery,
   response: schemas.optionsFlow,
   handler: ({ engine, view, query }) =>
-    engine.optionsFlow(view, { symbol: query.symbol, minPremium: query.min_premium, type: query.type, since: query.since, limit: query.limit ?? 50 }),
+    engine.optionsFlow(view, {
+      symbol: query.symbol,
+      minPremium: query.min_premium,
+      type: query.type,
+      since: query.since,
+      limit: query.limit ?? 50,
+    }),
 });
 
 export const familyARoutes = [tickerSummary, signalScore, optionsFlow];

@@ -25,7 +25,8 @@ export const noTrade = defineRoute({
   family: "B",
   tags: ["Variant B"],
   summary: "No-trade analysis across 8 risk categories",
-  description: "Checks in eight named risk categories, each pass/warn/fail against documented thresholds, and a decision.",
+  description:
+    "Checks in eight named risk categories, each pass/warn/fail against documented thresholds, and a decision.",
   authenticated: true,
   params: tickerParams,
   response: schemas.noTrade,
@@ -65,7 +66,10 @@ export const watchlistQuery = z
       .max(MAX_WATCHLIST * 10)
       .describe(`Comma-separated symbols, 1–${MAX_WATCHLIST}.`)
       .transform((s, ctx) => {
-        const parts = s.split(",").map((p) => p.trim()).filter((p) => p !== "");
+        const parts = s
+          .split(",")
+          .map((p) => p.trim())
+          .filter((p) => p !== "");
         const out: string[] = [];
         for (const p of parts) {
           const r = symbolSchema.safeParse(p);
@@ -88,7 +92,8 @@ export const watchlistRanking = defineRoute({
   family: "B",
   tags: ["Variant B"],
   summary: "Watchlist ranked by IV rank and liquidity",
-  description: "Ranks the given symbols by 0.6 × IV rank + 0.4 × liquidity score, with each symbol's no-trade decision. A partial batch is answered: symbols the service cannot rank are listed in `unknown` with a reason, and the others are ranked; only when none can be ranked does the call fail (404 symbol_not_found, or 503 data_source_unavailable).",
+  description:
+    "Ranks the given symbols by 0.6 × IV rank + 0.4 × liquidity score, with each symbol's no-trade decision. A partial batch is answered: symbols the service cannot rank are listed in `unknown` with a reason, and the others are ranked; only when none can be ranked does the call fail (404 symbol_not_found, or 503 data_source_unavailable).",
   authenticated: true,
   query: watchlistQuery,
   response: schemas.watchlistRanking,
@@ -104,7 +109,8 @@ export const researchOutputs = defineRoute({
   family: "B",
   tags: ["Variant B"],
   summary: "Structured research output for a strategy",
-  description: "Prices a strategy's legs from the current chain and returns payoff, greeks, probability of profit and risk flags.",
+  description:
+    "Prices a strategy's legs from the current chain and returns payoff, greeks, probability of profit and risk flags.",
   authenticated: true,
   body: strategyRequestSchema,
   response: schemas.researchOutput,

@@ -9,7 +9,13 @@ import { familyBRoutes } from "./family-b";
 import { health, openApiRoute } from "./meta";
 
 /** Routes that are metered and licensed: the endpoint catalogue seeded into the database. */
-export const meteredRoutes: RouteDef[] = [...familyARoutes, ...familyBRoutes, ...discoveryRoutes, ...alertRoutes, ...alertManagementRoutes];
+export const meteredRoutes: RouteDef[] = [
+  ...familyARoutes,
+  ...familyBRoutes,
+  ...discoveryRoutes,
+  ...alertRoutes,
+  ...alertManagementRoutes,
+];
 
 /** The rows `seedReferenceData` keeps in the endpoints table. */
 export const endpointCatalogue = (): EndpointSeed[] =>

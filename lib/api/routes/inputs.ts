@@ -9,7 +9,9 @@ export const symbolSchema = z
   .string()
   .max(16)
   .transform((s) => s.toUpperCase())
-  .refine((s) => SYMBOL_PATTERN.test(s), { message: "must be a ticker symbol: 1–6 letters, optionally . or - and 1–2 letters (e.g. BRK.B)" })
+  .refine((s) => SYMBOL_PATTERN.test(s), {
+    message: "must be a ticker symbol: 1–6 letters, optionally . or - and 1–2 letters (e.g. BRK.B)",
+  })
   .describe("Ticker symbol, case-insensitive (answered upper-case). Pattern ^[A-Z]{1,6}([.-][A-Z]{1,2})?$");
 
 export const symbolParams = z.object({ symbol: symbolSchema }).strict();

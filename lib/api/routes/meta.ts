@@ -13,7 +13,10 @@ export function databaseReachable(pool: object, probe: () => Promise<unknown>, n
   const cached = checks.get(pool);
   if (cached && now - cached.at < HEALTH_CHECK_TTL_MS) return cached.reachable; // also joins a probe still in flight
   const reachable = Promise.race([
-    probe().then(() => true, () => false),
+    probe().then(
+      () => true,
+      () => false,
+    ),
     new Promise<boolean>((resolve) => setTimeout(resolve, 2000, false).unref()),
   ]);
   checks.set(pool, { at: now, reachable });
@@ -21,12 +24,24 @@ export function databaseReachable(pool: object, probe: () => Promise<unknown>, n
 }
 
 export const health = defineRoute({
-  method: "GET", path: "/api/v1/health", family: "B", tags: ["Service"], authenticated: false,
-  summary: "Health check and version", description: "status ok, or degraded when the database does not answer within 2 s (the check is shared for 1 s); version; uptime in seconds.",
+  method: "GET",
+  path: "/api/v1/health",
+  family: "B",
+  tags: ["Service"],
+  authenticated: false,
+  summary: "Health check and version",
+  description:
+    "status ok, or degraded when the database does not answer within 2 s (the check is shared for 1 s); version; uptime in seconds.",
   response: schemas.health,
   handler: async ({ database }) => {
     const reachable = await databaseReachable(database.sql, () => database.sql`select 1`);
-    return { data: { status: reachable ? "ok" : "degraded", version: VERSION, uptime: Math.round((Date.now() - startedAt) / 100) / 10 } };
+    return {
+      data: {
+        status: reachable ? "ok" : "degraded",
+        version: VERSION,
+        uptime: Math.round((Date.now() - startedAt) / 100) / 10,
+      },
+    };
   },
 });
 
@@ -34,8 +49,13 @@ export const health = defineRoute({
 export function openApiRoute(build: () => unknown): RouteDef {
   let doc: unknown;
   return defineRoute({
-    method: "GET", path: "/api/v1/openapi.json", family: "A", tags: ["Service"], authenticated: false,
-    summary: "This API reference (OpenAPI 3.1)", description: "Generated from the schemas that validate requests.",
+    method: "GET",
+    path: "/api/v1/openapi.json",
+    family: "A",
+    tags: ["Service"],
+    authenticated: false,
+    summary: "This API reference (OpenAPI 3.1)",
+    description: "Generated from the schemas that validate requests.",
     handler: () => ({ data: (doc ??= build()) }),
   });
 }

@@ -90,7 +90,7 @@ export function parseIsoDate(date: string): number {
 /** Intraday share of volume traded by minute m of 390: a U-shaped curve (heavy open and close). */
 // Integral of the 1 + 2.5(2x − 1)^2 density from 0 to u.
 function uShapeIntegral(u: number): number {
-  return u + (2.5 / 6) * (Math.pow(2 * u - 1, 3) + 1);
+  return u + (2.5 / 6) * ((2 * u - 1) ** 3 + 1);
 }
 const U_TOTAL = uShapeIntegral(1);
 
@@ -100,6 +100,5 @@ export function cumulativeVolumeShare(minute: number): number {
 
 /** Relative trade intensity at session fraction x (same U shape, mean 1). */
 export function intensityAt(x: number): number {
-  return (1 + 2.5 * Math.pow(2 * x - 1, 2)) / (1 + 2.5 / 3);
+  return (1 + 2.5 * (2 * x - 1) ** 2) / (1 + 2.5 / 3);
 }
-

@@ -7,7 +7,16 @@ import type { OptionQuote } from "../../analytics/types";
 import { DAY_MS, sessionMinute, cumulativeVolumeShare } from "./calendar";
 import { Rng, extendKey, fmix32, rngFor, streamKey } from "./prng";
 import { cents } from "./intraday";
-import { expiryPoint, listExpiries, strikeGrid, surfaceContext, surfacePoint, type Expiry, type ExpiryPoint, type SurfaceContext } from "./surface";
+import {
+  expiryPoint,
+  listExpiries,
+  strikeGrid,
+  surfaceContext,
+  surfacePoint,
+  type Expiry,
+  type ExpiryPoint,
+  type SurfaceContext,
+} from "./surface";
 import type { DemoSymbol } from "./universe";
 
 const RIGHTS: OptionRight[] = ["C", "P"];
@@ -20,7 +29,7 @@ export function putTilt(ctx: SurfaceContext): number {
 
 function spreadFraction(z: number, days: number, activity: number): number {
   const tenor = days < 3 ? 1.6 : days < 10 ? 1.2 : days > 90 ? 1.3 : 1;
-  return Math.min(0.6, (0.015 + 0.012 * z * z) * tenor / Math.sqrt(Math.max(activity, 0.25)));
+  return Math.min(0.6, ((0.015 + 0.012 * z * z) * tenor) / Math.sqrt(Math.max(activity, 0.25)));
 }
 
 /** Bid/ask in cents around a model mid; options worth under a cent are bid at zero. */
@@ -44,7 +53,9 @@ export interface ExpiryQuoter {
 
 export function expiryQuoter(ctx: SurfaceContext, expiry: Expiry, tilt: number): ExpiryQuoter {
   return {
-    ctx, expiry, tilt,
+    ctx,
+    expiry,
+    tilt,
     live: expiryPoint(ctx, expiry),
     ref: expiryPoint(ctx, expiry, ctx.refPrice, ctx.refVol),
     days: (expiry.closeMs - ctx.t) / DAY_MS,
@@ -55,11 +66,22 @@ export function expiryQuoter(ctx: SurfaceContext, expiry: Expiry, tilt: number):
 export function quoteContract(q: ExpiryQuoter, strike: number, right: OptionRight): OptionQuote {
   const { ctx, expiry, days } = q;
   const sp = surfacePoint(ctx, q.live, strike);
-  const mid = bsmPrice({ spot: ctx.spot, strike, years: q.live.years, rate: q.live.rate, dividendYield: ctx.sym.dividendYield, vol: sp.vol, right });
+  const mid = bsmPrice({
+    spot: ctx.spot,
+    strike,
+    years: q.live.years,
+    rate: q.live.rate,
+    dividendYield: ctx.sym.dividendYield,
+    vol: sp.vol,
+    right,
+  });
   const intrinsic = Math.max(0, right === "C" ? ctx.spot - strike : strike - ctx.spot);
   // Market makers quote time value; the intrinsic part is hedgeable with stock and adds little width.
   const extrinsic = Math.max(0, mid - intrinsic);
-  const spread = Math.max(mid < 3 ? 0.01 : 0.05, extrinsic * spreadFraction(sp.z, days, ctx.sym.optionActivity) + 0.004 * intrinsic);
+  const spread = Math.max(
+    mid < 3 ? 0.01 : 0.05,
+    extrinsic * spreadFraction(sp.z, days, ctx.sym.optionActivity) + 0.004 * intrinsic,
+  );
   const { bid, ask } = quoteAround(mid, spread);
   const refZ = surfacePoint(ctx, q.ref, strike).z;
   const key = extendKey(q.keyPrefix, strike, right, ctx.dayMs);
@@ -69,10 +91,23 @@ export function quoteContract(q: ExpiryQuoter, strike: number, right: OptionRigh
   const dailyVolume = 700 * activity * tenorVolume * Math.exp(-(refZ * refZ) / 2.4) * Math.exp(0.5 * rng.normal());
   const volume = Math.floor(dailyVolume * cumulativeVolumeShare(sessionMinute(ctx.dayMs, ctx.t)));
   const tenorOi = (expiry.monthly ? 2 : 0.8) * Math.min(1.5, 0.4 + days / 60);
-  const openInterest = Math.floor(4000 * ctx.sym.optionActivity * tenorOi * Math.exp(-(refZ * refZ) / 5) * Math.exp(0.4 * rng.normal()));
+  const openInterest = Math.floor(
+    4000 * ctx.sym.optionActivity * tenorOi * Math.exp(-(refZ * refZ) / 5) * Math.exp(0.4 * rng.normal()),
+  );
   const lastDraw = new Rng(fmix32(key ^ Math.floor(ctx.t / 60_000))).next();
   const last = volume > 0 && mid >= 0.01 ? Math.max(0.01, cents(mid + (lastDraw - 0.5) * (ask - bid))) : null;
-  return { symbol: ctx.sym.symbol, asOf: new Date(ctx.t), expiry: expiry.date, strike, right, bid, ask, last, volume, openInterest };
+  return {
+    symbol: ctx.sym.symbol,
+    asOf: new Date(ctx.t),
+    expiry: expiry.date,
+    strike,
+    right,
+    bid,
+    ask,
+    last,
+    volume,
+    openInterest,
+  };
 }
 
 export function hasOptions(sym: DemoSymbol): boolean {

@@ -5,7 +5,14 @@
 import type { Bar } from "../../analytics/types";
 import { rngFor } from "./prng";
 import { dailyPoint } from "./paths";
-import { cumulativeVolumeShare, MINUTE_MS, SESSION_MINUTES, sessionClose, sessionMinute, sessionOpen } from "./calendar";
+import {
+  cumulativeVolumeShare,
+  MINUTE_MS,
+  SESSION_MINUTES,
+  sessionClose,
+  sessionMinute,
+  sessionOpen,
+} from "./calendar";
 import { demoSymbol } from "./universe";
 
 const INTRADAY_SHARE = 0.75; // share of daily variance that accrues during the session rather than overnight
@@ -47,7 +54,8 @@ function logPath(seed: number | string, symbol: string, dayMs: number): Float64A
   const sigma = (vol / Math.sqrt(252)) * Math.sqrt(INTRADAY_SHARE / SESSION_MINUTES);
   const idio = Math.sqrt(1 - rho * rho);
   scratch[0] = 0;
-  for (let m = 1; m <= SESSION_MINUTES; m++) scratch[m] = scratch[m - 1] + sigma * (rho * common[m - 1] + idio * rng.fastNormal());
+  for (let m = 1; m <= SESSION_MINUTES; m++)
+    scratch[m] = scratch[m - 1] + sigma * (rho * common[m - 1] + idio * rng.fastNormal());
   const lo = Math.log(point.open);
   const drift = Math.log(point.close) - lo;
   const end = scratch[SESSION_MINUTES];
@@ -84,21 +92,47 @@ export function spotAt(seed: number | string, symbol: string, dayMs: number, t: 
   return minutePath(seed, symbol, dayMs)[sessionMinute(dayMs, t)];
 }
 
-function barOf(symbol: string, interval: Bar["interval"], ts: Date, path: Float64Array, from: number, to: number, volume: number): Bar {
+function barOf(
+  symbol: string,
+  interval: Bar["interval"],
+  ts: Date,
+  path: Float64Array,
+  from: number,
+  to: number,
+  volume: number,
+): Bar {
   let high = path[from];
   let low = path[from];
   for (let m = from + 1; m <= to; m++) {
     if (path[m] > high) high = path[m];
     if (path[m] < low) low = path[m];
   }
-  return { symbol, interval, ts, open: cents(path[from]), high: cents(high), low: cents(low), close: cents(path[to]), volume: Math.round(volume) };
+  return {
+    symbol,
+    interval,
+    ts,
+    open: cents(path[from]),
+    high: cents(high),
+    low: cents(low),
+    close: cents(path[to]),
+    volume: Math.round(volume),
+  };
 }
 
 /** The session's daily bar as of t (partial while the session runs); ts = the session date 00:00 UTC. */
 export function dailyBarAt(seed: number | string, symbol: string, dayMs: number, t: number): Bar {
   if (t >= sessionClose(dayMs)) {
     const [open, high, low, close] = sessionOhlc(seed, symbol, dayMs);
-    return { symbol, interval: "1d", ts: new Date(dayMs), open: cents(open), high: cents(high), low: cents(low), close: cents(close), volume: dailyPoint(seed, symbol, dayMs).volume };
+    return {
+      symbol,
+      interval: "1d",
+      ts: new Date(dayMs),
+      open: cents(open),
+      high: cents(high),
+      low: cents(low),
+      close: cents(close),
+      volume: dailyPoint(seed, symbol, dayMs).volume,
+    };
   }
   const path = minutePath(seed, symbol, dayMs);
   const m = Math.max(1, sessionMinute(dayMs, t));

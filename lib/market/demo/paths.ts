@@ -4,7 +4,7 @@
  * index return with their beta plus idiosyncratic noise, and revert slowly to their base price.
  */
 import { BoundedMemo } from "../../util/bounded-memo";
-import { Rng, rngFor } from "./prng";
+import { type Rng, rngFor } from "./prng";
 import { DEMO_UNIVERSE, isEarningsDay, isTradedProduct, type DemoSymbol } from "./universe";
 import { sessionDayAt, sessionIndex } from "./calendar";
 
@@ -87,7 +87,8 @@ function step(state: PathState): void {
   const dayMs = sessionDayAt(i);
   const m = state.marketRng;
   const u = m.next();
-  if (state.regime === "calm" ? u < P_CALM_TO_STRESS : u < P_STRESS_TO_CALM) state.regime = state.regime === "calm" ? "stressed" : "calm";
+  if (state.regime === "calm" ? u < P_CALM_TO_STRESS : u < P_STRESS_TO_CALM)
+    state.regime = state.regime === "calm" ? "stressed" : "calm";
   const stressed = state.regime === "stressed";
   const prevVol = state.indexVol;
   const zMarket = m.normal();
@@ -98,7 +99,10 @@ function step(state: PathState): void {
   const rMarket = DRIFT[state.regime] + idxDaily * zMarket + jump;
   // Vol mean-reverts to the regime level and rises when the index falls (the leverage effect).
   const volNoise = m.normal();
-  state.indexVol = Math.min(0.85, Math.max(0.09, prevVol + 0.1 * (TARGET_VOL[state.regime] - prevVol) - 1.6 * rMarket + 0.008 * volNoise));
+  state.indexVol = Math.min(
+    0.85,
+    Math.max(0.09, prevVol + 0.1 * (TARGET_VOL[state.regime] - prevVol) - 1.6 * rMarket + 0.008 * volNoise),
+  );
   state.days.push({ regime: state.regime, indexVol: state.indexVol });
 
   const idx = state.index;
@@ -106,7 +110,12 @@ function step(state: PathState): void {
   const idxGap = 0.25 * idxRet + 0.001 * idx.rng.normal();
   const idxOpen = Math.exp(idx.logPrice + idxGap);
   idx.logPrice += idxRet;
-  idx.points.push({ open: idxOpen, close: Math.exp(idx.logPrice), atmVol: state.indexVol, volume: dailyVolume(idx, idxRet, idxDaily, stressed, false) });
+  idx.points.push({
+    open: idxOpen,
+    close: Math.exp(idx.logPrice),
+    atmVol: state.indexVol,
+    volume: dailyVolume(idx, idxRet, idxDaily, stressed, false),
+  });
 
   const vix = state.vix;
   const vixClose = 100 * state.indexVol * Math.exp(0.03 * vix.rng.normal());
@@ -149,7 +158,12 @@ export function marketDay(seed: number | string, dayMs: number): MarketDay {
 /** The daily point of a symbol at a session (full-day values, as of that session's close). */
 export function dailyPoint(seed: number | string, symbol: string, dayMs: number): DailyPoint {
   const state = stateFor(seed, dayMs);
-  const w = symbol === state.index.sym.symbol ? state.index : symbol === state.vix.sym.symbol ? state.vix : state.equities.get(symbol);
+  const w =
+    symbol === state.index.sym.symbol
+      ? state.index
+      : symbol === state.vix.sym.symbol
+        ? state.vix
+        : state.equities.get(symbol);
   if (!w) throw new Error(`unknown demo symbol ${symbol}`);
   return w.points[sessionIndex(dayMs)];
 }

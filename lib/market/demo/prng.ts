@@ -95,7 +95,7 @@ export class Rng {
 
   /** Pareto-tailed integer ≥ min; alpha near 1.3 gives the heavy tail of option trade sizes. */
   pareto(min: number, alpha: number): number {
-    return Math.floor(min / Math.pow(this.nextOpen(), 1 / alpha));
+    return Math.floor(min / this.nextOpen() ** (1 / alpha));
   }
 
   /** Poisson count (Knuth for small means, normal approximation above 50). */

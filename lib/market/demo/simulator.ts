@@ -38,8 +38,12 @@ export function demoInstruments(seed: number | string, t: Date | number, symbols
   return selectUniverse(symbols).map((s) => {
     const earnings = nextEarnings(s, day + DAY_MS);
     return {
-      symbol: s.symbol, name: s.name, sector: s.sector, kind: s.kind,
-      nextEarningsDate: earnings === null ? null : isoDate(earnings), dividendYield: s.dividendYield,
+      symbol: s.symbol,
+      name: s.name,
+      sector: s.sector,
+      kind: s.kind,
+      nextEarningsDate: earnings === null ? null : isoDate(earnings),
+      dividendYield: s.dividendYield,
     };
   });
 }
@@ -56,7 +60,11 @@ export function generateEodChain(seed: number | string, dayMs: number, symbols?:
 }
 
 /** The current session's daily bar (partial while it runs) and its 5-minute bars as of t. */
-export function generateBarsAt(seed: number | string, t: Date | number, symbols?: readonly string[]): { daily: Bar[]; intraday: Bar[] } {
+export function generateBarsAt(
+  seed: number | string,
+  t: Date | number,
+  symbols?: readonly string[],
+): { daily: Bar[]; intraday: Bar[] } {
   const day = currentSession(+t);
   const universe = selectUniverse(symbols);
   return {

@@ -4,7 +4,17 @@
  * event variance on expiries after the next earnings date, and a skew that makes downside strikes richer.
  */
 import { BoundedMemo } from "../../util/bounded-memo";
-import { DAY_MS, YEAR_MS, currentSession, dayStart, isoDate, previousSession, sessionClose, sessionMinute, SESSION_MINUTES } from "./calendar";
+import {
+  DAY_MS,
+  YEAR_MS,
+  currentSession,
+  dayStart,
+  isoDate,
+  previousSession,
+  sessionClose,
+  sessionMinute,
+  SESSION_MINUTES,
+} from "./calendar";
 import { dailyPoint, longRunVol, marketDay, type Regime } from "./paths";
 import { spotAt } from "./intraday";
 import { rateAt } from "./yields";
@@ -40,7 +50,10 @@ export function surfaceContext(seed: number | string, sym: DemoSymbol, t: number
   const f = sessionMinute(dayMs, t) / SESSION_MINUTES;
   const earnings = nextEarnings(sym, dayMs + DAY_MS);
   return {
-    seed, sym, t, dayMs,
+    seed,
+    sym,
+    t,
+    dayMs,
     spot: spotAt(seed, sym.symbol, dayMs, t),
     atmShort: prev.atmVol + f * (today.atmVol - prev.atmVol),
     longRun: longRunVol(sym),
@@ -112,7 +125,12 @@ export interface SurfacePoint {
   z: number; // standardised moneyness ln(K/F) / (atmVol √T), clamped to ±4
 }
 
-export function expiryPoint(ctx: SurfaceContext, expiry: Expiry, spot = ctx.spot, atmShort = ctx.atmShort): ExpiryPoint {
+export function expiryPoint(
+  ctx: SurfaceContext,
+  expiry: Expiry,
+  spot = ctx.spot,
+  atmShort = ctx.atmShort,
+): ExpiryPoint {
   const years = Math.max((expiry.closeMs - ctx.t) / YEAR_MS, 1 / (365 * 24 * 4));
   const rate = rateAt(ctx.seed, ctx.dayMs, years);
   const forward = spot * Math.exp((rate - ctx.sym.dividendYield) * years);

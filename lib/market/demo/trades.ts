@@ -6,7 +6,17 @@
  */
 import type { OptionTrade } from "../../analytics/types";
 import { BoundedMemo } from "../../util/bounded-memo";
-import { DAY_MS, MINUTE_MS, SESSION_MINUTES, cumulativeVolumeShare, isoDate, isWeekday, dayStart, sessionClose, sessionOpen } from "./calendar";
+import {
+  DAY_MS,
+  MINUTE_MS,
+  SESSION_MINUTES,
+  cumulativeVolumeShare,
+  isoDate,
+  isWeekday,
+  dayStart,
+  sessionClose,
+  sessionOpen,
+} from "./calendar";
 import { rngFor, type Rng } from "./prng";
 import { cents } from "./intraday";
 import { expiryQuoter, hasOptions, putTilt, quoteContract } from "./chain";
@@ -14,7 +24,21 @@ import { marketDay } from "./paths";
 import { listExpiries, strikeGrid, surfaceContext } from "./surface";
 import { nextEarnings, selectUniverse, type DemoSymbol } from "./universe";
 
-export const EXCHANGES = ["CBOE", "ISE", "PHLX", "AMEX", "ARCA", "BOX", "MIAX", "NOM", "BZX", "C2", "EDGX", "GEMX", "MPRL"] as const;
+export const EXCHANGES = [
+  "CBOE",
+  "ISE",
+  "PHLX",
+  "AMEX",
+  "ARCA",
+  "BOX",
+  "MIAX",
+  "NOM",
+  "BZX",
+  "C2",
+  "EDGX",
+  "GEMX",
+  "MPRL",
+] as const;
 const SWEEP_WINDOW_MS = 900;
 
 const timesCache = new BoundedMemo<string, number[]>(2000);
@@ -29,7 +53,8 @@ function arrivals(seed: number | string, sym: DemoSymbol, dayMs: number): number
   if (!hasOptions(sym)) return [];
   const rng = rngFor(seed, "arrivals", sym.symbol, dayMs);
   const earningsSoon = (nextEarnings(sym, dayMs) ?? Infinity) - dayMs <= 7 * DAY_MS;
-  const mean = 60 * sym.optionActivity * (marketDay(seed, dayMs).regime === "stressed" ? 1.4 : 1) * (earningsSoon ? 1.5 : 1);
+  const mean =
+    60 * sym.optionActivity * (marketDay(seed, dayMs).regime === "stressed" ? 1.4 : 1) * (earningsSoon ? 1.5 : 1);
   const n = rng.poisson(mean);
   const shares: number[] = [];
   for (let i = 0; i < n; i++) shares.push(rng.next());
@@ -63,7 +88,8 @@ function printPrice(rng: Rng, bid: number, ask: number, buy: boolean): number {
   const r = rng.next();
   const tick = Math.max(0.01, cents(0.01 * rng.int(1, 3)));
   let p: number;
-  if (r < 0.06) p = buy ? ask + tick : bid - tick; // through the quote
+  if (r < 0.06)
+    p = buy ? ask + tick : bid - tick; // through the quote
   else if (r < 0.42) p = buy ? ask : bid;
   else if (r < 0.52) p = (bid + ask) / 2;
   else p = bid + (buy ? 0.5 + 0.5 * rng.next() : 0.5 * rng.next()) * (ask - bid);
@@ -87,7 +113,9 @@ function eventTrades(seed: number | string, sym: DemoSymbol, dayMs: number, seq:
   const years = Math.max((expiry.closeMs - minute) / (365 * DAY_MS), 1 / 365);
   const z = rng.normal() * (sweep ? 1.1 : 0.8) + (sweep ? (right === "C" ? 0.4 : -0.4) : 0); // sweeps lean out of the money
   const target = ctx.spot * Math.exp(z * ctx.atmShort * Math.sqrt(years));
-  const strike = strikeGrid(ctx.refPrice).reduce((best, k) => (Math.abs(k - target) < Math.abs(best - target) ? k : best));
+  const strike = strikeGrid(ctx.refPrice).reduce((best, k) =>
+    Math.abs(k - target) < Math.abs(best - target) ? k : best,
+  );
   const q = quoteContract(expiryQuoter(ctx, expiry, tilt), strike, right);
   const buy = rng.next() < (sweep ? 0.8 : 0.5);
   const base = { symbol: sym.symbol, expiry: expiry.date, strike, right, bid: q.bid, ask: q.ask } as const;
@@ -97,17 +125,40 @@ function eventTrades(seed: number | string, sym: DemoSymbol, dayMs: number, seq:
     let at = ts;
     return venues.map((exchange, leg) => {
       if (leg > 0) at += rng.int(1, Math.floor(SWEEP_WINDOW_MS / venues.length));
-      const price = cents(Math.max(0.01, (buy ? q.ask + 0.01 * leg : q.bid - 0.01 * leg)));
-      return { ...base, tradeId: id(leg), ts: new Date(at), price, size: Math.min(2000, rng.pareto(5, 1.3)), exchange, condition: "ISOI" };
+      const price = cents(Math.max(0.01, buy ? q.ask + 0.01 * leg : q.bid - 0.01 * leg));
+      return {
+        ...base,
+        tradeId: id(leg),
+        ts: new Date(at),
+        price,
+        size: Math.min(2000, rng.pareto(5, 1.3)),
+        exchange,
+        condition: "ISOI",
+      };
     });
   }
   const size = block ? Math.min(25_000, rng.pareto(100, 1.5)) : Math.min(499, rng.pareto(1, 1.2));
   const price = printPrice(rng, q.bid, q.ask, buy);
-  return [{ ...base, tradeId: id(0), ts: new Date(ts), price, size, exchange: rng.pick(EXCHANGES), condition: block ? "BLOCK" : "AUTO" }];
+  return [
+    {
+      ...base,
+      tradeId: id(0),
+      ts: new Date(ts),
+      price,
+      size,
+      exchange: rng.pick(EXCHANGES),
+      condition: block ? "BLOCK" : "AUTO",
+    },
+  ];
 }
 
 /** Trades with from < ts ≤ to, ordered by time then id. */
-export function generateTradesBetween(seed: number | string, from: Date | number, to: Date | number, symbols?: readonly string[]): OptionTrade[] {
+export function generateTradesBetween(
+  seed: number | string,
+  from: Date | number,
+  to: Date | number,
+  symbols?: readonly string[],
+): OptionTrade[] {
   const lo = +from;
   const hi = +to;
   const out: OptionTrade[] = [];

@@ -18,7 +18,16 @@ export interface DemoSymbol {
   optionActivity: number; // relative option volume (1 = typical large cap)
 }
 
-type Row = [symbol: string, name: string, sector: string, price: number, vol: number, beta: number, div: number, activity: number];
+type Row = [
+  symbol: string,
+  name: string,
+  sector: string,
+  price: number,
+  vol: number,
+  beta: number,
+  div: number,
+  activity: number,
+];
 
 // Fictional parameters; only tickers, names and sectors are real.
 const EQUITIES: Row[] = [
@@ -87,23 +96,56 @@ const ETFS: Row[] = [
 ];
 
 const INDEX: DemoSymbol = {
-  symbol: "SPX", name: "S&P 500 Index", sector: "Index", kind: "index", basePrice: 5400, baseVol: 0.16, beta: 1,
-  dividendYield: 0.014, earningsMove: 0, optionActivity: 5,
+  symbol: "SPX",
+  name: "S&P 500 Index",
+  sector: "Index",
+  kind: "index",
+  basePrice: 5400,
+  baseVol: 0.16,
+  beta: 1,
+  dividendYield: 0.014,
+  earningsMove: 0,
+  optionActivity: 5,
 };
 const VIX: DemoSymbol = {
-  symbol: "VIX", name: "Cboe Volatility Index", sector: "Index", kind: "volatility_index", basePrice: 16, baseVol: 0.85, beta: -4,
-  dividendYield: 0, earningsMove: 0, optionActivity: 0,
+  symbol: "VIX",
+  name: "Cboe Volatility Index",
+  sector: "Index",
+  kind: "volatility_index",
+  basePrice: 16,
+  baseVol: 0.85,
+  beta: -4,
+  dividendYield: 0,
+  earningsMove: 0,
+  optionActivity: 0,
 };
 
 export const DEMO_UNIVERSE: readonly DemoSymbol[] = [
   INDEX,
   VIX,
   ...EQUITIES.map(([symbol, name, sector, basePrice, baseVol, beta, dividendYield, optionActivity]) => ({
-    symbol, name, sector, kind: "equity" as const, basePrice, baseVol, beta, dividendYield, optionActivity,
+    symbol,
+    name,
+    sector,
+    kind: "equity" as const,
+    basePrice,
+    baseVol,
+    beta,
+    dividendYield,
+    optionActivity,
     earningsMove: Math.min(0.12, 0.25 * baseVol), // bigger names move less on earnings relative to their vol
   })),
   ...ETFS.map(([symbol, name, sector, basePrice, baseVol, beta, dividendYield, optionActivity]) => ({
-    symbol, name, sector, kind: "etf" as const, basePrice, baseVol, beta, dividendYield, optionActivity, earningsMove: 0,
+    symbol,
+    name,
+    sector,
+    kind: "etf" as const,
+    basePrice,
+    baseVol,
+    beta,
+    dividendYield,
+    optionActivity,
+    earningsMove: 0,
   })),
 ];
 

@@ -20,7 +20,10 @@ const SIGMA: Factors = { level: 0.035, slope: 0.04, curve: 0.05 };
 
 /** Each seed's factor walk so far, extended on demand; nine seeds at most. */
 const cache = new BoundedMemo<string, { rng: Rng; factors: Factors[] }>(9);
-const startWalk = (seed: string) => ({ rng: rngFor(seed, "yields"), factors: [{ level: 3.2, slope: -0.8, curve: -0.4 }] });
+const startWalk = (seed: string) => ({
+  rng: rngFor(seed, "yields"),
+  factors: [{ level: 3.2, slope: -0.8, curve: -0.4 }],
+});
 
 function factorsAt(seed: number | string, dayMs: number): Factors {
   const s = cache.get(String(seed), startWalk);
@@ -28,7 +31,8 @@ function factorsAt(seed: number | string, dayMs: number): Factors {
   while (s.factors.length <= need) {
     const p = s.factors[s.factors.length - 1];
     const next = {} as Factors;
-    for (const k of ["level", "slope", "curve"] as const) next[k] = p[k] + KAPPA[k] * (MEAN[k] - p[k]) + SIGMA[k] * s.rng.normal();
+    for (const k of ["level", "slope", "curve"] as const)
+      next[k] = p[k] + KAPPA[k] * (MEAN[k] - p[k]) + SIGMA[k] * s.rng.normal();
     next.level = Math.max(1, next.level);
     s.factors.push(next);
   }
@@ -50,5 +54,9 @@ export function rateAt(seed: number | string, dayMs: number, years: number): num
 
 export function yieldCurve(seed: number | string, dayMs: number): TreasuryYield[] {
   const date = isoDate(dayMs);
-  return TENORS.map((tenor) => ({ date, tenor, yieldPct: Math.round(yieldAt(seed, dayMs, TENOR_YEARS[tenor]) * 100) / 100 }));
+  return TENORS.map((tenor) => ({
+    date,
+    tenor,
+    yieldPct: Math.round(yieldAt(seed, dayMs, TENOR_YEARS[tenor]) * 100) / 100,
+  }));
 }

@@ -113,7 +113,8 @@ export function parseTimestamp(s: string, col: string): Date {
 /** Case-insensitive input, stored upper-case. */
 export function parseSymbol(s: string, col: string): string {
   const up = required(s, col).toUpperCase();
-  if (!SYMBOL_RE.test(up)) throw new CellError(`${col} (${s}) is not a valid symbol (1–6 letters, optional .X or -X class suffix)`);
+  if (!SYMBOL_RE.test(up))
+    throw new CellError(`${col} (${s}) is not a valid symbol (1–6 letters, optional .X or -X class suffix)`);
   return up;
 }
 

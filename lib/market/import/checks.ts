@@ -53,7 +53,9 @@ export class RowChecker {
 
   symbol(col: string, v: unknown): v is string {
     if (typeof v === "string" && SYMBOL_RE.test(v)) return true;
-    return this.fail(`${col} (${this.show(col, v)}) is not a valid upper-case symbol (1–6 letters, optional .X or -X class suffix)`);
+    return this.fail(
+      `${col} (${this.show(col, v)}) is not a valid upper-case symbol (1–6 letters, optional .X or -X class suffix)`,
+    );
   }
 
   isoDate(col: string, v: unknown): v is string {

@@ -59,7 +59,11 @@ function message(err: CsvError, field: number, startLine: number): string {
 export function* readCsv(text: string): Generator<CsvRecord> {
   const buf = Buffer.from(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, "utf8");
   const starts = lineStarts(buf);
-  const lineText = (line: number) => buf.subarray(starts[line - 1], line < starts.length ? starts[line] : buf.length).toString("utf8").replace(/(\r\n|\n|\r)$/, "");
+  const lineText = (line: number) =>
+    buf
+      .subarray(starts[line - 1], line < starts.length ? starts[line] : buf.length)
+      .toString("utf8")
+      .replace(/(\r\n|\n|\r)$/, "");
   // Records start on the first non-empty line at or after a byte offset (csv-parse skips empty lines before them).
   const startLine = (at: number) => {
     let line = lineAt(starts, at);
@@ -93,7 +97,10 @@ export function* readCsv(text: string): Generator<CsvRecord> {
     yield { line: start, fields: lineText(start).split(","), error: message(failure, field, start) };
     if (failure.code === "CSV_QUOTE_NOT_CLOSED") return; // the open quote swallowed the rest of the file
     // Resume on the line after the one where the problem was found.
-    const found = Math.max(start, lineAt(starts, from + Math.max(0, ((failure as unknown as { bytes?: number }).bytes ?? 0) - 1)));
+    const found = Math.max(
+      start,
+      lineAt(starts, from + Math.max(0, ((failure as unknown as { bytes?: number }).bytes ?? 0) - 1)),
+    );
     if (found >= starts.length) return;
     from = starts[found];
   }

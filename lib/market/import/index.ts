@@ -50,7 +50,12 @@ export async function importCsvText(
 }
 
 /** Reads a UTF-8 CSV file and imports it; import_runs records its base name (or opts.fileName) and sha256. */
-export async function importFile(db: Db, kind: ImportKind, filePath: string, opts: ImportOptions = {}): Promise<ImportReport> {
+export async function importFile(
+  db: Db,
+  kind: ImportKind,
+  filePath: string,
+  opts: ImportOptions = {},
+): Promise<ImportReport> {
   assertKind(kind);
   const bytes = await readFile(filePath);
   return importCsvText(db, kind, bytes.toString("utf8"), {

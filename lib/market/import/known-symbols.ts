@@ -30,7 +30,10 @@ export async function findUnknownSymbols<R>(
   rows.forEach((row, i) => {
     const s = symbolOf(row);
     if (s !== null && !known.has(s)) {
-      errors.push({ line: lineOf(lines, i), reason: `symbol ${s} has no row in instruments (${env}); import it with kind instruments first` });
+      errors.push({
+        line: lineOf(lines, i),
+        reason: `symbol ${s} has no row in instruments (${env}); import it with kind instruments first`,
+      });
     }
   });
   return errors;

@@ -60,7 +60,10 @@ export function parseCsvText<K extends ImportKind>(kind: K, text: string): Parse
       continue;
     }
     if (rec.fields.length !== names.length) {
-      out.errors.push({ line: rec.line, reason: `expected ${names.length} fields as in the header, found ${rec.fields.length}` });
+      out.errors.push({
+        line: rec.line,
+        reason: `expected ${names.length} fields as in the header, found ${rec.fields.length}`,
+      });
       continue;
     }
     const cells: Cells = {};

@@ -61,7 +61,9 @@ export async function writeRows<K extends ImportKind>(
       fileName: `(${kind} rows)`,
       sha256: createHash("sha256").update(JSON.stringify(rows)).digest("hex"),
     };
-    await tx.insert(importRuns).values({ env, kind, fileName: source.fileName, sha256: source.sha256, rows: source.rows ?? rows.length });
+    await tx
+      .insert(importRuns)
+      .values({ env, kind, fileName: source.fileName, sha256: source.sha256, rows: source.rows ?? rows.length });
     await bumpMarketVersion(tx, env);
     return { ok: true, ...counts, errors: [] };
   });
@@ -70,12 +72,26 @@ export async function writeRows<K extends ImportKind>(
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /** Cached daily ATM IVs depend on chains, closes, curves and dividend yields: drop those this write rewrote. */
-async function invalidateDerived<K extends ImportKind>(tx: Tx, kind: K, rows: readonly KindRow<K>[], env: MarketEnv): Promise<void> {
+async function invalidateDerived<K extends ImportKind>(
+  tx: Tx,
+  kind: K,
+  rows: readonly KindRow<K>[],
+  env: MarketEnv,
+): Promise<void> {
   if (kind === "chain") {
-    const pairs = new Map((rows as readonly OptionQuote[]).map((q) => [`${q.symbol}|${isoDay(q.asOf)}`, { symbol: q.symbol, date: isoDay(q.asOf) }]));
+    const pairs = new Map(
+      (rows as readonly OptionQuote[]).map((q) => [
+        `${q.symbol}|${isoDay(q.asOf)}`,
+        { symbol: q.symbol, date: isoDay(q.asOf) },
+      ]),
+    );
     await invalidateIvHistory(tx, env, { symbolDates: [...pairs.values()] });
   } else if (kind === "bars") {
-    const pairs = new Map((rows as readonly Bar[]).filter((b) => b.interval === "1d").map((b) => [`${b.symbol}|${isoDay(b.ts)}`, { symbol: b.symbol, date: isoDay(b.ts) }]));
+    const pairs = new Map(
+      (rows as readonly Bar[])
+        .filter((b) => b.interval === "1d")
+        .map((b) => [`${b.symbol}|${isoDay(b.ts)}`, { symbol: b.symbol, date: isoDay(b.ts) }]),
+    );
     await invalidateIvHistory(tx, env, { symbolDates: [...pairs.values()] });
   } else if (kind === "treasury") {
     await invalidateIvHistory(tx, env, { dates: [...new Set((rows as readonly TreasuryYield[]).map((y) => y.date))] });

@@ -8,8 +8,18 @@ export const runtime = "nodejs";
 
 export const GET = portalRoute(async ({ user }) => listAccessRequests(await portalDb(), user.accountId));
 
-export const POST = portalRoute(async ({ request, user, actor, requestId }) => {
-  const body = accessRequestBody.parse(await readJson(request));
-  const created = await submitAccessRequest(await portalDb(), { accountId: user.accountId, userId: user.userId, ...body }, actor);
-  return Response.json({ data: created }, { status: 201, headers: { "x-request-id": requestId, "cache-control": "no-store" } });
-}, { owner: true });
+export const POST = portalRoute(
+  async ({ request, user, actor, requestId }) => {
+    const body = accessRequestBody.parse(await readJson(request));
+    const created = await submitAccessRequest(
+      await portalDb(),
+      { accountId: user.accountId, userId: user.userId, ...body },
+      actor,
+    );
+    return Response.json(
+      { data: created },
+      { status: 201, headers: { "x-request-id": requestId, "cache-control": "no-store" } },
+    );
+  },
+  { owner: true },
+);

@@ -12,13 +12,16 @@ export const runtime = "nodejs";
 
 const body = z.object({ email: z.string().max(320) }).strict();
 
-export const POST = publicPortalRoute(async ({ request, requestId }) => {
-  const email = normaliseEmail(body.parse(await readJson(request)).email);
-  const settings = mailSettings();
-  // A failed send must not answer differently from an unknown address; the per-address limit applies to both alike.
-  await sendResetMail(await portalDb(), email, settings).catch((err) => {
-    if (err instanceof DomainError) throw err;
-    log.error("reset mail failed", { request_id: requestId, ...errorFields(err) });
-  });
-  return { delivery: settings.smtpUrl ? "smtp" : "log" };
-}, { status: 202 });
+export const POST = publicPortalRoute(
+  async ({ request, requestId }) => {
+    const email = normaliseEmail(body.parse(await readJson(request)).email);
+    const settings = mailSettings();
+    // A failed send must not answer differently from an unknown address; the per-address limit applies to both alike.
+    await sendResetMail(await portalDb(), email, settings).catch((err) => {
+      if (err instanceof DomainError) throw err;
+      log.error("reset mail failed", { request_id: requestId, ...errorFields(err) });
+    });
+    return { delivery: settings.smtpUrl ? "smtp" : "log" };
+  },
+  { status: 202 },
+);

@@ -12,7 +12,10 @@ export const GET = portalRoute(async ({ user }) => {
   return { current: current.id, plans };
 });
 
-export const PUT = portalRoute(async ({ request, user, actor }) => {
-  const { plan } = planBody.parse(await readJson(request));
-  return changeOwnPlan(await portalDb(), { accountId: user.accountId, plan }, actor);
-}, { owner: true });
+export const PUT = portalRoute(
+  async ({ request, user, actor }) => {
+    const { plan } = planBody.parse(await readJson(request));
+    return changeOwnPlan(await portalDb(), { accountId: user.accountId, plan }, actor);
+  },
+  { owner: true },
+);

@@ -8,7 +8,10 @@ export const runtime = "nodejs";
 
 const body = z.object({ version: z.number().int() }).strict();
 
-export const POST = portalRoute(async ({ request, user, actor }) => {
-  const { version } = body.parse(await readJson(request));
-  return acceptTerms(await portalDb(), user.userId, version, actor);
-}, { outdatedTerms: true });
+export const POST = portalRoute(
+  async ({ request, user, actor }) => {
+    const { version } = body.parse(await readJson(request));
+    return acceptTerms(await portalDb(), user.userId, version, actor);
+  },
+  { outdatedTerms: true },
+);

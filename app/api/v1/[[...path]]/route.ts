@@ -15,4 +15,12 @@ async function handle(request: Request): Promise<Response> {
   return gateway.handle(request);
 }
 
-export { handle as GET, handle as POST, handle as PUT, handle as PATCH, handle as DELETE, handle as OPTIONS, handle as HEAD };
+export {
+  handle as GET,
+  handle as POST,
+  handle as PUT,
+  handle as PATCH,
+  handle as DELETE,
+  handle as OPTIONS,
+  handle as HEAD,
+};

@@ -11,12 +11,14 @@ const LOCAL_MIDNIGHT = /^\d{4}-\d{2}-\d{2}[Tt ]00:00(:00(\.0+)?)?([Zz]|[+-].*)$/
 /** Parses `timestamp` for the bar's interval. */
 function parseBarTime(s: string, interval: Bar["interval"] | undefined): Date {
   if (/^\d{4}-\d{2}-\d{2}$/.test(s)) {
-    if (interval === "5m") throw new CellError(`timestamp (${s}) needs a time and zone for 5m bars, e.g. 2025-01-17T14:35:00Z`);
+    if (interval === "5m")
+      throw new CellError(`timestamp (${s}) needs a time and zone for 5m bars, e.g. 2025-01-17T14:35:00Z`);
     return utcMidnight(parseIsoDate(s, "timestamp"));
   }
   const at = parseTimestamp(s, "timestamp");
   if (interval !== "1d") return at;
-  if (!LOCAL_MIDNIGHT.test(s)) throw new CellError(`timestamp (${s}) of a 1d bar must be the session date (YYYY-MM-DD)`);
+  if (!LOCAL_MIDNIGHT.test(s))
+    throw new CellError(`timestamp (${s}) of a 1d bar must be the session date (YYYY-MM-DD)`);
   return utcMidnight(s.slice(0, 10));
 }
 
@@ -37,7 +39,16 @@ export const barsSpec: KindSpec<Bar> = {
     const [open, high, low, close] = (["open", "high", "low", "close"] as const).map((c) => r.read(c, parseNumber));
     const volume = r.read("volume", parseCount);
     if (r.errors.length) return { rows: [], errors: r.errors };
-    const row: Bar = { symbol: symbol!, interval: interval!, ts: ts!, open: open!, high: high!, low: low!, close: close!, volume: volume! };
+    const row: Bar = {
+      symbol: symbol!,
+      interval: interval!,
+      ts: ts!,
+      open: open!,
+      high: high!,
+      low: low!,
+      close: close!,
+      volume: volume!,
+    };
     const errors = barsSpec.check(row, cells);
     return errors.length ? { rows: [], errors } : { rows: [row], errors };
   },
@@ -48,8 +59,12 @@ export const barsSpec: KindSpec<Bar> = {
     const intervalOk = c.oneOf("interval", row.interval, INTERVALS);
     if (c.instant("timestamp", row.ts) && intervalOk) {
       const t = row.ts.getTime();
-      if (row.interval === "1d" && t % 86_400_000 !== 0) c.fail(`timestamp (${c.show("timestamp", row.ts)}) of a 1d bar must be 00:00 UTC of the session date`);
-      if (row.interval === "5m" && t % FIVE_MIN !== 0) c.fail(`timestamp (${c.show("timestamp", row.ts)}) is not on a 5-minute boundary (bars are stamped with their start)`);
+      if (row.interval === "1d" && t % 86_400_000 !== 0)
+        c.fail(`timestamp (${c.show("timestamp", row.ts)}) of a 1d bar must be 00:00 UTC of the session date`);
+      if (row.interval === "5m" && t % FIVE_MIN !== 0)
+        c.fail(
+          `timestamp (${c.show("timestamp", row.ts)}) is not on a 5-minute boundary (bars are stamped with their start)`,
+        );
     }
     const prices = (["open", "high", "low", "close"] as const).filter((k) => c.number(k, row[k], { positive: true }));
     if (prices.length === 4) {

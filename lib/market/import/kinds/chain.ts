@@ -1,6 +1,15 @@
 /** The `chain` CSV layout is documented in ../formats.ts (served in the API reference). */
 import type { OptionQuote } from "../../../analytics/types";
-import { CellReader, parseCount, parseIsoDate, parseNumber, parseOptionalNumber, parseRight, parseSymbol, parseTimestamp } from "../cells";
+import {
+  CellReader,
+  parseCount,
+  parseIsoDate,
+  parseNumber,
+  parseOptionalNumber,
+  parseRight,
+  parseSymbol,
+  parseTimestamp,
+} from "../cells";
 import { RowChecker } from "../checks";
 import type { Cells, KindSpec } from "../types";
 

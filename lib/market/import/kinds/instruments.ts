@@ -20,7 +20,14 @@ export const instrumentsSpec: KindSpec<Instrument> = {
     const nextEarningsDate = r.read("next_earnings_date", parseOptionalIsoDate);
     const dividendYield = r.read("dividend_yield", (s, c) => (s === "" ? 0 : parseNumber(s, c)));
     if (r.errors.length) return { rows: [], errors: r.errors };
-    const row: Instrument = { symbol: symbol!, name: name!, sector: sector!, kind, nextEarningsDate: nextEarningsDate!, dividendYield: dividendYield! };
+    const row: Instrument = {
+      symbol: symbol!,
+      name: name!,
+      sector: sector!,
+      kind,
+      nextEarningsDate: nextEarningsDate!,
+      dividendYield: dividendYield!,
+    };
     const errors = instrumentsSpec.check(row, cells);
     return errors.length ? { rows: [], errors } : { rows: [row], errors };
   },

@@ -1,6 +1,15 @@
 /** The `trades` CSV layout is documented in ../formats.ts (served in the API reference). */
 import type { OptionTrade } from "../../../analytics/types";
-import { CellReader, parseCount, parseIsoDate, parseNumber, parseRight, parseSymbol, parseText, parseTimestamp } from "../cells";
+import {
+  CellReader,
+  parseCount,
+  parseIsoDate,
+  parseNumber,
+  parseRight,
+  parseSymbol,
+  parseText,
+  parseTimestamp,
+} from "../cells";
 import { RowChecker } from "../checks";
 import type { Cells, KindSpec } from "../types";
 
@@ -8,7 +17,20 @@ const INT32_MAX = 2_147_483_647;
 
 export const tradesSpec: KindSpec<OptionTrade> = {
   kind: "trades",
-  required: ["trade_id", "symbol", "timestamp", "expiry", "strike", "right", "price", "size", "exchange", "condition", "bid", "ask"],
+  required: [
+    "trade_id",
+    "symbol",
+    "timestamp",
+    "expiry",
+    "strike",
+    "right",
+    "price",
+    "size",
+    "exchange",
+    "condition",
+    "bid",
+    "ask",
+  ],
   optional: [],
 
   parse(cells: Cells) {

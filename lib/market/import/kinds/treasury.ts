@@ -6,13 +6,26 @@ import type { Cells, KindSpec } from "../types";
 
 /** Published column name → stored tenor. */
 export const TREASURY_COLUMNS: Readonly<Record<string, Tenor>> = {
-  "1 Mo": "1M", "2 Mo": "2M", "3 Mo": "3M", "4 Mo": "4M", "6 Mo": "6M", "1 Yr": "1Y", "2 Yr": "2Y",
-  "3 Yr": "3Y", "5 Yr": "5Y", "7 Yr": "7Y", "10 Yr": "10Y", "20 Yr": "20Y", "30 Yr": "30Y",
+  "1 Mo": "1M",
+  "2 Mo": "2M",
+  "3 Mo": "3M",
+  "4 Mo": "4M",
+  "6 Mo": "6M",
+  "1 Yr": "1Y",
+  "2 Yr": "2Y",
+  "3 Yr": "3Y",
+  "5 Yr": "5Y",
+  "7 Yr": "7Y",
+  "10 Yr": "10Y",
+  "20 Yr": "20Y",
+  "30 Yr": "30Y",
 };
 export const TREASURY_IGNORED_COLUMNS = ["1.5 Month"] as const;
 const YIELD_RULE = { min: -1, max: 25, hint: "percent: 4.25 = 4.25 %" };
 
-const byNormalized = new Map(Object.entries(TREASURY_COLUMNS).map(([col, tenor]) => [col.toLowerCase(), { col, tenor }]));
+const byNormalized = new Map(
+  Object.entries(TREASURY_COLUMNS).map(([col, tenor]) => [col.toLowerCase(), { col, tenor }]),
+);
 
 export const treasurySpec: KindSpec<TreasuryYield> = {
   kind: "treasury",
@@ -21,7 +34,9 @@ export const treasurySpec: KindSpec<TreasuryYield> = {
   optional: ["1 Mo", "1.5 Month", ...Object.keys(TREASURY_COLUMNS).slice(1)],
 
   checkHeader(present) {
-    return present.some((h) => byNormalized.has(h)) ? null : `no tenor columns (expected some of: ${Object.keys(TREASURY_COLUMNS).join(", ")})`;
+    return present.some((h) => byNormalized.has(h))
+      ? null
+      : `no tenor columns (expected some of: ${Object.keys(TREASURY_COLUMNS).join(", ")})`;
   },
 
   parse(cells: Cells) {

@@ -13,6 +13,11 @@ export const POST = portalRoute(async ({ user, requestId }) => {
   } catch (err) {
     if (err instanceof DomainError) throw err;
     log.error("verification mail failed", { request_id: requestId, ...errorFields(err) });
-    return portalError(503, "mail_unavailable", "The mail server could not be reached; try again in a few minutes.", requestId);
+    return portalError(
+      503,
+      "mail_unavailable",
+      "The mail server could not be reached; try again in a few minutes.",
+      requestId,
+    );
   }
 });

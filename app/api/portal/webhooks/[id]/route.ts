@@ -9,15 +9,23 @@ import { portalDatabase, portalDb } from "@/lib/server/portal-db";
 export const runtime = "nodejs";
 type P = { id: string };
 
-export const GET = portalRoute<P>(async ({ user, params }) => found(await getWebhook(await portalDb(), user.accountId, params.id)));
+export const GET = portalRoute<P>(async ({ user, params }) =>
+  found(await getWebhook(await portalDb(), user.accountId, params.id)),
+);
 
-export const PATCH = portalRoute<P>(async ({ request, user, params }) => {
-  const database = await portalDatabase();
-  found(await getWebhook(database.db, user.accountId, params.id));
-  const { status } = webhookStatusBody.parse(await readJson(request));
-  if (status === "active") await requireWebhookPlan(database.db, user.accountId);
-  found(await setWebhookStatus(database, user.accountId, params.id, status));
-  return found(await getWebhook(database.db, user.accountId, params.id));
-}, { owner: true });
+export const PATCH = portalRoute<P>(
+  async ({ request, user, params }) => {
+    const database = await portalDatabase();
+    found(await getWebhook(database.db, user.accountId, params.id));
+    const { status } = webhookStatusBody.parse(await readJson(request));
+    if (status === "active") await requireWebhookPlan(database.db, user.accountId);
+    found(await setWebhookStatus(database, user.accountId, params.id, status));
+    return found(await getWebhook(database.db, user.accountId, params.id));
+  },
+  { owner: true },
+);
 
-export const DELETE = portalRoute<P>(async ({ user, params }) => found(await deleteWebhook(await portalDb(), user.accountId, params.id)), { owner: true });
+export const DELETE = portalRoute<P>(
+  async ({ user, params }) => found(await deleteWebhook(await portalDb(), user.accountId, params.id)),
+  { owner: true },
+);

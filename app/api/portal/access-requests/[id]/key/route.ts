@@ -7,6 +7,7 @@ import { portalDb } from "@/lib/server/portal-db";
 export const runtime = "nodejs";
 
 export const POST = portalRoute<{ id: string }>(
-  async ({ user, actor, params }) => revealAccessKey(await portalDb(), { accountId: user.accountId, requestId: params.id }, actor, readAuthSecret()),
+  async ({ user, actor, params }) =>
+    revealAccessKey(await portalDb(), { accountId: user.accountId, requestId: params.id }, actor, readAuthSecret()),
   { owner: true },
 );

@@ -6,7 +6,14 @@ import { portalDb } from "@/lib/server/portal-db";
 
 export const runtime = "nodejs";
 
-export const POST = portalRoute<{ id: string }>(async ({ request, user, actor, params }) => {
-  const { overlap } = rollKeyBody.parse(await readJson(request));
-  return rollKey(await portalDb(), { accountId: user.accountId, userId: user.userId, keyId: params.id, overlap }, actor);
-}, { owner: true });
+export const POST = portalRoute<{ id: string }>(
+  async ({ request, user, actor, params }) => {
+    const { overlap } = rollKeyBody.parse(await readJson(request));
+    return rollKey(
+      await portalDb(),
+      { accountId: user.accountId, userId: user.userId, keyId: params.id, overlap },
+      actor,
+    );
+  },
+  { owner: true },
+);

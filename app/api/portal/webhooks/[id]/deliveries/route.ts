@@ -6,4 +6,6 @@ import { portalDatabase } from "@/lib/server/portal-db";
 
 export const runtime = "nodejs";
 
-export const GET = portalRoute<{ id: string }>(async ({ user, params }) => found(await listDeliveries(await portalDatabase(), user.accountId, params.id, 20)));
+export const GET = portalRoute<{ id: string }>(async ({ user, params }) =>
+  found(await listDeliveries(await portalDatabase(), user.accountId, params.id, 20)),
+);

@@ -6,4 +6,7 @@ import { portalDatabase } from "@/lib/server/portal-db";
 
 export const runtime = "nodejs";
 
-export const POST = portalRoute<{ id: string }>(async ({ user, params }) => found(await rotateWebhookSecret(await portalDatabase(), user.accountId, params.id)), { owner: true });
+export const POST = portalRoute<{ id: string }>(
+  async ({ user, params }) => found(await rotateWebhookSecret(await portalDatabase(), user.accountId, params.id)),
+  { owner: true },
+);

@@ -6,8 +6,11 @@ import { portalDatabase } from "@/lib/server/portal-db";
 
 export const runtime = "nodejs";
 
-export const POST = portalRoute<{ id: string }>(async ({ user, params }) => {
-  const database = await portalDatabase();
-  await requireWebhookPlan(database.db, user.accountId);
-  return { eventId: found(await sendTestEvent(database, user.accountId, params.id)) };
-}, { owner: true });
+export const POST = portalRoute<{ id: string }>(
+  async ({ user, params }) => {
+    const database = await portalDatabase();
+    await requireWebhookPlan(database.db, user.accountId);
+    return { eventId: found(await sendTestEvent(database, user.accountId, params.id)) };
+  },
+  { owner: true },
+);
