@@ -18,7 +18,7 @@ module.exports = {
       comment: "Nothing under lib/ imports the app, components, scripts, servers, benchmarks or tests.",
       severity: "error",
       from: { path: "^lib/" },
-      to: { path: "^(app|components|scripts|server|bench|tests|e2e)/" },
+      to: { path: "^(app|components|scripts|server|bench|fixtures|tests|e2e)/" },
     },
     {
       name: "analytics-only-util",
@@ -43,9 +43,9 @@ module.exports = {
     },
     {
       name: "tools-not-tests",
-      comment: "scripts/ and bench/ import no test code; shared fixtures live in fixtures/.",
+      comment: "scripts/, bench/ and the shared fixtures/ import no test code.",
       severity: "error",
-      from: { path: "^(scripts|bench)/" },
+      from: { path: "^(scripts|bench|fixtures)/" },
       to: { path: TEST_CODE },
     },
   ],

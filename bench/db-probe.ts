@@ -8,14 +8,14 @@ import { sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { endpointCatalogue } from "../lib/api/routes";
 import { AdmissionBatcher } from "../lib/api/admission";
-import { burstWindow, quotaWindow } from "../lib/api/windows";
+import { burstWindow, quotaWindow } from "../lib/limits/windows";
 import type { Plan } from "../lib/api/config-cache";
 import { openDatabase } from "../lib/db/client";
 import { createKey } from "../lib/domain/keys";
 import { systemActor } from "../lib/domain/audit";
 import { seedReferenceData } from "../lib/domain/seed";
-import { accountWithKey } from "../tests/helpers/accounts";
-import { createTestDatabase } from "../tests/helpers/test-db";
+import { accountWithKey } from "../fixtures/accounts";
+import { createTestDatabase } from "../fixtures/test-db";
 import { startCpu } from "./cpu";
 import { median } from "./engine";
 

@@ -5,7 +5,7 @@
  */
 import type { Database } from "../lib/db/client";
 import { computeMarketView, type MarketView } from "../lib/engine/compute";
-import { advanceDemoMarket } from "../lib/market/store";
+import { advanceDemoMarket } from "../lib/market/demo-market-writer";
 import { loadMarketInput } from "../lib/engine/load";
 import { IvHistoryTracker } from "../lib/engine/iv-history";
 import { DEMO_SEED } from "./setup";

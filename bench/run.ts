@@ -16,7 +16,7 @@ import { combineRounds, pickTool, runLoad, type LoadResult } from "./load";
 import { buildNext, nextNeedsBuild, sampleMemory, startNext, startStandalone, type NextServer } from "./proc";
 import { evaluate, printReport, ratios, writeResults, type BenchResults, type ServerRuns } from "./report";
 import { createFixture } from "./setup";
-import type { TestDatabase } from "../tests/helpers/test-db";
+import type { TestDatabase } from "../fixtures/test-db";
 import { benchWebhooks } from "./webhooks";
 
 const CONNECTIONS = 50;

@@ -14,7 +14,7 @@ import { DomainError } from "../lib/domain/errors";
 import { endpointCatalogue } from "../lib/api/routes";
 import { seedReferenceData } from "../lib/domain/seed";
 import { IMPORT_KINDS, importFile, isImportKind, formatImportError } from "../lib/market/import";
-import { seedDemoMarket } from "../lib/market/store";
+import { seedDemoMarket } from "../lib/market/demo-market-writer";
 import { appEnv } from "../lib/env";
 import { ACCESS_USAGE, runAccess } from "./cli-access";
 import { runUserCommand, USER_USAGE } from "./cli-user";

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { networkInterfaces, tmpdir } from "node:os";
 import { connect } from "node:net";
 import { join } from "node:path";
-import { freePort } from "../tests/helpers/api-server";
+import { freePort } from "../lib/util/free-port";
 
 const TIMEOUT_MS = 6 * 60_000; // includes a first `next build`
 

@@ -10,7 +10,7 @@ import { arrayLiteral } from "../db/array-literal";
 import { BoundedMemo } from "../util/bounded-memo";
 import { ApiError } from "./errors";
 import type { AdmissionCall, LimitOutcome } from "./limits";
-import type { Window } from "./windows";
+import type { Window } from "../limits/windows";
 
 export interface BatchOptions {
   maxBatch: number; // calls decided by one transaction

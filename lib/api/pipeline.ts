@@ -13,7 +13,8 @@ import { errorFields, log } from "../log";
 import { ConfigCache, licensingState } from "./config-cache";
 import { authenticate, KeyVerifier, type Caller } from "./credentials";
 import { errorBody, successJson, type ErrorContext } from "./envelope";
-import { ApiError, fromDomainError } from "./errors";
+import { ApiError, fromDomainError, fromEngineError } from "./errors";
+import { EngineError } from "../engine/errors";
 import { DomainError } from "../domain/errors";
 import { AdmissionBatcher, type BatchOptions } from "./admission";
 import { settle, takeQuota, type Metered } from "./limits";
@@ -24,7 +25,7 @@ import { rateLimitHeaders } from "./rate-headers";
 import { requestIdFrom } from "./request-id";
 import type { Family, HandlerResult, RouteDef } from "./route";
 import { createRouter } from "./router";
-import { burstWindow, quotaWindow, secondsLeft, type Window } from "./windows";
+import { burstWindow, quotaWindow, secondsLeft, type Window } from "../limits/windows";
 
 export interface PipelineDeps {
   database: Database;
@@ -92,6 +93,7 @@ export function createPipeline(deps: PipelineDeps) {
     const failed = (err: unknown): Outcome => {
       if (err instanceof ApiError) return { ok: false, error: err };
       if (err instanceof DomainError) return { ok: false, error: fromDomainError(err) };
+      if (err instanceof EngineError) return { ok: false, error: fromEngineError(err) };
       log.error("handler failed", { request_id: requestId, endpoint: route.id, ...errorFields(err) });
       return {
         ok: false,

@@ -9,7 +9,7 @@ import { open, seal } from "../crypto/secret-box";
 import { recordAudit, type Actor } from "./audit";
 import { ACCESS_PROMISE_BUSINESS_DAYS, businessDaysBetween } from "./business-days";
 import { DomainError } from "./errors";
-import { EXPECTED_VOLUMES, type ExpectedVolume } from "./access-volumes";
+import { EXPECTED_VOLUMES, type ExpectedVolume } from "../shared/access-volumes";
 import { assertMayHoldLiveKey, insertKey, KEY_NAME_MAX, type Tx } from "./keys";
 
 const SEAL_PURPOSE = "access-request-key";

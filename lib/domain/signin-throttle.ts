@@ -4,7 +4,7 @@
  * count and concurrent guesses never get more than the limit.
  */
 import type { Db } from "../db/client";
-import { waitMessage } from "../auth/wait-message";
+import { waitMessage } from "../shared/wait-message";
 import { DomainError } from "./errors";
 import { giveSlot, takeSlot, windowOf, type Counter } from "./portal-counters";
 

@@ -2,7 +2,7 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { authVerificationTokens, memberships, users } from "../../db/schema";
-import { hashPassword } from "../auth/password";
+import { hashPassword } from "../crypto/password";
 import { normaliseEmail } from "./accounts";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";

@@ -3,7 +3,7 @@
  * response schema once per view, so a request only looks it up (no analytics work on the hot path).
  */
 import type { z } from "zod";
-import { DomainError } from "../domain/errors";
+import { EngineError } from "./errors";
 import { DISCLAIMER } from "../contract/disclaimer";
 import { schemas } from "../contract/responses";
 import { filterFlowEvents } from "../analytics/flow-filters";
@@ -23,7 +23,7 @@ const MEMO_LIMIT = 5000;
 const newestOf = (dates: Date[]): Date | null =>
   dates.length ? new Date(Math.max(...dates.map((d) => d.getTime()))) : null;
 const unavailable = (what: string) =>
-  new DomainError("unavailable", `No ${what} is available from the data source right now.`);
+  new EngineError("unavailable", `No ${what} is available from the data source right now.`);
 
 /** Unknown to this environment → 404; known but without data (or an empty store) → 503 (CONTRACT §1, §6). */
 function symbolIn(view: MarketView, symbol: string): SymbolAnalytics {
@@ -31,7 +31,7 @@ function symbolIn(view: MarketView, symbol: string): SymbolAnalytics {
   if (analytics) return analytics;
   if (view.instruments.size === 0) throw unavailable("market data");
   if (view.instruments.has(symbol)) throw unavailable(`data for ${symbol}`);
-  throw new DomainError("symbol_not_found", `The service has no data for symbol ${symbol}.`);
+  throw new EngineError("symbol_not_found", `The service has no data for symbol ${symbol}.`);
 }
 
 export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<MarketView>, now: () => Date): Queries {
@@ -153,12 +153,12 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
       return withView(spec, (view) => {
         const items: SymbolAnalytics[] = [];
         const unknown: { symbol: string; reason: string; message: string }[] = [];
-        let firstError: DomainError | null = null;
+        let firstError: EngineError | null = null;
         for (const s of symbols) {
           try {
             items.push(symbolIn(view, s));
           } catch (err) {
-            if (!(err instanceof DomainError)) throw err;
+            if (!(err instanceof EngineError)) throw err;
             firstError ??= err;
             // The reason in the API's own error codes, as a single-symbol call would answer.
             unknown.push({
@@ -232,7 +232,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
           return served(schemas.researchOutput.parse({ output, riskFlags, disclaimer: DISCLAIMER }), a.asOf);
         } catch (err) {
           if (err instanceof StrategyInputError)
-            throw new DomainError("invalid", `body field '${err.field}': ${err.message}`, { field: err.field });
+            throw new EngineError("invalid", `body field '${err.field}': ${err.message}`, { field: err.field });
           throw err;
         }
       });

@@ -9,7 +9,7 @@ import { execFile } from "node:child_process";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { errorCodeOf, startApiServer, type RunningServer } from "../helpers/api-server";
 import { expectRefused, newOwner, type Owner } from "../helpers/portal-domain";
-import { seedDemoMarket } from "../../lib/market/store";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { lastFridayClose, writeLiveMarket } from "../helpers/live-data";
 import {
   approveAccessRequest,

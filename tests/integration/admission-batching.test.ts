@@ -13,7 +13,7 @@ import { endpointCatalogue } from "../../lib/api/routes";
 import { AdmissionBatcher } from "../../lib/api/admission";
 import { ApiError } from "../../lib/api/errors";
 import type { AdmissionCall, LimitOutcome } from "../../lib/api/limits";
-import { burstWindow, quotaWindow } from "../../lib/api/windows";
+import { burstWindow, quotaWindow } from "../../lib/limits/windows";
 import type { Plan } from "../../lib/api/config-cache";
 
 let t: TestDatabase;

@@ -12,7 +12,7 @@ import { seedReferenceData } from "../../lib/domain/seed";
 import { endpointCatalogue } from "../../lib/api/routes";
 import { runBatch } from "../../lib/api/admission";
 import type { AdmissionCall } from "../../lib/api/limits";
-import type { Window } from "../../lib/api/windows";
+import type { Window } from "../../lib/limits/windows";
 
 let t: TestDatabase;
 const now = new Date("2026-11-23T10:00:30Z");

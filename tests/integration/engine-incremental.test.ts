@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { lastFridayClose } from "../helpers/live-data";
-import { advanceDemoMarket, seedDemoMarket } from "../../lib/market/store";
+import { advanceDemoMarket, seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { loadMarketDelta, loadMarketSnapshot } from "../../lib/market/store-read";
 import { bumpMarketVersion } from "../../lib/market/versions";
 import { loadMarketInput } from "../../lib/engine/load";

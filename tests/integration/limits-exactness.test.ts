@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer, errorCodeOf } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/store";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 
 const A_ROUTE = "/api/v1/ticker/AAPL/summary";
 const B_ROUTE = "/api/v1/ai/symbol/AAPL/summary";

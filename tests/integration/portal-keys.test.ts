@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { errorCodeOf, startApiServer, type RunningServer } from "../helpers/api-server";
 import { expectRefused, newOwner } from "../helpers/portal-domain";
-import { seedDemoMarket } from "../../lib/market/store";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { changeKeyStatus, createOwnKey, listKeys } from "../../lib/domain/keys";
 import { rollKey } from "../../lib/domain/key-roll";
 import { setAccountPlan } from "../../lib/domain/accounts";

@@ -46,7 +46,7 @@ const LAYER_PLANTS: Array<[rule: string, plant: Plant]> = [
   ),
   ["lib-not-upward", ["lib/util", "up-tests.ts", imports("../../../tests/helpers/test-db")]],
   ["analytics-only-util", ["lib/analytics", "log.ts", imports("@/lib/log")]],
-  ...["api/windows", "portal/types", "auth/password", "server/gateway"].map((t, i): [string, Plant] => [
+  ...["api/errors", "portal/types", "auth/password", "server/gateway"].map((t, i): [string, Plant] => [
     "domain-not-web",
     ["lib/domain", `web-${i}.ts`, imports(`@/lib/${t}`)],
   ]),

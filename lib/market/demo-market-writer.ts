@@ -28,8 +28,6 @@ import {
 } from "./demo/calendar";
 import { DEMO_UNIVERSE } from "./demo/universe";
 
-export { startDemoTicker, type DemoTickerOptions } from "./store-ticker";
-
 /** Serialises every demo write (seed, tick) across processes; held for one transaction. */
 export const DEMO_WRITE_LOCK = 727_101;
 /** Old trades and 5-minute bars kept after a session rolls over. */
