@@ -1,4 +1,5 @@
 /** Runs `fn` in a transaction, or in a savepoint when `sql` already is one (a handler inside the pipeline's transaction). */
+import "server-only";
 import type postgres from "postgres";
 
 export function inTransaction<T>(

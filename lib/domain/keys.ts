@@ -1,4 +1,5 @@
 /** API key lifecycle. The full key leaves this module once, in the creator's answer; only its digest is stored. */
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";

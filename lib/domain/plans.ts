@@ -1,4 +1,5 @@
 /** The plan catalogue as the portal shows it, and the self-serve plan change (payment collection is out of scope). */
+import "server-only";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, plans } from "../../db/schema";

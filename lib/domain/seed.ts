@@ -1,4 +1,5 @@
 /** Idempotent reference data: the plan catalogue, the endpoint catalogue and default licensing (CONTRACT §3, §5). */
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { endpointLicensing, endpoints, plans } from "../../db/schema";

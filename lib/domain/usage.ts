@@ -3,6 +3,7 @@
  * usage_events for minutes and the request log, usage_counters for quota. Every usage_events read has a created_at
  * range so a table partitioned by day is pruned.
  */
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { quotaBounds, quotaWindow } from "../limits/windows";

@@ -1,4 +1,5 @@
 /** E-mail verification, password reset and operator password changes: by user id or by token, each audited. */
+import "server-only";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { authVerificationTokens, memberships, users } from "../../db/schema";

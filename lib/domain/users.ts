@@ -1,4 +1,5 @@
 /** People: sign-up, credentials and the portal's view of a user. */
+import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { memberships, users } from "../../db/schema";

@@ -1,4 +1,5 @@
 /** Deliveries of one webhook: list with attempts, send a test event, replay one event or every event of a time range. */
+import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Database } from "../db/client";
 import { inTransaction } from "../db/tx";

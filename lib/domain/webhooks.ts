@@ -1,4 +1,5 @@
 /** Webhook registrations (Variant B /api/v1/alerts). Every query is scoped to the owning account. */
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { newSigningSecret } from "../webhooks/signing";
 import { and, asc, eq, ne, sql } from "drizzle-orm";

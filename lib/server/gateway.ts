@@ -1,4 +1,5 @@
 /** Wires database, reference data, analytics engine and pipeline; one per process. */
+import "server-only";
 import { openDatabase, type Database } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { appEnv } from "../env";
