@@ -10,7 +10,7 @@ const SKIP = new Set(["node_modules", ".next", "dist", ".data"]);
 
 // dependency-cruiser cannot read directives, so the "use client" files are listed here when the config loads:
 // any .ts/.tsx file whose first statement is the directive. The rule below checks everything they reach.
-function useClientFiles() {
+function listUseClientFiles() {
   const found = [];
   const walk = (dir) => {
     for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
@@ -31,9 +31,9 @@ function isUseClient(file) {
   return /^["']use client["']/.test(body);
 }
 
-const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const clientFiles = useClientFiles();
-const CLIENT_PATTERN = clientFiles.length > 0 ? `^(${clientFiles.map(escape).join("|")})$` : "^$a";
+const escapeRegExp = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const clientFiles = listUseClientFiles();
+const CLIENT_PATTERN = clientFiles.length > 0 ? `^(${clientFiles.map(escapeRegExp).join("|")})$` : "^$a";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -139,7 +139,7 @@ export class AdmissionBatcher {
           if ((err as { code?: string }).code === DEADLOCK) return runBatch(this.sql, calls); // another process locked in a different order: once more
           throw err;
         });
-        batch.forEach((p, i) => p.resolve(out[i]));
+        for (const [i, p] of batch.entries()) p.resolve(out[i]);
       } catch (err) {
         const failed = unavailable(err);
         for (const p of batch) p.reject(failed);

@@ -17,7 +17,7 @@ import { ApiError, fromDomainError, fromEngineError } from "./errors";
 import { EngineError } from "../engine/errors";
 import { DomainError } from "../domain/errors";
 import { AdmissionBatcher, type BatchOptions } from "./admission";
-import { settle, takeQuota, type Metered } from "./limits";
+import { settle, takeQuota, type LimitOutcome, type Metered } from "./limits";
 import { touchLastUsed } from "./last-used";
 import { startUsagePartitionMaintenance } from "./usage-partitions";
 import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
@@ -224,7 +224,7 @@ export function createPipeline(deps: PipelineDeps) {
       });
     }
 
-    let cfg;
+    let cfg: Awaited<ReturnType<typeof config.get>>;
     try {
       const cached = config.get();
       cfg = cached instanceof Promise ? await cached : cached; // no promise on the hot path (cache hit)
@@ -232,7 +232,7 @@ export function createPipeline(deps: PipelineDeps) {
       log.error("configuration unavailable", { request_id: requestId, ...errorFields(err) });
       return fail(route.family, storeUnreachable(), requestId, anonymous, { "retry-after": "5" });
     }
-    let auth;
+    let auth: Awaited<ReturnType<typeof authenticate>>;
     try {
       const judged = authenticate(request.headers, verifier, cfg);
       auth = judged instanceof Promise ? await judged : judged;
@@ -308,7 +308,7 @@ export function createPipeline(deps: PipelineDeps) {
     }
 
     let outcome: Outcome;
-    let limits;
+    let limits: LimitOutcome;
     try {
       if (route.touchesAccountState) {
         // Burst is taken and the quota checked now; the quota unit is taken together with the handler's writes.

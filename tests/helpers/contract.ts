@@ -76,7 +76,7 @@ export async function call(baseUrl: string, sent: Sent): Promise<Got> {
     ...(duplex ? { duplex } : {}),
   } as RequestInit);
   const text = await res.text();
-  let json: unknown ;
+  let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {

@@ -107,7 +107,10 @@ test("no route returns a raw quote, trade print or chain row", async () => {
     const body = await get(path);
     const text = JSON.stringify(body);
     const walk = (v: unknown, at: string): void => {
-      if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`));
+      if (Array.isArray(v))
+        v.forEach((x, i) => {
+          walk(x, `${at}[${i}]`);
+        });
       else if (v && typeof v === "object") {
         for (const [k, x] of Object.entries(v)) {
           assert.ok(!forbiddenKeys.has(k), `${path} carries raw field ${at}.${k}`);

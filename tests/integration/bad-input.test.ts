@@ -156,7 +156,7 @@ describe("bad input on every route", () => {
     await all(cases, async (k) => {
       const res = await call(base, k.sent);
       assert.ok(res.status < 500, `${k.name}: ${describeSent(res)} → ${res.status} ${res.text.slice(0, 200)}`);
-      let body;
+      let body: ReturnType<typeof expectErrorShape>;
       try {
         body = expectErrorShape(k.family, res, k.status, k.code);
       } catch (err) {

@@ -46,12 +46,12 @@ const LAYER_PLANTS: Array<[rule: string, plant: Plant]> = [
   ),
   ["lib-not-upward", ["lib/util", "up-tests.ts", imports("../../../tests/helpers/test-db")]],
   ["analytics-only-util", ["lib/analytics", "log.ts", imports("@/lib/log")]],
-  ...["api/errors", "portal/types", "auth/password", "server/gateway"].map((t, i): [string, Plant] => [
+  ...["api/errors", "portal/types", "auth/settings", "server/gateway"].map((t, i): [string, Plant] => [
     "domain-not-web",
     ["lib/domain", `web-${i}.ts`, imports(`@/lib/${t}`)],
   ]),
   ...["engine", "market"].flatMap((from) =>
-    ["api/errors", "portal/types", "auth/password", "server/gateway", "domain/errors"].map((t, i): [string, Plant] => [
+    ["api/errors", "portal/types", "auth/settings", "server/gateway", "domain/errors"].map((t, i): [string, Plant] => [
       "engine-market-not-above",
       [`lib/${from}`, `above-${i}.ts`, imports(`@/lib/${t}`)],
     ]),
@@ -60,14 +60,14 @@ const LAYER_PLANTS: Array<[rule: string, plant: Plant]> = [
   ["tools-not-tests", ["bench", "tests.ts", imports("../../tests/helpers/test-db")]],
 ];
 
-const useClient = (body: string) => `"use client";\n${body}export const X = () => String(m);\n`;
+const clientModule = (body: string) => `"use client";\n${body}export const X = () => String(m);\n`;
 const CLIENT_PLANTS: Array<[rule: string, plant: Plant]> = [
   ...["lib/db/tx", "lib/domain/errors", "lib/server/gateway", "db/schema/index"].map((t, i): [string, Plant] => [
     "client-not-server",
-    ["components", `client-${i}.tsx`, useClient(`import * as m from "@/${t}";\n`)],
+    ["components", `client-${i}.tsx`, clientModule(`import * as m from "@/${t}";\n`)],
   ]),
   // Reaching the domain through a module that is not itself a client file counts too.
-  ["client-not-server", ["components", "client-indirect.tsx", useClient('import { y as m } from "./middle";\n')]],
+  ["client-not-server", ["components", "client-indirect.tsx", clientModule('import { y as m } from "./middle";\n')]],
 ];
 const CYCLE_B: Plant = ["lib/util", "cycle-b.ts", 'import { a } from "./cycle-a";\nexport const b = () => a;\n'];
 const MIDDLE: Plant = ["components", "middle.ts", 'import * as d from "@/lib/domain/errors";\nexport const y = d;\n'];

@@ -333,7 +333,9 @@ test("IV history from sparse near-ATM snapshots: one CM30 value per day, days wi
     history.map((h) => h.date),
     ["2026-01-05", "2026-01-06", "2026-01-07"],
   );
-  history.forEach((h, i) => close(h.atmIv30, vols[i], 1e-6, h.date));
+  history.forEach((h, i) => {
+    close(h.atmIv30, vols[i], 1e-6, h.date);
+  });
   const withoutClose = atmIvHistory(snapshots, { "2026-01-05": 100, "2026-01-07": 99 }, rateFn, Q);
   assert.deepEqual(
     withoutClose.map((h) => h.date),
