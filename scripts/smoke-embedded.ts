@@ -28,7 +28,7 @@ async function main() {
   child.stderr.on("data", (d) => (out += d));
   const stop = () => {
     try {
-      process.kill(-child.pid!, "SIGTERM");
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
     } catch {
       // already gone
     }

@@ -25,7 +25,7 @@ const newestOf = (dates: Date[]): Date | null =>
 const unavailable = (what: string) =>
   new EngineError("unavailable", `No ${what} is available from the data source right now.`);
 
-/** Unknown to this environment → 404; known but without data (or an empty store) → 503 (CONTRACT §1, §6). */
+/** Unknown to this environment → 404; known but without data (or an empty store) → 503 (docs/api-contract.md §1, §6). */
 function symbolIn(view: MarketView, symbol: string): SymbolAnalytics {
   const analytics = view.symbols.get(symbol);
   if (analytics) return analytics;
@@ -86,8 +86,9 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     },
     optionsFlow(spec, q: FlowQuery) {
       return withView(spec, (view) => {
-        if (q.symbol) symbolIn(view, q.symbol);
-        if (!view.flowAsOf) throw unavailable("options flow");
+        const symbolAsOf = q.symbol ? symbolIn(view, q.symbol).asOf : null;
+        const flowAsOf = view.flowAsOf;
+        if (!flowAsOf) throw unavailable("options flow");
         // Filtered and sorted only when the payload is built: a cached answer costs a lookup, not a sort of every event.
         const build = () => {
           const events = filterFlowEvents(view.flowEvents, {
@@ -101,7 +102,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
         };
         const key = `flow:${q.symbol ?? ""}:${q.minPremium ?? ""}:${q.type ?? ""}:${q.limit}`;
         const data = q.since ? schemas.optionsFlow.parse(build()) : once(view, key, schemas.optionsFlow, build);
-        return served(data, q.symbol ? view.symbols.get(q.symbol)!.asOf : view.flowAsOf);
+        return served(data, symbolAsOf ?? flowAsOf);
       });
     },
     aiSummary(spec, symbol) {
@@ -125,27 +126,29 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     yieldCurve(spec) {
       return withView(spec, (view) => {
         const curve = view.curve;
-        if (!curve) throw unavailable("Treasury yield curve");
+        const asOf = view.curveAsOf;
+        if (!curve || !asOf) throw unavailable("Treasury yield curve");
         return served(
           once(view, "curve", schemas.yieldCurve, () => ({
             ...curve,
             unit: "bp",
-            timestamp: view.curveAsOf!.toISOString(),
+            timestamp: asOf.toISOString(),
           })),
-          view.curveAsOf,
+          asOf,
         );
       });
     },
     marketSentiment(spec) {
       return withView(spec, (view) => {
         const s = view.sentiment;
-        if (!s) throw unavailable("market sentiment");
+        const asOf = view.sentimentAsOf;
+        if (!s || !asOf) throw unavailable("market sentiment");
         return served(
           once(view, "sentiment", schemas.marketSentiment, () => ({
             ...s,
-            timestamp: view.sentimentAsOf!.toISOString(),
+            timestamp: asOf.toISOString(),
           })),
-          view.sentimentAsOf,
+          asOf,
         );
       });
     },
@@ -168,7 +171,8 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
             });
           }
         }
-        if (items.length === 0) throw firstError!; // nothing to rank: the same error as a single unknown symbol
+        // Nothing to rank: the same error as a single unknown symbol.
+        if (items.length === 0) throw firstError ?? new EngineError("invalid", "No symbols to rank.");
         const asOf = new Date(Math.max(...items.map((a) => a.asOf.getTime())));
         const ranking = rankWatchlist(items.map((a) => ({ metrics: a.metrics, decision: a.noTrade.decision })));
         const data = once(view, `watch:${symbols.join(",")}`, schemas.watchlistRanking, () => ({

@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { arrayLiteral } from "../db/array-literal";
 import type { Bar, Instrument, MarketEnv, OptionQuote, OptionTrade, Tenor, TreasuryYield } from "../analytics/types";
+import { getOrInsert } from "../util/get-or-insert";
 
 export interface MarketSnapshot {
   instruments: Instrument[];
@@ -292,7 +293,7 @@ function assemble(
       push(latestChainBySymbol, q.symbol, q);
       continue;
     }
-    const days = chainHistoryBySymbol.get(q.symbol) ?? chainHistoryBySymbol.set(q.symbol, []).get(q.symbol)!;
+    const days = getOrInsert(chainHistoryBySymbol, q.symbol, () => []);
     const lastDay = days[days.length - 1];
     if (lastDay && +lastDay[0].asOf === +q.asOf) lastDay.push(q);
     else days.push([q]);
