@@ -2,7 +2,7 @@ import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { createdAt, keyEnv, tstz } from "./columns";
 import { accounts } from "./accounts";
 
-/** A webhook registration (Variant B /api/v1/alerts). The signing secret is needed in clear to sign deliveries. */
+/** A webhook registration (family B, /api/v1/alerts). The signing secret is needed in clear to sign deliveries. */
 export const webhooks = pgTable(
   "webhooks",
   {

@@ -1,5 +1,5 @@
 /**
- * API access requests (spec §5 B): a verified owner on a paid plan asks for an svc_sk_live_ key; an operator approves
+ * API access requests: a verified owner on a paid plan asks for an svc_sk_live_ key; an operator approves
  * (issuing the key, kept encrypted until the requester has seen it once) or rejects with a reason.
  */
 import "server-only";

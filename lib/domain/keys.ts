@@ -88,14 +88,14 @@ export async function createKey(
   return db.transaction((tx) => insertKey(tx, { accountId: input.accountId, env: input.env, style, name }, actor));
 }
 
-/** What a live key of this style needs (CONTRACT §3), in the portal's words. */
+/** What a live key of this style needs (docs/api-contract.md §3), in the portal's words. */
 export function liveKeyRequirement(style: "standard" | "sk"): string {
   return style === "sk"
     ? "svc_sk_live_ keys need a paid plan (Starter or higher)"
     : "Live keys (svc_live_) need the Pro or Enterprise plan";
 }
 
-/** A person may hold live keys only with a verified e-mail, on a plan that admits the key's style (CONTRACT §3). */
+/** A person may hold live keys only with a verified e-mail, on a plan that admits the key's style (docs/api-contract.md §3). */
 export async function assertMayHoldLiveKey(
   tx: Tx,
   accountId: string,

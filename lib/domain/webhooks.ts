@@ -1,4 +1,4 @@
-/** Webhook registrations (Variant B /api/v1/alerts). Every query is scoped to the owning account. */
+/** Webhook registrations (family B, /api/v1/alerts). Every query is scoped to the owning account. */
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { newSigningSecret } from "../webhooks/signing";

@@ -221,7 +221,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     },
     researchOutput(spec, request) {
       const sent = request as StrategyRequest;
-      const req = { ...sent, symbol: sent.symbol.toUpperCase() }; // symbols are case-insensitive on input (CONTRACT §1)
+      const req = { ...sent, symbol: sent.symbol.toUpperCase() }; // symbols are case-insensitive on input (docs/api-contract.md §1)
       return withView(spec, (view) => {
         const a = symbolIn(view, req.symbol);
         try {

@@ -1,5 +1,5 @@
 /**
- * The contract (CONTRACT.md) as test helpers shared by every route test: one concrete valid request per metered
+ * The contract (docs/api-contract.md) as test helpers shared by every route test: one concrete valid request per metered
  * route, the three credential forms, callers with fresh keys, and exact checks of both families' body shapes.
  */
 import assert from "node:assert/strict";
@@ -14,7 +14,7 @@ import { registerWebhook } from "../../lib/domain/webhooks";
 import { accountWithKey } from "./accounts";
 
 // ---------------------------------------------------------------------------------------------------------------
-// Credentials (CONTRACT §2)
+// Credentials (docs/api-contract.md §2)
 
 export const CREDENTIAL_FORMS = ["bearer", "x-api-key", "x-service-key"] as const;
 export type CredentialForm = (typeof CREDENTIAL_FORMS)[number];
@@ -255,7 +255,7 @@ export function send(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Shapes (spec §2.1, §2.3, §7; CONTRACT §1, §6)
+// Shapes (docs/api-contract.md §1, §6)
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -350,7 +350,7 @@ export function expectSuccessShape(family: Family, res: Got, exp: SuccessExpecta
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Rate-limit headers (CONTRACT §4)
+// Rate-limit headers (docs/api-contract.md §4)
 
 export interface RateLimitView {
   policy: { name: string; q: number; w: number }[];

@@ -1,5 +1,5 @@
 /**
- * Issue 9: admission batching against a real PostgreSQL. Calls queued behind the transaction in flight are decided by
+ * Admission batching against a real PostgreSQL. Calls queued behind the transaction in flight are decided by
  * the next one in arrival order; a failing batch fails only its own calls (data_source_unavailable, nothing written);
  * the queue is bounded.
  */

@@ -1,6 +1,6 @@
 /**
  * Live keys read the live store: labels come from the as-of time of the data used and the plan's entitlement
- * (CONTRACT §6); unknown symbols answer 404, known symbols without data and an empty store 503.
+ * (docs/api-contract.md §6); unknown symbols answer 404, known symbols without data and an empty store 503.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Issue 3's payload guarantees: same seed → byte-identical payloads; every payload traced to stored data (change
+ * Payload guarantees: same seed → byte-identical payloads; every payload traced to stored data (change
  * the rows, the answer changes accordingly); no route returns a raw quote, trade print or chain row.
  */
 import { after, before, test } from "node:test";

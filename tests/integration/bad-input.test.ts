@@ -1,5 +1,5 @@
 /**
- * Bad input on every route (CONTRACT §1, §2, §4): each answer is the contract's 4xx code in the route's family shape,
+ * Bad input on every route (docs/api-contract.md §1, §2, §4): each answer is the contract's 4xx code in the route's family shape,
  * never a 5xx, and nothing is written: no webhook, no quota unit (burst units and usage events are expected).
  */
 import { after, before, describe, it } from "node:test";
@@ -123,7 +123,7 @@ describe("bad input on every route", () => {
     routes = routeCases({ outputsBody });
     server = await startApiServer(t.url); // seeds the plan catalogue
     base = server.baseUrl;
-    // Hundreds of bad calls on two keys: lift the burst windows and quotas, keep the payload maxima of spec §8.
+    // Hundreds of bad calls on two keys: lift the burst windows and quotas, keep the plans' payload maxima.
     for (const id of ["sandbox", "pro"])
       await setPlanLimits(t.sql, id, {
         a_per_minute: 100_000,
@@ -723,7 +723,7 @@ describe("bad input on every route", () => {
     expectSuccessShape("A", ok, { env: "test" });
   });
 
-  it("the 40 KB-header answer carries an X-Request-Id like every other response (CONTRACT §1)", async () => {
+  it("the 40 KB-header answer carries an X-Request-Id like every other response (docs/api-contract.md §1)", async () => {
     const res = await call(base, {
       method: "GET",
       path: "/api/v1/ticker/AAPL/summary",
@@ -779,7 +779,7 @@ describe("bad input on every route", () => {
     expectSuccessShape("B", charset, { env: "test" });
   });
 
-  it("POST /api/v1/outputs takes the symbol case-insensitively, like every other route (CONTRACT §1)", async () => {
+  it("POST /api/v1/outputs takes the symbol case-insensitively, like every other route (docs/api-contract.md §1)", async () => {
     const outputs = byId("POST /api/v1/outputs");
     const upper = expectSuccessShape("B", await call(base, json(outputs, outputsBody)), { env: "test" });
     const lower = await call(base, json(outputs, { ...outputsBody, symbol: "aapl" }));

@@ -1,5 +1,5 @@
 /**
- * Discovery (issue 7): a caller who knows nothing but GET /symbols and GET /symbols/{symbol}/expiries can build a
+ * Discovery: a caller who knows nothing but GET /symbols and GET /symbols/{symbol}/expiries can build a
  * POST /outputs request that succeeds, for every demo symbol with listed options.
  */
 import { after, before, test } from "node:test";

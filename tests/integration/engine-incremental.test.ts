@@ -1,5 +1,5 @@
 /**
- * Issue 9: engine ticks that cost little. Later loads look for history days only after each symbol's newest cached
+ * Engine ticks that cost little. Later loads look for history days only after each symbol's newest cached
  * day (and fall back to the full scan when the cache shrank); a recompute keeps the analytics — and the payloads —
  * of every symbol whose inputs did not change.
  */

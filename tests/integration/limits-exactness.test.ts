@@ -1,5 +1,5 @@
 /**
- * CONTRACT §4: per-minute burst and quota limits are exact under concurrency, across two server processes sharing one
+ * docs/api-contract.md §4: per-minute burst and quota limits are exact under concurrency, across two server processes sharing one
  * PostgreSQL database; only 2xx responses consume quota; the RateLimit / X-RateLimit-* headers tell the truth.
  */
 import { after, before, describe, it } from "node:test";
@@ -89,7 +89,7 @@ function secondsInMonth(d: Date): number {
   );
 }
 
-describe("limits are exact across processes (CONTRACT §4)", () => {
+describe("limits are exact across processes (docs/api-contract.md §4)", () => {
   before(async () => {
     t = await createTestDatabase("limits");
     await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });

@@ -78,7 +78,7 @@ describe("portal keys", () => {
     });
   });
 
-  it("a live key needs a verified e-mail and the Pro or Enterprise plan (CONTRACT §3)", async () => {
+  it("a live key needs a verified e-mail and the Pro or Enterprise plan (docs/api-contract.md §3)", async () => {
     const unverified = await newOwner(t.db, { plan: "pro", verified: false });
     await expectRefused(
       t.sql,
