@@ -1,0 +1,2 @@
+import * as m from "@/lib/log";
+export { m };

@@ -1,0 +1,2 @@
+import * as m from "@/lib/portal/types";
+export { m };

@@ -1,0 +1,2 @@
+import * as m from "@/lib/api/errors";
+export { m };

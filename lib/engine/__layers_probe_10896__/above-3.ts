@@ -1,0 +1,2 @@
+import * as m from "@/lib/server/gateway";
+export { m };

@@ -1,0 +1,2 @@
+import * as m from "@/lib/domain/errors";
+export { m };

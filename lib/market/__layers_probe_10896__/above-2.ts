@@ -1,0 +1,2 @@
+import * as m from "@/lib/auth/settings";
+export { m };

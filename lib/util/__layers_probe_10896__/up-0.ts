@@ -1,0 +1,2 @@
+import * as m from "@/app/layout";
+export { m };

@@ -1,0 +1,2 @@
+import * as m from "@/components/providers";
+export { m };

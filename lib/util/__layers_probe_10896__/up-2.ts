@@ -1,0 +1,2 @@
+import * as m from "@/scripts/cli";
+export { m };

@@ -1,0 +1,2 @@
+import * as m from "@/server/api-server";
+export { m };

@@ -1,0 +1,2 @@
+import * as m from "@/bench/engine";
+export { m };

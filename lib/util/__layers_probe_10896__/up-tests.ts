@@ -1,0 +1,2 @@
+import * as m from "../../../tests/helpers/test-db";
+export { m };
