@@ -1,0 +1,3 @@
+"use client";
+import * as m from "@/lib/domain/errors";
+export const X = () => String(m);

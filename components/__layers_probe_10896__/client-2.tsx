@@ -1,0 +1,3 @@
+"use client";
+import * as m from "@/lib/server/gateway";
+export const X = () => String(m);

@@ -1,0 +1,3 @@
+"use client";
+import * as m from "@/db/schema/index";
+export const X = () => String(m);

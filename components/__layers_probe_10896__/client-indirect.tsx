@@ -1,0 +1,3 @@
+"use client";
+import { y as m } from "./middle";
+export const X = () => String(m);

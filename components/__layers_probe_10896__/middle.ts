@@ -1,0 +1,2 @@
+import * as d from "@/lib/domain/errors";
+export const y = d;

@@ -1,2 +1,0 @@
-import * as m from "@/lib/server/gateway";
-export { m };

@@ -1,2 +1,0 @@
-import * as m from "@/lib/domain/errors";
-export { m };

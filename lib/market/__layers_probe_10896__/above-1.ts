@@ -1,2 +1,0 @@
-import * as m from "@/lib/portal/types";
-export { m };

@@ -1,2 +1,0 @@
-import * as m from "@/lib/auth/settings";
-export { m };

@@ -1,2 +1,0 @@
-import { b } from "./cycle-b";
-export const a = () => b;

@@ -1,2 +1,0 @@
-import { a } from "./cycle-a";
-export const b = () => a;

@@ -1,2 +1,0 @@
-import * as m from "@/app/layout";
-export { m };

@@ -1,2 +1,0 @@
-import * as m from "@/components/providers";
-export { m };

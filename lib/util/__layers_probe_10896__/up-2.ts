@@ -1,2 +1,0 @@
-import * as m from "@/scripts/cli";
-export { m };

@@ -1,2 +1,0 @@
-import * as m from "@/server/api-server";
-export { m };

@@ -1,2 +1,0 @@
-import * as m from "@/bench/engine";
-export { m };

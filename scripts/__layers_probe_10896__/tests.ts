@@ -1,2 +1,0 @@
-import * as m from "../../tests/helpers/test-db";
-export { m };
