@@ -2,7 +2,8 @@
  * Diagnostic (`npx tsx bench/db-probe.ts`): batched limits + metering alone, pgbench-style — C concurrent
  * loops for D seconds on a pool of P connections, no HTTP — next to `select 1` and the same statement with
  * synchronous_commit off, to tell database cost from HTTP/Node cost. Throwaway database, dropped at the end.
- * Env: PROBE_POOL (10), PROBE_CONCURRENCY (50), PROBE_SECONDS (4), BENCH_KEYS (8), PROBE_IN_FLIGHT (1), PROBE_VARIANTS (e.g. "default,synchronous").
+ * Env: PROBE_POOL (10), PROBE_CONCURRENCY (50), PROBE_SECONDS (4), BENCH_KEYS (8), PROBE_IN_FLIGHT (1), PROBE_VARIANTS
+ * (e.g. "default,synchronous").
  */
 import { sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
@@ -23,7 +24,8 @@ const POOL = Number(process.env.PROBE_POOL ?? 10);
 const CONCURRENCY = Number(process.env.PROBE_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.PROBE_SECONDS ?? 4);
 const KEYS = Number(process.env.BENCH_KEYS ?? 8);
-const IN_FLIGHT = Number(process.env.PROBE_IN_FLIGHT ?? 1); // admission transactions in flight (the app's ADMISSION_IN_FLIGHT)
+// admission transactions in flight (the app's ADMISSION_IN_FLIGHT)
+const IN_FLIGHT = Number(process.env.PROBE_IN_FLIGHT ?? 1);
 const BIG = 1_000_000_000;
 const plan = { aPerMinute: BIG, aPerMonth: BIG, bPerMinute: BIG, bPerDay: BIG } as Plan;
 

@@ -39,7 +39,8 @@ export const median = (xs: number[]) => {
 };
 
 export async function benchEngine(database: Database, seedAt: Date, runs = 3): Promise<EngineResult> {
-  // Cold: the daily ATM-IV cache is empty, so a year of end-of-day snapshots is solved once and persisted (first start).
+  // Cold: the daily ATM-IV cache is empty, so a year of end-of-day snapshots is solved once and persisted (first
+  // start).
   await database.sql`delete from iv_history where env = 'demo'`;
   const c0 = performance.now();
   const coldSnap = await loadMarketInput(database.db, "demo");

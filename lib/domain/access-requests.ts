@@ -112,7 +112,10 @@ async function lockPending(tx: Tx, id: string): Promise<Row> {
   return row;
 }
 
-/** Issues the svc_sk_live_ key; it is stored encrypted (with `secret`, the app's AUTH_SECRET) until the requester sees it. */
+/**
+ * Issues the svc_sk_live_ key; it is stored encrypted (with `secret`, the app's AUTH_SECRET) until the requester sees
+ * it.
+ */
 export async function approveAccessRequest(
   db: Db,
   id: string,

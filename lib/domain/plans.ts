@@ -23,7 +23,10 @@ export async function currentPlan(db: Db, accountId: string): Promise<PlanRow> {
   return row.plan;
 }
 
-/** Changes the account's plan at once for every key (gateways re-read a key's plan within their cache lifetime); audited. */
+/**
+ * Changes the account's plan at once for every key (gateways re-read a key's plan within their cache lifetime);
+ * audited.
+ */
 export async function changeOwnPlan(db: Db, input: { accountId: string; plan: unknown }, actor: Actor) {
   if (typeof input.plan !== "string") throw new DomainError("invalid", "Choose a plan.", { field: "plan" });
   const account = await getAccount(db, input.accountId);

@@ -1,4 +1,7 @@
-/** Idempotent reference data: the plan catalogue, the endpoint catalogue and default licensing (docs/api-contract.md §3, §5). */
+/**
+ * Idempotent reference data: the plan catalogue, the endpoint catalogue and default licensing (docs/api-contract.md §3,
+ * §5).
+ */
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";

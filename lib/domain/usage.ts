@@ -50,7 +50,10 @@ async function endpointsAndKeys(db: Db, accountId: string) {
   return { endpoints: [...endpoints], keys: [...keys] };
 }
 
-/** Calls per UTC day for the last `DAILY_DAYS` days, by route and status class (usage_daily: the gateway's own aggregate). */
+/**
+ * Calls per UTC day for the last `DAILY_DAYS` days, by route and status class (usage_daily: the gateway's own
+ * aggregate).
+ */
 async function dailyCells(db: Db, accountId: string, now: Date, family: Map<string, "A" | "B">) {
   const today = utcDay(now);
   const days = Array.from({ length: DAILY_DAYS }, (_, i) =>

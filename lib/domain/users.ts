@@ -8,7 +8,9 @@ import { createAccount, normaliseEmail, type SignupActor } from "./accounts";
 import { DomainError } from "./errors";
 import { TERMS_VERSION } from "./terms";
 
-/** The signed-in person as every portal page, portal route and admin page sees them (session checked against the db). */
+/**
+ * The signed-in person as every portal page, portal route and admin page sees them (session checked against the db).
+ */
 export interface PortalUser {
   userId: string;
   email: string;
@@ -55,7 +57,10 @@ export async function signUp(db: Db, input: SignupInput, actor: SignupActor) {
   );
 }
 
-/** The user id for a correct e-mail and password, else null (the same answer for an unknown e-mail and a wrong password). */
+/**
+ * The user id for a correct e-mail and password, else null (the same answer for an unknown e-mail and a wrong
+ * password).
+ */
 export async function verifyCredentials(
   db: Db,
   email: string,

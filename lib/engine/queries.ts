@@ -25,7 +25,9 @@ const newestOf = (dates: Date[]): Date | null =>
 const unavailable = (what: string) =>
   new EngineError("unavailable", `No ${what} is available from the data source right now.`);
 
-/** Unknown to this environment → 404; known but without data (or an empty store) → 503 (docs/api-contract.md §1, §6). */
+/**
+ * Unknown to this environment → 404; known but without data (or an empty store) → 503 (docs/api-contract.md §1, §6).
+ */
 function symbolIn(view: MarketView, symbol: string): SymbolAnalytics {
   const analytics = view.symbols.get(symbol);
   if (analytics) return analytics;
@@ -89,7 +91,8 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
         const symbolAsOf = q.symbol ? symbolIn(view, q.symbol).asOf : null;
         const flowAsOf = view.flowAsOf;
         if (!flowAsOf) throw unavailable("options flow");
-        // Filtered and sorted only when the payload is built: a cached answer costs a lookup, not a sort of every event.
+        // Filtered and sorted only when the payload is built: a cached answer costs a lookup, not a sort of every
+        // event.
         const build = () => {
           const events = filterFlowEvents(view.flowEvents, {
             symbol: q.symbol,
@@ -221,7 +224,8 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     },
     researchOutput(spec, request) {
       const sent = request as StrategyRequest;
-      const req = { ...sent, symbol: sent.symbol.toUpperCase() }; // symbols are case-insensitive on input (docs/api-contract.md §1)
+      // symbols are case-insensitive on input (docs/api-contract.md §1)
+      const req = { ...sent, symbol: sent.symbol.toUpperCase() };
       return withView(spec, (view) => {
         const a = symbolIn(view, req.symbol);
         try {

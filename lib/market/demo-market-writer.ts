@@ -43,7 +43,9 @@ export interface SeedResult {
   version: number;
 }
 
-/** Replaces the whole demo market with the one at `now` (delete + insert in one transaction), then bumps the version. */
+/**
+ * Replaces the whole demo market with the one at `now` (delete + insert in one transaction), then bumps the version.
+ */
 export async function seedDemoMarket(db: Db, opts: { seed: number | string; now: Date | number }): Promise<SeedResult> {
   const t0 = performance.now();
   const m = generateDemoMarket({ seed: opts.seed, now: opts.now });
@@ -139,7 +141,8 @@ async function writeBars(tx: Tx, seed: number | string, sessions: number[], from
 }
 
 async function writeChain(tx: Tx, seed: number | string, prevAsOf: number, asOf: number, to: number): Promise<void> {
-  // Sessions that closed after the previous snapshot keep a reduced EOD snapshot; a close that is the new as-of keeps the full chain.
+  // Sessions that closed after the previous snapshot keep a reduced EOD snapshot; a close that is the new as-of keeps
+  // the full chain.
   const eod: number[] = [];
   for (let d = currentSession(prevAsOf); sessionClose(d) < asOf; d = nextSession(d)) {
     if (sessionClose(d) >= prevAsOf) eod.push(d);

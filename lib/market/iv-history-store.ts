@@ -1,6 +1,7 @@
 /**
  * Reads and writes the derived daily ATM-IV cache (table iv_history). A "history day" of a symbol is the newest chain
- * snapshot of a UTC date before the date of the symbol's newest snapshot (the same days the analytics treat as history).
+ * snapshot of a UTC date before the date of the symbol's newest snapshot (the same days the analytics treat as
+ * history).
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";

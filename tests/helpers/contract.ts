@@ -1,5 +1,6 @@
 /**
- * The contract (docs/api-contract.md) as test helpers shared by every route test: one concrete valid request per metered
+ * The contract (docs/api-contract.md) as test helpers shared by every route test: one concrete valid request per
+ * metered
  * route, the three credential forms, callers with fresh keys, and exact checks of both families' body shapes.
  */
 import assert from "node:assert/strict";
@@ -40,7 +41,10 @@ export interface Sent {
   method: string;
   path: string;
   headers?: Record<string, string>;
-  /** An object is sent as JSON; strings and streams as given. Content-type application/json unless a header says otherwise (none for a Uint8Array). */
+  /**
+   * An object is sent as JSON; strings and streams as given. Content-type application/json unless a header says
+   * otherwise (none for a Uint8Array).
+   */
   body?: unknown;
 }
 

@@ -1,7 +1,9 @@
 /**
  * API access requests and the self-serve plan change: bad input refused with the field and nothing written,
- * another account's request not found, approval through the operator CLI issues an svc_sk_live_ key kept encrypted until
- * the requester sees it once (then the ciphertext is gone) and the key works on a Starter plan; a plan change reaches keys at once.
+ * another account's request not found, approval through the operator CLI issues an svc_sk_live_ key kept encrypted
+ * until
+ * the requester sees it once (then the ciphertext is gone) and the key works on a Starter plan; a plan change reaches
+ * keys at once.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

@@ -78,7 +78,8 @@ test("live data: labels from the data's age and the entitlement, values from the
   assert.equal(msft.status, 200);
   assert.equal(msft.body.meta.data_freshness, "end-of-day");
 
-  // Starter (delayed-15m entitlement) is served data at least 15 minutes old: the 20-minute-old print, not the fresh one.
+  // Starter (delayed-15m entitlement) is served data at least 15 minutes old: the 20-minute-old print, not the fresh
+  // one.
   const delayed = await eventually(
     "/api/v1/ai/symbol/AAPL/summary",
     starter,

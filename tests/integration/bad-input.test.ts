@@ -1,5 +1,6 @@
 /**
- * Bad input on every route (docs/api-contract.md §1, §2, §4): each answer is the contract's 4xx code in the route's family shape,
+ * Bad input on every route (docs/api-contract.md §1, §2, §4): each answer is the contract's 4xx code in the route's
+ * family shape,
  * never a 5xx, and nothing is written: no webhook, no quota unit (burst units and usage events are expected).
  */
 import { after, before, describe, it } from "node:test";
@@ -753,7 +754,8 @@ describe("bad input on every route", () => {
     });
     assert.deepEqual(expectSuccessShape("B", dedup, { env: "test" }).symbols, ["AAPL", "MSFT"]);
     const classShare = await call(base, { method: "GET", path: "/api/v1/signal-score/brk.b", headers: auth(a) });
-    assert.equal(expectSuccessShape("A", classShare, { env: "test" }).symbol, "BRK.B"); // a class share with a dot, case-insensitive
+    // a class share with a dot, case-insensitive
+    assert.equal(expectSuccessShape("A", classShare, { env: "test" }).symbol, "BRK.B");
     // A partly unknown watchlist ranks the known symbols and lists the unknown one with its reason.
     const partial = await call(base, {
       method: "GET",

@@ -116,7 +116,8 @@ test("a delta load after demo ticks equals a full read: within a session (append
   assert.equal(r.version, resting, "a tick over a closed market bumps no version");
   assert.equal(previous.version, resting);
 
-  // Monday's open rolls the session over (pruning, new instruments and yields): a rebase, and the delta load reads everything.
+  // Monday's open rolls the session over (pruning, new instruments and yields): a rebase, and the delta load reads
+  // everything.
   await step(close + (2 * 24 + 17.5) * 3_600_000 + 60_000);
   assert.ok(previous.baseVersion > base, "a roll-over is a rebase");
 });

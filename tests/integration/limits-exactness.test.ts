@@ -1,5 +1,6 @@
 /**
- * docs/api-contract.md §4: per-minute burst and quota limits are exact under concurrency, across two server processes sharing one
+ * docs/api-contract.md §4: per-minute burst and quota limits are exact under concurrency, across two server processes
+ * sharing one
  * PostgreSQL database; only 2xx responses consume quota; the RateLimit / X-RateLimit-* headers tell the truth.
  */
 import { after, before, describe, it } from "node:test";

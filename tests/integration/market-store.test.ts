@@ -132,7 +132,8 @@ describe("market store (demo)", () => {
     const [locks] = await t.db.execute<{ n: string }>(sql`
       select count(*)::text as n from pg_locks
       where locktype = 'advisory' and objid = ${DEMO_TICKER_LOCK} and granted
-        and database = (select oid from pg_database where datname = current_database())`); // other apps on the server tick too
+        // other apps on the server tick too
+        and database = (select oid from pg_database where datname = current_database())`);
     assert.equal(Number(locks.n), 1);
     await stopA();
     await stopB();

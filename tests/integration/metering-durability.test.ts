@@ -1,5 +1,6 @@
 /**
- * docs/api-contract.md §4 metering: every call is metered (key, account, route, status, latency, time), nothing metered is lost when
+ * docs/api-contract.md §4 metering: every call is metered (key, account, route, status, latency, time), nothing metered
+ * is lost when
  * the process is killed, usage_daily agrees with usage_events, and key revocation reaches every process within the
  * key cache's lifetime.
  */

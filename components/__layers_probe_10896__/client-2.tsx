@@ -1,3 +1,0 @@
-"use client";
-import * as m from "@/lib/server/gateway";
-export const X = () => String(m);

@@ -1,3 +1,0 @@
-"use client";
-import * as m from "@/db/schema/index";
-export const X = () => String(m);

@@ -1,2 +1,0 @@
-import * as d from "@/lib/domain/errors";
-export const y = d;
