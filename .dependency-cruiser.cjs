@@ -28,6 +28,14 @@ module.exports = {
       to: { path: "^(?!lib/(analytics|util)/)[^/]+/", dependencyTypesNot: ["npm", "core"] },
     },
     {
+      name: "leaves-stay-leaves",
+      comment:
+        "lib/util, lib/shared (browser-safe constants) and lib/limits import nothing of the product but each other.",
+      severity: "error",
+      from: { path: "^lib/(util|shared|limits)/" },
+      to: { path: "^(?!lib/(util|shared|limits)/)[^/]+/", dependencyTypesNot: ["npm", "core"] },
+    },
+    {
       name: "domain-not-web",
       comment: "lib/domain is called by the API, the portal, auth and the server; it imports none of them.",
       severity: "error",

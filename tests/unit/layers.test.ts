@@ -46,6 +46,7 @@ const LAYER_PLANTS: Array<[rule: string, plant: Plant]> = [
   ),
   ["lib-not-upward", ["lib/util", "up-tests.ts", imports("../../../tests/helpers/test-db")]],
   ["analytics-only-util", ["lib/analytics", "log.ts", imports("@/lib/log")]],
+  ["leaves-stay-leaves", ["lib/shared", "db.ts", imports("@/lib/db/tx")]],
   ...["api/errors", "portal/types", "auth/settings", "server/gateway"].map((t, i): [string, Plant] => [
     "domain-not-web",
     ["lib/domain", `web-${i}.ts`, imports(`@/lib/${t}`)],
