@@ -2,20 +2,21 @@
  * Diagnostic (`npx tsx bench/db-probe.ts`): batched limits + metering alone, pgbench-style — C concurrent
  * loops for D seconds on a pool of P connections, no HTTP — next to `select 1` and the same statement with
  * synchronous_commit off, to tell database cost from HTTP/Node cost. Throwaway database, dropped at the end.
- * Env: PROBE_POOL (10), PROBE_CONCURRENCY (50), PROBE_SECONDS (4), BENCH_KEYS (8), PROBE_IN_FLIGHT (1), PROBE_VARIANTS (e.g. "default,synchronous").
+ * Env: PROBE_POOL (10), PROBE_CONCURRENCY (50), PROBE_SECONDS (4), BENCH_KEYS (8), PROBE_IN_FLIGHT (1), PROBE_VARIANTS
+ * (e.g. "default,synchronous").
  */
 import { sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { endpointCatalogue } from "../lib/api/routes";
 import { AdmissionBatcher } from "../lib/api/admission";
-import { burstWindow, quotaWindow } from "../lib/api/windows";
+import { burstWindow, quotaWindow } from "../lib/limits/windows";
 import type { Plan } from "../lib/api/config-cache";
 import { openDatabase } from "../lib/db/client";
 import { createKey } from "../lib/domain/keys";
 import { systemActor } from "../lib/domain/audit";
 import { seedReferenceData } from "../lib/domain/seed";
-import { accountWithKey } from "../tests/helpers/accounts";
-import { createTestDatabase } from "../tests/helpers/test-db";
+import { accountWithKey } from "../fixtures/accounts";
+import { createTestDatabase } from "../fixtures/test-db";
 import { startCpu } from "./cpu";
 import { median } from "./engine";
 
@@ -23,7 +24,8 @@ const POOL = Number(process.env.PROBE_POOL ?? 10);
 const CONCURRENCY = Number(process.env.PROBE_CONCURRENCY ?? 50);
 const SECONDS = Number(process.env.PROBE_SECONDS ?? 4);
 const KEYS = Number(process.env.BENCH_KEYS ?? 8);
-const IN_FLIGHT = Number(process.env.PROBE_IN_FLIGHT ?? 1); // admission transactions in flight (the app's ADMISSION_IN_FLIGHT)
+// admission transactions in flight (the app's ADMISSION_IN_FLIGHT)
+const IN_FLIGHT = Number(process.env.PROBE_IN_FLIGHT ?? 1);
 const BIG = 1_000_000_000;
 const plan = { aPerMinute: BIG, aPerMonth: BIG, bPerMinute: BIG, bPerDay: BIG } as Plan;
 

@@ -5,7 +5,7 @@
  */
 import type { Database } from "../lib/db/client";
 import { computeMarketView, type MarketView } from "../lib/engine/compute";
-import { advanceDemoMarket } from "../lib/market/store";
+import { advanceDemoMarket } from "../lib/market/demo-market-writer";
 import { loadMarketInput } from "../lib/engine/load";
 import { IvHistoryTracker } from "../lib/engine/iv-history";
 import { DEMO_SEED } from "./setup";
@@ -39,7 +39,8 @@ export const median = (xs: number[]) => {
 };
 
 export async function benchEngine(database: Database, seedAt: Date, runs = 3): Promise<EngineResult> {
-  // Cold: the daily ATM-IV cache is empty, so a year of end-of-day snapshots is solved once and persisted (first start).
+  // Cold: the daily ATM-IV cache is empty, so a year of end-of-day snapshots is solved once and persisted (first
+  // start).
   await database.sql`delete from iv_history where env = 'demo'`;
   const c0 = performance.now();
   const coldSnap = await loadMarketInput(database.db, "demo");

@@ -2,7 +2,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { freePort } from "../tests/helpers/api-server";
+import { freePort } from "../lib/util/free-port";
 
 function statusKb(pid: number, field: "VmRSS" | "VmHWM"): number {
   try {

@@ -1,10 +1,15 @@
 /**
  * `npm run bench`: a report, not a test (exit code 0 whatever the numbers). Throwaway PostgreSQL database with the
  * demo market and raised Sandbox limits → engine timings → standalone API server (constant route vs full pipeline)
- * → `next start` (constant route handler vs the /api/v1 mount) → table, PASS/FAIL per target, bench/results/latest.json.
- * Env: TEST_PG_URL, API_POOL_MAX (default 10), BENCH_DURATION_S (15 s per scenario, split into BENCH_ROUNDS (3) interleaved rounds), BENCH_KEYS (8), BENCH_LOAD_TOOL=autocannon,
- * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_ENGINE=off, BENCH_TICKER=off, BENCH_USAGE=off, BENCH_WEBHOOKS=off, BENCH_USAGE_EVENTS (1000000), BENCH_LOG_LEVEL (warn); diagnostics: BENCH_SERVER_NODE_ARGS / BENCH_NEXT_NODE_ARGS (e.g.
- * "--cpu-prof --cpu-prof-dir=/tmp/prof") are extra node flags for the standalone / Next server, BENCH_PG_PARAMS (e.g. "synchronous_commit=off") is appended to its DATABASE_URL.
+ * → `next start` (constant route handler vs the /api/v1 mount) → table, PASS/FAIL per target,
+ * bench/results/latest.json.
+ * Env: TEST_PG_URL, API_POOL_MAX (default 10), BENCH_DURATION_S (15 s per scenario, split into BENCH_ROUNDS (3)
+ * interleaved rounds), BENCH_KEYS (8), BENCH_LOAD_TOOL=autocannon,
+ * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_ENGINE=off, BENCH_TICKER=off, BENCH_USAGE=off, BENCH_WEBHOOKS=off,
+ * BENCH_USAGE_EVENTS (1000000), BENCH_LOG_LEVEL (warn); diagnostics: BENCH_SERVER_NODE_ARGS / BENCH_NEXT_NODE_ARGS
+ * (e.g.
+ * "--cpu-prof --cpu-prof-dir=/tmp/prof") are extra node flags for the standalone / Next server, BENCH_PG_PARAMS (e.g.
+ * "synchronous_commit=off") is appended to its DATABASE_URL.
  */
 import { randomBytes } from "node:crypto";
 import { cpus, loadavg } from "node:os";
@@ -16,7 +21,7 @@ import { combineRounds, pickTool, runLoad, type LoadResult } from "./load";
 import { buildNext, nextNeedsBuild, sampleMemory, startNext, startStandalone, type NextServer } from "./proc";
 import { evaluate, printReport, ratios, writeResults, type BenchResults, type ServerRuns } from "./report";
 import { createFixture } from "./setup";
-import type { TestDatabase } from "../tests/helpers/test-db";
+import type { TestDatabase } from "../fixtures/test-db";
 import { benchWebhooks } from "./webhooks";
 
 const CONNECTIONS = 50;
@@ -26,7 +31,8 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const KEY_COUNT = Number(process.env.BENCH_KEYS ?? 8);
 const POOL_MAX = Number(process.env.API_POOL_MAX ?? 10);
 const BUDGET_MS =
-  (process.env.BENCH_WEBHOOKS === "off" ? 305_000 : 425_000) + (process.env.BENCH_TICKER === "off" ? 0 : 75_000); // hard stop: cleanup and report whatever was measured
+  // hard stop: cleanup and report whatever was measured
+  (process.env.BENCH_WEBHOOKS === "off" ? 305_000 : 425_000) + (process.env.BENCH_TICKER === "off" ? 0 : 75_000);
 const PIPELINE_PATH = "/api/v1/ticker/AAPL/summary";
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn"; // "info" adds the per-request access log line
 
@@ -105,7 +111,8 @@ async function probe(url: string, keys: string[], timeoutMs: number): Promise<vo
 const metered = async (db: TestDatabase) => Number((await db.sql`select count(*)::int as n from usage_events`)[0].n);
 
 /**
- * Each scenario is measured in ROUNDS interleaved rounds (constant, pipeline, heavy, constant, …) of DURATION_S / ROUNDS
+ * Each scenario is measured in ROUNDS interleaved rounds (constant, pipeline, heavy, constant, …) of DURATION_S /
+ * ROUNDS
  * seconds, after one warm-up each: a burst of noise from elsewhere on the machine then lands on every scenario alike
  * instead of on one of them, so the ratios to the constant route hold from run to run.
  */
@@ -257,7 +264,8 @@ async function benchNext(database: TestDatabase, keys: string[]): Promise<void> 
       results.next.note = `built in ${Math.round(built.ms / 1000)} s`;
     }
     const nodeArgs = (process.env.BENCH_NEXT_NODE_ARGS ?? "").split(" ").filter(Boolean);
-    // A throwaway secret: production refuses to start without AUTH_SECRET, and the bench signs no session that outlives it.
+    // A throwaway secret: production refuses to start without AUTH_SECRET, and the bench signs no session that outlives
+    // it.
     const authSecret = randomBytes(32).toString("base64");
     next = await startNext(
       {

@@ -7,10 +7,10 @@ import { endpointCatalogue } from "../lib/api/routes";
 import { createKey } from "../lib/domain/keys";
 import { systemActor } from "../lib/domain/audit";
 import { seedReferenceData } from "../lib/domain/seed";
-import { seedDemoMarket, type SeedResult } from "../lib/market/store";
+import { seedDemoMarket, type SeedResult } from "../lib/market/demo-market-writer";
 import { currentSession, isWeekday, dayStart, sessionClose, sessionOpen } from "../lib/market/demo/calendar";
-import { accountWithKey } from "../tests/helpers/accounts";
-import { createTestDatabase, type TestDatabase } from "../tests/helpers/test-db";
+import { accountWithKey } from "../fixtures/accounts";
+import { createTestDatabase, type TestDatabase } from "../fixtures/test-db";
 
 export const DEMO_SEED = "options-research-demo-v1";
 export const RAISED_LIMIT = 1_000_000_000;

@@ -10,8 +10,8 @@ import { createKey } from "../lib/domain/keys";
 import { systemActor } from "../lib/domain/audit";
 import { seedReferenceData } from "../lib/domain/seed";
 import { requestLog, usageSummary } from "../lib/domain/usage";
-import { accountWithKey } from "../tests/helpers/accounts";
-import { createTestDatabase, type TestDatabase } from "../tests/helpers/test-db";
+import { accountWithKey } from "../fixtures/accounts";
+import { createTestDatabase, type TestDatabase } from "../fixtures/test-db";
 
 export interface UsageBenchResult {
   events: number;

@@ -10,8 +10,8 @@ import { pathToFileURL } from "node:url";
 import { registerWebhook } from "../lib/domain/webhooks";
 import { seedReferenceData } from "../lib/domain/seed";
 import { endpointCatalogue } from "../lib/api/routes";
-import { accountWithKey } from "../tests/helpers/accounts";
-import { createTestDatabase, type TestDatabase } from "../tests/helpers/test-db";
+import { accountWithKey } from "../fixtures/accounts";
+import { createTestDatabase, type TestDatabase } from "../fixtures/test-db";
 import { startStandalone, type NextServer } from "./proc";
 
 export interface WebhookBenchRun {

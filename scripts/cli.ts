@@ -2,7 +2,7 @@
  * Operator CLI: `npm run -s cli -- <command>`. JSON on stdout; on error a one-line reason on stderr and exit 1
  * (2 for usage errors). A thin shell over the domain functions the portal and admin console use.
  */
-import { parseArgs } from "node:util";
+import { parseArgs, type ParseArgsConfig } from "node:util";
 import { connectForTool } from "../lib/db/connect";
 import type { Database } from "../lib/db/client";
 import { setLogLevel } from "../lib/log";
@@ -14,7 +14,7 @@ import { DomainError } from "../lib/domain/errors";
 import { endpointCatalogue } from "../lib/api/routes";
 import { seedReferenceData } from "../lib/domain/seed";
 import { IMPORT_KINDS, importFile, isImportKind, formatImportError } from "../lib/market/import";
-import { seedDemoMarket } from "../lib/market/store";
+import { seedDemoMarket } from "../lib/market/demo-market-writer";
 import { appEnv } from "../lib/env";
 import { ACCESS_USAGE, runAccess } from "./cli-access";
 import { runUserCommand, USER_USAGE } from "./cli-user";
@@ -138,31 +138,33 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
   }
 }
 
+const PARSE_CONFIG = {
+  args: process.argv.slice(2),
+  allowPositionals: true,
+  strict: true,
+  options: {
+    email: { type: "string" },
+    plan: { type: "string" },
+    admin: { type: "boolean" },
+    env: { type: "string" },
+    style: { type: "string" },
+    name: { type: "string" },
+    id: { type: "string" },
+    path: { type: "string" },
+    method: { type: "string" },
+    state: { type: "string" },
+    reason: { type: "string" },
+    file: { type: "string" },
+    days: { type: "string" },
+    help: { type: "boolean" },
+  },
+} satisfies ParseArgsConfig;
+
 async function main(): Promise<number> {
   setLogLevel("warn");
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<typeof PARSE_CONFIG>>;
   try {
-    parsed = parseArgs({
-      args: process.argv.slice(2),
-      allowPositionals: true,
-      strict: true,
-      options: {
-        email: { type: "string" },
-        plan: { type: "string" },
-        admin: { type: "boolean" },
-        env: { type: "string" },
-        style: { type: "string" },
-        name: { type: "string" },
-        id: { type: "string" },
-        path: { type: "string" },
-        method: { type: "string" },
-        state: { type: "string" },
-        reason: { type: "string" },
-        file: { type: "string" },
-        days: { type: "string" },
-        help: { type: "boolean" },
-      },
-    });
+    parsed = parseArgs(PARSE_CONFIG);
   } catch (err) {
     process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
     return 2;

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { networkInterfaces, tmpdir } from "node:os";
 import { connect } from "node:net";
 import { join } from "node:path";
-import { freePort } from "../tests/helpers/api-server";
+import { freePort } from "../lib/util/free-port";
 
 const TIMEOUT_MS = 6 * 60_000; // includes a first `next build`
 
@@ -28,7 +28,7 @@ async function main() {
   child.stderr.on("data", (d) => (out += d));
   const stop = () => {
     try {
-      process.kill(-child.pid!, "SIGTERM");
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
     } catch {
       // already gone
     }

@@ -16,7 +16,7 @@ import { errorFields, log } from "../lib/log";
 import { endpointCatalogue } from "../lib/api/routes";
 import { ensureDemoAccess } from "../lib/domain/demo-access";
 import { seedReferenceData } from "../lib/domain/seed";
-import { seedDemoMarket } from "../lib/market/store";
+import { seedDemoMarket } from "../lib/market/demo-market-writer";
 
 const args = new Set(process.argv.slice(2));
 const env = appEnv();

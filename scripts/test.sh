@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: typecheck, unit, integration (real PostgreSQL), embedded smoke, browser end-to-end.
+# The whole test suite: lint (format, lint rules, layer rules), typecheck, unit, integration (real PostgreSQL), embedded smoke, browser end-to-end.
 # Needs PostgreSQL at TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/test) and Chromium (/usr/bin/chromium).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +41,7 @@ run_step() { # name, log file, command...
   [ "$rc" = 0 ] || { echo "FAILED: $name (exit $rc)"; failures=$((failures + 1)); }
 }
 
+run_step "lint (biome, layer rules)" lint.log npm run -s lint
 ensure_postgres || exit 1
 run_step "typecheck" typecheck.log npx tsc --noEmit
 run_step "unit tests" unit.log npx tsx scripts/run-node-tests.ts unit

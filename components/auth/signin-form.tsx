@@ -4,7 +4,7 @@ import { signIn } from "next-auth/react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { waitMessage } from "@/lib/auth/wait-message";
+import { waitMessage } from "@/lib/shared/wait-message";
 import { Field } from "./field";
 
 /** Only same-site paths are followed after sign-in. */

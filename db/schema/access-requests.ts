@@ -5,7 +5,10 @@ import { accounts } from "./accounts";
 import { apiKeys } from "./api-keys";
 import { users } from "./users";
 
-/** Requests for an svc_sk_live_ key (spec §5 B): reviewed by an operator; the issued key waits encrypted until the requester sees it once. */
+/**
+ * Requests for an svc_sk_live_ key (the access-request flow): reviewed by an operator; the issued key waits encrypted
+ * until the requester sees it once.
+ */
 export const accessRequests = pgTable(
   "access_requests",
   {

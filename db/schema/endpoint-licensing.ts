@@ -2,7 +2,7 @@ import { pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 import { keyEnv, tstz } from "./columns";
 import { endpoints } from "./endpoints";
 
-/** Licensing state of an endpoint per key environment (CONTRACT §5). */
+/** Licensing state of an endpoint per key environment (docs/api-contract.md §5). */
 export const endpointLicensing = pgTable(
   "endpoint_licensing",
   {

@@ -1,6 +1,9 @@
 import { boolean, integer, pgTable, text } from "drizzle-orm/pg-core";
 
-/** The plan catalogue, seeded from spec §8; the gateway reads limits from here, never from constants. */
+/**
+ * The plan catalogue, seeded from lib/domain/plans-catalogue.ts; the gateway reads limits from here, never from
+ * constants.
+ */
 export const plans = pgTable("plans", {
   id: text("id").primaryKey(), // sandbox | starter | pro | enterprise
   nameA: text("name_a").notNull(), // Sandbox, Starter, Pro, Enterprise (meta.plan)

@@ -2,7 +2,7 @@ import { index, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
 import { createdAt, keyEnv, tstz } from "./columns";
 import { accounts } from "./accounts";
 
-/** A webhook registration (Variant B /api/v1/alerts). The signing secret is needed in clear to sign deliveries. */
+/** A webhook registration (family B, /api/v1/alerts). The signing secret is needed in clear to sign deliveries. */
 export const webhooks = pgTable(
   "webhooks",
   {
@@ -20,7 +20,9 @@ export const webhooks = pgTable(
       .notNull()
       .default("active"),
     signingSecret: text("signing_secret").notNull(),
-    /** The secret replaced by the last rotation; it keeps signing (a second signature) until previousSecretExpiresAt. */
+    /**
+     * The secret replaced by the last rotation; it keeps signing (a second signature) until previousSecretExpiresAt.
+     */
     previousSecret: text("previous_secret"),
     previousSecretExpiresAt: tstz("previous_secret_expires_at"),
     /** Why the service disabled the endpoint (410, or failing for 5 days); null unless status is disabled. */

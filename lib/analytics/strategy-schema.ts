@@ -45,7 +45,7 @@ export class StrategyInputError extends Error {
   }
 }
 
-// Case-insensitive on input (CONTRACT §1); the engine answers upper-case.
+// Case-insensitive on input (docs/api-contract.md §1); the engine answers upper-case.
 const SYMBOL_RE = new RegExp(SYMBOL_PATTERN.source, "i");
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 export const isCalendarDate = (s: string) =>

@@ -3,7 +3,7 @@ import type { OptionRight } from "./bsm";
 
 export type MarketEnv = "demo" | "live";
 
-/** A ticker symbol as stored and answered: 1–6 letters, optionally a . or - class suffix of 1–2 letters (CONTRACT §1). */
+/** A ticker symbol as stored and answered: 1–6 letters, optionally a . or - class suffix of 1–2 letters (docs/api-contract.md §1). */
 export const SYMBOL_PATTERN = /^[A-Z]{1,6}([.-][A-Z]{1,2})?$/;
 
 export interface Instrument {

@@ -10,7 +10,7 @@ import { arrayLiteral } from "../db/array-literal";
 import { BoundedMemo } from "../util/bounded-memo";
 import { ApiError } from "./errors";
 import type { AdmissionCall, LimitOutcome } from "./limits";
-import type { Window } from "./windows";
+import type { Window } from "../limits/windows";
 
 export interface BatchOptions {
   maxBatch: number; // calls decided by one transaction
@@ -139,7 +139,7 @@ export class AdmissionBatcher {
           if ((err as { code?: string }).code === DEADLOCK) return runBatch(this.sql, calls); // another process locked in a different order: once more
           throw err;
         });
-        batch.forEach((p, i) => p.resolve(out[i]));
+        for (const [i, p] of batch.entries()) p.resolve(out[i]);
       } catch (err) {
         const failed = unavailable(err);
         for (const p of batch) p.reject(failed);

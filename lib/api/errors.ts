@@ -1,5 +1,6 @@
 /** One error class and one code → status table for the whole API (CONTRACT §1–§6, spec §7). */
 import type { DomainError, DomainErrorCode } from "../domain/errors";
+import type { EngineError } from "../engine/errors";
 export const ERROR_STATUS = {
   invalid_request: 400,
   missing_api_key: 401,
@@ -68,3 +69,4 @@ const FROM_DOMAIN: Record<DomainErrorCode, ErrorCode> = {
 };
 
 export const fromDomainError = (err: DomainError) => new ApiError(FROM_DOMAIN[err.code], err.message);
+export const fromEngineError = (err: EngineError) => new ApiError(FROM_DOMAIN[err.code], err.message);

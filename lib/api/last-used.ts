@@ -41,7 +41,7 @@ export class LastUsedTracker {
     for (const [id, at] of this.queued) if (at < cutoff) this.queued.delete(id); // bounded by the keys seen in a minute
     if (batch.size === 0) return this.flushing;
     const ids = [...batch.keys()];
-    const times = ids.map((id) => new Date(batch.get(id)!).toISOString());
+    const times = [...batch.values()].map((at) => new Date(at).toISOString());
     const { sql } = this.database;
     this.flushing = this.flushing.then(() =>
       sql`update api_keys k set last_used_at = v.t

@@ -6,7 +6,7 @@
 import type postgres from "postgres";
 import { sql as drizzleSql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import type { Window } from "./windows";
+import type { Window } from "../limits/windows";
 
 export interface Metered {
   requestId: string;

@@ -13,10 +13,11 @@ import { errorFields, log } from "../log";
 import { ConfigCache, licensingState } from "./config-cache";
 import { authenticate, KeyVerifier, type Caller } from "./credentials";
 import { errorBody, successJson, type ErrorContext } from "./envelope";
-import { ApiError, fromDomainError } from "./errors";
+import { ApiError, fromDomainError, fromEngineError } from "./errors";
+import { EngineError } from "../engine/errors";
 import { DomainError } from "../domain/errors";
 import { AdmissionBatcher, type BatchOptions } from "./admission";
-import { settle, takeQuota, type Metered } from "./limits";
+import { settle, takeQuota, type LimitOutcome, type Metered } from "./limits";
 import { touchLastUsed } from "./last-used";
 import { startUsagePartitionMaintenance } from "./usage-partitions";
 import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
@@ -24,7 +25,7 @@ import { rateLimitHeaders } from "./rate-headers";
 import { requestIdFrom } from "./request-id";
 import type { Family, HandlerResult, RouteDef } from "./route";
 import { createRouter } from "./router";
-import { burstWindow, quotaWindow, secondsLeft, type Window } from "./windows";
+import { burstWindow, quotaWindow, secondsLeft, type Window } from "../limits/windows";
 
 export interface PipelineDeps {
   database: Database;
@@ -92,6 +93,7 @@ export function createPipeline(deps: PipelineDeps) {
     const failed = (err: unknown): Outcome => {
       if (err instanceof ApiError) return { ok: false, error: err };
       if (err instanceof DomainError) return { ok: false, error: fromDomainError(err) };
+      if (err instanceof EngineError) return { ok: false, error: fromEngineError(err) };
       log.error("handler failed", { request_id: requestId, endpoint: route.id, ...errorFields(err) });
       return {
         ok: false,
@@ -222,7 +224,7 @@ export function createPipeline(deps: PipelineDeps) {
       });
     }
 
-    let cfg;
+    let cfg: Awaited<ReturnType<typeof config.get>>;
     try {
       const cached = config.get();
       cfg = cached instanceof Promise ? await cached : cached; // no promise on the hot path (cache hit)
@@ -230,7 +232,7 @@ export function createPipeline(deps: PipelineDeps) {
       log.error("configuration unavailable", { request_id: requestId, ...errorFields(err) });
       return fail(route.family, storeUnreachable(), requestId, anonymous, { "retry-after": "5" });
     }
-    let auth;
+    let auth: Awaited<ReturnType<typeof authenticate>>;
     try {
       const judged = authenticate(request.headers, verifier, cfg);
       auth = judged instanceof Promise ? await judged : judged;
@@ -306,7 +308,7 @@ export function createPipeline(deps: PipelineDeps) {
     }
 
     let outcome: Outcome;
-    let limits;
+    let limits: LimitOutcome;
     try {
       if (route.touchesAccountState) {
         // Burst is taken and the quota checked now; the quota unit is taken together with the handler's writes.

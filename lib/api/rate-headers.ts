@@ -1,5 +1,5 @@
 /** RateLimit-Policy / RateLimit (IETF httpapi ratelimit-headers, structured fields) and the classic X-RateLimit-*. */
-import { secondsLeft, windowSeconds, type Window } from "./windows";
+import { secondsLeft, windowSeconds, type Window } from "../limits/windows";
 
 export function rateLimitHeaders(
   burst: Window,

@@ -55,7 +55,7 @@ async function config(): Promise<NextAuthConfig> {
           } catch {
             return null;
           }
-          let attempt;
+          let attempt: Awaited<ReturnType<typeof takeSigninAttempt>>;
           try {
             attempt = await takeSigninAttempt(db, { email: normalised, ip: clientAddress(request) });
           } catch (err) {

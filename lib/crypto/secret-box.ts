@@ -2,6 +2,7 @@
  * Secrets kept at rest only until they are shown (an issued key awaiting its requester): AES-256-GCM with a key derived
  * from AUTH_SECRET by HKDF-SHA-256, one derived key per purpose, the row it belongs to bound in as associated data.
  */
+import "server-only";
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 
 const VERSION = "v1";

@@ -1,4 +1,5 @@
 /** Finds the database for a one-off process (CLI): DATABASE_URL, else the running app's embedded engine, else its own. */
+import "server-only";
 import { join, resolve } from "node:path";
 import { appEnv } from "../env";
 import { openDatabase, type Database } from "./client";

@@ -3,6 +3,7 @@
  * so the app speaks one driver (`postgres`) to both engines. One process owns a data directory at a time; it records
  * its address in `owner.json` so other processes (the CLI) connect to it instead of opening the directory.
  */
+import "server-only";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { freePort } from "../util/free-port";
 import { join, resolve } from "node:path";

@@ -1,3 +1,4 @@
+import "server-only";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import { join } from "node:path";
 import type { Database } from "./client";

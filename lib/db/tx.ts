@@ -1,4 +1,8 @@
-/** Runs `fn` in a transaction, or in a savepoint when `sql` already is one (a handler inside the pipeline's transaction). */
+/**
+ * Runs `fn` in a transaction, or in a savepoint when `sql` already is one (a handler inside the pipeline's
+ * transaction).
+ */
+import "server-only";
 import type postgres from "postgres";
 
 export function inTransaction<T>(
@@ -14,5 +18,8 @@ export function clientOf(tx: unknown): postgres.Sql {
   return (tx as { session: { client: postgres.Sql } }).session.client;
 }
 
-/** Timestamps go to raw postgres.js queries as ISO text: drizzle replaces the driver's timestamp (and json) serializers with identity ones. */
+/**
+ * Timestamps go to raw postgres.js queries as ISO text: drizzle replaces the driver's timestamp (and json) serializers
+ * with identity ones.
+ */
 export const iso = (d: Date): string => d.toISOString();

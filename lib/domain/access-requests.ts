@@ -1,7 +1,8 @@
 /**
- * API access requests (spec §5 B): a verified owner on a paid plan asks for an svc_sk_live_ key; an operator approves
+ * API access requests: a verified owner on a paid plan asks for an svc_sk_live_ key; an operator approves
  * (issuing the key, kept encrypted until the requester has seen it once) or rejects with a reason.
  */
+import "server-only";
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accessRequests, apiKeys, users } from "../../db/schema";
@@ -9,7 +10,7 @@ import { open, seal } from "../crypto/secret-box";
 import { recordAudit, type Actor } from "./audit";
 import { ACCESS_PROMISE_BUSINESS_DAYS, businessDaysBetween } from "./business-days";
 import { DomainError } from "./errors";
-import { EXPECTED_VOLUMES, type ExpectedVolume } from "./access-volumes";
+import { EXPECTED_VOLUMES, type ExpectedVolume } from "../shared/access-volumes";
 import { assertMayHoldLiveKey, insertKey, KEY_NAME_MAX, type Tx } from "./keys";
 
 const SEAL_PURPOSE = "access-request-key";
@@ -111,7 +112,10 @@ async function lockPending(tx: Tx, id: string): Promise<Row> {
   return row;
 }
 
-/** Issues the svc_sk_live_ key; it is stored encrypted (with `secret`, the app's AUTH_SECRET) until the requester sees it. */
+/**
+ * Issues the svc_sk_live_ key; it is stored encrypted (with `secret`, the app's AUTH_SECRET) until the requester sees
+ * it.
+ */
 export async function approveAccessRequest(
   db: Db,
   id: string,

@@ -1,4 +1,8 @@
-/** Accounts, the people in them and their plans: the same functions serve the CLI, the portal and the admin console (by id; the CLI resolves e-mails first). */
+/**
+ * Accounts, the people in them and their plans: the same functions serve the CLI, the portal and the admin console (by
+ * id; the CLI resolves e-mails first).
+ */
+import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, memberships, users } from "../../db/schema";

@@ -1,4 +1,8 @@
-/** The one way a state change is recorded: every domain function that changes state calls recordAudit in its transaction. */
+/**
+ * The one way a state change is recorded: every domain function that changes state calls recordAudit in its
+ * transaction.
+ */
+import "server-only";
 import type { Db } from "../db/client";
 import { auditLog } from "../../db/schema";
 

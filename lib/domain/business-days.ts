@@ -1,4 +1,5 @@
 /** Ages against the access-request promise ("an answer within 1–3 business days"): Monday to Friday, UTC. */
+import "server-only";
 export const ACCESS_PROMISE_BUSINESS_DAYS = 3;
 
 /** Whole business days elapsed from `from` to `to`: each Monday–Friday date after `from`'s date, up to `to`'s date. */

@@ -2,6 +2,7 @@
  * The demo account and its test key for a local install. The full key is shown once like any key; for the local
  * demo only, it is also kept in the data directory (mode 0600) so `npm start` can print it again on later runs.
  */
+import "server-only";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { and, eq } from "drizzle-orm";

@@ -1,4 +1,8 @@
-/** A domain rule was broken; the CLI, the portal and the API each turn it into their own error shape through DOMAIN_ERROR_STATUS. */
+/**
+ * A domain rule was broken; the CLI, the portal and the API each turn it into their own error shape through
+ * DOMAIN_ERROR_STATUS.
+ */
+import "server-only";
 export const DOMAIN_ERROR_STATUS = {
   invalid: 400,
   unauthenticated: 401,

@@ -1,4 +1,8 @@
-/** Rolling a key: a new key of the same kind replaces it, and the old one keeps working for the chosen overlap, then expires by itself. */
+/**
+ * Rolling a key: a new key of the same kind replaces it, and the old one keeps working for the chosen overlap, then
+ * expires by itself.
+ */
+import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { apiKeys } from "../../db/schema";

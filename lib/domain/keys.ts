@@ -1,4 +1,5 @@
 /** API key lifecycle. The full key leaves this module once, in the creator's answer; only its digest is stored. */
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -20,7 +21,10 @@ export interface KeyView {
   createdAt: string;
 }
 
-/** A row of the portal's key table: the stored status plus what the caller sees (an expired key is refused like a revoked one). */
+/**
+ * A row of the portal's key table: the stored status plus what the caller sees (an expired key is refused like a
+ * revoked one).
+ */
 export interface KeyListItem extends KeyView {
   state: "active" | "inactive" | "revoked" | "expired";
   /** The plan whose limits the key gets (A name): Sandbox for test keys, the account's plan for live keys. */
@@ -72,7 +76,10 @@ export async function insertKey(
   return { id, key: generated.key, prefix: generated.prefix, env, plan: env === "test" ? "sandbox" : account.planId };
 }
 
-/** Operator creation (CLI, demo, tests): no plan or verification check; the gateway refuses a live key its plan does not admit. */
+/**
+ * Operator creation (CLI, demo, tests): no plan or verification check; the gateway refuses a live key its plan does not
+ * admit.
+ */
 export async function createKey(
   db: Db,
   input: { accountId: string; env: "test" | "live"; style?: "standard" | "sk"; name?: string },
@@ -87,14 +94,17 @@ export async function createKey(
   return db.transaction((tx) => insertKey(tx, { accountId: input.accountId, env: input.env, style, name }, actor));
 }
 
-/** What a live key of this style needs (CONTRACT §3), in the portal's words. */
+/** What a live key of this style needs (docs/api-contract.md §3), in the portal's words. */
 export function liveKeyRequirement(style: "standard" | "sk"): string {
   return style === "sk"
     ? "svc_sk_live_ keys need a paid plan (Starter or higher)"
     : "Live keys (svc_live_) need the Pro or Enterprise plan";
 }
 
-/** A person may hold live keys only with a verified e-mail, on a plan that admits the key's style (CONTRACT §3). */
+/**
+ * A person may hold live keys only with a verified e-mail, on a plan that admits the key's style (docs/api-contract.md
+ * §3).
+ */
 export async function assertMayHoldLiveKey(
   tx: Tx,
   accountId: string,

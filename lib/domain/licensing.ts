@@ -1,4 +1,5 @@
-/** Endpoint licensing states (CONTRACT §5): every change has a reason and an audit record. */
+/** Endpoint licensing states (docs/api-contract.md §5): every change has a reason and an audit record. */
+import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { endpointLicensing, endpoints } from "../../db/schema";

@@ -2,6 +2,7 @@
  * One-time tokens for links in mails (e-mail verification, password reset): 256 random bits, only the SHA-256 digest
  * stored in auth_verification_tokens under `<purpose>:<email>`, one live token per identifier, consumed by deleting it.
  */
+import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, like, lte } from "drizzle-orm";
 import type { Db } from "../db/client";

@@ -1,4 +1,5 @@
-/** The seed of the plan catalogue, from spec §8 (A and B tables name the same four levels, CONTRACT §3). */
+/** The seed of the plan catalogue (the A and B tables name the same four levels, docs/api-contract.md §3). */
+import "server-only";
 export const PLAN_SEED = [
   {
     id: "sandbox",

@@ -1,4 +1,5 @@
 /** The plan catalogue as the portal shows it, and the self-serve plan change (payment collection is out of scope). */
+import "server-only";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, plans } from "../../db/schema";
@@ -22,7 +23,10 @@ export async function currentPlan(db: Db, accountId: string): Promise<PlanRow> {
   return row.plan;
 }
 
-/** Changes the account's plan at once for every key (gateways re-read a key's plan within their cache lifetime); audited. */
+/**
+ * Changes the account's plan at once for every key (gateways re-read a key's plan within their cache lifetime);
+ * audited.
+ */
 export async function changeOwnPlan(db: Db, input: { accountId: string; plan: unknown }, actor: Actor) {
   if (typeof input.plan !== "string") throw new DomainError("invalid", "Choose a plan.", { field: "plan" });
   const account = await getAccount(db, input.accountId);

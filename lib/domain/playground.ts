@@ -1,7 +1,9 @@
 /**
  * The playground's test key: one per account, created on first use, kept sealed (AES-256-GCM under AUTH_SECRET,
- * lib/crypto/secret-box, bound to the account id) so the portal can call the gateway with it without showing or logging it.
+ * lib/crypto/secret-box, bound to the account id) so the portal can call the gateway with it without showing or logging
+ * it.
  */
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { open, readAuthSecret, seal } from "../crypto/secret-box";

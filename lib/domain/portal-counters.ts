@@ -3,6 +3,7 @@
  * under bucket names of their own. A slot is taken with the same atomic `insert … on conflict do update … where
  * count < limit` as the API's limits, so concurrent callers on any number of processes never exceed the limit.
  */
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 

@@ -1,4 +1,8 @@
-/** Idempotent reference data: the plan catalogue, the endpoint catalogue and default licensing (CONTRACT §3, §5). */
+/**
+ * Idempotent reference data: the plan catalogue, the endpoint catalogue and default licensing (docs/api-contract.md §3,
+ * §5).
+ */
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { endpointLicensing, endpoints, plans } from "../../db/schema";
@@ -12,7 +16,7 @@ export interface EndpointSeed {
   summary: string;
 }
 
-/** Trade-level flow is the most licence-bound data: live options-flow starts pending (CONTRACT §5). */
+/** Trade-level flow is the most licence-bound data: live options-flow starts pending (docs/api-contract.md §5). */
 export const DEFAULT_PENDING_LIVE = new Set(["GET /api/v1/options-flow"]);
 
 export async function seedReferenceData(db: Db, catalogue: EndpointSeed[]): Promise<void> {

@@ -3,8 +3,9 @@
  * fixed windows on usage_counters). Each attempt takes a slot; a correct password gives it back, so only failures
  * count and concurrent guesses never get more than the limit.
  */
+import "server-only";
 import type { Db } from "../db/client";
-import { waitMessage } from "../auth/wait-message";
+import { waitMessage } from "../shared/wait-message";
 import { DomainError } from "./errors";
 import { giveSlot, takeSlot, windowOf, type Counter } from "./portal-counters";
 

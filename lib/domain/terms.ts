@@ -1,4 +1,7 @@
-/** The terms of use a developer accepts at sign-up; raising TERMS_VERSION asks every user again at their next sign-in. */
+/**
+ * The terms of use a developer accepts at sign-up; raising TERMS_VERSION asks every user again at their next sign-in.
+ */
+import "server-only";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { memberships, users } from "../../db/schema";

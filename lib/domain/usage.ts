@@ -3,9 +3,10 @@
  * usage_events for minutes and the request log, usage_counters for quota. Every usage_events read has a created_at
  * range so a table partitioned by day is pruned.
  */
+import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { quotaWindow } from "../api/windows";
+import { quotaBounds, quotaWindow } from "../limits/windows";
 import { DomainError } from "./errors";
 import {
   STATUS_CLASSES,
@@ -17,9 +18,9 @@ import {
   type UsageCell,
   type UsageKey,
   type UsageSummary,
-} from "./usage-types";
+} from "../shared/usage-types";
 
-export * from "./usage-types";
+export * from "../shared/usage-types";
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -49,7 +50,10 @@ async function endpointsAndKeys(db: Db, accountId: string) {
   return { endpoints: [...endpoints], keys: [...keys] };
 }
 
-/** Calls per UTC day for the last `DAILY_DAYS` days, by route and status class (usage_daily: the gateway's own aggregate). */
+/**
+ * Calls per UTC day for the last `DAILY_DAYS` days, by route and status class (usage_daily: the gateway's own
+ * aggregate).
+ */
 async function dailyCells(db: Db, accountId: string, now: Date, family: Map<string, "A" | "B">) {
   const today = utcDay(now);
   const days = Array.from({ length: DAILY_DAYS }, (_, i) =>
@@ -107,8 +111,8 @@ async function keyQuotas(db: Db, accountId: string, keys: UsageKey[], now: Date)
     from accounts a join plans p on p.id = a.plan_id or p.id = 'sandbox' where a.id = ${accountId}::uuid`);
   const plans = new Map(planRows.map((p) => [p.id, { aPerMonth: p.a_per_month, bPerDay: p.b_per_day }]));
   const planOf = (k: UsageKey) => (k.env === "test" ? "sandbox" : (planRows[0]?.account_plan ?? "sandbox"));
-  const monthStart = quotaWindow("A", { aPerMonth: 0, bPerDay: 0 }, now).start.toISOString();
-  const dayStart = quotaWindow("B", { aPerMonth: 0, bPerDay: 0 }, now).start.toISOString();
+  const monthStart = quotaBounds("A", now).start.toISOString();
+  const dayStart = quotaBounds("B", now).start.toISOString();
   const counters = await db.execute<{ key_id: string; bucket: string; count: number }>(sql`
     select key_id, bucket, count from usage_counters
     where key_id in (${sql.join(
@@ -123,7 +127,7 @@ async function keyQuotas(db: Db, accountId: string, keys: UsageKey[], now: Date)
     const gauge = (family: "A" | "B"): QuotaGauge => {
       const w = quotaWindow(family, plan, now);
       return {
-        window: w.name as "month" | "day",
+        window: w.name,
         used: used.get(`${k.id}|${w.bucket}`) ?? 0,
         limit: w.limit,
         windowStart: w.start.toISOString(),

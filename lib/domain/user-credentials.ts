@@ -1,8 +1,9 @@
 /** E-mail verification, password reset and operator password changes: by user id or by token, each audited. */
+import "server-only";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { authVerificationTokens, memberships, users } from "../../db/schema";
-import { hashPassword } from "../auth/password";
+import { hashPassword } from "../crypto/password";
 import { normaliseEmail } from "./accounts";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";

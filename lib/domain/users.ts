@@ -1,12 +1,26 @@
 /** People: sign-up, credentials and the portal's view of a user. */
+import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { memberships, users } from "../../db/schema";
-import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "../auth/password";
-import type { PortalUser } from "../portal/types";
+import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "../crypto/password";
 import { createAccount, normaliseEmail, type SignupActor } from "./accounts";
 import { DomainError } from "./errors";
 import { TERMS_VERSION } from "./terms";
+
+/**
+ * The signed-in person as every portal page, portal route and admin page sees them (session checked against the db).
+ */
+export interface PortalUser {
+  userId: string;
+  email: string;
+  name: string | null;
+  emailVerified: boolean;
+  isAdmin: boolean;
+  /** The account (tenant) the portal is acting on, and the user's role in it. */
+  accountId: string;
+  role: "owner" | "member";
+}
 
 export interface SignupInput {
   email: string;
@@ -43,7 +57,10 @@ export async function signUp(db: Db, input: SignupInput, actor: SignupActor) {
   );
 }
 
-/** The user id for a correct e-mail and password, else null (the same answer for an unknown e-mail and a wrong password). */
+/**
+ * The user id for a correct e-mail and password, else null (the same answer for an unknown e-mail and a wrong
+ * password).
+ */
 export async function verifyCredentials(
   db: Db,
   email: string,

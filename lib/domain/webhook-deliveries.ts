@@ -1,4 +1,5 @@
 /** Deliveries of one webhook: list with attempts, send a test event, replay one event or every event of a time range. */
+import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Database } from "../db/client";
 import { inTransaction } from "../db/tx";
@@ -129,8 +130,11 @@ export async function sendTestEvent(
       },
       now,
     );
-    await tx`insert into webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at) values (${e!.eventId}, ${webhookId}, ${accountId}, ${iso(now)}, ${iso(now)})`;
-    return e!.eventId;
+    // A fresh random dedupe key never collides; if it ever did, the event would not exist to deliver.
+    if (!e) throw new Error("the test event was not stored");
+    await tx`insert into webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at)
+      values (${e.eventId}, ${webhookId}, ${accountId}, ${iso(now)}, ${iso(now)})`;
+    return e.eventId;
   });
 }
 

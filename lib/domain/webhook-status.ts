@@ -2,6 +2,7 @@
  * Webhook status transitions and secret rotation, scoped to the owning account.
  * Owner: active ⇄ paused, disabled → active (re-enable), any → deleted (DELETE). Service: active → disabled.
  */
+import "server-only";
 import type { Database } from "../db/client";
 import { inTransaction } from "../db/tx";
 import { newSigningSecret } from "../webhooks/signing";

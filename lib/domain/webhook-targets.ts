@@ -1,4 +1,5 @@
 /** Which URLs a webhook may be registered with: https (plain http only in development with private targets allowed), and no refused address. */
+import "server-only";
 import { checkTargetHost, type Resolver } from "../webhooks/address-policy";
 
 export interface TargetPolicy {

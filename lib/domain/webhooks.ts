@@ -1,17 +1,13 @@
-/** Webhook registrations (Variant B /api/v1/alerts). Every query is scoped to the owning account. */
+/** Webhook registrations (family B, /api/v1/alerts). Every query is scoped to the owning account. */
+import "server-only";
 import { randomBytes } from "node:crypto";
 import { newSigningSecret } from "../webhooks/signing";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { webhookDeliveries, webhooks } from "../../db/schema";
 
-export const WEBHOOK_EVENTS = [
-  "iv_rank.crossed_above",
-  "iv_rank.crossed_below",
-  "iv.day_change_exceeded",
-  "no_trade.decision_changed",
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+import { WEBHOOK_EVENTS, type WebhookEvent } from "../shared/webhook-events";
+export { WEBHOOK_EVENTS, type WebhookEvent };
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
 
 export interface WebhookInput {

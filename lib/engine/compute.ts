@@ -104,7 +104,7 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
     const oi = new Map<string, number>();
     for (const q of chain) oi.set(`${q.expiry}|${q.strike}|${q.right}`, q.openInterest);
     const flowEvents = buildFlowEvents(trades, (c) => oi.get(`${c.expiry}|${c.strike}|${c.right}`) ?? null);
-    const asOf = newest([chainAsOf, lastBar.ts, ...(lastTrade ? [lastTrade.ts] : [])])!;
+    const asOf = newest([chainAsOf, lastBar.ts, ...(lastTrade ? [lastTrade.ts] : [])]) ?? lastBar.ts;
     const metrics = computeSymbolMetrics({
       instrument,
       dailyBars: bars,

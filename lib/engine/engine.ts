@@ -10,7 +10,7 @@ import { errorFields, log } from "../log";
 import { readMarketVersions } from "../market/versions";
 import { loadMarketInput, type LoadedMarket } from "./load";
 import { IvHistoryTracker } from "./iv-history";
-import { startDemoTicker } from "../market/store";
+import { startDemoTicker } from "../market/store-ticker";
 import { computeMarketView, type MarketSnapshotInput, type MarketView } from "./compute";
 import { createQueries } from "./queries";
 import type { AnalyticsEngine, ViewSpec } from "./types";

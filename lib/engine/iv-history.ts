@@ -16,6 +16,7 @@ import {
   saveIvHistory,
   type HistoryGap,
 } from "../market/iv-history-store";
+import { getOrInsert } from "../util/get-or-insert";
 
 const SYMBOLS_PER_CHUNK = 2; // ~8k quotes in memory at a time: bounds the cold start's peak
 const NO_RATE = () => 0;
@@ -23,7 +24,7 @@ const NO_RATE = () => 0;
 /** Rate function for each date: the newest curve published on or before it (zero when none is). */
 function ratesByDate(yields: TreasuryYield[]): (date: string) => (years: number) => number {
   const byDate = new Map<string, TreasuryYield[]>();
-  for (const y of yields) (byDate.get(y.date) ?? byDate.set(y.date, []).get(y.date)!).push(y);
+  for (const y of yields) getOrInsert(byDate, y.date, () => []).push(y);
   const dates = [...byDate.keys()].sort();
   const curves = new Map<string, (years: number) => number>();
   return (date) => {
@@ -38,11 +39,11 @@ function ratesByDate(yields: TreasuryYield[]): (date: string) => (years: number)
       } else hi = mid - 1;
     }
     if (!found) return NO_RATE;
-    if (!curves.has(found)) {
-      const curve = buildYieldCurve(byDate.get(found)!);
-      curves.set(found, curve ? riskFreeRate(curve.curve) : NO_RATE);
-    }
-    return curves.get(found)!;
+    const on = found;
+    return getOrInsert(curves, on, () => {
+      const curve = buildYieldCurve(byDate.get(on) ?? []);
+      return curve ? riskFreeRate(curve.curve) : NO_RATE;
+    });
   };
 }
 
@@ -68,14 +69,14 @@ async function solveGaps(
   const rateOn = ratesByDate(await loadYieldHistory(db, env));
   const dividend = new Map(instruments.map((i) => [i.symbol, i.dividendYield]));
   const bySymbol = new Map<string, HistoryGap[]>();
-  for (const g of gaps) (bySymbol.get(g.symbol) ?? bySymbol.set(g.symbol, []).get(g.symbol)!).push(g);
+  for (const g of gaps) getOrInsert(bySymbol, g.symbol, () => []).push(g);
   const symbols = [...bySymbol.keys()];
   for (let i = 0; i < symbols.length; i += SYMBOLS_PER_CHUNK) {
     const chunk = symbols.slice(i, i + SYMBOLS_PER_CHUNK);
     const snapshots = await loadSnapshots(
       db,
       env,
-      chunk.flatMap((s) => bySymbol.get(s)!),
+      chunk.flatMap((s) => bySymbol.get(s) ?? []),
     );
     const points: { symbol: string; date: string; atmIv30: number }[] = [];
     for (const symbol of chunk) {
@@ -138,7 +139,8 @@ export class IvHistoryTracker {
     day: string,
   ): Promise<IvHistory> {
     const before = await countIvHistory(db, env);
-    const shrank = !this.known.has(env) || before < this.known.get(env)!;
+    const known = this.known.get(env);
+    const shrank = known === undefined || before < known;
     const gaps = shrank ? await findHistoryGaps(db, env, cutoff) : await findRecentHistoryGaps(db, env, cutoff);
     const added = await solveGaps(db, env, gaps, instruments, bars);
     const rows = added ? await countIvHistory(db, env) : before;

@@ -3,7 +3,7 @@
  * response schema once per view, so a request only looks it up (no analytics work on the hot path).
  */
 import type { z } from "zod";
-import { DomainError } from "../domain/errors";
+import { EngineError } from "./errors";
 import { DISCLAIMER } from "../contract/disclaimer";
 import { schemas } from "../contract/responses";
 import { filterFlowEvents } from "../analytics/flow-filters";
@@ -23,15 +23,17 @@ const MEMO_LIMIT = 5000;
 const newestOf = (dates: Date[]): Date | null =>
   dates.length ? new Date(Math.max(...dates.map((d) => d.getTime()))) : null;
 const unavailable = (what: string) =>
-  new DomainError("unavailable", `No ${what} is available from the data source right now.`);
+  new EngineError("unavailable", `No ${what} is available from the data source right now.`);
 
-/** Unknown to this environment → 404; known but without data (or an empty store) → 503 (CONTRACT §1, §6). */
+/**
+ * Unknown to this environment → 404; known but without data (or an empty store) → 503 (docs/api-contract.md §1, §6).
+ */
 function symbolIn(view: MarketView, symbol: string): SymbolAnalytics {
   const analytics = view.symbols.get(symbol);
   if (analytics) return analytics;
   if (view.instruments.size === 0) throw unavailable("market data");
   if (view.instruments.has(symbol)) throw unavailable(`data for ${symbol}`);
-  throw new DomainError("symbol_not_found", `The service has no data for symbol ${symbol}.`);
+  throw new EngineError("symbol_not_found", `The service has no data for symbol ${symbol}.`);
 }
 
 export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<MarketView>, now: () => Date): Queries {
@@ -86,9 +88,11 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     },
     optionsFlow(spec, q: FlowQuery) {
       return withView(spec, (view) => {
-        if (q.symbol) symbolIn(view, q.symbol);
-        if (!view.flowAsOf) throw unavailable("options flow");
-        // Filtered and sorted only when the payload is built: a cached answer costs a lookup, not a sort of every event.
+        const symbolAsOf = q.symbol ? symbolIn(view, q.symbol).asOf : null;
+        const flowAsOf = view.flowAsOf;
+        if (!flowAsOf) throw unavailable("options flow");
+        // Filtered and sorted only when the payload is built: a cached answer costs a lookup, not a sort of every
+        // event.
         const build = () => {
           const events = filterFlowEvents(view.flowEvents, {
             symbol: q.symbol,
@@ -101,7 +105,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
         };
         const key = `flow:${q.symbol ?? ""}:${q.minPremium ?? ""}:${q.type ?? ""}:${q.limit}`;
         const data = q.since ? schemas.optionsFlow.parse(build()) : once(view, key, schemas.optionsFlow, build);
-        return served(data, q.symbol ? view.symbols.get(q.symbol)!.asOf : view.flowAsOf);
+        return served(data, symbolAsOf ?? flowAsOf);
       });
     },
     aiSummary(spec, symbol) {
@@ -125,27 +129,29 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     yieldCurve(spec) {
       return withView(spec, (view) => {
         const curve = view.curve;
-        if (!curve) throw unavailable("Treasury yield curve");
+        const asOf = view.curveAsOf;
+        if (!curve || !asOf) throw unavailable("Treasury yield curve");
         return served(
           once(view, "curve", schemas.yieldCurve, () => ({
             ...curve,
             unit: "bp",
-            timestamp: view.curveAsOf!.toISOString(),
+            timestamp: asOf.toISOString(),
           })),
-          view.curveAsOf,
+          asOf,
         );
       });
     },
     marketSentiment(spec) {
       return withView(spec, (view) => {
         const s = view.sentiment;
-        if (!s) throw unavailable("market sentiment");
+        const asOf = view.sentimentAsOf;
+        if (!s || !asOf) throw unavailable("market sentiment");
         return served(
           once(view, "sentiment", schemas.marketSentiment, () => ({
             ...s,
-            timestamp: view.sentimentAsOf!.toISOString(),
+            timestamp: asOf.toISOString(),
           })),
-          view.sentimentAsOf,
+          asOf,
         );
       });
     },
@@ -153,12 +159,12 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
       return withView(spec, (view) => {
         const items: SymbolAnalytics[] = [];
         const unknown: { symbol: string; reason: string; message: string }[] = [];
-        let firstError: DomainError | null = null;
+        let firstError: EngineError | null = null;
         for (const s of symbols) {
           try {
             items.push(symbolIn(view, s));
           } catch (err) {
-            if (!(err instanceof DomainError)) throw err;
+            if (!(err instanceof EngineError)) throw err;
             firstError ??= err;
             // The reason in the API's own error codes, as a single-symbol call would answer.
             unknown.push({
@@ -168,7 +174,8 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
             });
           }
         }
-        if (items.length === 0) throw firstError!; // nothing to rank: the same error as a single unknown symbol
+        // Nothing to rank: the same error as a single unknown symbol.
+        if (items.length === 0) throw firstError ?? new EngineError("invalid", "No symbols to rank.");
         const asOf = new Date(Math.max(...items.map((a) => a.asOf.getTime())));
         const ranking = rankWatchlist(items.map((a) => ({ metrics: a.metrics, decision: a.noTrade.decision })));
         const data = once(view, `watch:${symbols.join(",")}`, schemas.watchlistRanking, () => ({
@@ -217,7 +224,8 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     },
     researchOutput(spec, request) {
       const sent = request as StrategyRequest;
-      const req = { ...sent, symbol: sent.symbol.toUpperCase() }; // symbols are case-insensitive on input (CONTRACT §1)
+      // symbols are case-insensitive on input (docs/api-contract.md §1)
+      const req = { ...sent, symbol: sent.symbol.toUpperCase() };
       return withView(spec, (view) => {
         const a = symbolIn(view, req.symbol);
         try {
@@ -232,7 +240,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
           return served(schemas.researchOutput.parse({ output, riskFlags, disclaimer: DISCLAIMER }), a.asOf);
         } catch (err) {
           if (err instanceof StrategyInputError)
-            throw new DomainError("invalid", `body field '${err.field}': ${err.message}`, { field: err.field });
+            throw new EngineError("invalid", `body field '${err.field}': ${err.message}`, { field: err.field });
           throw err;
         }
       });

@@ -1,10 +1,12 @@
 /**
  * Reads and writes the derived daily ATM-IV cache (table iv_history). A "history day" of a symbol is the newest chain
- * snapshot of a UTC date before the date of the symbol's newest snapshot (the same days the analytics treat as history).
+ * snapshot of a UTC date before the date of the symbol's newest snapshot (the same days the analytics treat as
+ * history).
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import type { MarketEnv, OptionQuote, Tenor, TreasuryYield } from "../analytics/types";
+import { getOrInsert } from "../util/get-or-insert";
 
 const HISTORY_DAYS = 400;
 const FAR_FUTURE = "9999-12-31T00:00:00Z";
@@ -100,7 +102,7 @@ export async function loadSnapshots(db: Db, env: MarketEnv, gaps: HistoryGap[]):
       volume: Number(r.volume),
       openInterest: Number(r.open_interest),
     };
-    const days = out.get(q.symbol) ?? out.set(q.symbol, []).get(q.symbol)!;
+    const days = getOrInsert(out, q.symbol, () => []);
     const last = days[days.length - 1];
     if (last && +last[0].asOf === +q.asOf) last.push(q);
     else days.push([q]);
@@ -145,7 +147,7 @@ export async function loadIvHistory(
     order by symbol, date`);
   const out = new Map<string, { date: string; atmIv30: number }[]>();
   for (const r of rows) {
-    const list = out.get(r.symbol as string) ?? out.set(r.symbol as string, []).get(r.symbol as string)!;
+    const list = getOrInsert(out, r.symbol as string, () => []);
     list.push({ date: r.date as string, atmIv30: Number(r.atm_iv_30) });
   }
   return out;

@@ -54,7 +54,7 @@ export class CsvFileProvider implements MarketDataProvider {
     this.files = Object.fromEntries(
       Object.entries(files).map(([k, v]) => [k, typeof v === "string" ? [v] : (v ?? [])]),
     );
-    this.kinds = (Object.keys(this.files) as ImportKind[]).filter((k) => this.files[k]!.length > 0);
+    this.kinds = (Object.keys(this.files) as ImportKind[]).filter((k) => (this.files[k]?.length ?? 0) > 0);
   }
 
   async *fetch<K extends ImportKind>(kind: K, since?: Date): AsyncIterable<readonly KindRow<K>[]> {

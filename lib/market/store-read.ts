@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { arrayLiteral } from "../db/array-literal";
 import type { Bar, Instrument, MarketEnv, OptionQuote, OptionTrade, Tenor, TreasuryYield } from "../analytics/types";
+import { getOrInsert } from "../util/get-or-insert";
 
 export interface MarketSnapshot {
   instruments: Instrument[];
@@ -15,7 +16,9 @@ export interface MarketSnapshot {
   tradesBySymbol: Map<string, OptionTrade[]>; // the 24 h ending at each symbol's newest print, ascending
   yields: TreasuryYield[]; // the last YIELD_DATES dates, ascending
   version: number;
-  /** The version of the last write that could change existing rows; snapshots of the same base differ only by appends. */
+  /**
+   * The version of the last write that could change existing rows; snapshots of the same base differ only by appends.
+   */
   baseVersion: number;
   asOfBySymbol: Map<string, Date>; // newest of chain snapshot, last print and daily bar
 }
@@ -25,7 +28,9 @@ export interface LoadOptions {
   cutoff?: Date | null;
   /** Alias of cutoff. */
   now?: Date;
-  /** Also load the end-of-day snapshot of every earlier date (default true). The engine reads history through its cache. */
+  /**
+   * Also load the end-of-day snapshot of every earlier date (default true). The engine reads history through its cache.
+   */
   withHistory?: boolean;
 }
 
@@ -45,7 +50,9 @@ const tradeColumns = sql`
 const instrumentsQuery = (env: MarketEnv) => sql`
   select symbol, name, sector, kind, next_earnings_date::text as next_earnings_date, dividend_yield
   from instruments where env = ${env} order by symbol`;
-/** The newest YIELD_DATES dates with a published yield on or before the cutoff (an ISO instant), every tenor of them. */
+/**
+ * The newest YIELD_DATES dates with a published yield on or before the cutoff (an ISO instant), every tenor of them.
+ */
 const yieldsQuery = (env: MarketEnv, cutoff: string) => sql`
   select date::text as date, tenor, yield_pct from treasury_yields
   where env = ${env} and date in (
@@ -139,8 +146,10 @@ const tsArray = (xs: Date[]) => sql`${arrayLiteral(xs.map((x) => x.toISOString()
 /**
  * The current market (no cutoff, no history) given the previous snapshot of it: when no write since `previous` could
  * have changed existing rows (same base version), reads only what is newer than it — each symbol's bars from its last
- * daily bar on, its chain only when a newer snapshot exists, its prints after the last one seen — and merges. Otherwise,
- * or when the instruments changed, a full read. The result equals `loadMarketSnapshot(db, env, { withHistory: false })`.
+ * daily bar on, its chain only when a newer snapshot exists, its prints after the last one seen — and merges.
+ * Otherwise,
+ * or when the instruments changed, a full read. The result equals `loadMarketSnapshot(db, env, { withHistory: false
+ * })`.
  */
 export async function loadMarketDelta(db: Db, env: MarketEnv, previous: MarketSnapshot): Promise<MarketSnapshot> {
   const delta = await db.transaction(
@@ -292,7 +301,7 @@ function assemble(
       push(latestChainBySymbol, q.symbol, q);
       continue;
     }
-    const days = chainHistoryBySymbol.get(q.symbol) ?? chainHistoryBySymbol.set(q.symbol, []).get(q.symbol)!;
+    const days = getOrInsert(chainHistoryBySymbol, q.symbol, () => []);
     const lastDay = days[days.length - 1];
     if (lastDay && +lastDay[0].asOf === +q.asOf) lastDay.push(q);
     else days.push([q]);

@@ -6,7 +6,7 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { errorFields, log } from "../log";
-import { advanceDemoMarket, seedDemoMarket } from "./store";
+import { advanceDemoMarket, seedDemoMarket } from "./demo-market-writer";
 import { DAY_MS } from "./demo/calendar";
 
 /** Leadership of the demo ticker; distinct from the per-transaction write lock. */

@@ -62,6 +62,11 @@ export async function callGateway(
   } catch {
     // not JSON: shown as text
   }
-  const shown = Object.fromEntries(SHOWN.flatMap((h) => (res.headers.has(h) ? [[h, res.headers.get(h)!]] : [])));
+  const shown = Object.fromEntries(
+    SHOWN.flatMap((h) => {
+      const value = res.headers.get(h);
+      return value === null ? [] : [[h, value]];
+    }),
+  );
   return { status: res.status, headers: shown, body, durationMs, path };
 }

@@ -25,17 +25,42 @@ export interface PlaygroundOperation {
   hasBody: boolean;
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** The parts of an OpenAPI 3.1 document the playground reads (everything else is ignored). */
+interface SchemaObject {
+  type?: string;
+  enum?: unknown[];
+  items?: SchemaObject;
+  description?: string;
+  properties?: Record<string, SchemaObject>;
+  required?: string[];
+}
+interface ParameterObject {
+  name: string;
+  in: PlaygroundField["in"];
+  required?: boolean;
+  description?: string;
+  schema?: SchemaObject;
+}
+interface OperationObject {
+  summary?: string;
+  "x-family"?: "A" | "B";
+  parameters?: ParameterObject[];
+  requestBody?: { content?: Record<string, { schema?: SchemaObject } | undefined> };
+  security?: unknown[];
+}
+interface OpenApiDocument {
+  paths?: Record<string, Record<string, OperationObject>>;
+}
 
 /** Values that make a first call succeed on the demo market; everything else starts empty. */
 const EXAMPLES: Record<string, string> = { symbol: "AAPL", ticker: "AAPL", symbols: "AAPL,MSFT,SPY" };
 
-function kindOf(schema: Json): Pick<PlaygroundField, "kind" | "options"> {
+function kindOf(schema: SchemaObject): Pick<PlaygroundField, "kind" | "options"> {
   if (Array.isArray(schema.enum)) return { kind: "enum", options: schema.enum.map(String) };
   if (schema.type === "integer") return { kind: "integer" };
   if (schema.type === "number") return { kind: "number" };
   if (schema.type === "array") {
-    const items = (schema.items ?? {}) as Json;
+    const items = schema.items ?? {};
     if (Array.isArray(items.enum)) return { kind: "enum-list", options: items.enum.map(String) };
     return { kind: items.type === "number" || items.type === "integer" ? "number-list" : "list" };
   }
@@ -46,7 +71,7 @@ function field(
   name: string,
   where: PlaygroundField["in"],
   required: boolean,
-  schema: Json,
+  schema: SchemaObject,
   description?: string,
 ): PlaygroundField {
   return {
@@ -59,18 +84,19 @@ function field(
   };
 }
 
-export function playgroundOperations(doc: Json): PlaygroundOperation[] {
+export function playgroundOperations(doc: OpenApiDocument): PlaygroundOperation[] {
   const out: PlaygroundOperation[] = [];
-  for (const [path, ops] of Object.entries<Json>(doc.paths ?? {})) {
-    for (const [method, op] of Object.entries<Json>(ops)) {
-      if (!op["x-family"]) continue; // only operations the gateway serves carry their family
-      const fields: PlaygroundField[] = (op.parameters ?? []).map((p: Json) =>
+  for (const [path, ops] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(ops)) {
+      const family = op["x-family"];
+      if (!family) continue; // only operations the gateway serves carry their family
+      const fields: PlaygroundField[] = (op.parameters ?? []).map((p) =>
         field(p.name, p.in, Boolean(p.required), p.schema ?? {}, p.description),
       );
-      const body = op.requestBody?.content?.["application/json"]?.schema as Json | undefined;
+      const body = op.requestBody?.content?.["application/json"]?.schema;
       if (body) {
         const required = new Set<string>(body.required ?? []);
-        for (const [name, schema] of Object.entries<Json>(body.properties ?? {}))
+        for (const [name, schema] of Object.entries(body.properties ?? {}))
           fields.push(field(name, "body", required.has(name), schema));
       }
       out.push({
@@ -78,7 +104,7 @@ export function playgroundOperations(doc: Json): PlaygroundOperation[] {
         method: method.toUpperCase(),
         path,
         summary: op.summary ?? "",
-        family: op["x-family"],
+        family,
         authenticated: (op.security ?? []).length > 0,
         fields,
         hasBody: Boolean(body),

@@ -1,5 +1,5 @@
 /** Turns the usage summary's cells into chart rows grouped by family, route or status class (pure; the charts and their tables share it). */
-import type { UsageCell } from "../domain/usage-types";
+import type { UsageCell } from "../shared/usage-types";
 
 export const GROUP_BY = ["family", "route", "status"] as const;
 export type GroupBy = (typeof GROUP_BY)[number];

@@ -1,4 +1,5 @@
 /** Wires database, reference data, analytics engine and pipeline; one per process. */
+import "server-only";
 import { openDatabase, type Database } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { appEnv } from "../env";
@@ -70,14 +71,15 @@ type GlobalWithGateway = typeof globalThis & { [GLOBAL_KEY]?: Promise<Gateway> }
 /** The process-wide gateway for Next's route handlers; survives module reloads in development. */
 export function sharedGateway(): Promise<Gateway> {
   const g = globalThis as GlobalWithGateway;
-  if (!g[GLOBAL_KEY]) {
-    const url = appEnv().DATABASE_URL;
-    if (!url)
-      return Promise.reject(new Error("DATABASE_URL is not set; start the app with `npm start`, which provides one"));
-    g[GLOBAL_KEY] = startGateway({ databaseUrl: url }).catch((err) => {
-      delete g[GLOBAL_KEY];
-      throw err;
-    });
-  }
-  return g[GLOBAL_KEY]!;
+  const running = g[GLOBAL_KEY];
+  if (running) return running;
+  const url = appEnv().DATABASE_URL;
+  if (!url)
+    return Promise.reject(new Error("DATABASE_URL is not set; start the app with `npm start`, which provides one"));
+  const starting = startGateway({ databaseUrl: url }).catch((err) => {
+    delete g[GLOBAL_KEY];
+    throw err;
+  });
+  g[GLOBAL_KEY] = starting;
+  return starting;
 }

@@ -1,4 +1,5 @@
 /** The portal's database handle: the process-wide gateway's pool (one pool per process for the API and the portal). */
+import "server-only";
 import type { Db } from "../db/client";
 import { sharedGateway } from "./gateway";
 

@@ -68,7 +68,8 @@ export function guardedLookup(resolver: Resolver = systemResolver): LookupFuncti
         const allowed = addresses.filter((a) => refusedRange(a) === null);
         if (allowed.length === 0) {
           const first = addresses[0] ?? "no address";
-          return callback(new RefusedAddressError(hostname, first, addresses[0] ? refusedRange(first)! : "none"));
+          const range = addresses[0] ? (refusedRange(first) ?? "none") : "none";
+          return callback(new RefusedAddressError(hostname, first, range));
         }
         const entries = allowed.map((address) => ({ address, family: isIP(address) }));
         if (options?.all) callback(null, entries);

@@ -1,5 +1,6 @@
 /**
- * The contract (CONTRACT.md) as test helpers shared by every route test: one concrete valid request per metered
+ * The contract (docs/api-contract.md) as test helpers shared by every route test: one concrete valid request per
+ * metered
  * route, the three credential forms, callers with fresh keys, and exact checks of both families' body shapes.
  */
 import assert from "node:assert/strict";
@@ -14,7 +15,7 @@ import { registerWebhook } from "../../lib/domain/webhooks";
 import { accountWithKey } from "./accounts";
 
 // ---------------------------------------------------------------------------------------------------------------
-// Credentials (CONTRACT §2)
+// Credentials (docs/api-contract.md §2)
 
 export const CREDENTIAL_FORMS = ["bearer", "x-api-key", "x-service-key"] as const;
 export type CredentialForm = (typeof CREDENTIAL_FORMS)[number];
@@ -40,7 +41,10 @@ export interface Sent {
   method: string;
   path: string;
   headers?: Record<string, string>;
-  /** An object is sent as JSON; strings and streams as given. Content-type application/json unless a header says otherwise (none for a Uint8Array). */
+  /**
+   * An object is sent as JSON; strings and streams as given. Content-type application/json unless a header says
+   * otherwise (none for a Uint8Array).
+   */
   body?: unknown;
 }
 
@@ -76,7 +80,7 @@ export async function call(baseUrl: string, sent: Sent): Promise<Got> {
     ...(duplex ? { duplex } : {}),
   } as RequestInit);
   const text = await res.text();
-  let json: unknown ;
+  let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
@@ -255,7 +259,7 @@ export function send(
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Shapes (spec §2.1, §2.3, §7; CONTRACT §1, §6)
+// Shapes (docs/api-contract.md §1, §6)
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -350,7 +354,7 @@ export function expectSuccessShape(family: Family, res: Got, exp: SuccessExpecta
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Rate-limit headers (CONTRACT §4)
+// Rate-limit headers (docs/api-contract.md §4)
 
 export interface RateLimitView {
   policy: { name: string; q: number; w: number }[];

@@ -1,7 +1,9 @@
 /**
- * API access requests (spec §5 B) and the self-serve plan change: bad input refused with the field and nothing written,
- * another account's request not found, approval through the operator CLI issues an svc_sk_live_ key kept encrypted until
- * the requester sees it once (then the ciphertext is gone) and the key works on a Starter plan; a plan change reaches keys at once.
+ * API access requests and the self-serve plan change: bad input refused with the field and nothing written,
+ * another account's request not found, approval through the operator CLI issues an svc_sk_live_ key kept encrypted
+ * until
+ * the requester sees it once (then the ciphertext is gone) and the key works on a Starter plan; a plan change reaches
+ * keys at once.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -9,7 +11,7 @@ import { execFile } from "node:child_process";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { errorCodeOf, startApiServer, type RunningServer } from "../helpers/api-server";
 import { expectRefused, newOwner, type Owner } from "../helpers/portal-domain";
-import { seedDemoMarket } from "../../lib/market/store";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { lastFridayClose, writeLiveMarket } from "../helpers/live-data";
 import {
   approveAccessRequest,

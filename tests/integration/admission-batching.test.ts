@@ -1,5 +1,5 @@
 /**
- * Issue 9: admission batching against a real PostgreSQL. Calls queued behind the transaction in flight are decided by
+ * Admission batching against a real PostgreSQL. Calls queued behind the transaction in flight are decided by
  * the next one in arrival order; a failing batch fails only its own calls (data_source_unavailable, nothing written);
  * the queue is bounded.
  */
@@ -13,7 +13,7 @@ import { endpointCatalogue } from "../../lib/api/routes";
 import { AdmissionBatcher } from "../../lib/api/admission";
 import { ApiError } from "../../lib/api/errors";
 import type { AdmissionCall, LimitOutcome } from "../../lib/api/limits";
-import { burstWindow, quotaWindow } from "../../lib/api/windows";
+import { burstWindow, quotaWindow } from "../../lib/limits/windows";
 import type { Plan } from "../../lib/api/config-cache";
 
 let t: TestDatabase;

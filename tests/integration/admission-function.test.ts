@@ -1,5 +1,5 @@
 /**
- * Issue 9: admit_batch (migration 0009) decides a batch in one statement exactly as one-by-one admission would: calls in
+ * admit_batch (migration 0009) decides a batch in one statement exactly as one-by-one admission would: calls in
  * arrival order against the locked counters, burst one unit per admitted call, quota one per admitted 2xx, neither past
  * its limit; burst refuses with 429 rate_limit_exceeded, quota with 403 plan_limit_exceeded (the call still took its
  * burst unit); unrecorded calls are decided but write no event or daily row. Pinned here on hand-worked batches.
@@ -12,7 +12,7 @@ import { seedReferenceData } from "../../lib/domain/seed";
 import { endpointCatalogue } from "../../lib/api/routes";
 import { runBatch } from "../../lib/api/admission";
 import type { AdmissionCall } from "../../lib/api/limits";
-import type { Window } from "../../lib/api/windows";
+import type { Window } from "../../lib/limits/windows";
 
 let t: TestDatabase;
 const now = new Date("2026-11-23T10:00:30Z");

@@ -1,6 +1,6 @@
 /**
  * Live keys read the live store: labels come from the as-of time of the data used and the plan's entitlement
- * (CONTRACT §6); unknown symbols answer 404, known symbols without data and an empty store 503.
+ * (docs/api-contract.md §6); unknown symbols answer 404, known symbols without data and an empty store 503.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -78,7 +78,8 @@ test("live data: labels from the data's age and the entitlement, values from the
   assert.equal(msft.status, 200);
   assert.equal(msft.body.meta.data_freshness, "end-of-day");
 
-  // Starter (delayed-15m entitlement) is served data at least 15 minutes old: the 20-minute-old print, not the fresh one.
+  // Starter (delayed-15m entitlement) is served data at least 15 minutes old: the 20-minute-old print, not the fresh
+  // one.
   const delayed = await eventually(
     "/api/v1/ai/symbol/AAPL/summary",
     starter,

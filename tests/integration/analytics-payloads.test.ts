@@ -1,5 +1,5 @@
 /**
- * Issue 3's payload guarantees: same seed → byte-identical payloads; every payload traced to stored data (change
+ * Payload guarantees: same seed → byte-identical payloads; every payload traced to stored data (change
  * the rows, the answer changes accordingly); no route returns a raw quote, trade print or chain row.
  */
 import { after, before, test } from "node:test";
@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
 import { lastFridayClose } from "../helpers/live-data";
-import { seedDemoMarket } from "../../lib/market/store";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { loadMarketInput } from "../../lib/engine/load";
 import { bumpMarketVersion } from "../../lib/market/versions";
 import { computeMarketView } from "../../lib/engine/compute";
@@ -107,7 +107,10 @@ test("no route returns a raw quote, trade print or chain row", async () => {
     const body = await get(path);
     const text = JSON.stringify(body);
     const walk = (v: unknown, at: string): void => {
-      if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`));
+      if (Array.isArray(v))
+        v.forEach((x, i) => {
+          walk(x, `${at}[${i}]`);
+        });
       else if (v && typeof v === "object") {
         for (const [k, x] of Object.entries(v)) {
           assert.ok(!forbiddenKeys.has(k), `${path} carries raw field ${at}.${k}`);

@@ -1,12 +1,13 @@
 /**
- * Bad input on every route (CONTRACT §1, §2, §4): each answer is the contract's 4xx code in the route's family shape,
+ * Bad input on every route (docs/api-contract.md §1, §2, §4): each answer is the contract's 4xx code in the route's
+ * family shape,
  * never a 5xx, and nothing is written: no webhook, no quota unit (burst units and usage events are expected).
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
-import { seedDemoMarket } from "../../lib/market/store";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import {
   type Got,
   type RouteCase,
@@ -123,7 +124,7 @@ describe("bad input on every route", () => {
     routes = routeCases({ outputsBody });
     server = await startApiServer(t.url); // seeds the plan catalogue
     base = server.baseUrl;
-    // Hundreds of bad calls on two keys: lift the burst windows and quotas, keep the payload maxima of spec §8.
+    // Hundreds of bad calls on two keys: lift the burst windows and quotas, keep the plans' payload maxima.
     for (const id of ["sandbox", "pro"])
       await setPlanLimits(t.sql, id, {
         a_per_minute: 100_000,
@@ -156,7 +157,7 @@ describe("bad input on every route", () => {
     await all(cases, async (k) => {
       const res = await call(base, k.sent);
       assert.ok(res.status < 500, `${k.name}: ${describeSent(res)} → ${res.status} ${res.text.slice(0, 200)}`);
-      let body;
+      let body: ReturnType<typeof expectErrorShape>;
       try {
         body = expectErrorShape(k.family, res, k.status, k.code);
       } catch (err) {
@@ -723,7 +724,7 @@ describe("bad input on every route", () => {
     expectSuccessShape("A", ok, { env: "test" });
   });
 
-  it("the 40 KB-header answer carries an X-Request-Id like every other response (CONTRACT §1)", async () => {
+  it("the 40 KB-header answer carries an X-Request-Id like every other response (docs/api-contract.md §1)", async () => {
     const res = await call(base, {
       method: "GET",
       path: "/api/v1/ticker/AAPL/summary",
@@ -753,7 +754,8 @@ describe("bad input on every route", () => {
     });
     assert.deepEqual(expectSuccessShape("B", dedup, { env: "test" }).symbols, ["AAPL", "MSFT"]);
     const classShare = await call(base, { method: "GET", path: "/api/v1/signal-score/brk.b", headers: auth(a) });
-    assert.equal(expectSuccessShape("A", classShare, { env: "test" }).symbol, "BRK.B"); // a class share with a dot, case-insensitive
+    // a class share with a dot, case-insensitive
+    assert.equal(expectSuccessShape("A", classShare, { env: "test" }).symbol, "BRK.B");
     // A partly unknown watchlist ranks the known symbols and lists the unknown one with its reason.
     const partial = await call(base, {
       method: "GET",
@@ -779,7 +781,7 @@ describe("bad input on every route", () => {
     expectSuccessShape("B", charset, { env: "test" });
   });
 
-  it("POST /api/v1/outputs takes the symbol case-insensitively, like every other route (CONTRACT §1)", async () => {
+  it("POST /api/v1/outputs takes the symbol case-insensitively, like every other route (docs/api-contract.md §1)", async () => {
     const outputs = byId("POST /api/v1/outputs");
     const upper = expectSuccessShape("B", await call(base, json(outputs, outputsBody)), { env: "test" });
     const lower = await call(base, json(outputs, { ...outputsBody, symbol: "aapl" }));

@@ -32,7 +32,7 @@ function cli(...args: string[]): Promise<Run> {
         if (err && typeof exit !== "number") return reject(err); // killed by the timeout, or npx not found
         const code = err ? (exit as number) : 0;
         stdouts.push(stdout);
-        let json: unknown ;
+        let json: unknown;
         try {
           json = stdout.trim() ? JSON.parse(stdout) : undefined;
         } catch {

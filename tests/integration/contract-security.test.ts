@@ -1,5 +1,6 @@
 /**
- * CONTRACT §1, §2, §4, §5 against the real standalone server: every metered route × every credential form × every
+ * docs/api-contract.md §1, §2, §4, §5 against the real standalone server: every metered route × every credential form ×
+ * every
  * credential, licensing and limit error, the success envelopes, rate-limit headers, request ids, 404/405, health and
  * the reference, tenant isolation of webhooks, and that no response leaks a key, digest, secret, SQL or stack.
  */
@@ -7,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
-import { seedDemoMarket } from "../../lib/market/store";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { changeKeyStatus } from "../../lib/domain/keys";
 import { requireAccountByEmail, setAccountStatus } from "../../lib/domain/accounts";
 import { systemActor } from "../../lib/domain/audit";
@@ -916,7 +917,8 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
   });
 
   it("every authenticated response carries the rate-limit headers, refusals before the burst window included", async () => {
-    // CONTRACT §4: "Every authenticated response carries RateLimit-Policy and RateLimit … and the classic X-RateLimit-*".
+    // docs/api-contract.md §4: "Every authenticated response carries RateLimit-Policy and RateLimit … and the classic
+    // X-RateLimit-*".
     const ticker = byId("GET /api/v1/ticker/{symbol}/summary");
     const outputs = byId("POST /api/v1/outputs");
     const post = byId("POST /api/v1/alerts");

@@ -1,5 +1,5 @@
 /**
- * Discovery (issue 7): a caller who knows nothing but GET /symbols and GET /symbols/{symbol}/expiries can build a
+ * Discovery: a caller who knows nothing but GET /symbols and GET /symbols/{symbol}/expiries can build a
  * POST /outputs request that succeeds, for every demo symbol with listed options.
  */
 import { after, before, test } from "node:test";
@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
 import { lastFridayClose } from "../helpers/live-data";
-import { seedDemoMarket } from "../../lib/market/store";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { buildOpenApi } from "../../lib/api/openapi";
 import { allRoutes } from "../../lib/api/routes";
 
@@ -19,7 +19,8 @@ let key: string;
 before(async () => {
   t = await createTestDatabase("discovery");
   await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: lastFridayClose(new Date()) });
-  server = await startApiServer(t.url); // seeds the plan catalogue; plans are data, so the test raises Sandbox's limits after
+  // seeds the plan catalogue; plans are data, so the test raises Sandbox's limits after
+  server = await startApiServer(t.url);
   await t.sql`update plans set b_per_minute = 100000, b_per_day = 100000 where id = 'sandbox'`;
   key = (await accountWithKey(t.db)).key;
 });
@@ -81,7 +82,8 @@ test("every example request in the reference answers 2xx with a test key", async
   let called = 0;
   for (const [template, ops] of Object.entries(doc.paths)) {
     const get = ops.get;
-    if (!get || template.startsWith("/api/v1/alerts")) continue; // webhook routes need Pro or Enterprise (a test key is Sandbox) and a registration of its own
+    // webhook routes need Pro or Enterprise (a test key is Sandbox) and a registration of its own
+    if (!get || template.startsWith("/api/v1/alerts")) continue;
     const params = get.parameters ?? [];
     let path = template;
     const query = new URLSearchParams();

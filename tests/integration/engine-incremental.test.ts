@@ -1,5 +1,5 @@
 /**
- * Issue 9: engine ticks that cost little. Later loads look for history days only after each symbol's newest cached
+ * Engine ticks that cost little. Later loads look for history days only after each symbol's newest cached
  * day (and fall back to the full scan when the cache shrank); a recompute keeps the analytics — and the payloads —
  * of every symbol whose inputs did not change.
  */
@@ -7,7 +7,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { lastFridayClose } from "../helpers/live-data";
-import { advanceDemoMarket, seedDemoMarket } from "../../lib/market/store";
+import { advanceDemoMarket, seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { loadMarketDelta, loadMarketSnapshot } from "../../lib/market/store-read";
 import { bumpMarketVersion } from "../../lib/market/versions";
 import { loadMarketInput } from "../../lib/engine/load";
@@ -116,7 +116,8 @@ test("a delta load after demo ticks equals a full read: within a session (append
   assert.equal(r.version, resting, "a tick over a closed market bumps no version");
   assert.equal(previous.version, resting);
 
-  // Monday's open rolls the session over (pruning, new instruments and yields): a rebase, and the delta load reads everything.
+  // Monday's open rolls the session over (pruning, new instruments and yields): a rebase, and the delta load reads
+  // everything.
   await step(close + (2 * 24 + 17.5) * 3_600_000 + 60_000);
   assert.ok(previous.baseVersion > base, "a roll-over is a rebase");
 });

@@ -3,7 +3,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { lastFridayClose } from "../helpers/live-data";
-import { seedDemoMarket } from "../../lib/market/store";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { loadMarketInput } from "../../lib/engine/load";
 import { computeMarketView } from "../../lib/engine/compute";
 import { writeRows } from "../../lib/market/import";

@@ -1,5 +1,6 @@
 /**
- * CONTRACT §4: per-minute burst and quota limits are exact under concurrency, across two server processes sharing one
+ * docs/api-contract.md §4: per-minute burst and quota limits are exact under concurrency, across two server processes
+ * sharing one
  * PostgreSQL database; only 2xx responses consume quota; the RateLimit / X-RateLimit-* headers tell the truth.
  */
 import { after, before, describe, it } from "node:test";
@@ -7,7 +8,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer, errorCodeOf } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/store";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 
 const A_ROUTE = "/api/v1/ticker/AAPL/summary";
 const B_ROUTE = "/api/v1/ai/symbol/AAPL/summary";
@@ -89,7 +90,7 @@ function secondsInMonth(d: Date): number {
   );
 }
 
-describe("limits are exact across processes (CONTRACT §4)", () => {
+describe("limits are exact across processes (docs/api-contract.md §4)", () => {
   before(async () => {
     t = await createTestDatabase("limits");
     await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });

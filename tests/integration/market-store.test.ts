@@ -2,9 +2,9 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
-import { advanceDemoMarket, seedDemoMarket, startDemoTicker } from "../../lib/market/store";
+import { advanceDemoMarket, seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { loadMarketSnapshot } from "../../lib/market/store-read";
-import { DEMO_TICKER_LOCK } from "../../lib/market/store-ticker";
+import { DEMO_TICKER_LOCK, startDemoTicker } from "../../lib/market/store-ticker";
 import { generateDemoMarket } from "../../lib/market/demo/simulator";
 
 const SEED = "store-seed";
@@ -132,7 +132,8 @@ describe("market store (demo)", () => {
     const [locks] = await t.db.execute<{ n: string }>(sql`
       select count(*)::text as n from pg_locks
       where locktype = 'advisory' and objid = ${DEMO_TICKER_LOCK} and granted
-        and database = (select oid from pg_database where datname = current_database())`); // other apps on the server tick too
+        // other apps on the server tick too
+        and database = (select oid from pg_database where datname = current_database())`);
     assert.equal(Number(locks.n), 1);
     await stopA();
     await stopB();

@@ -1,5 +1,6 @@
 /**
- * CONTRACT §4 metering: every call is metered (key, account, route, status, latency, time), nothing metered is lost when
+ * docs/api-contract.md §4 metering: every call is metered (key, account, route, status, latency, time), nothing metered
+ * is lost when
  * the process is killed, usage_daily agrees with usage_events, and key revocation reaches every process within the
  * key cache's lifetime.
  */
@@ -9,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer, errorCodeOf } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/store";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { changeKeyStatus } from "../../lib/domain/keys";
 import { requireAccountByEmail, setAccountStatus } from "../../lib/domain/accounts";
 import { systemActor } from "../../lib/domain/audit";
@@ -43,7 +44,7 @@ async function eventsFor(requestIds: string[]) {
     from usage_events where request_id = any(${requestIds})`;
 }
 
-describe("metering and key propagation (CONTRACT §2, §4)", () => {
+describe("metering and key propagation (docs/api-contract.md §2, §4)", () => {
   before(async () => {
     t = await createTestDatabase("metering");
     await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });

@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/store";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { startGateway, type Gateway } from "../../lib/server/gateway";
 import { playgroundKey, playgroundKeyInfo } from "../../lib/domain/playground";
 import { changeKeyStatus } from "../../lib/domain/keys";

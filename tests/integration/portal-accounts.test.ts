@@ -165,7 +165,7 @@ describe("portal accounts", () => {
       lines.push(String(chunk));
       return true;
     }) as typeof process.stdout.write;
-    let delivery;
+    let delivery: Awaited<ReturnType<typeof sendMail>>;
     try {
       delivery = await sendMail(
         {

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { errorCodeOf, startApiServer, type RunningServer } from "../helpers/api-server";
 import { expectRefused, newOwner } from "../helpers/portal-domain";
-import { seedDemoMarket } from "../../lib/market/store";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { changeKeyStatus, createOwnKey, listKeys } from "../../lib/domain/keys";
 import { rollKey } from "../../lib/domain/key-roll";
 import { setAccountPlan } from "../../lib/domain/accounts";
@@ -78,7 +78,7 @@ describe("portal keys", () => {
     });
   });
 
-  it("a live key needs a verified e-mail and the Pro or Enterprise plan (CONTRACT §3)", async () => {
+  it("a live key needs a verified e-mail and the Pro or Enterprise plan (docs/api-contract.md §3)", async () => {
     const unverified = await newOwner(t.db, { plan: "pro", verified: false });
     await expectRefused(
       t.sql,

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/store";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { createKey } from "../../lib/domain/keys";
 import { systemActor } from "../../lib/domain/audit";
 import { requestLog, usageSummary, type RequestLogEntry, type StatusClass } from "../../lib/domain/usage";

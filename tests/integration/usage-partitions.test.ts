@@ -1,5 +1,5 @@
 /**
- * Issue 9: usage_events partitioned by UTC day. The migration converts the table keeping its rows; maintenance creates
+ * usage_events partitioned by UTC day. The migration converts the table keeping its rows; maintenance creates
  * partitions ahead, moves rows the default partition caught, and drops whole days past the retention; a reader's
  * created_at range touches only its days; account_id and key_id are in every unique key.
  */

@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
 import { startReceiver, waitFor, type Receiver } from "../helpers/webhook-receiver";
-import { advanceDemoMarket, seedDemoMarket } from "../../lib/market/store";
+import { advanceDemoMarket, seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { registerWebhook } from "../../lib/domain/webhooks";
 import { lastFridayClose } from "../helpers/live-data";
 import { readMarketVersions } from "../../lib/market/versions";

@@ -35,7 +35,10 @@ const maybe = <T>(a: fc.Arbitrary<T>) => fc.oneof(a, fc.constant(null));
 /** Walks a value and fails on the first non-finite number, naming its path. */
 function assertAllFinite(value: unknown, path = "$"): void {
   if (typeof value === "number") assert.ok(Number.isFinite(value), `${path} is ${value}`);
-  else if (Array.isArray(value)) value.forEach((v, i) => assertAllFinite(v, `${path}[${i}]`));
+  else if (Array.isArray(value))
+    value.forEach((v, i) => {
+      assertAllFinite(v, `${path}[${i}]`);
+    });
   else if (value && typeof value === "object")
     for (const [k, v] of Object.entries(value)) assertAllFinite(v, `${path}.${k}`);
 }

@@ -176,9 +176,9 @@ describe("demo market simulator", () => {
     assert.deepEqual([...regimes].sort(), ["calm", "stressed"]);
     const vix = m.dailyBars.filter((b) => b.symbol === "VIX");
     const days261 = sessionsEndingAt(currentSession(+NOW), 261);
-    vix
-      .slice(0, -1)
-      .forEach((b, i) => assert.ok(Math.abs(b.close / (100 * marketDay(SEED, days261[i]).indexVol) - 1) < 0.15));
+    vix.slice(0, -1).forEach((b, i) => {
+      assert.ok(Math.abs(b.close / (100 * marketDay(SEED, days261[i]).indexVol) - 1) < 0.15);
+    });
   });
 
   it("keeps a reduced EOD chain: 2 expiries × 4 strikes × 2 rights for 252 sessions", () => {

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { burstWindow, quotaWindow, secondsLeft, windowSeconds } from "../../lib/api/windows";
+import { burstWindow, quotaWindow, secondsLeft, windowSeconds } from "../../lib/limits/windows";
 import { rateLimitHeaders } from "../../lib/api/rate-headers";
 import { PLAN_SEED } from "../../lib/domain/plans-catalogue";
 import { dataLabel } from "../../lib/engine/types";

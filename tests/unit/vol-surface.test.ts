@@ -30,7 +30,10 @@ const addDays = (d: Date, n: number) => new Date(d.getTime() + n * 86_400_000).t
 const range = (lo: number, hi: number, step: number) =>
   Array.from({ length: Math.round((hi - lo) / step) + 1 }, (_, i) => lo + i * step);
 
-/** Both rights at every strike, priced with bsmPrice at volFn(strike, right), quoted one cent either side of the model price. */
+/**
+ * Both rights at every strike, priced with bsmPrice at volFn(strike, right), quoted one cent either side of the model
+ * price.
+ */
 function syntheticChain(
   spot: number,
   asOf: Date,
@@ -253,7 +256,8 @@ test("skew depends on strike spacing no more than the stated bound: $1, $5 and $
   };
   const exact = exactIvAt(Math.exp(-q * T) - 0.25) - exactIvAt(0.25);
   close(exact, 0.033947, 1e-5, "exact skew, 3.39 vol points");
-  // σ''(K) = (0.8·2 + 0.35 − 1.6·x) / K² ≤ 2.3e-4 on the 25-delta strikes (K ≥ 92): the bound per wing is h²/8 × 2.3e-4.
+  // σ''(K) = (0.8·2 + 0.35 − 1.6·x) / K² ≤ 2.3e-4 on the 25-delta strikes (K ≥ 92): the bound per wing is h²/8 ×
+  // 2.3e-4.
   for (const [h, observed] of [
     [1, 0.00002],
     [5, 0.0002],
@@ -333,7 +337,9 @@ test("IV history from sparse near-ATM snapshots: one CM30 value per day, days wi
     history.map((h) => h.date),
     ["2026-01-05", "2026-01-06", "2026-01-07"],
   );
-  history.forEach((h, i) => close(h.atmIv30, vols[i], 1e-6, h.date));
+  history.forEach((h, i) => {
+    close(h.atmIv30, vols[i], 1e-6, h.date);
+  });
   const withoutClose = atmIvHistory(snapshots, { "2026-01-05": 100, "2026-01-07": 99 }, rateFn, Q);
   assert.deepEqual(
     withoutClose.map((h) => h.date),

@@ -2,7 +2,7 @@
 
 import type { FormEvent } from "react";
 import { Field } from "@/components/auth/field";
-import { EXPECTED_VOLUMES } from "@/lib/domain/access-volumes";
+import { EXPECTED_VOLUMES } from "@/lib/shared/access-volumes";
 import { ErrorNote } from "../error-note";
 import { PortalApiError } from "../portal-fetch";
 

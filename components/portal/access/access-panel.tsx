@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { AccessRequestView } from "@/lib/domain/access-requests";
-import { EXPECTED_VOLUMES } from "@/lib/domain/access-volumes";
+import { EXPECTED_VOLUMES } from "@/lib/shared/access-volumes";
 import { ErrorNote } from "../error-note";
 import { utcMinute } from "../format";
 import { portalFetch } from "../portal-fetch";

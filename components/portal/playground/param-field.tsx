@@ -37,7 +37,7 @@ export function ParamField({
       <fieldset className="space-y-1" aria-describedby={help}>
         <legend className="text-sm font-medium">{label}</legend>
         <div className="flex flex-wrap gap-3">
-          {field.options!.map((o) => (
+          {(field.options ?? []).map((o) => (
             <label key={o} className="flex items-center gap-1 text-sm">
               <input
                 type="checkbox"
@@ -67,7 +67,7 @@ export function ParamField({
           className={input}
         >
           {!field.required && <option value="">(not set)</option>}
-          {field.options!.map((o) => (
+          {(field.options ?? []).map((o) => (
             <option key={o} value={o}>
               {o}
             </option>

@@ -16,7 +16,7 @@ const initialValues = (op: PlaygroundOperation): Values =>
   Object.fromEntries(
     op.fields.map((f) => [
       `${f.in}:${f.name}`,
-      f.kind === "enum-list" ? [] : (f.example ?? (f.kind === "enum" && f.required ? f.options![0] : "")),
+      f.kind === "enum-list" ? [] : (f.example ?? (f.kind === "enum" && f.required ? (f.options?.[0] ?? "") : "")),
     ]),
   );
 
@@ -40,7 +40,8 @@ function toRequest(op: PlaygroundOperation, values: Values) {
 
 export function Playground({ operations, isOwner }: { operations: PlaygroundOperation[]; isOwner: boolean }) {
   const [opId, setOpId] = useState((operations.find((o) => o.id === DEFAULT_OPERATION) ?? operations[0]).id);
-  const op = operations.find((o) => o.id === opId)!;
+  // The chosen id always comes from this list; the first operation stands in if the list ever changes under it.
+  const op = operations.find((o) => o.id === opId) ?? operations[0];
   const [values, setValues] = useState<Values>(() => initialValues(op));
   const [keyMode, setKeyMode] = useState<"playground" | "pasted">("playground");
   const [pasted, setPasted] = useState("");
@@ -59,7 +60,8 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
   const curl = curlCommand(origin, op, requestPath(op.path, req.params, req.query), req.body);
 
   const choose = (id: string) => {
-    const next = operations.find((o) => o.id === id)!;
+    const next = operations.find((o) => o.id === id);
+    if (!next) return;
     setOpId(id);
     setValues(initialValues(next));
     call.reset();

@@ -1,4 +1,4 @@
-import type { QuotaGauge, UsageSummary } from "@/lib/domain/usage-types";
+import type { QuotaGauge, UsageSummary } from "@/lib/shared/usage-types";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 const pct = (used: number, of: number) => (of === 0 ? 0 : Math.min(100, Math.round((used / of) * 1000) / 10));

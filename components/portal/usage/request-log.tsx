@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { STATUS_CLASSES, type RequestLogPage, type UsageEndpoint, type UsageKey } from "@/lib/domain/usage-types";
+import { STATUS_CLASSES, type RequestLogPage, type UsageEndpoint, type UsageKey } from "@/lib/shared/usage-types";
 import { portalFetch } from "@/components/portal/portal-fetch";
 import { QueryState } from "../query-state";
 import { ScrollRegion } from "@/components/scroll-region";

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { UsageSummary } from "@/lib/domain/usage-types";
+import type { UsageSummary } from "@/lib/shared/usage-types";
 import { portalFetch } from "@/components/portal/portal-fetch";
 import { GROUP_BY, seriesRows, type GroupBy } from "@/lib/portal/usage-series";
 import { QueryState } from "../query-state";

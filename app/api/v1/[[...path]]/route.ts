@@ -6,7 +6,7 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 async function handle(request: Request): Promise<Response> {
-  let gateway;
+  let gateway: Awaited<ReturnType<typeof sharedGateway>>;
   try {
     gateway = await sharedGateway();
   } catch (err) {

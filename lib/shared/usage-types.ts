@@ -51,7 +51,10 @@ export interface UsageSummary {
   /** The last 60 UTC minutes, the current one included, from usage_events. */
   minutes: { minutes: string[]; cells: UsageCell[] };
   quotas: KeyQuota[];
-  /** 429 rate_limit_exceeded answers: in the last 60 minutes (as `minutes`) and today (UTC), with all calls in the same windows. */
+  /**
+   * 429 rate_limit_exceeded answers: in the last 60 minutes (as `minutes`) and today (UTC), with all calls in the same
+   * windows.
+   */
   rateLimited: { lastHour: number; lastHourCalls: number; today: number; todayCalls: number };
 }
 

@@ -1,4 +1,5 @@
 /** Password hashing with argon2id at OWASP's recommended parameters (m = 19 MiB, t = 2, p = 1). */
+import "server-only";
 import { hash, verify } from "@node-rs/argon2";
 
 const ARGON2ID = 2; // Algorithm.Argon2id (a const enum, not importable under isolatedModules)

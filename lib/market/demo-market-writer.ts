@@ -28,8 +28,6 @@ import {
 } from "./demo/calendar";
 import { DEMO_UNIVERSE } from "./demo/universe";
 
-export { startDemoTicker, type DemoTickerOptions } from "./store-ticker";
-
 /** Serialises every demo write (seed, tick) across processes; held for one transaction. */
 export const DEMO_WRITE_LOCK = 727_101;
 /** Old trades and 5-minute bars kept after a session rolls over. */
@@ -45,7 +43,9 @@ export interface SeedResult {
   version: number;
 }
 
-/** Replaces the whole demo market with the one at `now` (delete + insert in one transaction), then bumps the version. */
+/**
+ * Replaces the whole demo market with the one at `now` (delete + insert in one transaction), then bumps the version.
+ */
 export async function seedDemoMarket(db: Db, opts: { seed: number | string; now: Date | number }): Promise<SeedResult> {
   const t0 = performance.now();
   const m = generateDemoMarket({ seed: opts.seed, now: opts.now });
@@ -141,7 +141,8 @@ async function writeBars(tx: Tx, seed: number | string, sessions: number[], from
 }
 
 async function writeChain(tx: Tx, seed: number | string, prevAsOf: number, asOf: number, to: number): Promise<void> {
-  // Sessions that closed after the previous snapshot keep a reduced EOD snapshot; a close that is the new as-of keeps the full chain.
+  // Sessions that closed after the previous snapshot keep a reduced EOD snapshot; a close that is the new as-of keeps
+  // the full chain.
   const eod: number[] = [];
   for (let d = currentSession(prevAsOf); sessionClose(d) < asOf; d = nextSession(d)) {
     if (sessionClose(d) >= prevAsOf) eod.push(d);
