@@ -336,3 +336,9 @@ export const schemas = {
     uptime: num("Seconds since the process started."),
   }),
 };
+
+export type PayloadName = keyof typeof schemas;
+/** A route's `data` as the API answers it. */
+export type Payload<K extends PayloadName> = z.output<(typeof schemas)[K]>;
+/** What a payload builder must hand its schema (equal to Payload today: the schemas transform nothing). */
+export type PayloadInput<K extends PayloadName> = z.input<(typeof schemas)[K]>;

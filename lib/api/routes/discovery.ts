@@ -1,12 +1,16 @@
 /** Discovery routes: what a caller can ask about, so a valid strategy request needs no guessing. Family B. */
+import { KEYED_ROUTE_ERRORS } from "../errors";
 import { defineRoute } from "../route";
 import { symbolParams } from "./inputs";
 import { schemas } from "../../contract/responses";
 
 export const listSymbols = defineRoute({
+  operationId: "listSymbols",
   method: "GET",
   path: "/api/v1/symbols",
   family: "B",
+  envelope: "B",
+  errors: KEYED_ROUTE_ERRORS,
   tags: ["Discovery"],
   summary: "Instruments the caller's environment has data for",
   description:
@@ -17,9 +21,12 @@ export const listSymbols = defineRoute({
 });
 
 export const listExpiries = defineRoute({
+  operationId: "listExpiries",
   method: "GET",
   path: "/api/v1/symbols/{symbol}/expiries",
   family: "B",
+  envelope: "B",
+  errors: [...KEYED_ROUTE_ERRORS, "symbol_not_found"],
   tags: ["Discovery"],
   summary: "Listed expiries of a symbol with their strikes",
   description:
