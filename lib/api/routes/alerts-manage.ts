@@ -35,7 +35,8 @@ export const patchAlert = defineRoute({
   errors: [...KEYED_ROUTE_ERRORS, "not_found", "payload_too_large"],
   summary: "Pause or resume a webhook",
   description:
-    "status paused holds deliveries; active resumes them, or re-enables a webhook the service disabled. A disabled webhook cannot be paused.",
+    "status paused holds deliveries; active resumes them, or re-enables a webhook the service disabled. A disabled " +
+    "webhook cannot be paused.",
   body: patchAlertBody,
   response: schemas.webhook,
   handler: async (ctx) => {

@@ -69,7 +69,8 @@ export const optionsFlow = defineRoute({
   tags: ["Market analytics"],
   summary: "Options-flow events",
   description:
-    "Sweeps, blocks and unusual-volume events built from option trades, newest first. Pending data licensing for live keys by default.",
+    "Sweeps, blocks and unusual-volume events built from option trades, newest first. Pending data licensing for " +
+    "live keys by default.",
   authenticated: true,
   query: optionsFlowQuery,
   response: schemas.optionsFlow,

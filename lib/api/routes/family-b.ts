@@ -111,7 +111,10 @@ export const watchlistRanking = defineRoute({
   tags: ["Market analytics"],
   summary: "Watchlist ranked by IV rank and liquidity",
   description:
-    "Ranks the given symbols by 0.6 × IV rank + 0.4 × liquidity score, with each symbol's no-trade decision. A partial batch is answered: symbols the service cannot rank are listed in `unknown` with a reason, and the others are ranked; only when none can be ranked does the call fail (404 symbol_not_found, or 503 data_source_unavailable).",
+    "Ranks the given symbols by 0.6 × IV rank + 0.4 × liquidity score, with each symbol's no-trade decision. A " +
+    "partial batch is answered: symbols the service cannot rank are listed in `unknown` with a reason, " +
+    "and the others are ranked; only when none can be ranked does the call fail (404 symbol_not_found, or 503 " +
+    "data_source_unavailable).",
   authenticated: true,
   query: watchlistQuery,
   response: schemas.watchlistRanking,

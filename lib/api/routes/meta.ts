@@ -36,7 +36,8 @@ export const health = defineRoute({
   authenticated: false,
   summary: "Health check and version",
   description:
-    "status ok, or degraded when the database does not answer within 2 s (the check is shared for 1 s); version; uptime in seconds.",
+    "status ok, or degraded when the database does not answer within 2 s (the check is shared for 1 s); version; " +
+    "uptime in seconds.",
   response: schemas.health,
   handler: async ({ database }) => {
     const reachable = await databaseReachable(database.sql, () => database.sql`select 1`);
