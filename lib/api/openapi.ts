@@ -96,7 +96,10 @@ function responsesFor(
               { $ref: `#/components/schemas/Error${route.family}` },
               {
                 type: "object",
-                properties: { error: { type: "object", properties: { code: { enum: codes } } } },
+                required: ["error"],
+                properties: {
+                  error: { type: "object", required: ["code"], properties: { code: { type: "string", enum: codes } } },
+                },
               },
             ],
           },
@@ -156,7 +159,7 @@ export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
           required: ["code", "message"],
           additionalProperties: false,
           properties: {
-            code: { enum: Object.keys(ERROR_STATUS), description: "See x-error-codes." },
+            code: { type: "string", enum: Object.keys(ERROR_STATUS), description: "See x-error-codes." },
             message: { type: "string", description: "Says what to fix; never a stack trace." },
           },
         },
@@ -176,6 +179,7 @@ export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
             isMockData: { type: "boolean" },
             timestamp: { type: "string", format: "date-time" },
             dataLabel: {
+              type: "string",
               enum: ["live", "delayed-15m", "end-of-day", "demo", "none"],
               description: "demo for test keys; none when no data was served.",
             },
@@ -192,11 +196,13 @@ export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
               properties: {
                 endpoint: { type: "string", description: "Path of the request." },
                 plan: {
+                  type: "string",
                   enum: PLAN_SEED.map((p) => p.nameA),
                   description: "Plan of the calling key: Sandbox for test keys, the account's plan for live keys.",
                 },
-                environment: { enum: ["test", "live"] },
+                environment: { type: "string", enum: ["test", "live"] },
                 data_freshness: {
+                  type: "string",
                   enum: ["live", "delayed-15m", "end-of-day", "demo"],
                   description: "See Freshness labels.",
                 },
@@ -206,7 +212,7 @@ export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
               },
             },
             disclaimer: { type: "string", const: DISCLAIMER },
-            not_financial_advice: { const: true },
+            not_financial_advice: { type: "boolean", const: true },
           },
         },
         EnvelopeB: {
@@ -218,6 +224,7 @@ export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
             isMockData: { type: "boolean" },
             timestamp: { type: "string", format: "date-time" },
             dataLabel: {
+              type: "string",
               enum: ["live", "delayed-15m", "end-of-day", "demo", "none"],
               description: "See Freshness labels; none on health.",
             },
