@@ -1,4 +1,4 @@
-/** Reads the caller's key from the three accepted headers and verifies it (CONTRACT §2). */
+/** Reads the caller's key from the three accepted headers and verifies it (docs/api-contract.md §2). */
 import type { Database } from "../db/client";
 import { parseKey } from "../keys/format";
 import { TtlCache } from "../util/ttl-cache";
@@ -24,7 +24,7 @@ export interface Caller {
   env: "test" | "live";
   style: "standard" | "sk";
   keyPrefix: string;
-  /** The plan whose limits apply: Sandbox for test keys, the account's plan for live keys (CONTRACT §3). */
+  /** The plan whose limits apply: Sandbox for test keys, the account's plan for live keys (docs/api-contract.md §3). */
   plan: Plan;
 }
 

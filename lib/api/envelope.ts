@@ -1,4 +1,4 @@
-/** Response bodies of the two families (spec §2.1, §2.3, §7; CONTRACT §1, §6). */
+/** Response bodies of the two families (docs/api-contract.md §1, §6). */
 import { DISCLAIMER } from "../contract/disclaimer";
 import type { ApiError } from "./errors";
 import type { Family } from "./route";

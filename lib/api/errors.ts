@@ -1,6 +1,7 @@
-/** One error class and one code → status table for the whole API (CONTRACT §1–§6, spec §7). */
+/** One error class and one code → status table for the whole API (docs/api-contract.md §1–§6). */
 import type { DomainError, DomainErrorCode } from "../domain/errors";
 import type { EngineError } from "../engine/errors";
+
 export const ERROR_STATUS = {
   invalid_request: 400,
   missing_api_key: 401,
@@ -19,6 +20,27 @@ export const ERROR_STATUS = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
+
+// Groups of codes routes declare (a route's `errors`). The router, not a route, answers 404 `not_found` for an
+// unknown path and 405 `method_not_allowed` for a known path with another method: no operation declares them for that.
+/** Any route: a malformed path, query or body (or an unknown query parameter), and an unexpected failure. */
+export const REQUEST_ERRORS = ["invalid_request", "internal_error"] as const satisfies readonly ErrorCode[];
+/** Routes that take a key: the credential checks, in the order they are made (docs/api-contract.md §2). */
+export const AUTH_ERRORS = [
+  "missing_api_key",
+  "invalid_api_key",
+  "inactive_key",
+  "subscription_required",
+] as const satisfies readonly ErrorCode[];
+/** Metered routes: licensing, the two windows, and the store that enforces them being unreachable (fail closed). */
+export const LIMIT_ERRORS = [
+  "endpoint_pending_licensing",
+  "rate_limit_exceeded",
+  "plan_limit_exceeded",
+  "data_source_unavailable",
+] as const satisfies readonly ErrorCode[];
+/** Every keyed, metered route answers these. */
+export const KEYED_ROUTE_ERRORS = [...REQUEST_ERRORS, ...AUTH_ERRORS, ...LIMIT_ERRORS] as const;
 
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   invalid_request:
@@ -55,7 +77,7 @@ export class ApiError extends Error {
 
 export const invalid = (message: string) => new ApiError("invalid_request", message);
 
-/** The one mapping from domain errors (thrown by the engine and the domain functions) to the API's codes (CONTRACT §1–§6). */
+/** The one mapping from domain errors (thrown by the engine and the domain functions) to the API's codes. */
 const FROM_DOMAIN: Record<DomainErrorCode, ErrorCode> = {
   invalid: "invalid_request",
   unauthenticated: "missing_api_key",

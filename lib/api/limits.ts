@@ -1,7 +1,7 @@
 /**
- * Burst and quota enforcement plus metering (CONTRACT §4). Calls are decided in batches (admission.ts) by the database
- * function admit_batch (migration 0009): the counter rows are locked, the batch's calls assigned to them in arrival
- * order, and the row lock makes concurrent callers on any number of processes admit exactly min(N, limit).
+ * Burst and quota enforcement plus metering (docs/api-contract.md §4). Calls are decided in batches (admission.ts) by
+ * the database function admit_batch (migration 0009): the counter rows are locked, the batch's calls assigned to them
+ * in arrival order, and the row lock makes concurrent callers on any number of processes admit exactly min(N, limit).
  */
 import type postgres from "postgres";
 import { sql as drizzleSql } from "drizzle-orm";

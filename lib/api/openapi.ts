@@ -7,10 +7,12 @@ import { DEFAULT_PENDING_LIVE } from "../domain/seed";
 import { DISCLAIMER } from "../contract/disclaimer";
 import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from "./errors";
 import type { RouteDef } from "./route";
+import type { OpenApiDocument } from "../contract/openapi-document";
 import { REFERENCE_NOTES, metricDefinitions } from "./reference-notes";
 import { WEBHOOK_NOTES, webhookOperations } from "./webhook-reference";
 
 type Json = Record<string, unknown>;
+type OpenApiOperation = OpenApiDocument["paths"][string][string];
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
   const out = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Json;
@@ -19,7 +21,7 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
 }
 
 /** Parameters with the same examples the 400 messages quote (lib/api/input-examples.ts); a test calls each of them. */
-function objectParams(schema: z.ZodType | undefined, where: "path" | "query"): Json[] {
+function objectParams(schema: z.ZodType | undefined, where: "path" | "query"): OpenApiOperation["parameters"] {
   if (!schema) return [];
   const s = jsonSchema(schema, "input");
   const props = (s.properties ?? {}) as Record<string, Json>;
@@ -28,71 +30,103 @@ function objectParams(schema: z.ZodType | undefined, where: "path" | "query"): J
     name,
     in: where,
     required: where === "path" || required.has(name),
-    description: p.description,
+    description: p.description as string | undefined,
     schema: p,
     ...(INPUT_EXAMPLES[name] !== undefined ? { example: INPUT_EXAMPLES[name] } : {}),
   }));
 }
 
-const AUTH_ERRORS: ErrorCode[] = ["missing_api_key", "invalid_api_key", "inactive_key", "subscription_required"];
-const LIMIT_ERRORS: ErrorCode[] = ["endpoint_pending_licensing", "rate_limit_exceeded", "plan_limit_exceeded"];
+/** The reference's tags, in reading order; the family each belongs to is said in the description. */
+const TAGS = [
+  {
+    name: "Market analytics",
+    description:
+      "Scores, options flow and market-wide measures computed by the service. Ticker summary, signal score and " +
+      "options flow are family A (`meta` envelope); yield curve, market sentiment and watchlist ranking are family B.",
+  },
+  {
+    name: "Research",
+    description: "Per-symbol research summary, no-trade analysis and structured strategy outputs. Family B.",
+  },
+  {
+    name: "Alerts (webhooks)",
+    description: "Register, manage and replay signed webhook deliveries (API Pro and API Business). Family B.",
+  },
+  { name: "Discovery", description: "Which symbols, expiries and strikes a caller may ask about. Family B." },
+  { name: "Service", description: "Health and this reference: no key, never metered." },
+  { name: "Webhook events", description: "The signed deliveries the service sends to a registered webhook." },
+];
 
-function errorCodesFor(route: RouteDef): ErrorCode[] {
-  const codes: ErrorCode[] = ["invalid_request", "method_not_allowed", "internal_error"];
-  if (!route.authenticated) return codes;
-  codes.push(...AUTH_ERRORS, ...LIMIT_ERRORS, "data_source_unavailable");
-  if (route.family === "B" && route.body) codes.push("payload_too_large");
-  if (
-    route.path.includes("{symbol}") ||
-    route.path.includes("{ticker}") ||
-    route.id.includes("watchlist") ||
-    route.id.includes("outputs")
-  )
-    codes.push("symbol_not_found");
-  if (route.path.includes("{webhookId}")) codes.push("not_found");
-  return codes;
+/** The success body: the route's data inside its envelope, or the data itself (the reference). */
+function successSchema(route: RouteDef): Json {
+  const data = jsonSchema(route.response, "output");
+  if (route.envelope === "none") return data;
+  return {
+    allOf: [
+      { $ref: `#/components/schemas/Envelope${route.envelope}` },
+      { type: "object", required: ["data"], properties: { data } },
+    ],
+  };
 }
 
-function responsesFor(route: RouteDef): Json {
-  const data = route.response ? jsonSchema(route.response, "output") : { type: "object" };
-  const envelope =
-    route.id === "GET /api/v1/openapi.json"
-      ? { type: "object", description: "This document." }
-      : !route.authenticated
-        ? { allOf: [{ $ref: "#/components/schemas/EnvelopeB" }, { properties: { data } }] }
-        : { allOf: [{ $ref: `#/components/schemas/Envelope${route.family}` }, { properties: { data } }] };
-  const out: Json = {
+/** One response per status the route can answer; each error response names exactly the codes it carries. */
+function responsesFor(
+  route: RouteDef,
+): Record<string, { description: string; content: Record<string, { schema: Json }> }> {
+  const out: Record<string, { description: string; content: Record<string, { schema: Json }> }> = {
     [String(route.successStatus ?? 200)]: {
       description: "Success",
-      content: { "application/json": { schema: envelope } },
+      content: { "application/json": { schema: successSchema(route) } },
     },
   };
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesFor(route))
-    byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const code of route.errors) {
+    const status = ERROR_STATUS[code];
+    const codes = byStatus.get(status) ?? [];
+    if (!codes.includes(code)) codes.push(code);
+    byStatus.set(status, codes);
+  }
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     out[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERROR_DESCRIPTIONS[c]}`).join(" "),
-      content: { "application/json": { schema: { $ref: `#/components/schemas/Error${route.family}` } } },
+      content: {
+        "application/json": {
+          schema: {
+            allOf: [
+              { $ref: `#/components/schemas/Error${route.family}` },
+              {
+                type: "object",
+                required: ["error"],
+                properties: {
+                  error: { type: "object", required: ["code"], properties: { code: { type: "string", enum: codes } } },
+                },
+              },
+            ],
+          },
+        },
+      },
     };
   }
   return out;
 }
 
-export function buildOpenApi(routes: RouteDef[]): Json {
-  const paths: Record<string, Json> = {};
+export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
+  const paths: OpenApiDocument["paths"] = {};
   for (const route of routes) {
-    const op: Json = {
-      operationId: route.id.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, ""),
+    const notes = [
+      `Family ${route.family}.`,
+      route.authenticated ? "" : " No key needed; never metered.",
+      DEFAULT_PENDING_LIVE.has(route.id) ? " Live keys: pending licensing by default." : "",
+    ].join("");
+    const op: OpenApiOperation = {
+      operationId: route.operationId,
       summary: route.summary,
-      description: `${route.description}\n\nFamily ${route.family}.${route.authenticated ? "" : " No key needed; never metered."}${
-        DEFAULT_PENDING_LIVE.has(route.id) ? " Live keys: pending licensing by default." : ""
-      }`,
+      description: `${route.description}\n\n${notes}`,
       tags: route.tags,
       "x-family": route.family,
       parameters: [...objectParams(route.params, "path"), ...objectParams(route.query, "query")],
       responses: responsesFor(route),
-      ...(route.authenticated ? { security: [{ bearer: [] }, { apiKey: [] }, { serviceKey: [] }] } : { security: [] }),
+      security: route.authenticated ? [{ bearer: [] }, { apiKey: [] }, { serviceKey: [] }] : [],
     };
     if (route.body)
       op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(route.body, "input") } } };
@@ -105,6 +139,7 @@ export function buildOpenApi(routes: RouteDef[]): Json {
       version: VERSION,
       description: `${REFERENCE_NOTES}\n\n${WEBHOOK_NOTES}`,
     },
+    tags: TAGS,
     servers: [{ url: "/" }],
     paths,
     webhooks: webhookOperations(),
@@ -119,28 +154,32 @@ export function buildOpenApi(routes: RouteDef[]): Json {
         serviceKey: { type: "apiKey", in: "header", name: "X-Service-Key" },
       },
       schemas: {
+        ErrorDetail: {
+          type: "object",
+          required: ["code", "message"],
+          additionalProperties: false,
+          properties: {
+            code: { type: "string", enum: Object.keys(ERROR_STATUS), description: "See x-error-codes." },
+            message: { type: "string", description: "Says what to fix; never a stack trace." },
+          },
+        },
         ErrorA: {
           type: "object",
           required: ["error"],
           additionalProperties: false,
-          properties: {
-            error: {
-              type: "object",
-              required: ["code", "message"],
-              properties: { code: { enum: Object.keys(ERROR_STATUS) }, message: { type: "string" } },
-            },
-          },
+          properties: { error: { $ref: "#/components/schemas/ErrorDetail" } },
         },
         ErrorB: {
           type: "object",
           required: ["error", "data", "disclaimer", "isMockData", "timestamp", "dataLabel"],
           properties: {
-            error: { $ref: "#/components/schemas/ErrorA/properties/error" },
+            error: { $ref: "#/components/schemas/ErrorDetail" },
             data: { type: "null" },
             disclaimer: { type: "string", const: DISCLAIMER },
             isMockData: { type: "boolean" },
             timestamp: { type: "string", format: "date-time" },
             dataLabel: {
+              type: "string",
               enum: ["live", "delayed-15m", "end-of-day", "demo", "none"],
               description: "demo for test keys; none when no data was served.",
             },
@@ -148,20 +187,22 @@ export function buildOpenApi(routes: RouteDef[]): Json {
         },
         EnvelopeA: {
           type: "object",
-          required: ["data", "meta", "disclaimer", "not_financial_advice"],
+          description: "Family A's envelope around a route's `data` (each operation gives the data's schema).",
+          required: ["meta", "disclaimer", "not_financial_advice"],
           properties: {
-            data: { type: "object" },
             meta: {
               type: "object",
               required: ["endpoint", "plan", "environment", "data_freshness", "is_mock", "generated_at", "request_id"],
               properties: {
                 endpoint: { type: "string", description: "Path of the request." },
                 plan: {
+                  type: "string",
                   enum: PLAN_SEED.map((p) => p.nameA),
                   description: "Plan of the calling key: Sandbox for test keys, the account's plan for live keys.",
                 },
-                environment: { enum: ["test", "live"] },
+                environment: { type: "string", enum: ["test", "live"] },
                 data_freshness: {
+                  type: "string",
                   enum: ["live", "delayed-15m", "end-of-day", "demo"],
                   description: "See Freshness labels.",
                 },
@@ -171,18 +212,19 @@ export function buildOpenApi(routes: RouteDef[]): Json {
               },
             },
             disclaimer: { type: "string", const: DISCLAIMER },
-            not_financial_advice: { const: true },
+            not_financial_advice: { type: "boolean", const: true },
           },
         },
         EnvelopeB: {
           type: "object",
-          required: ["data", "disclaimer", "isMockData", "timestamp", "dataLabel"],
+          description: "Family B's envelope around a route's `data` (each operation gives the data's schema).",
+          required: ["disclaimer", "isMockData", "timestamp", "dataLabel"],
           properties: {
-            data: { type: "object" },
             disclaimer: { type: "string", const: DISCLAIMER },
             isMockData: { type: "boolean" },
             timestamp: { type: "string", format: "date-time" },
             dataLabel: {
+              type: "string",
               enum: ["live", "delayed-15m", "end-of-day", "demo", "none"],
               description: "See Freshness labels; none on health.",
             },

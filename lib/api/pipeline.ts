@@ -1,8 +1,9 @@
 /**
- * The one pipeline every /api/v1 request goes through (CONTRACT §2–§6):
- * request id → route → credentials → payload size → licensing → handler → burst + quota + metering → envelope.
+ * The one pipeline every /api/v1 request goes through (docs/api-contract.md §1–§6). `serve` reads top to bottom:
+ * resolve route → authenticate → read body → licensing → execute → admit and meter → respond.
  * The handler runs before the limits statement so that limits and metering share one database round trip; handlers
- * that touch account state run only after their call is admitted.
+ * that touch account state run only after their call is admitted. A stage answers synchronously when it can answer from
+ * memory (cached key, configuration and payload), so a cache hit waits only for its admission batch.
  */
 import type { Database, Db } from "../db/client";
 import { clientOf } from "../db/tx";
@@ -10,20 +11,20 @@ import type { AnalyticsEngine, ViewSpec } from "../engine/types";
 import { dataLabel } from "../engine/types";
 import { appEnv } from "../env";
 import { errorFields, log } from "../log";
-import { ConfigCache, licensingState } from "./config-cache";
+import { ConfigCache, type GatewayConfig, licensingState } from "./config-cache";
 import { authenticate, KeyVerifier, type Caller } from "./credentials";
-import { errorBody, successJson, type ErrorContext } from "./envelope";
+import { errorBody, successJson, type ErrorContext, type ServedMeta } from "./envelope";
 import { ApiError, fromDomainError, fromEngineError } from "./errors";
 import { EngineError } from "../engine/errors";
 import { DomainError } from "../domain/errors";
 import { AdmissionBatcher, type BatchOptions } from "./admission";
-import { settle, takeQuota, type LimitOutcome, type Metered } from "./limits";
+import { type LimitOutcome, type Metered, settle, takeQuota } from "./limits";
 import { touchLastUsed } from "./last-used";
 import { startUsagePartitionMaintenance } from "./usage-partitions";
 import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
 import { rateLimitHeaders } from "./rate-headers";
 import { requestIdFrom } from "./request-id";
-import type { Family, HandlerResult, RouteDef } from "./route";
+import type { HandlerResult, RouteDef } from "./route";
 import { createRouter } from "./router";
 import { burstWindow, quotaWindow, secondsLeft, type Window } from "../limits/windows";
 
@@ -38,13 +39,46 @@ export interface PipelineDeps {
   admission?: BatchOptions;
 }
 
+/** One request on its way through the stages: the route it resolved to, and what each stage learns about it. */
+interface Call {
+  readonly request: Request;
+  readonly url: URL;
+  /** The request path without a trailing slash. */
+  readonly path: string;
+  readonly requestId: string;
+  readonly now: Date;
+  /** performance.now() at arrival, for the metered latency. */
+  readonly started: number;
+  readonly route: RouteDef;
+  /** Path parameters as matched, before their schema parses them. */
+  readonly rawParams: Record<string, string>;
+  /** What an error body says about data: the caller's environment once the key is known. */
+  errorContext: ErrorContext;
+  caller: Caller | null;
+  view: ViewSpec;
+  bodyText: string;
+  config: GatewayConfig | null;
+  burst: Window | null;
+  quota: Window | null;
+}
+
+/** A call whose key was accepted: its caller, configuration and limit windows are known. */
+interface KeyedCall extends Call {
+  caller: Caller;
+  config: GatewayConfig;
+  burst: Window;
+  quota: Window;
+}
+
 type Outcome = { ok: true; result: HandlerResult } | { ok: false; error: ApiError };
 
 const JSON_TYPE = "application/json; charset=utf-8";
+const DEMO_VIEW: ViewSpec = { env: "demo", entitlement: "demo" };
 const ROLLBACK = new Error("rollback"); // thrown inside a transaction to undo a call that did not succeed
 /** Limits and metering cannot be enforced without the database: refuse rather than serve unmetered (fail closed). */
 const storeUnreachable = () =>
   new ApiError("data_source_unavailable", "The service's store is unreachable; retry shortly.");
+const RETRY_SOON = { "retry-after": "5" };
 
 export function createPipeline(deps: PipelineDeps) {
   const verifier = new KeyVerifier(deps.database, deps.keyCacheTtlMs);
@@ -61,114 +95,6 @@ export function createPipeline(deps: PipelineDeps) {
     },
   );
   startUsagePartitionMaintenance(deps.database.sql, env.USAGE_EVENTS_RETENTION_DAYS); // at start, then daily
-
-  function respond(status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response {
-    const text = typeof body === "string" ? body : JSON.stringify(body);
-    return new Response(text, { status, headers: { "content-type": JSON_TYPE, "x-request-id": requestId, ...extra } });
-  }
-
-  function fail(
-    family: Family,
-    error: ApiError,
-    requestId: string,
-    ctx: ErrorContext,
-    extra: Record<string, string> = {},
-  ): Response {
-    return respond(error.status, errorBody(family, error, ctx), requestId, { ...error.headers, ...extra });
-  }
-
-  /** Parses the inputs and calls the handler; synchronous when the handler answers from memory. */
-  function run(
-    route: RouteDef,
-    request: Request,
-    url: URL,
-    rawParams: Record<string, string>,
-    caller: Caller | null,
-    view: ViewSpec,
-    requestId: string,
-    now: Date,
-    bodyText: string,
-    database: Database = deps.database,
-  ): Outcome | Promise<Outcome> {
-    const failed = (err: unknown): Outcome => {
-      if (err instanceof ApiError) return { ok: false, error: err };
-      if (err instanceof DomainError) return { ok: false, error: fromDomainError(err) };
-      if (err instanceof EngineError) return { ok: false, error: fromEngineError(err) };
-      log.error("handler failed", { request_id: requestId, endpoint: route.id, ...errorFields(err) });
-      return {
-        ok: false,
-        error: new ApiError(
-          "internal_error",
-          `An unexpected error occurred. Quote request id ${requestId} to support.`,
-        ),
-      };
-    };
-    try {
-      const params = parseParams(route, rawParams);
-      const query = parseQuery(route, url.searchParams);
-      const body = parseJsonBody(route, request, bodyText);
-      const result = route.handler({
-        params,
-        query,
-        body,
-        caller,
-        view,
-        engine: deps.engine,
-        database,
-        requestId,
-        now,
-      });
-      return result instanceof Promise
-        ? result.then((r): Outcome => ({ ok: true, result: r }), failed)
-        : { ok: true, result };
-    } catch (err) {
-      return failed(err);
-    }
-  }
-
-  /**
-   * Runs a state-changing handler in a transaction that also takes its quota unit: a failed call writes nothing and
-   * uses no quota, and when the quota is spent by concurrent callers the handler's writes are rolled back.
-   */
-  async function runInTransaction(
-    route: RouteDef,
-    request: Request,
-    url: URL,
-    rawParams: Record<string, string>,
-    caller: Caller,
-    view: ViewSpec,
-    requestId: string,
-    now: Date,
-    bodyText: string,
-    quota: Window,
-  ) {
-    // Assigned inside the transaction callback; a holder keeps TypeScript from narrowing it to the initial value.
-    const r: { outcome: Outcome; quotaUsed: number | null; quotaSpent: boolean } = {
-      outcome: { ok: false, error: new ApiError("internal_error", "") },
-      quotaUsed: null,
-      quotaSpent: false,
-    };
-    try {
-      await deps.database.db.transaction(async (tx) => {
-        // Both handles run inside this transaction (on the embedded engine a query outside it would wait for it).
-        const outcome = (r.outcome = await run(route, request, url, rawParams, caller, view, requestId, now, bodyText, {
-          ...deps.database,
-          db: tx as unknown as Db,
-          sql: clientOf(tx),
-        }));
-        const status = outcome.ok ? (outcome.result.status ?? route.successStatus ?? 200) : outcome.error.status;
-        if (status < 200 || status >= 300) throw ROLLBACK;
-        r.quotaUsed = await takeQuota(tx, caller.keyId, quota);
-        if (r.quotaUsed === null) {
-          r.quotaSpent = true;
-          throw ROLLBACK;
-        }
-      });
-    } catch (err) {
-      if (err !== ROLLBACK) throw err;
-    }
-    return r;
-  }
 
   async function handle(request: Request): Promise<Response> {
     const started = performance.now();
@@ -189,234 +115,419 @@ export function createPipeline(deps: PipelineDeps) {
     return response;
   }
 
+  /** The stages in order; each returns a Response when it ends the call, and a promise only when it must wait. */
   async function serve(request: Request, url: URL, started: number): Promise<Response> {
+    const call = resolveRoute(request, url, started);
+    if (call instanceof Response) return call;
+    if (!call.route.authenticated) return serveWithoutKey(call);
+
+    const authenticated = authenticateCall(call);
+    const keyed = authenticated instanceof Promise ? await authenticated : authenticated;
+    if (keyed instanceof Response) return keyed;
+
+    if (keyed.route.body) {
+      const unread = await readCallBody(keyed);
+      if (unread) return unread;
+    }
+
+    const unlicensed = checkLicensing(keyed);
+    if (unlicensed) return unlicensed;
+
+    if (keyed.route.touchesAccountState) {
+      const decided = await admitThenExecute(keyed);
+      return decided instanceof Response ? decided : respond(keyed, decided.outcome, decided.limits);
+    }
+
+    const executed = execute(keyed);
+    const outcome = executed instanceof Promise ? await executed : executed;
+
+    let limits: LimitOutcome;
+    try {
+      limits = await admitAndMeter(keyed, outcome);
+    } catch (err) {
+      return limitsFailed(keyed, err);
+    }
+    return respond(keyed, outcome, limits);
+  }
+
+  // ------------------------------------------------------------------------------------------------ resolve route
+
+  /** Request id, clock and route; an unknown path (404) or method (405) is answered here. */
+  function resolveRoute(request: Request, url: URL, started: number): Call | Response {
     const now = clock();
     const requestId = requestIdFrom(request.headers);
     const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
-    const anonymous: ErrorContext = { env: null, label: "none", now };
     const m = match(request.method === "HEAD" ? "GET" : request.method, path);
-    if (m.kind === "not_found")
-      return fail("A", new ApiError("not_found", `No route ${path} under /api/v1.`), requestId, anonymous);
-    if (m.kind === "method_not_allowed") {
-      const error = new ApiError(
-        "method_not_allowed",
-        `${request.method} is not allowed on ${path}; allowed: ${m.allow.join(", ")}.`,
-      );
-      return fail(m.route.family, error, requestId, anonymous, { allow: m.allow.join(", ") });
-    }
-    const route = m.route;
-    if (!route.authenticated) {
-      const outcome = await run(
-        route,
+    if (m.kind === "route") {
+      return {
         request,
         url,
-        m.params,
-        null,
-        { env: "demo", entitlement: "demo" },
+        path,
         requestId,
         now,
-        "",
-      );
-      if (!outcome.ok) return fail(route.family, outcome.error, requestId, anonymous);
-      const data = outcome.result.data;
-      return respond(200, route.family === "B" && route.response ? successBodyNoData(data, now) : data, requestId, {
-        "cache-control": "no-store",
-      });
+        started,
+        route: m.route,
+        rawParams: m.params,
+        errorContext: anonymous(now),
+        caller: null,
+        view: DEMO_VIEW,
+        bodyText: "",
+        config: null, // the fields the stages fill in exist from the start: one object shape for every call
+        burst: null,
+        quota: null,
+      };
     }
+    if (m.kind === "not_found") {
+      const error = new ApiError("not_found", `No route ${path} under /api/v1.`);
+      return reply(error.status, errorBody("A", error, anonymous(now)), requestId);
+    }
+    const allow = m.allow.join(", ");
+    const error = new ApiError("method_not_allowed", `${request.method} is not allowed on ${path}; allowed: ${allow}.`);
+    return reply(error.status, errorBody(m.route.family, error, anonymous(now)), requestId, { allow });
+  }
 
-    let cfg: Awaited<ReturnType<typeof config.get>>;
-    try {
-      const cached = config.get();
-      cfg = cached instanceof Promise ? await cached : cached; // no promise on the hot path (cache hit)
-    } catch (err) {
-      log.error("configuration unavailable", { request_id: requestId, ...errorFields(err) });
-      return fail(route.family, storeUnreachable(), requestId, anonymous, { "retry-after": "5" });
-    }
-    let auth: Awaited<ReturnType<typeof authenticate>>;
-    try {
-      const judged = authenticate(request.headers, verifier, cfg);
-      auth = judged instanceof Promise ? await judged : judged;
-    } catch (err) {
-      log.error("key lookup failed", { request_id: requestId, ...errorFields(err) });
-      return fail(route.family, storeUnreachable(), requestId, anonymous, { "retry-after": "5" });
-    }
-    const metered = (caller: Caller): Metered => ({
-      requestId,
-      keyId: caller.keyId,
-      accountId: caller.accountId,
-      endpointId: route.id,
-      latencyMs: performance.now() - started,
-      now,
+  /** Health and the reference: no key, no limits, never metered. */
+  async function serveWithoutKey(call: Call): Promise<Response> {
+    const executed = execute(call);
+    const outcome = executed instanceof Promise ? await executed : executed;
+    if (!outcome.ok) return fail(call, outcome.error);
+    const { route } = call;
+    const data = outcome.result.data;
+    const meta: ServedMeta = { path: "", planName: "", env: "live", label: "none", requestId: "", now: call.now };
+    const body = route.envelope === "none" ? data : successJson(route.envelope, data, meta);
+    return reply(outcome.result.status ?? route.successStatus ?? 200, body, call.requestId, {
+      "cache-control": "no-store",
     });
-    const windowsOf = (caller: Caller) => ({
-      burst: burstWindow(route.family, caller.plan, now),
-      quota: quotaWindow(route.family, caller.plan, now),
-    });
+  }
+
+  // ------------------------------------------------------------------------------------------------- authenticate
+
+  /** Configuration and key; a refused key that belongs to a caller is metered. Sets the caller, view and windows. */
+  function authenticateCall(call: Call): KeyedCall | Response | Promise<KeyedCall | Response> {
+    let cached: GatewayConfig | Promise<GatewayConfig>;
+    try {
+      cached = config.get();
+    } catch (err) {
+      return configUnavailable(call, err);
+    }
+    if (cached instanceof Promise)
+      return cached.then(
+        (cfg) => judgeKey(call, cfg),
+        (err) => configUnavailable(call, err),
+      );
+    return judgeKey(call, cached);
+  }
+
+  function configUnavailable(call: Call, err: unknown): Response {
+    log.error("configuration unavailable", { request_id: call.requestId, ...errorFields(err) });
+    return fail(call, storeUnreachable(), RETRY_SOON);
+  }
+
+  function judgeKey(call: Call, cfg: GatewayConfig): KeyedCall | Response | Promise<KeyedCall | Response> {
+    let judged: ReturnType<typeof authenticate>;
+    try {
+      judged = authenticate(call.request.headers, verifier, cfg);
+    } catch (err) {
+      return keyLookupFailed(call, err);
+    }
+    if (judged instanceof Promise)
+      return judged.then(
+        (auth) => admitKey(call, cfg, auth),
+        (err) => keyLookupFailed(call, err),
+      );
+    return admitKey(call, cfg, judged);
+  }
+
+  function keyLookupFailed(call: Call, err: unknown): Response {
+    log.error("key lookup failed", { request_id: call.requestId, ...errorFields(err) });
+    return fail(call, storeUnreachable(), RETRY_SOON);
+  }
+
+  function admitKey(
+    call: Call,
+    cfg: GatewayConfig,
+    auth: Awaited<ReturnType<typeof authenticate>>,
+  ): KeyedCall | Response | Promise<Response> {
     if (!auth.ok) {
-      if (auth.caller) {
-        await settle(
-          deps.database.sql,
-          metered(auth.caller),
-          auth.error.status,
-          auth.error.code,
-          windowsOf(auth.caller),
-        ).catch(logMeterError(requestId));
-      }
-      const ctx = auth.caller ? errorContext(auth.caller, now) : anonymous;
-      return fail(route.family, auth.error, requestId, ctx);
+      if (!auth.caller) return fail(call, auth.error);
+      const refused = withCaller(call, cfg, auth.caller);
+      return settle(deps.database.sql, metered(refused), auth.error.status, auth.error.code, refused)
+        .catch(logMeterError(call.requestId))
+        .then(() => fail(refused, auth.error));
     }
-    const caller = auth.caller;
-    const view: ViewSpec = {
-      env: caller.env === "test" ? "demo" : "live",
-      entitlement: caller.env === "test" ? "demo" : caller.plan.dataEntitlement,
-    };
-    const ctx = errorContext(caller, now);
-    const { burst, quota } = windowsOf(caller);
-    /** Refused after authentication, before the limits: metered, not counted, and told where its windows stand. */
-    const refuse = async (error: ApiError) => {
-      try {
-        const used = await settle(deps.database.sql, metered(caller), error.status, error.code, { burst, quota });
-        return fail(
-          route.family,
-          error,
-          requestId,
-          ctx,
-          rateLimitHeaders(burst, used.burstUsed, quota, used.quotaUsed, now),
-        );
-      } catch (err) {
-        logMeterError(requestId)(err);
-        return fail(route.family, error, requestId, ctx);
-      }
-    };
+    return withCaller(call, cfg, auth.caller);
+  }
 
-    let bodyText = "";
-    if (route.body) {
-      try {
-        bodyText = await readBody(request, route.family === "B" ? caller.plan.bMaxPayloadBytes : 64 * 1024);
-      } catch (err) {
-        if (err instanceof ApiError) return refuse(err);
-        return refuse(new ApiError("invalid_request", "The request body could not be read."));
-      }
-    }
-    if (licensingState(cfg, route.id, caller.env) !== "enabled") {
+  /** Fills in what the caller decides: the market view, the error context and the two limit windows. */
+  function withCaller(call: Call, cfg: GatewayConfig, caller: Caller): KeyedCall {
+    const keyed = call as KeyedCall;
+    keyed.caller = caller;
+    keyed.config = cfg;
+    keyed.view = caller.env === "test" ? DEMO_VIEW : { env: "live", entitlement: caller.plan.dataEntitlement };
+    keyed.errorContext = { env: caller.env, label: caller.env === "test" ? "demo" : "none", now: call.now };
+    keyed.burst = burstWindow(call.route.family, caller.plan, call.now);
+    keyed.quota = quotaWindow(call.route.family, caller.plan, call.now);
+    return keyed;
+  }
+
+  // ---------------------------------------------------------------------------------------------------- read body
+
+  /** Reads a body route's body within the plan's bound; a body too large or unreadable is refused. */
+  async function readCallBody(call: KeyedCall): Promise<Response | null> {
+    try {
+      call.bodyText = await readBody(
+        call.request,
+        call.route.family === "B" ? call.caller.plan.bMaxPayloadBytes : 64 * 1024,
+      );
+      return null;
+    } catch (err) {
       return refuse(
-        new ApiError(
-          "endpoint_pending_licensing",
-          `${route.method} ${route.path} is switched off for ${caller.env} keys pending a data-licensing review.`,
-        ),
+        call,
+        err instanceof ApiError ? err : new ApiError("invalid_request", "The request body could not be read."),
       );
     }
+  }
 
-    let outcome: Outcome;
-    let limits: LimitOutcome;
+  // ---------------------------------------------------------------------------------------------------- licensing
+
+  /** An endpoint pending a data-licensing review for the key's environment is refused. */
+  function checkLicensing(call: KeyedCall): Promise<Response> | null {
+    if (licensingState(call.config, call.route.id, call.caller.env) === "enabled") return null;
+    const { route, caller } = call;
+    return refuse(
+      call,
+      new ApiError(
+        "endpoint_pending_licensing",
+        `${route.method} ${route.path} is switched off for ${caller.env} keys pending a data-licensing review.`,
+      ),
+    );
+  }
+
+  // ------------------------------------------------------------------------------------------------------ execute
+
+  /** Parses the inputs and calls the handler; synchronous when the handler answers from memory. */
+  function execute(call: Call, database: Database = deps.database): Outcome | Promise<Outcome> {
+    const { route } = call;
     try {
-      if (route.touchesAccountState) {
-        // Burst is taken and the quota checked now; the quota unit is taken together with the handler's writes.
-        limits = await admission.admit({ m: metered(caller), burst, quota, status: 0, errorCode: null, record: false });
-        if (limits.limited === null) {
-          const called = await runInTransaction(
-            route,
-            request,
-            url,
-            m.params,
-            caller,
-            view,
-            requestId,
-            now,
-            bodyText,
-            quota,
-          );
-          outcome = called.outcome;
-          if (called.quotaUsed !== null) limits.quotaUsed = called.quotaUsed;
-          if (called.quotaSpent) limits = { ...limits, limited: "quota", status: 403, quotaUsed: quota.limit };
-        } else {
-          outcome = { ok: false, error: new ApiError("internal_error", "") }; // replaced below by the limit error
-        }
-        const status = limits.limited
-          ? limits.status
-          : outcome.ok
-            ? (outcome.result.status ?? route.successStatus ?? 200)
-            : outcome.error.status;
-        const code =
-          limits.limited === "burst"
-            ? "rate_limit_exceeded"
-            : limits.limited === "quota"
-              ? "plan_limit_exceeded"
-              : outcome.ok
-                ? null
-                : outcome.error.code;
-        await settle(deps.database.sql, metered(caller), status, code, { burst, quota });
-      } else {
-        const ran = run(route, request, url, m.params, caller, view, requestId, now, bodyText);
-        outcome = ran instanceof Promise ? await ran : ran;
-        const status = outcome.ok ? (outcome.result.status ?? route.successStatus ?? 200) : outcome.error.status;
-        limits = await admission.admit({
-          m: metered(caller),
-          burst,
-          quota,
-          status,
-          errorCode: outcome.ok ? null : outcome.error.code,
-          record: true,
-        });
-      }
+      const result = route.handler({
+        params: parseParams(route, call.rawParams),
+        query: parseQuery(route, call.url.searchParams),
+        body: parseJsonBody(route, call.request, call.bodyText),
+        caller: call.caller,
+        view: call.view,
+        engine: deps.engine,
+        database,
+        requestId: call.requestId,
+        now: call.now,
+      });
+      return result instanceof Promise
+        ? result.then(
+            (r): Outcome => ({ ok: true, result: r }),
+            (err) => failed(call, err),
+          )
+        : { ok: true, result };
     } catch (err) {
-      log.error("limits or metering failed", {
-        request_id: requestId,
-        endpoint: route.id,
-        ...errorFields((err as { cause?: unknown }).cause ?? err),
-      });
-      // The admission batcher answers with the contract's error itself (store failure, or its queue full).
-      return fail(route.family, err instanceof ApiError ? err : storeUnreachable(), requestId, ctx, {
-        "retry-after": "5",
-      });
+      return failed(call, err);
     }
+  }
 
+  /** A handler's failure as the API's error: its own, a domain rule's, or an unexpected one (logged, not shown). */
+  function failed(call: Call, err: unknown): Outcome {
+    if (err instanceof ApiError) return { ok: false, error: err };
+    if (err instanceof DomainError) return { ok: false, error: fromDomainError(err) };
+    if (err instanceof EngineError) return { ok: false, error: fromEngineError(err) };
+    log.error("handler failed", { request_id: call.requestId, endpoint: call.route.id, ...errorFields(err) });
+    return {
+      ok: false,
+      error: new ApiError(
+        "internal_error",
+        `An unexpected error occurred. Quote request id ${call.requestId} to support.`,
+      ),
+    };
+  }
+
+  // ----------------------------------------------------------------------------------------------- admit and meter
+
+  /** The call's burst and quota units and its usage event, decided in the next admission batch. */
+  function admitAndMeter(call: KeyedCall, outcome: Outcome): Promise<LimitOutcome> {
+    return admission.admit({
+      m: metered(call),
+      burst: call.burst,
+      quota: call.quota,
+      status: statusOf(call, outcome),
+      errorCode: outcome.ok ? null : outcome.error.code,
+      record: true,
+    });
+  }
+
+  /**
+   * For handlers that touch account state: burst is taken and the quota checked first; the handler then runs in a
+   * transaction that also takes its quota unit, and the call is metered after it.
+   */
+  async function admitThenExecute(call: KeyedCall): Promise<{ outcome: Outcome; limits: LimitOutcome } | Response> {
+    try {
+      let limits = await admission.admit({
+        m: metered(call),
+        burst: call.burst,
+        quota: call.quota,
+        status: 0,
+        errorCode: null,
+        record: false,
+      });
+      let outcome: Outcome = { ok: false, error: new ApiError("internal_error", "") }; // replaced by the limit error
+      if (limits.limited === null) {
+        const ran = await executeInTransaction(call);
+        outcome = ran.outcome;
+        if (ran.quotaUsed !== null) limits.quotaUsed = ran.quotaUsed;
+        if (ran.quotaSpent) limits = { ...limits, limited: "quota", status: 403, quotaUsed: call.quota.limit };
+      }
+      const status = limits.limited ? limits.status : statusOf(call, outcome);
+      const code =
+        limits.limited === "burst"
+          ? "rate_limit_exceeded"
+          : limits.limited === "quota"
+            ? "plan_limit_exceeded"
+            : outcome.ok
+              ? null
+              : outcome.error.code;
+      await settle(deps.database.sql, metered(call), status, code, call);
+      return { outcome, limits };
+    } catch (err) {
+      return limitsFailed(call, err);
+    }
+  }
+
+  /**
+   * Runs a state-changing handler in a transaction that also takes its quota unit: a failed call writes nothing and
+   * uses no quota, and when the quota is spent by concurrent callers the handler's writes are rolled back.
+   */
+  async function executeInTransaction(call: KeyedCall) {
+    // Assigned inside the transaction callback; a holder keeps TypeScript from narrowing it to the initial value.
+    const r: { outcome: Outcome; quotaUsed: number | null; quotaSpent: boolean } = {
+      outcome: { ok: false, error: new ApiError("internal_error", "") },
+      quotaUsed: null,
+      quotaSpent: false,
+    };
+    try {
+      await deps.database.db.transaction(async (tx) => {
+        // Both handles run inside this transaction (on the embedded engine a query outside it would wait for it).
+        const outcome = (r.outcome = await execute(call, {
+          ...deps.database,
+          db: tx as unknown as Db,
+          sql: clientOf(tx),
+        }));
+        const status = statusOf(call, outcome);
+        if (status < 200 || status >= 300) throw ROLLBACK;
+        r.quotaUsed = await takeQuota(tx, call.caller.keyId, call.quota);
+        if (r.quotaUsed === null) {
+          r.quotaSpent = true;
+          throw ROLLBACK;
+        }
+      });
+    } catch (err) {
+      if (err !== ROLLBACK) throw err;
+    }
+    return r;
+  }
+
+  /** The store that enforces the limits failed: refuse (fail closed) and say when to retry. */
+  function limitsFailed(call: KeyedCall, err: unknown): Response {
+    log.error("limits or metering failed", {
+      request_id: call.requestId,
+      endpoint: call.route.id,
+      ...errorFields((err as { cause?: unknown }).cause ?? err),
+    });
+    // The admission batcher answers with the contract's error itself (store failure, or its queue full).
+    return fail(call, err instanceof ApiError ? err : storeUnreachable(), RETRY_SOON);
+  }
+
+  // ------------------------------------------------------------------------------------------------------ respond
+
+  /** The limit error, the handler's error, or the data in the route's envelope; always with the windows' headers. */
+  function respond(call: KeyedCall, outcome: Outcome, limits: LimitOutcome): Response {
+    const { caller, burst, quota, now } = call;
     const headers = rateLimitHeaders(burst, limits.burstUsed, quota, limits.quotaUsed, now);
     touchLastUsed(deps.database, caller.keyId, now);
     if (limits.limited === "burst") {
       const wait = String(secondsLeft(burst, now));
-      return fail(
-        route.family,
-        new ApiError("rate_limit_exceeded", `Per-minute limit of ${burst.limit} requests reached; retry in ${wait} s.`),
-        requestId,
-        ctx,
-        { ...headers, "retry-after": wait },
+      const error = new ApiError(
+        "rate_limit_exceeded",
+        `Per-minute limit of ${burst.limit} requests reached; retry in ${wait} s.`,
       );
+      return fail(call, error, { ...headers, "retry-after": wait });
     }
     if (limits.limited === "quota") {
+      const window = quota.name === "month" ? "monthly" : "daily";
       const error = new ApiError(
         "plan_limit_exceeded",
-        `The ${caller.plan.nameA} plan's ${quota.name === "month" ? "monthly" : "daily"} quota of ${quota.limit} calls is spent.`,
+        `The ${caller.plan.nameA} plan's ${window} quota of ${quota.limit} calls is spent.`,
       );
-      return fail(route.family, error, requestId, ctx, headers);
+      return fail(call, error, headers);
     }
-    if (!outcome.ok) return fail(route.family, outcome.error, requestId, ctx, headers);
+    if (!outcome.ok) return fail(call, outcome.error, headers);
     const { result } = outcome;
-    const label = result.asOf ? dataLabel(view, result.asOf, now) : view.env === "demo" ? "demo" : "none";
-    const body = successJson(route.family, result.data, {
-      path,
-      planName: caller.plan.nameA,
-      env: caller.env,
-      label,
-      requestId,
-      now,
-    });
-    return respond(result.status ?? route.successStatus ?? 200, body, requestId, {
-      ...headers,
-      "cache-control": "no-store",
-    });
+    const label = result.asOf ? dataLabel(call.view, result.asOf, now) : call.view.env === "demo" ? "demo" : "none";
+    const envelope = call.route.envelope === "none" ? null : call.route.envelope;
+    const body =
+      envelope === null
+        ? result.data
+        : successJson(envelope, result.data, {
+            path: call.path,
+            planName: caller.plan.nameA,
+            env: caller.env,
+            label,
+            requestId: call.requestId,
+            now,
+          });
+    headers["cache-control"] = "no-store";
+    return reply(statusOf(call, outcome), body, call.requestId, headers);
+  }
+
+  // ------------------------------------------------------------------------------------------------------ helpers
+
+  /** Refused after authentication, before the limits: metered, not counted, and told where its windows stand. */
+  async function refuse(call: KeyedCall, error: ApiError): Promise<Response> {
+    try {
+      const used = await settle(deps.database.sql, metered(call), error.status, error.code, call);
+      return fail(call, error, rateLimitHeaders(call.burst, used.burstUsed, call.quota, used.quotaUsed, call.now));
+    } catch (err) {
+      logMeterError(call.requestId)(err);
+      return fail(call, error);
+    }
+  }
+
+  function metered(call: KeyedCall): Metered {
+    return {
+      requestId: call.requestId,
+      keyId: call.caller.keyId,
+      accountId: call.caller.accountId,
+      endpointId: call.route.id,
+      latencyMs: performance.now() - call.started,
+      now: call.now,
+    };
+  }
+
+  /** An error answer in the route family's shape. A code the route does not declare is a bug in the route table. */
+  function fail(call: Call, error: ApiError, extra?: Record<string, string>): Response {
+    if (!call.route.errors.includes(error.code))
+      log.error("undeclared error code", { request_id: call.requestId, endpoint: call.route.id, code: error.code });
+    const headers = extra ? { ...error.headers, ...extra } : error.headers;
+    return reply(error.status, errorBody(call.route.family, error, call.errorContext), call.requestId, headers);
   }
 
   return { handle, invalidateConfig: () => config.invalidate() };
 }
 
-function errorContext(caller: Caller, now: Date): ErrorContext {
-  return { env: caller.env, label: caller.env === "test" ? "demo" : "none", now };
+function reply(status: number, body: unknown, requestId: string, extra?: Record<string, string>): Response {
+  const text = typeof body === "string" ? body : JSON.stringify(body);
+  return new Response(text, { status, headers: { "content-type": JSON_TYPE, "x-request-id": requestId, ...extra } });
 }
 
-function successBodyNoData(data: unknown, now: Date): string {
-  return successJson("B", data, { path: "", planName: "", env: "live", label: "none", requestId: "", now });
+function statusOf(call: Call, outcome: Outcome): number {
+  return outcome.ok ? (outcome.result.status ?? call.route.successStatus ?? 200) : outcome.error.status;
 }
+
+const anonymous = (now: Date): ErrorContext => ({ env: null, label: "none", now });
 
 const logMeterError = (requestId: string) => (err: unknown) =>
   log.error("metering failed", { request_id: requestId, ...errorFields(err) });

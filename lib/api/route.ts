@@ -1,10 +1,16 @@
-/** A route: its method, path template, family, input schemas (which also document it) and a handler. */
+/**
+ * A route: its method, path template, family, operation id, input and response schemas (which also document it), the
+ * envelope it answers in, the error codes it can answer, and a handler typed by all of them.
+ */
 import type { z } from "zod";
 import type { Database } from "../db/client";
 import type { AnalyticsEngine, ViewSpec } from "../engine/types";
 import type { Caller } from "./credentials";
+import type { ErrorCode } from "./errors";
 
 export type Family = "A" | "B";
+/** The success body's shape: family A's `data` + `meta`, family B's flat envelope, or the bare data (the reference). */
+export type Envelope = Family | "none";
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
 export interface HandlerContext<
@@ -25,8 +31,8 @@ export interface HandlerContext<
   now: Date;
 }
 
-export interface HandlerResult {
-  data: unknown;
+export interface HandlerResult<T = unknown> {
+  data: T;
   /** As-of time of the market data used; absent for account resources (webhooks). */
   asOf?: Date;
   status?: number;
@@ -37,9 +43,14 @@ type Input<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 export interface RouteDef {
   /** Endpoint id, e.g. "GET /api/v1/options-flow"; the key of licensing state and metering. */
   id: string;
+  /** The reference's operation id, a method name for generated clients (e.g. listOptionsFlow). */
+  operationId: string;
   method: HttpMethod;
   path: string; // OpenAPI template, e.g. /api/v1/ticker/{symbol}/summary
+  /** Limits, error body shape and 405 shape follow the family (docs/api-contract.md §1). */
   family: Family;
+  /** Which envelope a success answer is written in. */
+  envelope: Envelope;
   summary: string;
   description: string;
   tags: string[];
@@ -50,25 +61,30 @@ export interface RouteDef {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
-  response?: z.ZodType;
+  /** The `data` the route answers; the handler's result is typed by it and the reference documents it. */
+  response: z.ZodType;
   /** Status of a successful answer (200 unless said). */
   successStatus?: number;
-  /** Method syntax on purpose: each route's handler takes its own schemas' output types (checked in defineRoute). */
+  /** Every error code the route can answer; the reference lists exactly these. */
+  errors: readonly ErrorCode[];
+  /** Method syntax on purpose: each route's handler takes its own schemas' types (checked in defineRoute). */
   handler(ctx: HandlerContext<unknown, unknown, unknown, Caller | null>): Promise<HandlerResult> | HandlerResult;
 }
 
-/** A route whose handler receives the parsed output types of its own params, query and body schemas. */
+/** A route whose handler receives its params, query and body schemas' outputs and must answer its response schema. */
 export function defineRoute<
+  RS extends z.ZodType,
   PS extends z.ZodType | undefined = undefined,
   QS extends z.ZodType | undefined = undefined,
   BS extends z.ZodType | undefined = undefined,
   A extends boolean = true,
 >(
-  route: Omit<RouteDef, "id" | "params" | "query" | "body" | "handler" | "authenticated"> & {
+  route: Omit<RouteDef, "id" | "params" | "query" | "body" | "response" | "handler" | "authenticated"> & {
     authenticated: A;
     params?: PS;
     query?: QS;
     body?: BS;
+    response: RS;
     /** Authenticated routes' handlers get the caller; routes without a key get null. */
     handler(
       ctx: HandlerContext<
@@ -77,8 +93,8 @@ export function defineRoute<
         BS extends z.ZodType ? z.output<BS> : undefined,
         A extends true ? Caller : null
       >,
-    ): Promise<HandlerResult> | HandlerResult;
+    ): Promise<HandlerResult<z.output<RS>>> | HandlerResult<z.output<RS>>;
   },
 ): RouteDef {
-  return { ...route, id: `${route.method} ${route.path}` };
+  return { ...route, id: `${route.method} ${route.path}` } as RouteDef;
 }

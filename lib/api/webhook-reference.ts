@@ -1,6 +1,7 @@
 /** The webhooks part of the API reference: event payloads (OpenAPI 3.1 `webhooks`), signing, retries, statuses, safety. */
 import { z } from "zod";
 import { DISCLAIMER } from "../contract/disclaimer";
+import type { OpenApiDocument } from "../contract/openapi-document";
 import {
   ATTEMPT_TIMEOUT_MS,
   DISABLE_AFTER_FAILING_MS,
@@ -128,7 +129,7 @@ const HEADERS = {
 };
 
 /** OpenAPI 3.1 top-level `webhooks`: one POST per event type. */
-export function webhookOperations(): Record<string, unknown> {
+export function webhookOperations(): OpenApiDocument["webhooks"] {
   return Object.fromEntries(
     Object.entries(EVENT_PAYLOADS).map(([type, p]) => [
       type,
@@ -136,8 +137,8 @@ export function webhookOperations(): Record<string, unknown> {
         post: {
           summary: type,
           description: p.summary,
-          tags: ["Webhooks"],
-          parameters: Object.entries(HEADERS).map(([name, h]) => ({ name, in: "header", ...h })),
+          tags: ["Webhook events"],
+          parameters: Object.entries(HEADERS).map(([name, h]) => ({ name, in: "header" as const, ...h })),
           requestBody: {
             required: true,
             content: {

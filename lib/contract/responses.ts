@@ -48,7 +48,8 @@ const webhook = z.object({
   events: z
     .array(z.string())
     .describe(
-      "Event types delivered: iv_rank.crossed_above, iv_rank.crossed_below, iv.day_change_exceeded, no_trade.decision_changed (webhook.test is always delivered on request).",
+      "Event types delivered: iv_rank.crossed_above, iv_rank.crossed_below, iv.day_change_exceeded, " +
+        "no_trade.decision_changed (webhook.test is always delivered on request).",
     ),
   symbols: z.array(z.string()),
   params: z.object({
@@ -67,7 +68,8 @@ const webhook = z.object({
     .string()
     .nullable()
     .describe(
-      "Why the service disabled the webhook (410 Gone, or 5 days of failed deliveries); null unless status is disabled.",
+      "Why the service disabled the webhook (410 Gone, or 5 days of failed deliveries); null unless status is " +
+        "disabled.",
     ),
   createdAt: z.string(),
 });
@@ -77,7 +79,8 @@ const listedExpiry = z.object({
   strikes: z
     .array(z.number())
     .describe(
-      "Strikes (USD, ascending) at which both the call and the put have a usable two-sided quote: any of them may be named in POST /api/v1/outputs.",
+      "Strikes (USD, ascending) at which both the call and the put have a usable two-sided quote: any of them may " +
+        "be named in POST /api/v1/outputs.",
     ),
 });
 
@@ -107,7 +110,8 @@ export const schemas = {
     expiries: z
       .array(listedExpiry.extend({ days: num("Calendar days from today (UTC) to the expiry.") }))
       .describe(
-        "Open expiries of the newest chain, ascending; empty when the symbol has no listed options (VIX in the demo market).",
+        "Open expiries of the newest chain, ascending; empty when the symbol has no listed options (VIX in the demo " +
+          "market).",
       ),
     count: num("Number of expiries."),
     asOf: z.string().describe("As-of time of the chain (ISO 8601)."),
@@ -255,13 +259,15 @@ export const schemas = {
           reason: z
             .enum(["symbol_not_found", "data_source_unavailable"])
             .describe(
-              "symbol_not_found: the service has no such instrument; data_source_unavailable: the instrument exists but has no data right now.",
+              "symbol_not_found: the service has no such instrument; data_source_unavailable: the instrument exists " +
+                "but has no data right now.",
             ),
           message: z.string(),
         }),
       )
       .describe(
-        "Requested symbols left out of the ranking, in request order, each with the reason. Empty when every symbol was ranked; when none can be ranked the call fails with the first symbol's error instead.",
+        "Requested symbols left out of the ranking, in request order, each with the reason. Empty when every symbol " +
+          "was ranked; when none can be ranked the call fails with the first symbol's error instead.",
       ),
     timestamp: z.string(),
   }),
@@ -336,3 +342,9 @@ export const schemas = {
     uptime: num("Seconds since the process started."),
   }),
 };
+
+export type PayloadName = keyof typeof schemas;
+/** A route's `data` as the API answers it. */
+export type Payload<K extends PayloadName> = z.output<(typeof schemas)[K]>;
+/** What a payload builder must hand its schema (equal to Payload today: the schemas transform nothing). */
+export type PayloadInput<K extends PayloadName> = z.input<(typeof schemas)[K]>;

@@ -1,11 +1,14 @@
-/** Maps computed analytics to the public `data` shapes (lib/contract/responses.ts). */
+/** Maps computed analytics to the public `data` shapes, typed by their schemas (lib/contract/responses.ts). */
 import type { FlowEvent } from "../analytics/flow";
-import { roundOrNull } from "../analytics/round";
+import { round, roundOrNull } from "../analytics/round";
+import type { PayloadInput } from "../contract/responses";
 import type { SymbolAnalytics } from "./compute";
 
 const r = (x: number | null, digits = 4): number | null => roundOrNull(x, digits);
+/** For fields the schema requires: a non-finite value stays non-finite, so the schema refuses it as before. */
+const n = (x: number, digits = 4): number => round(x, digits);
 
-export function tickerSummaryData(a: SymbolAnalytics) {
+export function tickerSummaryData(a: SymbolAnalytics): PayloadInput<"tickerSummary"> {
   const m = a.metrics;
   return {
     symbol: a.instrument.symbol,
@@ -21,7 +24,7 @@ export function tickerSummaryData(a: SymbolAnalytics) {
   };
 }
 
-export function signalScoreData(a: SymbolAnalytics) {
+export function signalScoreData(a: SymbolAnalytics): PayloadInput<"signalScore"> {
   const m = a.metrics;
   return {
     symbol: a.instrument.symbol,
@@ -35,9 +38,9 @@ export function signalScoreData(a: SymbolAnalytics) {
       value: r(c.value),
       available: c.available,
       directional: c.directional,
-      weight: r(c.weight),
-      score: r(c.score),
-      contribution: r(c.contribution),
+      weight: n(c.weight),
+      score: n(c.score),
+      contribution: n(c.contribution),
     })),
     risk_points: a.signal.risk_points,
     risk_factors: a.signal.risk_factors.map((f) => ({ name: f.name, value: r(f.value), points: f.points })),
@@ -51,7 +54,7 @@ export function signalScoreData(a: SymbolAnalytics) {
       put_call_oi_ratio: r(m.putCallOiRatio),
       skew_25d: r(m.skew25d),
       term_slope: r(m.termSlope),
-      liquidity_score: r(m.liquidityScore, 1),
+      liquidity_score: n(m.liquidityScore, 1),
       avg_spread_pct: r(m.avgSpreadPct),
       momentum_20d: r(m.momentum20d),
       trend_50d: r(m.trend50d),
@@ -59,8 +62,8 @@ export function signalScoreData(a: SymbolAnalytics) {
         ? {
             date: m.expectedMove.date,
             days: m.expectedMove.days,
-            move: r(m.expectedMove.move, 2),
-            move_pct: r(m.expectedMove.movePct, 4),
+            move: n(m.expectedMove.move, 2),
+            move_pct: n(m.expectedMove.movePct, 4),
           }
         : null,
     },
@@ -68,7 +71,7 @@ export function signalScoreData(a: SymbolAnalytics) {
   };
 }
 
-export function flowEventData(e: FlowEvent) {
+export function flowEventData(e: FlowEvent): PayloadInput<"optionsFlow">["events"][number] {
   return {
     id: e.id,
     symbol: e.symbol,
@@ -86,7 +89,7 @@ export function flowEventData(e: FlowEvent) {
   };
 }
 
-export function aiSummaryData(a: SymbolAnalytics, isMock: boolean, disclaimer: string) {
+export function aiSummaryData(a: SymbolAnalytics, isMock: boolean, disclaimer: string): PayloadInput<"aiSummary"> {
   return {
     symbol: a.instrument.symbol,
     summary: a.signal.summary,
@@ -100,7 +103,7 @@ export function aiSummaryData(a: SymbolAnalytics, isMock: boolean, disclaimer: s
   };
 }
 
-export function noTradeData(a: SymbolAnalytics, disclaimer: string) {
+export function noTradeData(a: SymbolAnalytics, disclaimer: string): PayloadInput<"noTrade"> {
   return {
     symbol: a.instrument.symbol,
     decision: a.noTrade.decision,

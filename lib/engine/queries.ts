@@ -5,10 +5,10 @@
 import type { z } from "zod";
 import { EngineError } from "./errors";
 import { DISCLAIMER } from "../contract/disclaimer";
-import { schemas } from "../contract/responses";
+import { type Payload, schemas } from "../contract/responses";
 import { filterFlowEvents } from "../analytics/flow-filters";
 import { buildStrategyOutput } from "../analytics/strategy";
-import { StrategyInputError, type StrategyRequest } from "../analytics/strategy-schema";
+import { StrategyInputError } from "../analytics/strategy-schema";
 import { rankWatchlist } from "../analytics/watchlist";
 import { round } from "../analytics/round";
 import type { MarketView, SymbolAnalytics } from "./compute";
@@ -44,22 +44,27 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
   };
   const memo = new WeakMap<MarketView, Map<string, unknown>>();
   /** Builds a payload once per view, validated (and stripped of anything undocumented) by its public schema. */
-  function once<T>(view: MarketView, key: string, schema: z.ZodType, build: () => T): T {
+  function once<S extends z.ZodType>(view: MarketView, key: string, schema: S, build: () => z.input<S>): z.output<S> {
     let m = memo.get(view);
     if (!m) memo.set(view, (m = new Map()));
     const hit = m.get(key);
-    if (hit !== undefined) return hit as T;
-    const value = schema.parse(build()) as T;
+    if (hit !== undefined) return hit as z.output<S>;
+    const value = schema.parse(build());
     if (m.size < MEMO_LIMIT) m.set(key, value); // callers choose keys (filters): bound what one view may hold
     return value;
   }
   const bySymbol = new WeakMap<SymbolAnalytics, Map<string, unknown>>();
   /** A symbol's payload, built once per analytics object: a view that reused the symbol's analytics reuses it too. */
-  function ofSymbol<T>(a: SymbolAnalytics, key: string, schema: z.ZodType, build: () => T): T {
+  function ofSymbol<S extends z.ZodType>(
+    a: SymbolAnalytics,
+    key: string,
+    schema: S,
+    build: () => z.input<S>,
+  ): z.output<S> {
     let m = bySymbol.get(a);
     if (!m) bySymbol.set(a, (m = new Map()));
     if (!m.has(key)) m.set(key, schema.parse(build()));
-    return m.get(key) as T;
+    return m.get(key) as z.output<S>;
   }
   const served = <T>(data: T, asOf: Date | null): Served<T> => {
     if (!asOf) throw unavailable("market data");
@@ -134,7 +139,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
         return served(
           once(view, "curve", schemas.yieldCurve, () => ({
             ...curve,
-            unit: "bp",
+            unit: "bp" as const,
             timestamp: asOf.toISOString(),
           })),
           asOf,
@@ -158,7 +163,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     watchlistRanking(spec, symbols) {
       return withView(spec, (view) => {
         const items: SymbolAnalytics[] = [];
-        const unknown: { symbol: string; reason: string; message: string }[] = [];
+        const unknown: Payload<"watchlistRanking">["unknown"] = [];
         let firstError: EngineError | null = null;
         for (const s of symbols) {
           try {
@@ -169,7 +174,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
             // The reason in the API's own error codes, as a single-symbol call would answer.
             unknown.push({
               symbol: s,
-              reason: err.code === "unavailable" ? "data_source_unavailable" : err.code,
+              reason: err.code === "unavailable" ? "data_source_unavailable" : "symbol_not_found",
               message: err.message,
             });
           }
@@ -209,7 +214,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
         const a = symbolIn(view, symbol);
         const listed = once(view, `expiries:${symbol}`, schemas.listedExpiries, () => listedExpiries(a.chain));
         const expiries = openExpiries(listed, now());
-        return served(
+        return served<Payload<"expiries">>(
           {
             symbol,
             type: a.instrument.kind,
@@ -222,10 +227,8 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
         );
       });
     },
-    researchOutput(spec, request) {
-      const sent = request as StrategyRequest;
-      // symbols are case-insensitive on input (docs/api-contract.md §1)
-      const req = { ...sent, symbol: sent.symbol.toUpperCase() };
+    researchOutput(spec, sent) {
+      const req = { ...sent, symbol: sent.symbol.toUpperCase() }; // symbols are case-insensitive on input
       return withView(spec, (view) => {
         const a = symbolIn(view, req.symbol);
         try {

@@ -1,5 +1,7 @@
 /** What the gateway's handlers ask of the analytics engine. Every answer says when its data is as of. */
 import type { MarketEnv } from "../analytics/types";
+import type { StrategyRequest } from "../analytics/strategy-schema";
+import type { Payload, PayloadName } from "../contract/responses";
 
 export type Entitlement = "demo" | "delayed-15m" | "live";
 export type DataLabel = "live" | "delayed-15m" | "end-of-day" | "demo";
@@ -23,23 +25,24 @@ export interface FlowQuery {
   limit: number;
 }
 
-type Answer = Served<Record<string, unknown>> | Promise<Served<Record<string, unknown>>>;
+/** A payload typed by its response schema (lib/contract/responses.ts). */
+type Answer<K extends PayloadName> = Served<Payload<K>> | Promise<Served<Payload<K>>>;
 
 /** Each answer is synchronous when the current view is computed, a promise only while the first one is. */
 export interface AnalyticsEngine {
-  tickerSummary(view: ViewSpec, symbol: string): Answer;
-  signalScore(view: ViewSpec, symbol: string): Answer;
-  optionsFlow(view: ViewSpec, query: FlowQuery): Answer;
-  aiSummary(view: ViewSpec, symbol: string): Answer;
-  noTrade(view: ViewSpec, symbol: string): Answer;
-  yieldCurve(view: ViewSpec): Answer;
-  marketSentiment(view: ViewSpec): Answer;
-  watchlistRanking(view: ViewSpec, symbols: string[]): Answer;
-  researchOutput(view: ViewSpec, request: unknown): Answer;
+  tickerSummary(view: ViewSpec, symbol: string): Answer<"tickerSummary">;
+  signalScore(view: ViewSpec, symbol: string): Answer<"signalScore">;
+  optionsFlow(view: ViewSpec, query: FlowQuery): Answer<"optionsFlow">;
+  aiSummary(view: ViewSpec, symbol: string): Answer<"aiSummary">;
+  noTrade(view: ViewSpec, symbol: string): Answer<"noTrade">;
+  yieldCurve(view: ViewSpec): Answer<"yieldCurve">;
+  marketSentiment(view: ViewSpec): Answer<"marketSentiment">;
+  watchlistRanking(view: ViewSpec, symbols: string[]): Answer<"watchlistRanking">;
+  researchOutput(view: ViewSpec, request: StrategyRequest): Answer<"researchOutput">;
   /** Discovery: the instruments this environment has data for. */
-  symbols(view: ViewSpec): Answer;
+  symbols(view: ViewSpec): Answer<"symbols">;
   /** Discovery: a symbol's open expiries with the strikes a strategy request may name. */
-  expiries(view: ViewSpec, symbol: string): Answer;
+  expiries(view: ViewSpec, symbol: string): Answer<"expiries">;
   /** Whether the engine can currently read its store (for health). */
   ready(): boolean;
   stop(): Promise<void>;

@@ -36,7 +36,7 @@ interface SchemaObject {
 }
 interface ParameterObject {
   name: string;
-  in: PlaygroundField["in"];
+  in: PlaygroundField["in"] | "header";
   required?: boolean;
   description?: string;
   schema?: SchemaObject;
@@ -90,8 +90,9 @@ export function playgroundOperations(doc: OpenApiDocument): PlaygroundOperation[
     for (const [method, op] of Object.entries(ops)) {
       const family = op["x-family"];
       if (!family) continue; // only operations the gateway serves carry their family
-      const fields: PlaygroundField[] = (op.parameters ?? []).map((p) =>
-        field(p.name, p.in, Boolean(p.required), p.schema ?? {}, p.description),
+      // Header parameters (X-Request-Id) are the playground's own business, not form fields.
+      const fields: PlaygroundField[] = (op.parameters ?? []).flatMap((p) =>
+        p.in === "header" ? [] : [field(p.name, p.in, Boolean(p.required), p.schema ?? {}, p.description)],
       );
       const body = op.requestBody?.content?.["application/json"]?.schema;
       if (body) {

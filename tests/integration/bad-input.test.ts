@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { undeclaredErrors, undeclaredInLog } from "../helpers/declared-errors";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import {
   type Got,
@@ -797,5 +798,12 @@ describe("bad input on every route", () => {
       [],
     );
     assertNoLeaks(received);
+  });
+
+  it("every error answered is one its route declares, so the reference documents it", () => {
+    const { checked, undeclared } = undeclaredErrors(received);
+    assert.ok(checked > 100, `${checked} error answers checked`);
+    assert.deepEqual(undeclared, []);
+    assert.deepEqual(undeclaredInLog(server.output()), []);
   });
 });

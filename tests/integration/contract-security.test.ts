@@ -8,6 +8,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { undeclaredErrors, undeclaredInLog } from "../helpers/declared-errors";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { changeKeyStatus } from "../../lib/domain/keys";
 import { requireAccountByEmail, setAccountStatus } from "../../lib/domain/accounts";
@@ -985,5 +986,12 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
     );
     assert.ok(secrets.length > 20);
     assertNoLeaks(received, { signingSecrets: secrets });
+  });
+
+  it("every error answered is one its route declares, so the reference documents it", () => {
+    const { checked, undeclared } = undeclaredErrors(received);
+    assert.ok(checked > 100, `${checked} error answers checked`);
+    assert.deepEqual(undeclared, []);
+    assert.deepEqual(undeclaredInLog(server.output()), []);
   });
 });

@@ -1,8 +1,11 @@
-/** Webhook management (Variant B): pause/resume, test event, deliveries, replay, secret rotation. Thin: each calls one domain function. */
+/**
+ * Webhook management (family B): pause/resume, test event, deliveries, replay, secret rotation. Thin: each calls one
+ * domain function.
+ */
 import { listDeliveries, replayEvent, replayRange, sendTestEvent } from "../../domain/webhook-deliveries";
 import { rotateWebhookSecret, setWebhookStatus } from "../../domain/webhook-status";
 import { getWebhook } from "../../domain/webhooks";
-import { invalid } from "../errors";
+import { invalid, KEYED_ROUTE_ERRORS } from "../errors";
 import { defineRoute, type RouteDef } from "../route";
 import { notFound, requireWebhooks, webhookParams } from "./alerts-common";
 import { alertSchemas, deliveriesQuery, patchAlertBody, replayBody } from "./alerts-schemas";
@@ -10,7 +13,8 @@ import { schemas } from "../../contract/responses";
 
 const common = {
   family: "B" as const,
-  tags: ["Variant B", "Webhooks"],
+  envelope: "B" as const,
+  tags: ["Alerts (webhooks)"],
   authenticated: true as const,
   touchesAccountState: true,
   params: webhookParams,
@@ -25,11 +29,14 @@ async function domain<T>(fn: () => Promise<T | null>): Promise<T> {
 
 export const patchAlert = defineRoute({
   ...common,
+  operationId: "updateAlert",
   method: "PATCH",
   path: "/api/v1/alerts/{webhookId}",
+  errors: [...KEYED_ROUTE_ERRORS, "not_found", "payload_too_large"],
   summary: "Pause or resume a webhook",
   description:
-    "status paused holds deliveries; active resumes them, or re-enables a webhook the service disabled. A disabled webhook cannot be paused.",
+    "status paused holds deliveries; active resumes them, or re-enables a webhook the service disabled. A disabled " +
+    "webhook cannot be paused.",
   body: patchAlertBody,
   response: schemas.webhook,
   handler: async (ctx) => {
@@ -44,8 +51,10 @@ export const patchAlert = defineRoute({
 
 export const testAlert = defineRoute({
   ...common,
+  operationId: "testAlert",
   method: "POST",
   path: "/api/v1/alerts/{webhookId}/test",
+  errors: [...KEYED_ROUTE_ERRORS, "not_found"],
   summary: "Send a webhook.test event",
   description: "Queues a signed webhook.test delivery to this webhook and answers 202 with its event id.",
   response: alertSchemas.testEvent,
@@ -61,8 +70,10 @@ export const testAlert = defineRoute({
 
 export const listAlertDeliveries = defineRoute({
   ...common,
+  operationId: "listAlertDeliveries",
   method: "GET",
   path: "/api/v1/alerts/{webhookId}/deliveries",
+  errors: [...KEYED_ROUTE_ERRORS, "not_found"],
   summary: "Recent deliveries with their attempts",
   description: "Newest first; each attempt with its time, status code, latency and the first bytes of the answer.",
   query: deliveriesQuery,
@@ -79,8 +90,10 @@ export const listAlertDeliveries = defineRoute({
 
 export const replayAlert = defineRoute({
   ...common,
+  operationId: "replayAlert",
   method: "POST",
   path: "/api/v1/alerts/{webhookId}/replay",
+  errors: [...KEYED_ROUTE_ERRORS, "not_found", "payload_too_large"],
   summary: "Replay one event or a time range",
   description:
     "Queues the event(s) again with a fresh retry schedule; each keeps its webhook-id, so receivers can deduplicate.",
@@ -106,8 +119,10 @@ export const replayAlert = defineRoute({
 
 export const rotateAlertSecret = defineRoute({
   ...common,
+  operationId: "rotateAlertSecret",
   method: "POST",
   path: "/api/v1/alerts/{webhookId}/rotate-secret",
+  errors: [...KEYED_ROUTE_ERRORS, "not_found"],
   summary: "Rotate the signing secret",
   description:
     "Returns a new secret (shown once). For 24 hours deliveries carry two signatures, new and previous secret.",

@@ -1,4 +1,6 @@
-/** Variant B webhook registration (spec §6). Needs a plan with webhooks (Pro, Enterprise). Rows leave through the public schemas. */
+/**
+ * Family B webhook registration. Needs a plan with webhooks (Pro, Enterprise). Rows leave through the public schemas.
+ */
 import { z } from "zod";
 import {
   deleteWebhook,
@@ -10,7 +12,7 @@ import {
 } from "../../domain/webhooks";
 import { checkWebhookUrl } from "../../domain/webhook-targets";
 import { appEnv } from "../../env";
-import { invalid } from "../errors";
+import { invalid, KEYED_ROUTE_ERRORS } from "../errors";
 import { defineRoute } from "../route";
 import { symbolSchema } from "./inputs";
 import { schemas } from "../../contract/responses";
@@ -60,10 +62,13 @@ export const alertBody = z
   });
 
 export const createAlert = defineRoute({
+  operationId: "createAlert",
   method: "POST",
   path: "/api/v1/alerts",
   family: "B",
-  tags: ["Variant B", "Webhooks"],
+  envelope: "B",
+  errors: [...KEYED_ROUTE_ERRORS, "payload_too_large"],
+  tags: ["Alerts (webhooks)"],
   authenticated: true,
   touchesAccountState: true,
   summary: "Register a webhook for IV or no-trade alerts",
@@ -92,10 +97,13 @@ export const createAlert = defineRoute({
 });
 
 export const listAlerts = defineRoute({
+  operationId: "listAlerts",
   method: "GET",
   path: "/api/v1/alerts",
   family: "B",
-  tags: ["Variant B", "Webhooks"],
+  envelope: "B",
+  errors: KEYED_ROUTE_ERRORS,
+  tags: ["Alerts (webhooks)"],
   authenticated: true,
   touchesAccountState: true,
   summary: "List this account's webhooks",
@@ -109,10 +117,13 @@ export const listAlerts = defineRoute({
 });
 
 export const getAlert = defineRoute({
+  operationId: "getAlert",
   method: "GET",
   path: "/api/v1/alerts/{webhookId}",
   family: "B",
-  tags: ["Variant B", "Webhooks"],
+  envelope: "B",
+  errors: [...KEYED_ROUTE_ERRORS, "not_found"],
+  tags: ["Alerts (webhooks)"],
   authenticated: true,
   touchesAccountState: true,
   summary: "One webhook registration",
@@ -128,10 +139,13 @@ export const getAlert = defineRoute({
 });
 
 export const deleteAlert = defineRoute({
+  operationId: "deleteAlert",
   method: "DELETE",
   path: "/api/v1/alerts/{webhookId}",
   family: "B",
-  tags: ["Variant B", "Webhooks"],
+  envelope: "B",
+  errors: [...KEYED_ROUTE_ERRORS, "not_found"],
+  tags: ["Alerts (webhooks)"],
   authenticated: true,
   touchesAccountState: true,
   summary: "Delete a webhook",

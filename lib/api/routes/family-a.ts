@@ -1,14 +1,21 @@
-/** Variant A routes (spec §4.1): meta envelope, exact spec §7 error bodies. */
+/** Family A routes (docs/api-contract.md §1): the `meta` envelope and bare `{"error":{…}}` bodies. */
 import { z } from "zod";
+import { KEYED_ROUTE_ERRORS } from "../errors";
 import { defineRoute } from "../route";
 import { caseInsensitiveEnum, isoDateTimeString, nonNegativeIntString, symbolParams, symbolSchema } from "./inputs";
 import { schemas } from "../../contract/responses";
 
+/** What family A's symbol routes answer: the keyed route's codes and an unknown symbol. */
+const SYMBOL_ERRORS = [...KEYED_ROUTE_ERRORS, "symbol_not_found"] as const;
+
 export const tickerSummary = defineRoute({
+  operationId: "getTickerSummary",
   method: "GET",
   path: "/api/v1/ticker/{symbol}/summary",
   family: "A",
-  tags: ["Variant A"],
+  envelope: "A",
+  errors: SYMBOL_ERRORS,
+  tags: ["Market analytics"],
   summary: "Research summary for a ticker",
   description:
     "Price, service_score (0–100), sentiment, risk_level and a generated summary, from the service's own analytics.",
@@ -19,10 +26,13 @@ export const tickerSummary = defineRoute({
 });
 
 export const signalScore = defineRoute({
+  operationId: "getSignalScore",
   method: "GET",
   path: "/api/v1/signal-score/{symbol}",
   family: "A",
-  tags: ["Variant A"],
+  envelope: "A",
+  errors: SYMBOL_ERRORS,
+  tags: ["Market analytics"],
   summary: "Signal score for a ticker",
   description:
     "service_score (0–100) with its weighted components, sentiment, risk level, and the options metrics behind them.",
@@ -50,13 +60,17 @@ export const optionsFlowQuery = z
   .strict();
 
 export const optionsFlow = defineRoute({
+  operationId: "listOptionsFlow",
   method: "GET",
   path: "/api/v1/options-flow",
   family: "A",
-  tags: ["Variant A"],
+  envelope: "A",
+  errors: SYMBOL_ERRORS, // the optional symbol filter names an unknown symbol
+  tags: ["Market analytics"],
   summary: "Options-flow events",
   description:
-    "Sweeps, blocks and unusual-volume events built from option trades, newest first. Pending data licensing for live keys by default.",
+    "Sweeps, blocks and unusual-volume events built from option trades, newest first. Pending data licensing for " +
+    "live keys by default.",
   authenticated: true,
   query: optionsFlowQuery,
   response: schemas.optionsFlow,

@@ -1,16 +1,22 @@
-/** Variant B analytics routes (spec §4.2): flat envelope with isMockData, timestamp, dataLabel. */
+/** Family B analytics routes (docs/api-contract.md §1): the flat envelope with isMockData, timestamp, dataLabel. */
 import { z } from "zod";
-import { invalid } from "../errors";
+import { invalid, KEYED_ROUTE_ERRORS } from "../errors";
 import { defineRoute } from "../route";
 import { symbolSchema, tickerParams } from "./inputs";
 import { schemas } from "../../contract/responses";
 import { strategyRequestSchema } from "../../analytics/strategy-schema";
 
+/** Routes that read one or more named symbols also answer an unknown symbol. */
+const SYMBOL_ERRORS = [...KEYED_ROUTE_ERRORS, "symbol_not_found"] as const;
+
 export const aiSummary = defineRoute({
+  operationId: "getSymbolSummary",
   method: "GET",
   path: "/api/v1/ai/symbol/{ticker}/summary",
   family: "B",
-  tags: ["Variant B"],
+  envelope: "B",
+  errors: SYMBOL_ERRORS,
+  tags: ["Research"],
   summary: "AI research summary for a symbol",
   description: "A deterministic research summary generated from the symbol's numbers, with confidence (0–1) and bias.",
   authenticated: true,
@@ -20,10 +26,13 @@ export const aiSummary = defineRoute({
 });
 
 export const noTrade = defineRoute({
+  operationId: "getNoTrade",
   method: "GET",
   path: "/api/v1/ai/symbol/{ticker}/no-trade",
   family: "B",
-  tags: ["Variant B"],
+  envelope: "B",
+  errors: SYMBOL_ERRORS,
+  tags: ["Research"],
   summary: "No-trade analysis across 8 risk categories",
   description:
     "Checks in eight named risk categories, each pass/warn/fail against documented thresholds, and a decision.",
@@ -34,10 +43,13 @@ export const noTrade = defineRoute({
 });
 
 export const yieldCurve = defineRoute({
+  operationId: "getYieldCurve",
   method: "GET",
   path: "/api/v1/data/yield-curve",
   family: "B",
-  tags: ["Variant B"],
+  envelope: "B",
+  errors: KEYED_ROUTE_ERRORS,
+  tags: ["Market analytics"],
   summary: "Treasury yield curve",
   description: "The newest par yield curve, every tenor, inversion flags and the 10y–2y spread in basis points.",
   authenticated: true,
@@ -46,10 +58,13 @@ export const yieldCurve = defineRoute({
 });
 
 export const marketSentiment = defineRoute({
+  operationId: "getMarketSentiment",
   method: "GET",
   path: "/api/v1/data/market-sentiment",
   family: "B",
-  tags: ["Variant B"],
+  envelope: "B",
+  errors: KEYED_ROUTE_ERRORS,
+  tags: ["Market analytics"],
   summary: "Composite market sentiment",
   description: "A 0–100 score and label from put/call, volatility index vs its average, breadth, momentum and skew.",
   authenticated: true,
@@ -87,13 +102,19 @@ export const watchlistQuery = z
   .strict();
 
 export const watchlistRanking = defineRoute({
+  operationId: "getWatchlistRanking",
   method: "GET",
   path: "/api/v1/data/watchlist-ranking",
   family: "B",
-  tags: ["Variant B"],
+  envelope: "B",
+  errors: SYMBOL_ERRORS,
+  tags: ["Market analytics"],
   summary: "Watchlist ranked by IV rank and liquidity",
   description:
-    "Ranks the given symbols by 0.6 × IV rank + 0.4 × liquidity score, with each symbol's no-trade decision. A partial batch is answered: symbols the service cannot rank are listed in `unknown` with a reason, and the others are ranked; only when none can be ranked does the call fail (404 symbol_not_found, or 503 data_source_unavailable).",
+    "Ranks the given symbols by 0.6 × IV rank + 0.4 × liquidity score, with each symbol's no-trade decision. A " +
+    "partial batch is answered: symbols the service cannot rank are listed in `unknown` with a reason, " +
+    "and the others are ranked; only when none can be ranked does the call fail (404 symbol_not_found, or 503 " +
+    "data_source_unavailable).",
   authenticated: true,
   query: watchlistQuery,
   response: schemas.watchlistRanking,
@@ -104,10 +125,13 @@ export const watchlistRanking = defineRoute({
 });
 
 export const researchOutputs = defineRoute({
+  operationId: "createOutput",
   method: "POST",
   path: "/api/v1/outputs",
   family: "B",
-  tags: ["Variant B"],
+  envelope: "B",
+  errors: [...SYMBOL_ERRORS, "payload_too_large"],
+  tags: ["Research"],
   summary: "Structured research output for a strategy",
   description:
     "Prices a strategy's legs from the current chain and returns payoff, greeks, probability of profit and risk flags.",

@@ -1,4 +1,4 @@
-/** Input schemas shared by routes. Symbols: case-insensitive in, upper-case out (CONTRACT §1). */
+/** Input schemas shared by routes. Symbols: case-insensitive in, upper-case out (docs/api-contract.md §1). */
 import { z } from "zod";
 
 import { SYMBOL_PATTERN } from "../../analytics/types";

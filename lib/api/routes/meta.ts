@@ -1,7 +1,9 @@
-/** Health and the API reference: no key, never metered (CONTRACT §1). */
+/** Health and the API reference: no key, never metered (docs/api-contract.md §1). */
 import { VERSION } from "../../version";
+import { REQUEST_ERRORS } from "../errors";
 import { defineRoute, type RouteDef } from "../route";
 import { schemas } from "../../contract/responses";
+import { openApiDocument, type OpenApiDocument } from "../../contract/openapi-document";
 
 const startedAt = Date.now();
 export const HEALTH_CHECK_TTL_MS = 1000;
@@ -24,20 +26,24 @@ export function databaseReachable(pool: object, probe: () => Promise<unknown>, n
 }
 
 export const health = defineRoute({
+  operationId: "getHealth",
   method: "GET",
   path: "/api/v1/health",
   family: "B",
+  envelope: "B",
+  errors: REQUEST_ERRORS,
   tags: ["Service"],
   authenticated: false,
   summary: "Health check and version",
   description:
-    "status ok, or degraded when the database does not answer within 2 s (the check is shared for 1 s); version; uptime in seconds.",
+    "status ok, or degraded when the database does not answer within 2 s (the check is shared for 1 s); version; " +
+    "uptime in seconds.",
   response: schemas.health,
   handler: async ({ database }) => {
     const reachable = await databaseReachable(database.sql, () => database.sql`select 1`);
     return {
       data: {
-        status: reachable ? "ok" : "degraded",
+        status: reachable ? ("ok" as const) : ("degraded" as const),
         version: VERSION,
         uptime: Math.round((Date.now() - startedAt) / 100) / 10,
       },
@@ -46,12 +52,16 @@ export const health = defineRoute({
 });
 
 /** The reference is built lazily from the route table, so it always documents exactly what is served. */
-export function openApiRoute(build: () => unknown): RouteDef {
-  let doc: unknown;
+export function openApiRoute(build: () => OpenApiDocument): RouteDef {
+  let doc: OpenApiDocument | undefined;
   return defineRoute({
+    operationId: "getOpenApiDocument",
     method: "GET",
     path: "/api/v1/openapi.json",
     family: "A",
+    envelope: "none",
+    errors: REQUEST_ERRORS,
+    response: openApiDocument,
     tags: ["Service"],
     authenticated: false,
     summary: "This API reference (OpenAPI 3.1)",
