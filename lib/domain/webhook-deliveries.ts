@@ -130,8 +130,10 @@ export async function sendTestEvent(
       },
       now,
     );
-    await tx`insert into webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at) values (${e!.eventId}, ${webhookId}, ${accountId}, ${iso(now)}, ${iso(now)})`;
-    return e!.eventId;
+    // The dedupe key is fresh, so the outbox always stores it; null would mean a broken invariant, not bad input.
+    if (!e) throw new Error("the test event was not stored");
+    await tx`insert into webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at) values (${e.eventId}, ${webhookId}, ${accountId}, ${iso(now)}, ${iso(now)})`;
+    return e.eventId;
   });
 }
 

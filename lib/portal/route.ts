@@ -10,7 +10,7 @@ import type { Database, Db } from "../db/client";
 import type { Actor } from "../domain/audit";
 import { DomainError } from "../domain/errors";
 import { errorFields, log } from "../log";
-import { requestIdFrom } from "../api/request-id";
+import { requestIdFrom } from "../util/request-id";
 import { clientAddress, sameOrigin } from "../util/request-origin";
 import type { PortalUser } from "./types";
 

@@ -1,4 +1,4 @@
-/** Variant B webhook registration (docs/api-contract.md §6). Needs a plan with webhooks (Pro, Enterprise). Rows leave through the public schemas. */
+/** Variant B webhook registration: register, list, read, delete. Needs a plan with webhooks (Pro, Enterprise). Rows leave through the public schemas. */
 import { deleteWebhook, getWebhook, listWebhooks } from "../../domain/webhooks";
 import { registerKeyWebhook } from "../../domain/webhook-registration";
 import { webhookBody as alertBody } from "../../contract/webhooks";
