@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 import { SYMBOL_PATTERN } from "../analytics/types";
-import { schemas } from "./responses";
 
 export const WEBHOOK_EVENTS = [
   "iv_rank.crossed_above",
@@ -127,11 +126,59 @@ const attempt = z.object({
   error: z.enum(["timeout", "refused_address", "connection_error", "redirect", "http_status"]).nullable(),
 });
 
+/** One registration as every answer shows it. */
+export const webhook = z.object({
+  webhookId: z.string(),
+  status: z.enum(["active", "paused", "disabled", "deleted"]),
+  url: z.string(),
+  events: z
+    .array(z.string())
+    .describe(
+      "Event types delivered: iv_rank.crossed_above, iv_rank.crossed_below, iv.day_change_exceeded, no_trade.decision_changed (webhook.test is always delivered on request).",
+    ),
+  symbols: z.array(z.string()),
+  params: z.object({
+    ivRankAbove: z.number().optional().describe("Threshold of iv_rank.crossed_above, 0–100."),
+    ivRankBelow: z.number().optional().describe("Threshold of iv_rank.crossed_below, 0–100."),
+    ivChangeAbove: z
+      .number()
+      .optional()
+      .describe("Threshold of iv.day_change_exceeded, in vol points (5 = 5 points of 30-day ATM IV)."),
+    description: z.string().optional(),
+  }),
+  environment: z
+    .enum(["test", "live"])
+    .describe("Environment of the registering key: test keys' alerts follow the demo market."),
+  disabledReason: z
+    .string()
+    .nullable()
+    .describe(
+      "Why the service disabled the webhook (410 Gone, or 5 days of failed deliveries); null unless status is disabled.",
+    ),
+  createdAt: z.string(),
+});
+
+/** A new registration: active, with its signing secret (shown only in this answer). */
+export const webhookCreated = z.object({
+  webhookId: z.string(),
+  status: z.literal("active"),
+  url: z.string(),
+  events: z.array(z.string()),
+  symbols: z.array(z.string()),
+  params: webhook.shape.params,
+  environment: z.enum(["test", "live"]),
+  disabledReason: z.null(),
+  createdAt: z.string(),
+  signingSecret: z.string().describe("whsec_… secret for verifying deliveries; shown only here."),
+});
+
+export const webhookList = z.object({ webhooks: z.array(webhook) });
+
 /** Answers: one registration, a new one (with its secret), the list, and the management routes' answers. */
 export const webhookResponses = {
-  webhook: schemas.webhook,
-  created: schemas.webhookCreated,
-  list: schemas.webhookList,
+  webhook,
+  created: webhookCreated,
+  list: webhookList,
   testEvent: z.object({ eventId: z.string().describe("The webhook-id of the queued webhook.test delivery.") }),
   rotated: z.object({
     webhookId: z.string(),
