@@ -6,8 +6,6 @@ import { defineRoute } from "../route";
 import { schemas } from "../../contract/responses";
 import { requireWebhooks, webhookCall, webhookParams } from "./alerts-common";
 
-export { alertBody };
-
 export const createAlert = defineRoute({
   method: "POST",
   path: "/api/v1/alerts",
