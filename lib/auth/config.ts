@@ -10,7 +10,7 @@ import { verifyCredentials } from "../domain/users";
 import { normaliseEmail } from "../domain/accounts";
 import { DomainError } from "../domain/errors";
 import { takeSigninAttempt } from "../domain/signin-throttle";
-import { clientAddress } from "../portal/route";
+import { clientAddress } from "../util/request-origin";
 import { errorFields, log } from "../log";
 import { portalDb } from "../server/portal-db";
 import { portalAdapter } from "./adapter";

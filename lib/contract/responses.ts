@@ -1,6 +1,7 @@
 /** Public `data` shapes of every route; the OpenAPI reference is generated from these. */
 import { z } from "zod";
 import { FLOW_SIDES } from "../analytics/flow";
+import { webhook, webhookCreated, webhookList } from "./webhooks";
 
 const num = (d: string) => z.number().describe(d);
 const nnum = (d: string) => z.number().nullable().describe(d);
@@ -39,39 +40,6 @@ const metricsA = z.object({
     .describe(
       "Expected move to the next earnings date: spot × IV × √(days/365); move in USD, move_pct a fraction of spot.",
     ),
-});
-
-const webhook = z.object({
-  webhookId: z.string(),
-  status: z.enum(["active", "paused", "disabled", "deleted"]),
-  url: z.string(),
-  events: z
-    .array(z.string())
-    .describe(
-      "Event types delivered: iv_rank.crossed_above, iv_rank.crossed_below, iv.day_change_exceeded, " +
-        "no_trade.decision_changed (webhook.test is always delivered on request).",
-    ),
-  symbols: z.array(z.string()),
-  params: z.object({
-    ivRankAbove: z.number().optional().describe("Threshold of iv_rank.crossed_above, 0–100."),
-    ivRankBelow: z.number().optional().describe("Threshold of iv_rank.crossed_below, 0–100."),
-    ivChangeAbove: z
-      .number()
-      .optional()
-      .describe("Threshold of iv.day_change_exceeded, in vol points (5 = 5 points of 30-day ATM IV)."),
-    description: z.string().optional(),
-  }),
-  environment: z
-    .enum(["test", "live"])
-    .describe("Environment of the registering key: test keys' alerts follow the demo market."),
-  disabledReason: z
-    .string()
-    .nullable()
-    .describe(
-      "Why the service disabled the webhook (410 Gone, or 5 days of failed deliveries); null unless status is " +
-        "disabled.",
-    ),
-  createdAt: z.string(),
 });
 
 const listedExpiry = z.object({
@@ -323,19 +291,8 @@ export const schemas = {
     disclaimer: z.string(),
   }),
   webhook,
-  webhookCreated: z.object({
-    webhookId: z.string(),
-    status: z.literal("active"),
-    url: z.string(),
-    events: z.array(z.string()),
-    symbols: z.array(z.string()),
-    params: webhook.shape.params,
-    environment: z.enum(["test", "live"]),
-    disabledReason: z.null(),
-    createdAt: z.string(),
-    signingSecret: z.string().describe("whsec_… secret for verifying deliveries; shown only here."),
-  }),
-  webhookList: z.object({ webhooks: z.array(webhook) }),
+  webhookCreated,
+  webhookList,
   health: z.object({
     status: z.enum(["ok", "degraded"]),
     version: z.string(),

@@ -9,8 +9,9 @@ import { TEST_EVENT } from "../webhooks/events";
 import { DomainError } from "./errors";
 import { iso } from "../db/tx";
 
-export const MAX_DELIVERIES_LISTED = 100;
-export const MAX_REPLAY_RANGE_MS = 31 * 24 * 3_600_000;
+import { MAX_DELIVERIES_LISTED, MAX_REPLAY_RANGE_MS } from "../contract/webhooks";
+
+export { MAX_DELIVERIES_LISTED, MAX_REPLAY_RANGE_MS } from "../contract/webhooks";
 
 export interface AttemptView {
   attemptedAt: string;

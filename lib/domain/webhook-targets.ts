@@ -1,6 +1,8 @@
 /** Which URLs a webhook may be registered with: https (plain http only in development with private targets allowed), and no refused address. */
 import "server-only";
+import { appEnv } from "../env";
 import { checkTargetHost, type Resolver } from "../webhooks/address-policy";
+import { DomainError } from "./errors";
 
 export interface TargetPolicy {
   allowPrivate: boolean;
@@ -26,4 +28,16 @@ export async function checkWebhookUrl(raw: string, policy: TargetPolicy): Promis
   return refused
     ? `refused: ${refused} (private, loopback, link-local, CGNAT and metadata addresses are not reachable)`
     : null;
+}
+
+/** The policy this deployment runs with: WEBHOOKS_ALLOW_PRIVATE_TARGETS and NODE_ENV. */
+export function deploymentTargetPolicy(): TargetPolicy {
+  const env = appEnv();
+  return { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS, production: env.NODE_ENV === "production" };
+}
+
+/** Throws a DomainError on the URL field (`field` names it in the caller's body) when the URL is not acceptable. */
+export async function requireWebhookTarget(url: string, policy: TargetPolicy, field = "url"): Promise<void> {
+  const refused = await checkWebhookUrl(url, policy);
+  if (refused) throw new DomainError("invalid", `${refused}.`, { field });
 }

@@ -1,14 +1,14 @@
-/** Webhook registrations (family B, /api/v1/alerts). Every query is scoped to the owning account. */
+/** Webhook registrations (the API's /api/v1/alerts and the portal's webhooks). Every query is scoped to the owning account. */
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { newSigningSecret } from "../webhooks/signing";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { webhookDeliveries, webhooks } from "../../db/schema";
+import { MAX_WEBHOOKS_PER_ACCOUNT, type WebhookEvent } from "../contract/webhooks";
+import { DomainError } from "./errors";
 
-import { WEBHOOK_EVENTS, type WebhookEvent } from "../shared/webhook-events";
-export { WEBHOOK_EVENTS, type WebhookEvent };
-export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
+export { MAX_WEBHOOKS_PER_ACCOUNT, WEBHOOK_EVENTS, type WebhookEvent } from "../contract/webhooks";
 
 export interface WebhookInput {
   url: string;
@@ -47,8 +47,7 @@ export const toView = (r: Row): WebhookView => ({
   createdAt: r.createdAt.toISOString(),
 });
 
-export class WebhookLimitError extends Error {}
-
+/** Stores a registration as given (callers check the plan and the target first: see webhook-registration.ts). */
 export async function registerWebhook(
   db: Db,
   owner: { accountId: string; keyId: string; env: "test" | "live" },
@@ -62,7 +61,7 @@ export async function registerWebhook(
       .from(webhooks)
       .where(and(eq(webhooks.accountId, owner.accountId), ne(webhooks.status, "deleted")));
     if (n >= MAX_WEBHOOKS_PER_ACCOUNT)
-      throw new WebhookLimitError(`An account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks.`);
+      throw new DomainError("invalid", `An account may have at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks.`);
     const signingSecret = newSigningSecret();
     const params: Record<string, unknown> = {};
     if (input.ivRankAbove !== undefined) params.ivRankAbove = input.ivRankAbove;

@@ -1,23 +1,26 @@
 /**
  * The one wrapper for portal route handlers (app/api/portal/**): the signed-in user, a same-origin check on every
- * state-changing method (CSRF), one error mapping (DomainError → its status, zod → 400 naming the field, anything
- * else → a generic 500 with the request id) and a structured log line.
+ * state-changing method (CSRF), params, query and body parsed from the route's schemas, the database handed in, one
+ * error mapping (DomainError → its status, zod → 400 naming the field, anything else → a generic 500 with the request
+ * id), the success status and a structured log line. Route files hold only the call to the domain function.
  */
-import { ZodError } from "zod";
+import { ZodError, type z } from "zod";
 import { currentPortalSession } from "../auth/portal-user";
+import type { Database, Db } from "../db/client";
 import type { Actor } from "../domain/audit";
 import { DomainError } from "../domain/errors";
 import { errorFields, log } from "../log";
-import { requestIdFrom } from "../api/request-id";
+import { requestIdFrom } from "../util/request-id";
+import { clientAddress, sameOrigin } from "../util/request-origin";
 import type { PortalUser } from "./types";
 
-export interface PortalContext<P> {
-  request: Request;
-  user: PortalUser;
-  params: P;
-  actor: Actor;
-  requestId: string;
-}
+/** Largest JSON body a portal route reads; the read stops there. */
+export const MAX_PORTAL_BODY_BYTES = 64 * 1024;
+
+type Schema = z.ZodType | undefined;
+/** What a schema gives the handler; `Else` when the route declared none. */
+type Parsed<S extends Schema, Else> = S extends z.ZodType ? z.output<S> : Else;
+type RawParams = Record<string, string>;
 
 export interface PortalRouteOptions {
   /** Owner-only actions (keys, plan, access requests): a member gets 403. */
@@ -28,6 +31,41 @@ export interface PortalRouteOptions {
   outdatedTerms?: boolean;
 }
 
+/** What a signed-in route's guard and handler get. */
+export interface PortalContext<P = RawParams, Q = undefined, B = undefined> {
+  request: Request;
+  user: PortalUser;
+  params: P;
+  query: Q;
+  body: B;
+  actor: Actor;
+  requestId: string;
+  db: Db;
+  database: Database;
+}
+
+export interface PortalRouteSpec<PS extends Schema, QS extends Schema, BS extends Schema> extends PortalRouteOptions {
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  /** The success status (e.g. 201 for a creation); 200 unless given. */
+  status?: number;
+  /** Refusals that win over a bad body (the plan, the webhook exists), checked before the body is read. */
+  guard?: (ctx: PortalContext<Parsed<PS, RawParams>, Parsed<QS, undefined>>) => Promise<void>;
+}
+
+export interface PublicPortalContext<B = undefined> {
+  request: Request;
+  requestId: string;
+  /** Who is asking, before anyone is signed in (audits fill in the user once known). */
+  origin: { requestId: string; ip?: string; userAgent?: string };
+  body: B;
+  db: Db;
+  database: Database;
+}
+
+type RouteContext = { params: Promise<RawParams> };
+const NO_PARAMS: RouteContext = { params: Promise.resolve({}) };
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export function portalError(
@@ -43,22 +81,82 @@ export function portalError(
   );
 }
 
-/** A state-changing request must come from this site: the browser's Origin (or Sec-Fetch-Site) says so; SameSite=Lax cookies are the second layer. */
-export function sameOrigin(request: Request): boolean {
-  const site = request.headers.get("sec-fetch-site");
-  if (site) return site === "same-origin";
-  const origin = request.headers.get("origin");
-  if (!origin) return false;
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
+/**
+ * The portal's route wrappers over one database: `portalRoute` for signed-in users, `publicPortalRoute` for
+ * signed-out visitors (sign-up, password reset). The app binds them to its pool (app/api/portal/portal-route.ts).
+ */
+export function portalRoutes(openDatabase: () => Promise<Database>) {
+  function portalRoute<PS extends Schema = undefined, QS extends Schema = undefined, BS extends Schema = undefined>(
+    spec: PortalRouteSpec<PS, QS, BS>,
+    handler: (
+      ctx: PortalContext<Parsed<PS, RawParams>, Parsed<QS, undefined>, Parsed<BS, undefined>>,
+    ) => Promise<unknown>,
+  ) {
+    return (request: Request, routeCtx: RouteContext = NO_PARAMS): Promise<Response> =>
+      servePortal(request, async (requestId) => {
+        const session = await currentPortalSession().catch((err) => {
+          log.error("portal session lookup failed", { request_id: requestId, ...errorFields(err) });
+          return undefined;
+        });
+        if (session === undefined)
+          return portalError(503, "unavailable", "The portal's store is unreachable; retry shortly.", requestId);
+        if (!session) return portalError(401, "unauthenticated", "Sign in to continue.", requestId);
+        const { user } = session;
+        if (!session.termsCurrent && !spec.outdatedTerms)
+          return portalError(403, "terms_required", "Accept the current terms of use at /terms first.", requestId);
+        if (spec.admin && !user.isAdmin)
+          return portalError(403, "forbidden", "This needs an administrator.", requestId);
+        if (spec.owner && user.role !== "owner")
+          return portalError(403, "forbidden", "Only the account's owner can do this.", requestId);
+        if (spec.verified && !user.emailVerified)
+          return portalError(403, "email_unverified", "Verify your e-mail address first.", requestId);
+        const actor: Actor = {
+          type: "user",
+          id: user.userId,
+          requestId,
+          ip: clientAddress(request),
+          userAgent: request.headers.get("user-agent") ?? undefined,
+        };
+        const database = await openDatabase();
+        const ctx = {
+          request,
+          user,
+          actor,
+          requestId,
+          database,
+          db: database.db,
+          params: parseWith(spec.params, await routeCtx.params) as Parsed<PS, RawParams>,
+          query: (spec.query ? spec.query.parse(queryOf(request)) : undefined) as Parsed<QS, undefined>,
+          body: undefined,
+        };
+        if (spec.guard) await spec.guard(ctx);
+        const body = (spec.body ? spec.body.parse(await readJson(request)) : undefined) as Parsed<BS, undefined>;
+        return portalData(await handler({ ...ctx, body }), requestId, spec.status);
+      });
   }
-}
 
-export function clientAddress(request: Request): string | undefined {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || request.headers.get("x-real-ip") || undefined;
+  function publicPortalRoute<BS extends Schema = undefined>(
+    spec: { body?: BS; status?: number },
+    handler: (ctx: PublicPortalContext<Parsed<BS, undefined>>) => Promise<unknown>,
+  ) {
+    return (request: Request): Promise<Response> =>
+      servePortal(request, async (requestId) => {
+        const origin = {
+          requestId,
+          ip: clientAddress(request),
+          userAgent: request.headers.get("user-agent") ?? undefined,
+        };
+        const body = (spec.body ? spec.body.parse(await readJson(request)) : undefined) as Parsed<BS, undefined>;
+        const database = await openDatabase();
+        return portalData(
+          await handler({ request, requestId, origin, body, database, db: database.db }),
+          requestId,
+          spec.status,
+        );
+      });
+  }
+
+  return { portalRoute, publicPortalRoute };
 }
 
 /**
@@ -98,62 +196,13 @@ function portalData(data: unknown, requestId: string, status = 200): Response {
   );
 }
 
-export function portalRoute<P = Record<string, string>>(
-  handler: (ctx: PortalContext<P>) => Promise<unknown>,
-  opts: PortalRouteOptions = {},
-) {
-  return (
-    request: Request,
-    routeCtx: { params: Promise<P> } = { params: Promise.resolve({} as P) },
-  ): Promise<Response> =>
-    servePortal(request, async (requestId) => {
-      const session = await currentPortalSession().catch((err) => {
-        log.error("portal session lookup failed", { request_id: requestId, ...errorFields(err) });
-        return undefined;
-      });
-      if (session === undefined)
-        return portalError(503, "unavailable", "The portal's store is unreachable; retry shortly.", requestId);
-      if (!session) return portalError(401, "unauthenticated", "Sign in to continue.", requestId);
-      const { user } = session;
-      if (!session.termsCurrent && !opts.outdatedTerms)
-        return portalError(403, "terms_required", "Accept the current terms of use at /terms first.", requestId);
-      if (opts.admin && !user.isAdmin) return portalError(403, "forbidden", "This needs an administrator.", requestId);
-      if (opts.owner && user.role !== "owner")
-        return portalError(403, "forbidden", "Only the account's owner can do this.", requestId);
-      if (opts.verified && !user.emailVerified)
-        return portalError(403, "email_unverified", "Verify your e-mail address first.", requestId);
-      const actor: Actor = {
-        type: "user",
-        id: user.userId,
-        requestId,
-        ip: clientAddress(request),
-        userAgent: request.headers.get("user-agent") ?? undefined,
-      };
-      return portalData(await handler({ request, user, params: await routeCtx.params, actor, requestId }), requestId);
-    });
+function parseWith(schema: z.ZodType | undefined, value: unknown): unknown {
+  return schema ? schema.parse(value) : value;
 }
 
-export interface PublicPortalContext {
-  request: Request;
-  requestId: string;
-  /** Who is asking, before anyone is signed in (audits fill in the user once known). */
-  origin: { requestId: string; ip?: string; userAgent?: string };
-}
-
-/** Portal routes for signed-out visitors (sign-up, password reset): the same CSRF check, error mapping and log line. */
-export function publicPortalRoute(
-  handler: (ctx: PublicPortalContext) => Promise<unknown>,
-  opts: { status?: number } = {},
-) {
-  return (request: Request): Promise<Response> =>
-    servePortal(request, async (requestId) => {
-      const origin = {
-        requestId,
-        ip: clientAddress(request),
-        userAgent: request.headers.get("user-agent") ?? undefined,
-      };
-      return portalData(await handler({ request, requestId, origin }), requestId, opts.status ?? 200);
-    });
+/** The query string as an object; an empty value counts as absent (forms send every field). */
+function queryOf(request: Request): Record<string, string> {
+  return Object.fromEntries([...new URL(request.url).searchParams].filter(([, v]) => v !== ""));
 }
 
 export function toErrorResponse(err: unknown, requestId: string, path: string): Response {
@@ -183,10 +232,27 @@ export function toErrorResponse(err: unknown, requestId: string, path: string): 
   );
 }
 
-/** Reads a JSON body (≤ 64 kB) or answers a clear 400. */
+/** Reads a JSON body of at most 64 kB, stopping as soon as more arrives, or answers a clear 400. */
 export async function readJson(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (text.length > 64 * 1024) throw new DomainError("invalid", "The request body is larger than 64 kB.");
+  const tooLarge = () => new DomainError("invalid", "The request body is larger than 64 kB.");
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > MAX_PORTAL_BODY_BYTES) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_PORTAL_BODY_BYTES) {
+        await reader.cancel().catch(() => undefined);
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
   try {
     return text === "" ? {} : JSON.parse(text);
   } catch {

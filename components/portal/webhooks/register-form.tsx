@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import type { KeyListItem } from "@/lib/domain/keys";
-import { WEBHOOK_EVENTS } from "@/lib/shared/webhook-events";
+import { WEBHOOK_EVENTS } from "@/lib/contract/webhooks";
 import { ErrorNote } from "../error-note";
 
 export interface RegisterInput {

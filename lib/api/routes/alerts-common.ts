@@ -1,19 +1,27 @@
-/** What every webhook route shares: the path parameter, the plan check, the 404. */
-import { z } from "zod";
-import { ApiError } from "../errors";
+/** What every webhook route shares: the path parameter, the plan check, and the one mapping of the webhook domain's refusals to the API's. */
+import { DomainError } from "../../domain/errors";
+import { foundWebhook, requireWebhookPlan } from "../../domain/webhook-registration";
+import { webhookIdParams } from "../../contract/webhooks";
+import { invalid } from "../errors";
 import type { HandlerContext } from "../route";
 
-export const webhookParams = z
-  .object({ webhookId: z.string().regex(/^wh_[0-9a-f]{24}$/, { message: "is not a webhook id" }) })
-  .strict();
+export const webhookParams = webhookIdParams;
 
+/** The key's plan must include webhooks (a DomainError the pipeline answers as 403 subscription_required). */
 export function requireWebhooks(ctx: HandlerContext) {
-  if (!ctx.caller.plan.webhooks) {
-    throw new ApiError(
-      "subscription_required",
-      `Webhooks need the API Pro or API Business plan; this key's plan is ${ctx.caller.plan.nameB}.`,
-    );
-  }
+  requireWebhookPlan(ctx.caller.plan);
 }
 
-export const notFound = () => new ApiError("not_found", "No such webhook for this account.");
+/**
+ * Runs a webhook domain call: null is a 404, a refused body field is a 400 naming it the API's way
+ * ("body field 'url': …"); other domain errors reach the pipeline's one DomainError mapping.
+ */
+export async function webhookCall<T>(fn: () => Promise<T | null>): Promise<T> {
+  try {
+    return foundWebhook(await fn());
+  } catch (err) {
+    if (err instanceof DomainError && err.code === "invalid" && err.detail.field)
+      throw invalid(`body field '${err.detail.field}': ${err.message}`);
+    throw err;
+  }
+}

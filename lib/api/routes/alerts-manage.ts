@@ -2,12 +2,13 @@
  * Webhook management (family B): pause/resume, test event, deliveries, replay, secret rotation. Thin: each calls one
  * domain function.
  */
-import { listDeliveries, replayEvent, replayRange, sendTestEvent } from "../../domain/webhook-deliveries";
+import { listDeliveries, sendTestEvent } from "../../domain/webhook-deliveries";
+import { replayWebhook } from "../../domain/webhook-registration";
 import { rotateWebhookSecret, setWebhookStatus } from "../../domain/webhook-status";
 import { getWebhook } from "../../domain/webhooks";
 import { invalid, KEYED_ROUTE_ERRORS } from "../errors";
 import { defineRoute, type RouteDef } from "../route";
-import { notFound, requireWebhooks, webhookParams } from "./alerts-common";
+import { requireWebhooks, webhookCall, webhookParams } from "./alerts-common";
 import { alertSchemas, deliveriesQuery, patchAlertBody, replayBody } from "./alerts-schemas";
 import { schemas } from "../../contract/responses";
 
@@ -19,13 +20,6 @@ const common = {
   touchesAccountState: true,
   params: webhookParams,
 };
-
-/** A missing webhook is a 404; domain rule violations reach the pipeline's one DomainError mapping. */
-async function domain<T>(fn: () => Promise<T | null>): Promise<T> {
-  const out = await fn();
-  if (out === null) throw notFound();
-  return out;
-}
 
 export const patchAlert = defineRoute({
   ...common,
@@ -42,9 +36,13 @@ export const patchAlert = defineRoute({
   handler: async (ctx) => {
     requireWebhooks(ctx);
     const { status } = ctx.body;
-    await domain(() => setWebhookStatus(ctx.database, ctx.caller.accountId, ctx.params.webhookId, status, ctx.now));
+    await webhookCall(() =>
+      setWebhookStatus(ctx.database, ctx.caller.accountId, ctx.params.webhookId, status, ctx.now),
+    );
     return {
-      data: schemas.webhook.parse(await getWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId)),
+      data: schemas.webhook.parse(
+        await webhookCall(() => getWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId)),
+      ),
     };
   },
 });
@@ -61,7 +59,7 @@ export const testAlert = defineRoute({
   successStatus: 202,
   handler: async (ctx) => {
     requireWebhooks(ctx);
-    const eventId = await domain(() =>
+    const eventId = await webhookCall(() =>
       sendTestEvent(ctx.database, ctx.caller.accountId, ctx.params.webhookId, ctx.now),
     );
     return { data: { eventId }, status: 202 };
@@ -81,7 +79,7 @@ export const listAlertDeliveries = defineRoute({
   handler: async (ctx) => {
     requireWebhooks(ctx);
     const { limit } = ctx.query;
-    const deliveries = await domain(() =>
+    const deliveries = await webhookCall(() =>
       listDeliveries(ctx.database, ctx.caller.accountId, ctx.params.webhookId, limit),
     );
     return { data: alertSchemas.deliveries.parse({ deliveries }) };
@@ -102,18 +100,10 @@ export const replayAlert = defineRoute({
   successStatus: 202,
   handler: async (ctx) => {
     requireWebhooks(ctx);
-    const body = ctx.body;
-    const { accountId } = ctx.caller;
-    const id = ctx.params.webhookId;
-    if ("eventId" in body) {
-      const ok = await domain(() => replayEvent(ctx.database, accountId, id, body.eventId, ctx.now));
-      if (!ok) throw invalid("body field 'eventId': this webhook was never sent that event.");
-      return { data: { queued: 1 }, status: 202 };
-    }
-    const queued = await domain(() =>
-      replayRange(ctx.database, accountId, id, new Date(body.from), new Date(body.to), ctx.now),
+    const replayed = await webhookCall(() =>
+      replayWebhook(ctx.database, ctx.caller.accountId, ctx.params.webhookId, ctx.body, ctx.now),
     );
-    return { data: { queued }, status: 202 };
+    return { data: replayed, status: 202 };
   },
 });
 
@@ -130,7 +120,9 @@ export const rotateAlertSecret = defineRoute({
   handler: async (ctx) => {
     requireWebhooks(ctx);
     return {
-      data: await domain(() => rotateWebhookSecret(ctx.database, ctx.caller.accountId, ctx.params.webhookId, ctx.now)),
+      data: await webhookCall(() =>
+        rotateWebhookSecret(ctx.database, ctx.caller.accountId, ctx.params.webhookId, ctx.now),
+      ),
     };
   },
 });

@@ -1,65 +1,14 @@
 /**
- * Family B webhook registration. Needs a plan with webhooks (Pro, Enterprise). Rows leave through the public schemas.
+ * Family B webhook registration: register, list, read, delete. Needs a plan with webhooks (Pro, Enterprise). Rows
+ * leave through the public schemas.
  */
-import { z } from "zod";
-import {
-  deleteWebhook,
-  getWebhook,
-  listWebhooks,
-  registerWebhook,
-  WEBHOOK_EVENTS,
-  WebhookLimitError,
-} from "../../domain/webhooks";
-import { checkWebhookUrl } from "../../domain/webhook-targets";
-import { appEnv } from "../../env";
+import { deleteWebhook, getWebhook, listWebhooks } from "../../domain/webhooks";
+import { registerKeyWebhook } from "../../domain/webhook-registration";
+import { webhookBody as alertBody } from "../../contract/webhooks";
 import { invalid, KEYED_ROUTE_ERRORS } from "../errors";
 import { defineRoute } from "../route";
-import { symbolSchema } from "./inputs";
 import { schemas } from "../../contract/responses";
-import { notFound, requireWebhooks, webhookParams } from "./alerts-common";
-
-export const alertBody = z
-  .object({
-    url: z
-      .string()
-      .max(2048)
-      .url()
-      .describe(
-        "HTTPS endpoint that receives signed deliveries. Private, loopback, link-local, CGNAT and cloud-metadata addresses are refused (see Webhooks).",
-      ),
-    events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length).describe("Event types to deliver."),
-    symbols: z.array(symbolSchema).min(1).max(50).describe("Symbols to watch (1–50)."),
-    ivRankAbove: z
-      .number()
-      .min(0)
-      .max(100)
-      .optional()
-      .describe("iv_rank.crossed_above fires when IV rank rises above this (0–100)."),
-    ivRankBelow: z
-      .number()
-      .min(0)
-      .max(100)
-      .optional()
-      .describe("iv_rank.crossed_below fires when IV rank falls below this (0–100)."),
-    ivChangeAbove: z
-      .number()
-      .gt(0)
-      .max(100)
-      .optional()
-      .describe("iv.day_change_exceeded fires when |30-day ATM IV − previous close| exceeds this, in vol points."),
-    description: z.string().max(200).optional(),
-  })
-  .strict()
-  .superRefine((b, ctx) => {
-    if (new Set(b.events).size !== b.events.length)
-      ctx.addIssue({ code: "custom", path: ["events"], message: "events must not repeat" });
-    if (b.events.includes("iv_rank.crossed_above") && b.ivRankAbove === undefined)
-      ctx.addIssue({ code: "custom", path: ["ivRankAbove"], message: "required with iv_rank.crossed_above" });
-    if (b.events.includes("iv_rank.crossed_below") && b.ivRankBelow === undefined)
-      ctx.addIssue({ code: "custom", path: ["ivRankBelow"], message: "required with iv_rank.crossed_below" });
-    if (b.events.includes("iv.day_change_exceeded") && b.ivChangeAbove === undefined)
-      ctx.addIssue({ code: "custom", path: ["ivChangeAbove"], message: "required with iv.day_change_exceeded" });
-  });
+import { requireWebhooks, webhookCall, webhookParams } from "./alerts-common";
 
 export const createAlert = defineRoute({
   operationId: "createAlert",
@@ -78,21 +27,8 @@ export const createAlert = defineRoute({
   response: schemas.webhookCreated,
   successStatus: 201,
   handler: async (ctx) => {
-    requireWebhooks(ctx);
-    const body = ctx.body;
-    const env = appEnv();
-    const refused = await checkWebhookUrl(body.url, {
-      allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
-      production: env.NODE_ENV === "production",
-    });
-    if (refused) throw invalid(`body field 'url': ${refused}.`);
-    try {
-      const created = await registerWebhook(ctx.database.db, ctx.caller, body);
-      return { data: schemas.webhookCreated.parse(created), status: 201 };
-    } catch (err) {
-      if (err instanceof WebhookLimitError) throw invalid(err.message);
-      throw err;
-    }
+    const created = await webhookCall(() => registerKeyWebhook(ctx.database.db, ctx.caller, ctx.body));
+    return { data: schemas.webhookCreated.parse(created), status: 201 };
   },
 });
 
@@ -132,8 +68,7 @@ export const getAlert = defineRoute({
   response: schemas.webhook,
   handler: async (ctx) => {
     requireWebhooks(ctx);
-    const found = await getWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId);
-    if (!found) throw notFound();
+    const found = await webhookCall(() => getWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId));
     return { data: schemas.webhook.parse(found) };
   },
 });
@@ -154,8 +89,7 @@ export const deleteAlert = defineRoute({
   response: schemas.webhook,
   handler: async (ctx) => {
     requireWebhooks(ctx);
-    const deleted = await deleteWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId);
-    if (!deleted) throw notFound();
+    const deleted = await webhookCall(() => deleteWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId));
     return { data: schemas.webhook.parse(deleted) };
   },
 });

@@ -1,9 +1,8 @@
 /** The signed-in account's usage summary: series, quota gauges and 429s (lib/domain/usage.ts). */
 import { usageSummary } from "@/lib/domain/usage";
-import { portalRoute } from "@/lib/portal/route";
-import { portalDb } from "@/lib/server/portal-db";
+import { portalRoute } from "../portal-route";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const GET = portalRoute(async ({ user }) => usageSummary(await portalDb(), user.accountId));
+export const GET = portalRoute({}, async ({ db, user }) => usageSummary(db, user.accountId));

@@ -2,14 +2,14 @@
 import { DomainError } from "@/lib/domain/errors";
 import { errorFields, log } from "@/lib/log";
 import { sendVerificationMail } from "@/lib/mail/account-mail";
-import { portalError, portalRoute } from "@/lib/portal/route";
-import { portalDb } from "@/lib/server/portal-db";
+import { portalError } from "@/lib/portal/route";
+import { portalRoute } from "../../portal-route";
 
 export const runtime = "nodejs";
 
-export const POST = portalRoute(async ({ user, requestId }) => {
+export const POST = portalRoute({}, async ({ db, user, requestId }) => {
   try {
-    return { delivery: await sendVerificationMail(await portalDb(), user.userId) };
+    return { delivery: await sendVerificationMail(db, user.userId) };
   } catch (err) {
     if (err instanceof DomainError) throw err;
     log.error("verification mail failed", { request_id: requestId, ...errorFields(err) });

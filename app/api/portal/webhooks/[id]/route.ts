@@ -1,31 +1,25 @@
 /** One webhook of the account: read, pause/resume (PATCH, owner), delete (owner). Another account's id answers 404. */
-import { setWebhookStatus } from "@/lib/domain/webhook-status";
+import { foundWebhook, setAccountWebhookStatus } from "@/lib/domain/webhook-registration";
 import { deleteWebhook, getWebhook } from "@/lib/domain/webhooks";
-import { webhookStatusBody } from "@/lib/portal/webhook-schemas";
-import { found, requireWebhookPlan } from "@/lib/portal/webhooks";
-import { portalRoute, readJson } from "@/lib/portal/route";
-import { portalDatabase, portalDb } from "@/lib/server/portal-db";
+import { idParams, webhookStatusChangeBody } from "@/lib/portal/schemas";
+import { portalRoute } from "../../portal-route";
 
 export const runtime = "nodejs";
-type P = { id: string };
 
-export const GET = portalRoute<P>(async ({ user, params }) =>
-  found(await getWebhook(await portalDb(), user.accountId, params.id)),
+export const GET = portalRoute({ params: idParams }, async ({ db, user, params }) =>
+  foundWebhook(await getWebhook(db, user.accountId, params.id)),
 );
 
-export const PATCH = portalRoute<P>(
-  async ({ request, user, params }) => {
-    const database = await portalDatabase();
-    found(await getWebhook(database.db, user.accountId, params.id));
-    const { status } = webhookStatusBody.parse(await readJson(request));
-    if (status === "active") await requireWebhookPlan(database.db, user.accountId);
-    found(await setWebhookStatus(database, user.accountId, params.id, status));
-    return found(await getWebhook(database.db, user.accountId, params.id));
+export const PATCH = portalRoute(
+  {
+    params: idParams,
+    body: webhookStatusChangeBody,
+    owner: true,
+    guard: async ({ db, user, params }) => void foundWebhook(await getWebhook(db, user.accountId, params.id)),
   },
-  { owner: true },
+  async ({ database, user, params, body }) => setAccountWebhookStatus(database, user.accountId, params.id, body.status),
 );
 
-export const DELETE = portalRoute<P>(
-  async ({ user, params }) => found(await deleteWebhook(await portalDb(), user.accountId, params.id)),
-  { owner: true },
+export const DELETE = portalRoute({ params: idParams, owner: true }, async ({ db, user, params }) =>
+  foundWebhook(await deleteWebhook(db, user.accountId, params.id)),
 );

@@ -1,13 +1,11 @@
 /** Shows the svc_sk_live_ key of an approved request once (owner); its stored ciphertext is deleted in the same step. */
 import { revealAccessKey } from "@/lib/domain/access-requests";
 import { readAuthSecret } from "@/lib/crypto/secret-box";
-import { portalRoute } from "@/lib/portal/route";
-import { portalDb } from "@/lib/server/portal-db";
+import { idParams } from "@/lib/portal/schemas";
+import { portalRoute } from "../../../portal-route";
 
 export const runtime = "nodejs";
 
-export const POST = portalRoute<{ id: string }>(
-  async ({ user, actor, params }) =>
-    revealAccessKey(await portalDb(), { accountId: user.accountId, requestId: params.id }, actor, readAuthSecret()),
-  { owner: true },
+export const POST = portalRoute({ params: idParams, owner: true }, async ({ db, user, actor, params }) =>
+  revealAccessKey(db, { accountId: user.accountId, requestId: params.id }, actor, readAuthSecret()),
 );

@@ -1,11 +1,10 @@
 /** Revokes one of the account's keys (owner); calls with it get 401 invalid_api_key within the key cache's lifetime. */
 import { changeKeyStatus } from "@/lib/domain/keys";
-import { portalRoute } from "@/lib/portal/route";
-import { portalDb } from "@/lib/server/portal-db";
+import { idParams } from "@/lib/portal/schemas";
+import { portalRoute } from "../../../portal-route";
 
 export const runtime = "nodejs";
 
-export const POST = portalRoute<{ id: string }>(
-  async ({ user, actor, params }) => changeKeyStatus(await portalDb(), params.id, "revoke", actor, user.accountId),
-  { owner: true },
+export const POST = portalRoute({ params: idParams, owner: true }, async ({ db, user, actor, params }) =>
+  changeKeyStatus(db, params.id, "revoke", actor, user.accountId),
 );

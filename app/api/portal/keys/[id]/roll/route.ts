@@ -1,19 +1,12 @@
 /** Rolls one of the account's keys (owner): the replacement is in this answer only; the old key expires after the overlap. */
 import { rollKey } from "@/lib/domain/key-roll";
-import { rollKeyBody } from "@/lib/portal/schemas";
-import { portalRoute, readJson } from "@/lib/portal/route";
-import { portalDb } from "@/lib/server/portal-db";
+import { idParams, rollKeyBody } from "@/lib/portal/schemas";
+import { portalRoute } from "../../../portal-route";
 
 export const runtime = "nodejs";
 
-export const POST = portalRoute<{ id: string }>(
-  async ({ request, user, actor, params }) => {
-    const { overlap } = rollKeyBody.parse(await readJson(request));
-    return rollKey(
-      await portalDb(),
-      { accountId: user.accountId, userId: user.userId, keyId: params.id, overlap },
-      actor,
-    );
-  },
-  { owner: true },
+export const POST = portalRoute(
+  { params: idParams, body: rollKeyBody, owner: true },
+  async ({ db, user, actor, params, body }) =>
+    rollKey(db, { accountId: user.accountId, userId: user.userId, keyId: params.id, overlap: body.overlap }, actor),
 );

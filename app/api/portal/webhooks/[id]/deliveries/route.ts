@@ -1,11 +1,11 @@
 /** Recent deliveries of one webhook with every attempt (newest first). */
 import { listDeliveries } from "@/lib/domain/webhook-deliveries";
-import { found } from "@/lib/portal/webhooks";
-import { portalRoute } from "@/lib/portal/route";
-import { portalDatabase } from "@/lib/server/portal-db";
+import { foundWebhook } from "@/lib/domain/webhook-registration";
+import { idParams } from "@/lib/portal/schemas";
+import { portalRoute } from "../../../portal-route";
 
 export const runtime = "nodejs";
 
-export const GET = portalRoute<{ id: string }>(async ({ user, params }) =>
-  found(await listDeliveries(await portalDatabase(), user.accountId, params.id, 20)),
+export const GET = portalRoute({ params: idParams }, async ({ database, user, params }) =>
+  foundWebhook(await listDeliveries(database, user.accountId, params.id, 20)),
 );

@@ -1,12 +1,11 @@
 /** A new signing secret (owner; shown once). For 24 hours deliveries carry the new and the previous secret's signatures. */
+import { foundWebhook } from "@/lib/domain/webhook-registration";
 import { rotateWebhookSecret } from "@/lib/domain/webhook-status";
-import { found } from "@/lib/portal/webhooks";
-import { portalRoute } from "@/lib/portal/route";
-import { portalDatabase } from "@/lib/server/portal-db";
+import { idParams } from "@/lib/portal/schemas";
+import { portalRoute } from "../../../portal-route";
 
 export const runtime = "nodejs";
 
-export const POST = portalRoute<{ id: string }>(
-  async ({ user, params }) => found(await rotateWebhookSecret(await portalDatabase(), user.accountId, params.id)),
-  { owner: true },
+export const POST = portalRoute({ params: idParams, owner: true }, async ({ database, user, params }) =>
+  foundWebhook(await rotateWebhookSecret(database, user.accountId, params.id)),
 );

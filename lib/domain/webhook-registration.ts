@@ -1,0 +1,104 @@
+/**
+ * The rules around a webhook, for every caller (API, portal): the plan must include webhooks, the target must be
+ * acceptable, the owning key must be the account's, a missing webhook and a replay of an event never sent are errors.
+ */
+import type { Database, Db } from "../db/client";
+import type { ReplayBody, WebhookBody } from "../contract/webhooks";
+import { DomainError } from "./errors";
+import { listKeys } from "./keys";
+import { currentPlan } from "./plans";
+import { replayEvent, replayRange } from "./webhook-deliveries";
+import { deploymentTargetPolicy, requireWebhookTarget, type TargetPolicy } from "./webhook-targets";
+import { setWebhookStatus, type OwnerStatus } from "./webhook-status";
+import { getWebhook, registerWebhook, type WebhookView } from "./webhooks";
+
+/** What the plan check reads from a plan (the account's, or the one an API key's calls are limited by). */
+export interface WebhookPlan {
+  webhooks: boolean;
+  nameA: string;
+  nameB: string;
+}
+
+export interface WebhookOwner {
+  accountId: string;
+  keyId: string;
+  env: "test" | "live";
+}
+
+/** The one plan check: webhooks need Pro or Enterprise (API Pro or API Business). */
+export function requireWebhookPlan(plan: WebhookPlan): void {
+  if (!plan.webhooks)
+    throw new DomainError(
+      "subscription_required",
+      `Webhooks need the Pro or Enterprise plan (API Pro or API Business); the plan in force is ${plan.nameA} (${plan.nameB}).`,
+    );
+}
+
+/** The plan check against the account's current plan (the portal acts for the account, not for one key). */
+export async function requireAccountWebhookPlan(db: Db, accountId: string): Promise<void> {
+  requireWebhookPlan(await currentPlan(db, accountId));
+}
+
+/** A domain answer of null means: no such webhook for this account. */
+export function foundWebhook<T>(value: T | null): T {
+  if (value === null) throw new DomainError("not_found", "No such webhook for this account.");
+  return value;
+}
+
+/** Registers for an API key: the key's plan, then the target, then the account's cap. */
+export async function registerKeyWebhook(
+  db: Db,
+  caller: WebhookOwner & { plan: WebhookPlan },
+  input: WebhookBody,
+  policy: TargetPolicy = deploymentTargetPolicy(),
+): Promise<WebhookView & { signingSecret: string }> {
+  requireWebhookPlan(caller.plan);
+  await requireWebhookTarget(input.url, policy);
+  return registerWebhook(db, { accountId: caller.accountId, keyId: caller.keyId, env: caller.env }, input);
+}
+
+/**
+ * Registers for an account from the portal: the webhook belongs to one of the account's active keys the user picks
+ * (its environment decides demo or live events). Another account's key answers like a missing one.
+ */
+export async function registerAccountWebhook(
+  db: Db,
+  accountId: string,
+  body: { keyId: string; webhook: WebhookBody },
+  policy: TargetPolicy = deploymentTargetPolicy(),
+): Promise<WebhookView & { signingSecret: string }> {
+  await requireAccountWebhookPlan(db, accountId);
+  const key = (await listKeys(db, accountId)).find((k) => k.id === body.keyId && k.state === "active");
+  if (!key) throw new DomainError("invalid", "Choose one of your active API keys.", { field: "keyId" });
+  await requireWebhookTarget(body.webhook.url, policy, "webhook.url");
+  return registerWebhook(db, { accountId, keyId: key.id, env: key.env }, body.webhook);
+}
+
+/** Replays one event or a time range; how many deliveries were queued. An event this webhook was never sent is refused. */
+export async function replayWebhook(
+  database: Database,
+  accountId: string,
+  webhookId: string,
+  body: ReplayBody,
+  now = new Date(),
+): Promise<{ queued: number }> {
+  if ("eventId" in body) {
+    const ok = foundWebhook(await replayEvent(database, accountId, webhookId, body.eventId, now));
+    if (!ok) throw new DomainError("invalid", "This webhook was never sent that event.", { field: "eventId" });
+    return { queued: 1 };
+  }
+  const range = await replayRange(database, accountId, webhookId, new Date(body.from), new Date(body.to), now);
+  return { queued: foundWebhook(range) };
+}
+
+/** Pauses or resumes from the portal: resuming needs the plan (pausing never does); answers the webhook as it now is. */
+export async function setAccountWebhookStatus(
+  database: Database,
+  accountId: string,
+  webhookId: string,
+  status: OwnerStatus,
+): Promise<WebhookView> {
+  if (status === "active") await requireAccountWebhookPlan(database.db, accountId);
+  foundWebhook(await setWebhookStatus(database, accountId, webhookId, status));
+  return foundWebhook(await getWebhook(database.db, accountId, webhookId));
+}
