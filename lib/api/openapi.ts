@@ -12,6 +12,32 @@ import { WEBHOOK_NOTES, webhookOperations } from "./webhook-reference";
 
 type Json = Record<string, unknown>;
 
+/** Method-like operation ids (the client libraries' method names). */
+const OPERATION_IDS: Record<string, string> = {
+  "GET /api/v1/ticker/{symbol}/summary": "getTickerSummary",
+  "GET /api/v1/signal-score/{symbol}": "getSignalScore",
+  "GET /api/v1/options-flow": "listOptionsFlow",
+  "GET /api/v1/ai/symbol/{ticker}/summary": "getSymbolSummary",
+  "GET /api/v1/ai/symbol/{ticker}/no-trade": "getNoTrade",
+  "GET /api/v1/data/yield-curve": "getYieldCurve",
+  "GET /api/v1/data/market-sentiment": "getMarketSentiment",
+  "GET /api/v1/data/watchlist-ranking": "getWatchlistRanking",
+  "POST /api/v1/outputs": "createOutput",
+  "GET /api/v1/symbols": "listSymbols",
+  "GET /api/v1/symbols/{symbol}/expiries": "listExpiries",
+  "POST /api/v1/alerts": "createAlert",
+  "GET /api/v1/alerts": "listAlerts",
+  "GET /api/v1/alerts/{webhookId}": "getAlert",
+  "PATCH /api/v1/alerts/{webhookId}": "updateAlert",
+  "DELETE /api/v1/alerts/{webhookId}": "deleteAlert",
+  "POST /api/v1/alerts/{webhookId}/test": "testAlert",
+  "GET /api/v1/alerts/{webhookId}/deliveries": "listAlertDeliveries",
+  "POST /api/v1/alerts/{webhookId}/replay": "replayAlert",
+  "POST /api/v1/alerts/{webhookId}/rotate-secret": "rotateAlertSecret",
+  "GET /api/v1/health": "getHealth",
+  "GET /api/v1/openapi.json": "getOpenApi",
+};
+
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
   const out = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Json;
   delete out.$schema;
@@ -83,7 +109,7 @@ export function buildOpenApi(routes: RouteDef[]): Json {
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     const op: Json = {
-      operationId: route.id.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, ""),
+      operationId: OPERATION_IDS[route.id] ?? route.id.replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, ""),
       summary: route.summary,
       description: `${route.description}\n\nFamily ${route.family}.${route.authenticated ? "" : " No key needed; never metered."}${
         DEFAULT_PENDING_LIVE.has(route.id) ? " Live keys: pending licensing by default." : ""
