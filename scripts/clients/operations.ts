@@ -1,0 +1,87 @@
+/** The operation table both clients are generated from: one row per operationId of the OpenAPI document. */
+
+type Json = Record<string, any>;
+
+export interface OperationRow {
+  operationId: string;
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  path: string;
+  family: "A" | "B";
+  /** Path parameter names, in template order. */
+  pathParams: string[];
+  queryParams: { name: string; required: boolean; schema: Json }[];
+  /** Top-level body fields; empty when the operation takes no body. */
+  bodyFields: { name: string; required: boolean; schema: Json }[];
+  hasBody: boolean;
+  successStatus: number;
+  authenticated: boolean;
+  summary: string;
+  /** JSON Schema of the success envelope's `data`. */
+  dataSchema: Json;
+}
+
+/** The document's own reference (`GET /openapi.json`) is not a client method: the generator reads the document itself. */
+const SKIPPED = new Set(["GET /api/v1/openapi.json"]);
+
+function mergeObjectFields(schema: Json | undefined): { name: string; required: boolean; schema: Json }[] {
+  if (!schema) return [];
+  const variants: Json[] = schema.anyOf ?? schema.oneOf ?? [schema];
+  const seen = new Map<string, { name: string; required: boolean; schema: Json }>();
+  for (const v of variants) {
+    const req = new Set<string>(v.required ?? []);
+    for (const [name, s] of Object.entries<Json>(v.properties ?? {})) {
+      // a field of one variant only is optional in the flattened parameter list; the server checks the combination
+      const required = variants.length === 1 && req.has(name);
+      if (!seen.has(name)) seen.set(name, { name, required, schema: s });
+    }
+  }
+  return [...seen.values()];
+}
+
+/** The `data` schema of a success response: the second `allOf` member of the family envelope. */
+function dataSchemaOf(response: Json | undefined): Json {
+  const schema = response?.content?.["application/json"]?.schema ?? {};
+  for (const part of schema.allOf ?? []) if (part.properties?.data) return part.properties.data;
+  return schema.properties?.data ?? {};
+}
+
+export function operationTable(doc: Json): OperationRow[] {
+  const rows: OperationRow[] = [];
+  for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
+    for (const [m, op] of Object.entries<Json>(item)) {
+      const method = m.toUpperCase() as OperationRow["method"];
+      if (SKIPPED.has(`${method} ${path}`)) continue;
+      if (typeof op.operationId !== "string" || !/^[a-z][A-Za-z0-9]*$/.test(op.operationId))
+        throw new Error(`${method} ${path}: operationId must be a lowerCamelCase method name, got ${op.operationId}`);
+      const params: Json[] = op.parameters ?? [];
+      const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1]);
+      const queryParams = params
+        .filter((p) => p.in === "query")
+        .map((p) => ({ name: p.name as string, required: Boolean(p.required), schema: p.schema ?? {} }));
+      const bodySchema = op.requestBody?.content?.["application/json"]?.schema;
+      const bodyFields = mergeObjectFields(bodySchema);
+      const names = [...pathParams, ...queryParams.map((q) => q.name), ...bodyFields.map((b) => b.name)];
+      const dup = names.find((n, i) => names.indexOf(n) !== i);
+      if (dup) throw new Error(`${op.operationId}: parameter '${dup}' is both a path/query and a body field`);
+      const success = Object.keys(op.responses ?? {}).find((s) => /^2\d\d$/.test(s)) ?? "200";
+      rows.push({
+        operationId: op.operationId,
+        method,
+        path,
+        family: op["x-family"] === "A" ? "A" : "B",
+        pathParams,
+        queryParams,
+        bodyFields,
+        hasBody: bodySchema !== undefined,
+        successStatus: Number(success),
+        authenticated: Array.isArray(op.security) ? op.security.length > 0 : true,
+        summary: String(op.summary ?? ""),
+        dataSchema: dataSchemaOf(op.responses?.[success]),
+      });
+    }
+  }
+  const ids = rows.map((r) => r.operationId);
+  const dupId = ids.find((n, i) => ids.indexOf(n) !== i);
+  if (dupId) throw new Error(`operationId ${dupId} is used twice`);
+  return rows.sort((a, b) => a.operationId.localeCompare(b.operationId));
+}
