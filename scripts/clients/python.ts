@@ -151,7 +151,7 @@ export function pythonModule(rows: OperationRow[], version: string): string {
         const t = paramType(dicts, p.schema, `${pascal(r.operationId)}${pascal(p.name)}Param`);
         return p.required ? `${pyArg(p.name)}: ${t}` : `${pyArg(p.name)}: Optional[${t}] = None`;
       }),
-      ...(r.method === "POST" || r.method === "PATCH" ? ["idempotency_key: Optional[str] = None"] : []),
+      ...(r.method === "POST" || r.method === "PATCH" ? ["idempotency_key: Union[str, bool, None] = None"] : []),
       "timeout: Optional[float] = None",
       "headers: Optional[Mapping[str, str]] = None",
     ];

@@ -433,7 +433,7 @@ class GeneratedMethods:
         ivRankBelow: Optional[float] = None,
         ivChangeAbove: Optional[float] = None,
         description: Optional[str] = None,
-        idempotency_key: Optional[str] = None,
+        idempotency_key: Union[str, bool, None] = None,
         timeout: Optional[float] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> "Result[CreateAlertData]":
@@ -454,7 +454,7 @@ class GeneratedMethods:
         expiry: str,
         strikes: List[float],
         quantity: Optional[int] = None,
-        idempotency_key: Optional[str] = None,
+        idempotency_key: Union[str, bool, None] = None,
         timeout: Optional[float] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> "Result[CreateOutputData]":
@@ -699,7 +699,7 @@ class GeneratedMethods:
         eventId: Optional[str] = None,
         from_: Optional[str] = None,
         to: Optional[str] = None,
-        idempotency_key: Optional[str] = None,
+        idempotency_key: Union[str, bool, None] = None,
         timeout: Optional[float] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> "Result[ReplayAlertData]":
@@ -716,7 +716,7 @@ class GeneratedMethods:
         self,
         *,
         webhookId: str,
-        idempotency_key: Optional[str] = None,
+        idempotency_key: Union[str, bool, None] = None,
         timeout: Optional[float] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> "Result[RotateAlertSecretData]":
@@ -733,7 +733,7 @@ class GeneratedMethods:
         self,
         *,
         webhookId: str,
-        idempotency_key: Optional[str] = None,
+        idempotency_key: Union[str, bool, None] = None,
         timeout: Optional[float] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> "Result[TestAlertData]":
@@ -751,7 +751,7 @@ class GeneratedMethods:
         *,
         webhookId: str,
         status: Literal["active", "paused"],
-        idempotency_key: Optional[str] = None,
+        idempotency_key: Union[str, bool, None] = None,
         timeout: Optional[float] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> "Result[UpdateAlertData]":
