@@ -23,11 +23,13 @@ export interface ClientsServer {
   stop(): Promise<void>;
 }
 
-export async function startClientsServer(label: string): Promise<ClientsServer> {
+/** `market: false` skips the demo market (the slow part) for tests that only touch account resources. */
+export async function startClientsServer(label: string, opts: { market?: boolean } = {}): Promise<ClientsServer> {
   const t = await createTestDatabase(label);
   let server: RunningServer | undefined;
   try {
-    await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: lastFridayClose(new Date()) });
+    if (opts.market !== false)
+      await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: lastFridayClose(new Date()) });
     server = await startApiServer(t.url, { WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true", NODE_ENV: "development" });
     await t.sql`update plans set a_per_minute = 100000, a_per_month = 100000, b_per_minute = 100000, b_per_day = 100000 where id = 'sandbox'`;
     // Pro: family A quota spent from the start (403 plan_limit_exceeded); Enterprise: one call a minute (429).

@@ -150,7 +150,8 @@ class Client(GeneratedMethods):
                 if 200 <= answer.status < 300:
                     return _result(answer)
                 failure = _error(answer)
-                if answer.status not in RETRYABLE_STATUS:
+                # 409: the first attempt with this Idempotency-Key is still running; its answer is replayed once it ends
+                if answer.status not in RETRYABLE_STATUS and not (answer.status == 409 and key is not None):
                     raise failure
             if attempt >= retries or (failure.retry_after is not None and failure.retry_after > MAX_RETRY_AFTER):
                 raise failure

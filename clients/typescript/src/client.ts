@@ -56,7 +56,8 @@ export function createClient(options: ClientOptions): Client {
         const res = await attemptOnce(url, { method: row.method, headers, body }, timeoutMs, call.signal);
         if (res.status === row.successStatus || (res.status >= 200 && res.status < 300)) return await toResult(res);
         failure = await toError(res);
-        if (!RETRYABLE_STATUS.has(res.status)) throw failure;
+        // 409: the first attempt with this Idempotency-Key is still running; its answer is replayed once it ends
+        if (!RETRYABLE_STATUS.has(res.status) && !(res.status === 409 && idempotencyKey !== null)) throw failure;
       } catch (err) {
         if (!(err instanceof ApiError)) throw err; // the caller's abort, or a bug: not retried
         failure = err;
