@@ -66,3 +66,41 @@ test("the package builds to ESM with declarations; its entry imports no node: mo
     rmSync(out, { recursive: true, force: true });
   }
 });
+
+test("the README's examples compile against the client and cover every method", () => {
+  const readme = readFileSync(join(pkg, "README.md"), "utf8");
+  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const shown = new Set([...readme.matchAll(/api\.(\w+)\(/g)].map((m) => m[1]));
+  const table = readFileSync(join(pkg, "src/generated/operations.ts"), "utf8");
+  const ids = [...table.matchAll(/^ {2}"(\w+)": \{/gm)].map((m) => m[1]);
+  assert.ok(ids.length >= 21);
+  for (const id of ids) assert.ok(shown.has(id), `the README shows api.${id}(…)`);
+  const dir = mkdtempSync(join(tmpdir(), "orclient-readme-"));
+  try {
+    const prelude = [
+      `declare const process: { env: Record<string, string | undefined> };`,
+      `import { createClient as __create } from "@options-research/client";`,
+      `const api = __create({ apiKey: "k", baseUrl: "http://x" });`,
+    ];
+    const files = blocks.map((code, i) => {
+      const file = join(dir, `block${i}.ts`);
+      const own = /const api\b/.test(code);
+      writeFileSync(file, `${(own ? prelude.slice(0, 1) : prelude).join("\n")}\n${code}\nexport {};\n`);
+      return file;
+    });
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        extends: join(pkg, "tsconfig.json"),
+        compilerOptions: { paths: { "@options-research/client": [join(pkg, "src/index.ts")] } },
+        include: [],
+        files,
+      }),
+    );
+    const r = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

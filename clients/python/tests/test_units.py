@@ -97,5 +97,25 @@ class WebhookRules(unittest.TestCase):
         self.assertTrue(verify_webhook(self.body, self.headers(s, 0), s, now=100))
 
 
+class Readme(unittest.TestCase):
+    def test_every_method_is_shown_and_the_examples_parse(self) -> None:
+        import ast
+        import pathlib
+        import re
+
+        readme = (pathlib.Path(__file__).parent.parent / "README.md").read_text()
+        for op_id in OPERATIONS:
+            name = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", op_id).lower()
+            self.assertIn(f"client.{name}(", readme)
+        import inspect
+
+        for block in re.findall(r"```python\n(.*?)```", readme, re.S):
+            for node in ast.walk(ast.parse(block)):
+                f = node.func if isinstance(node, ast.Call) else None
+                if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "client":
+                    # the example's keyword arguments are the method's parameters
+                    inspect.signature(getattr(Client, f.attr)).bind(None, **{k.arg: None for k in node.keywords if k.arg})
+
+
 if __name__ == "__main__":
     unittest.main()
