@@ -63,6 +63,6 @@ export async function generateClientFiles(doc: Json): Promise<Record<keyof typeo
   return {
     tsSchema: await typescriptSchema(doc),
     tsOperations: typescriptOperations(rows, version),
-    python: pythonModule(rows, version),
+    python: pythonModule(doc, rows, version),
   };
 }

@@ -23,9 +23,12 @@ export interface OperationRow {
 /** The document's own reference (`GET /openapi.json`) is not a client method: the generator reads the document itself. */
 const SKIPPED = new Set(["GET /api/v1/openapi.json"]);
 
-function mergeObjectFields(schema: Json | undefined): { name: string; required: boolean; schema: Json }[] {
+function mergeObjectFields(
+  schema: Json | undefined,
+  resolve: (s: Json) => Json | undefined,
+): { name: string; required: boolean; schema: Json }[] {
   if (!schema) return [];
-  const variants: Json[] = schema.anyOf ?? schema.oneOf ?? [schema];
+  const variants: Json[] = (schema.anyOf ?? schema.oneOf ?? [schema]).map((v: Json) => resolve(v) ?? {});
   const seen = new Map<string, { name: string; required: boolean; schema: Json }>();
   for (const v of variants) {
     const req = new Set<string>(v.required ?? []);
@@ -38,11 +41,29 @@ function mergeObjectFields(schema: Json | undefined): { name: string; required: 
   return [...seen.values()];
 }
 
-/** The `data` schema of a success response: the second `allOf` member of the family envelope. */
-function dataSchemaOf(response: Json | undefined): Json {
-  const schema = response?.content?.["application/json"]?.schema ?? {};
-  for (const part of schema.allOf ?? []) if (part.properties?.data) return part.properties.data;
-  return schema.properties?.data ?? {};
+/** Follows a local `$ref` (`#/components/schemas/X`) to the schema it names. */
+export function resolveRef(doc: Json, schema: Json | undefined): Json | undefined {
+  let s = schema;
+  for (let hops = 0; s && typeof s.$ref === "string" && hops < 32; hops++) {
+    if (!s.$ref.startsWith("#/")) throw new Error(`only local $refs are supported: ${s.$ref}`);
+    s = s.$ref
+      .slice(2)
+      .split("/")
+      .reduce<any>((node, part) => node?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], doc);
+  }
+  return s;
+}
+
+/** The `data` schema of a success response: the most specific `data` among the envelope's `allOf` members. */
+function dataSchemaOf(doc: Json, response: Json | undefined): Json {
+  const schema = resolveRef(doc, resolveRef(doc, response)?.content?.["application/json"]?.schema) ?? {};
+  let found: Json | undefined = schema.properties?.data;
+  for (const part of schema.allOf ?? []) {
+    const data = resolveRef(doc, part)?.properties?.data;
+    if (data && (data.$ref || data.properties || data.items || data.anyOf || data.oneOf)) found = data;
+    else found ??= data;
+  }
+  return found ?? {};
 }
 
 export function operationTable(doc: Json): OperationRow[] {
@@ -53,13 +74,13 @@ export function operationTable(doc: Json): OperationRow[] {
       if (SKIPPED.has(`${method} ${path}`)) continue;
       if (typeof op.operationId !== "string" || !/^[a-z][A-Za-z0-9]*$/.test(op.operationId))
         throw new Error(`${method} ${path}: operationId must be a lowerCamelCase method name, got ${op.operationId}`);
-      const params: Json[] = op.parameters ?? [];
+      const params: Json[] = (op.parameters ?? []).map((p: Json) => resolveRef(doc, p));
       const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1]);
       const queryParams = params
         .filter((p) => p.in === "query")
         .map((p) => ({ name: p.name as string, required: Boolean(p.required), schema: p.schema ?? {} }));
-      const bodySchema = op.requestBody?.content?.["application/json"]?.schema;
-      const bodyFields = mergeObjectFields(bodySchema);
+      const bodySchema = resolveRef(doc, resolveRef(doc, op.requestBody)?.content?.["application/json"]?.schema);
+      const bodyFields = mergeObjectFields(bodySchema, (x) => resolveRef(doc, x));
       const names = [...pathParams, ...queryParams.map((q) => q.name), ...bodyFields.map((b) => b.name)];
       const dup = names.find((n, i) => names.indexOf(n) !== i);
       if (dup) throw new Error(`${op.operationId}: parameter '${dup}' is both a path/query and a body field`);
@@ -76,7 +97,7 @@ export function operationTable(doc: Json): OperationRow[] {
         successStatus: Number(success),
         authenticated: Array.isArray(op.security) ? op.security.length > 0 : true,
         summary: String(op.summary ?? ""),
-        dataSchema: dataSchemaOf(op.responses?.[success]),
+        dataSchema: dataSchemaOf(doc, op.responses?.[success]),
       });
     }
   }

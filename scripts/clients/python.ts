@@ -1,5 +1,5 @@
 /** Python source generated from the operation table: TypedDicts of every operation's data, the table, and the methods. */
-import type { OperationRow } from "./operations";
+import { resolveRef, type OperationRow } from "./operations";
 
 type Json = Record<string, any>;
 
@@ -28,9 +28,15 @@ class TypedDicts {
   readonly defs: string[] = [];
   private readonly byName = new Map<string, string>();
 
+  constructor(private readonly doc: Json) {}
+
   /** The Python type of a JSON Schema; object schemas with properties become named TypedDicts. */
   type(schema: Json | undefined, name: string): string {
     if (!schema || typeof schema !== "object") return "Any";
+    // a component keeps its own name, so two operations answering the same schema share one TypedDict
+    if (typeof schema.$ref === "string")
+      return this.type(resolveRef(this.doc, schema), pascal(schema.$ref.split("/").pop()!));
+    if (Array.isArray(schema.allOf) && schema.allOf.length === 1) return this.type(schema.allOf[0], name);
     if ("const" in schema) return `Literal[${pyLiteral(schema.const)}]`;
     if (Array.isArray(schema.enum)) return `Literal[${schema.enum.map(pyLiteral).join(", ")}]`;
     const union: Json[] | undefined = schema.anyOf ?? schema.oneOf;
@@ -117,8 +123,8 @@ function paramType(dicts: TypedDicts, schema: Json, name: string): string {
   return dicts.type(schema, name);
 }
 
-export function pythonModule(rows: OperationRow[], version: string): string {
-  const dicts = new TypedDicts();
+export function pythonModule(doc: Json, rows: OperationRow[], version: string): string {
+  const dicts = new TypedDicts(doc);
   const dataTypes = new Map(rows.map((r) => [r.operationId, dicts.type(r.dataSchema, `${pascal(r.operationId)}Data`)]));
   const table = rows.map((r) => {
     const fields = (xs: { name: string }[]) => `(${xs.map((x) => `${pyStr(x.name)}, `).join("")})`;

@@ -65,3 +65,18 @@ test("the generator refuses a document whose operation ids are not method names 
   twice.paths["/api/v1/health"].get.operationId = "getTickerSummary";
   assert.throws(() => operationTable(twice), /used twice/);
 });
+
+test("schemas behind $refs (components) are followed, and a component keeps its name in Python", async () => {
+  const doc = structuredClone(buildOpenApi(allRoutes)) as any;
+  const op = doc.paths["/api/v1/ticker/{symbol}/summary"].get;
+  const envelope = op.responses["200"].content["application/json"].schema;
+  const member = envelope.allOf.find((p: any) => p.properties?.data);
+  doc.components.schemas.TickerSummary = member.properties.data;
+  member.properties.data = { $ref: "#/components/schemas/TickerSummary" };
+  doc.components.schemas.TickerSummaryEnvelope = envelope;
+  op.responses["200"].content["application/json"].schema = { $ref: "#/components/schemas/TickerSummaryEnvelope" };
+  const files = await generateClientFiles(doc);
+  assert.match(files.python, /^TickerSummary = TypedDict\("TickerSummary", \{"symbol": str,/m);
+  assert.match(files.python, /def get_ticker_summary\([\s\S]*?\) -> "Result\[TickerSummary\]":/);
+  assert.match(files.tsSchema, /TickerSummary: \{/);
+});
