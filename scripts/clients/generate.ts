@@ -1,9 +1,7 @@
 /** Both clients' generated files from one OpenAPI document: TypeScript types and table, Python TypedDicts and methods. */
 import openapiTS, { astToString, NUMBER, STRING, tsUnion } from "openapi-typescript";
-import { operationTable, type OperationRow } from "./operations";
+import { operationTable, type Json, type OperationRow } from "./operations";
 import { pythonModule } from "./python";
-
-type Json = Record<string, any>;
 
 export const GENERATED_FILES = {
   tsSchema: "clients/typescript/src/generated/schema.ts",

@@ -1,6 +1,7 @@
 /** The operation table both clients are generated from: one row per operationId of the OpenAPI document. */
 
-type Json = Record<string, any>;
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is walked by its shape, which JSON Schema leaves open
+export type Json = Record<string, any>;
 
 export interface OperationRow {
   operationId: string;
@@ -49,7 +50,7 @@ export function resolveRef(doc: Json, schema: Json | undefined): Json | undefine
     s = s.$ref
       .slice(2)
       .split("/")
-      .reduce<any>((node, part) => node?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], doc);
+      .reduce<Json | undefined>((node, part) => node?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], doc);
   }
   return s;
 }

@@ -1,7 +1,5 @@
 /** Python source generated from the operation table: TypedDicts of every operation's data, the table, and the methods. */
-import { resolveRef, type OperationRow } from "./operations";
-
-type Json = Record<string, any>;
+import { resolveRef, type Json, type OperationRow } from "./operations";
 
 const PY_KEYWORDS = new Set(
   "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(
@@ -35,7 +33,7 @@ class TypedDicts {
     if (!schema || typeof schema !== "object") return "Any";
     // a component keeps its own name, so two operations answering the same schema share one TypedDict
     if (typeof schema.$ref === "string")
-      return this.type(resolveRef(this.doc, schema), pascal(schema.$ref.split("/").pop()!));
+      return this.type(resolveRef(this.doc, schema), pascal(schema.$ref.split("/").pop() ?? name));
     if (Array.isArray(schema.allOf) && schema.allOf.length === 1) return this.type(schema.allOf[0], name);
     if ("const" in schema) return `Literal[${pyLiteral(schema.const)}]`;
     if (Array.isArray(schema.enum)) return `Literal[${schema.enum.map(pyLiteral).join(", ")}]`;

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { allRoutes } from "../../lib/api/routes";
 import { buildOpenApi } from "../../lib/api/openapi";
 import { GENERATED_FILES, generateClientFiles } from "../../scripts/clients/generate";
-import { operationTable } from "../../scripts/clients/operations";
+import { operationTable, type Json } from "../../scripts/clients/operations";
 
 const ISSUE_OPERATION_IDS = [
   "getTickerSummary",
@@ -57,7 +57,7 @@ test("the clients have one method per operation id of the document, the issue's 
 });
 
 test("the generator refuses a document whose operation ids are not method names or collide", () => {
-  const doc = buildOpenApi(allRoutes) as any;
+  const doc = buildOpenApi(allRoutes) as Json;
   const broken = structuredClone(doc);
   broken.paths["/api/v1/health"].get.operationId = "GET_api_v1_health";
   assert.throws(() => operationTable(broken), /lowerCamelCase/);
@@ -67,10 +67,10 @@ test("the generator refuses a document whose operation ids are not method names 
 });
 
 test("schemas behind $refs (components) are followed, and a component keeps its name in Python", async () => {
-  const doc = structuredClone(buildOpenApi(allRoutes)) as any;
+  const doc = structuredClone(buildOpenApi(allRoutes)) as Json;
   const op = doc.paths["/api/v1/ticker/{symbol}/summary"].get;
   const envelope = op.responses["200"].content["application/json"].schema;
-  const member = envelope.allOf.find((p: any) => p.properties?.data);
+  const member = envelope.allOf.find((p: Json) => p.properties?.data);
   doc.components.schemas.TickerSummary = member.properties.data;
   member.properties.data = { $ref: "#/components/schemas/TickerSummary" };
   doc.components.schemas.TickerSummaryEnvelope = envelope;

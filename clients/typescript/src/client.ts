@@ -1,5 +1,5 @@
 /** The hand-written layer over the generated operation table: request building, retries, timeouts, results, errors. */
-import { ApiError } from "./errors.js";
+import { ApiError, type ApiErrorCode } from "./errors.js";
 import { OPERATIONS, type OperationId } from "./generated/operations.js";
 import { MAX_RETRY_AFTER_S, parseRetryAfter, RETRYABLE_STATUS, retryDelayMs, sleep } from "./retry.js";
 import type { CallOptions, DataLabel, OperationMethods, RateLimit, Result } from "./types.js";
@@ -20,7 +20,7 @@ export interface ClientOptions {
 export type Client = OperationMethods;
 
 type Row = (typeof OPERATIONS)[OperationId];
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
@@ -74,7 +74,7 @@ export function createClient(options: ClientOptions): Client {
     signal?.throwIfAborted();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new ApiError(timeoutError(timeoutMs))), timeoutMs);
-    const onAbort = () => controller.abort(signal!.reason);
+    const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       const res = await doFetch(url, { ...init, signal: controller.signal });
@@ -134,10 +134,12 @@ export function buildRequest(base: string, row: Row, params: Json): { url: strin
 
 type Raw = { status: number; headers: Headers; text: string };
 
+const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
+
 function parseJson(text: string): Json | null {
   try {
-    const v = JSON.parse(text);
-    return v !== null && typeof v === "object" ? v : null;
+    const v: unknown = JSON.parse(text);
+    return isObject(v) ? v : null;
   } catch {
     return null;
   }
@@ -161,7 +163,8 @@ function rateLimitOf(h: Headers): RateLimit | null {
 /** Family A keeps the labels in `meta`; family B beside the data. Both reach the caller the same way. */
 async function toResult(res: Raw): Promise<Result<unknown>> {
   const json = parseJson(res.text);
-  const requestId = res.headers.get("x-request-id") ?? json?.meta?.request_id ?? "";
+  const meta = json && isObject(json.meta) ? json.meta : null;
+  const requestId = res.headers.get("x-request-id") ?? (typeof meta?.request_id === "string" ? meta.request_id : "");
   if (!json || !("data" in json) || typeof json.disclaimer !== "string")
     throw new ApiError({
       status: res.status,
@@ -169,12 +172,11 @@ async function toResult(res: Raw): Promise<Result<unknown>> {
       message: `The answer (${res.status}) is not the API's envelope.`,
       requestId,
     });
-  const a = json.meta && typeof json.meta === "object";
   return {
     data: json.data,
     disclaimer: json.disclaimer,
-    dataLabel: (a ? json.meta.data_freshness : json.dataLabel) as DataLabel,
-    isMock: Boolean(a ? json.meta.is_mock : json.isMockData),
+    dataLabel: (meta ? meta.data_freshness : json.dataLabel) as DataLabel,
+    isMock: Boolean(meta ? meta.is_mock : json.isMockData),
     requestId,
     rateLimit: rateLimitOf(res.headers),
     status: res.status,
@@ -183,11 +185,17 @@ async function toResult(res: Raw): Promise<Result<unknown>> {
 
 async function toError(res: Raw): Promise<ApiError> {
   const json = parseJson(res.text);
-  const error = json?.error;
+  const error = json && isObject(json.error) ? json.error : null;
   const retryAfter = parseRetryAfter(res.headers.get("retry-after"));
   const requestId = res.headers.get("x-request-id");
   if (error && typeof error.code === "string" && typeof error.message === "string")
-    return new ApiError({ status: res.status, code: error.code, message: error.message, requestId, retryAfter });
+    return new ApiError({
+      status: res.status,
+      code: error.code as ApiErrorCode,
+      message: error.message,
+      requestId,
+      retryAfter,
+    });
   return new ApiError({
     status: res.status,
     code: "unexpected_response",
