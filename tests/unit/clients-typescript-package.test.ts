@@ -56,8 +56,17 @@ test("the package builds to ESM with declarations; its entry imports no node: mo
     const mod = await import(pathToFileURL(join(out, "index.js")).href);
     assert.equal(typeof mod.createClient, "function");
     assert.equal(typeof mod.verifyWebhook, "function");
-    const client = mod.createClient({ apiKey: "svc_test_x", baseUrl: "http://127.0.0.1:9" });
-    assert.equal(typeof client.getTickerSummary, "function");
+    const seen: string[] = [];
+    const fetchSpy = async (url: string) => {
+      seen.push(url);
+      return new Response(JSON.stringify({ data: {}, disclaimer: "d", isMockData: false, dataLabel: "none" }));
+    };
+    for (const baseUrl of ["http://127.0.0.1:9", "http://127.0.0.1:9/api/v1/"]) {
+      const client = mod.createClient({ apiKey: "svc_test_x", baseUrl, fetch: fetchSpy });
+      assert.equal(typeof client.getTickerSummary, "function");
+      await client.getHealth();
+    }
+    assert.deepEqual(seen, ["http://127.0.0.1:9/api/v1/health", "http://127.0.0.1:9/api/v1/health"]);
     const manifest = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8"));
     assert.equal(manifest.name, "@options-research/client");
     assert.match(manifest.version, /^\d+\.\d+\.\d+$/);

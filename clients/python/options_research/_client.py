@@ -92,7 +92,10 @@ class Client(GeneratedMethods):
         if not base_url:
             raise ValueError("base_url is required")
         self.api_key = api_key
+        # the paths carry /api/v1 themselves; a base URL that already ends in it is accepted too
         self.base_url = base_url.rstrip("/")
+        if self.base_url.endswith("/api/v1"):
+            self.base_url = self.base_url[: -len("/api/v1")]
         self.timeout = timeout
         self.max_retries = max_retries
 

@@ -44,6 +44,17 @@ class RequestBuilding(unittest.TestCase):
         self.assertIn("idempotency_key", params)
         self.assertNotIn("idempotency_key", inspect.signature(Client.get_ticker_summary).parameters)
 
+    def test_base_url_with_or_without_the_api_prefix(self) -> None:
+        c = Client(api_key="svc_test_x", base_url="http://api.example/api/v1/")
+        self.assertEqual(c._build(OPERATIONS["getHealth"], {})[0], "http://api.example/api/v1/health")
+
+    def test_the_package_is_python_3_9_syntax(self) -> None:
+        import ast
+        import pathlib
+
+        for f in (pathlib.Path(__file__).parent.parent / "options_research").glob("*.py"):
+            ast.parse(f.read_text(), filename=str(f), feature_version=(3, 9))
+
     def test_missing_path_parameter(self) -> None:
         with self.assertRaises(TypeError):
             self.client.get_ticker_summary(symbol="")

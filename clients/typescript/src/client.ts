@@ -7,7 +7,7 @@ import type { CallOptions, DataLabel, OperationMethods, RateLimit, Result } from
 export interface ClientOptions {
   /** `svc_test_…`, `svc_live_…` or `svc_sk_live_…`; sent as `Authorization: Bearer`. */
   apiKey: string;
-  /** The service's origin, e.g. `https://api.example.com` (the `/api/v1` paths are added). */
+  /** The service's origin, e.g. `https://api.example.com` (`/api/v1` is added; a trailing `/api/v1` is dropped). */
   baseUrl: string;
   /** A fetch implementation; the global one by default. */
   fetch?: typeof fetch;
@@ -28,7 +28,8 @@ const DEFAULT_MAX_RETRIES = 2;
 export function createClient(options: ClientOptions): Client {
   if (!options.apiKey) throw new TypeError("createClient: apiKey is required");
   if (!options.baseUrl) throw new TypeError("createClient: baseUrl is required");
-  const base = options.baseUrl.replace(/\/+$/, "");
+  // the paths carry /api/v1 themselves; a base URL that already ends in it is accepted too
+  const base = options.baseUrl.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const client: Record<string, unknown> = {};
   for (const id of Object.keys(OPERATIONS) as OperationId[]) {
