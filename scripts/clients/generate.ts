@@ -1,6 +1,6 @@
 /** Both clients' generated files from one OpenAPI document: TypeScript types and table, Python TypedDicts and methods. */
 import openapiTS, { astToString, NUMBER, STRING, tsUnion } from "openapi-typescript";
-import { operationTable, type Json, type OperationRow } from "./operations";
+import { errorCodes, operationTable, type Json, type OperationRow } from "./operations";
 import { pythonModule } from "./python";
 
 export const GENERATED_FILES = {
@@ -27,7 +27,7 @@ async function typescriptSchema(doc: Json): Promise<string> {
   return `${HEADER}/* eslint-disable */\n${astToString(ast)}`;
 }
 
-function typescriptOperations(rows: OperationRow[], version: string): string {
+function typescriptOperations(rows: OperationRow[], version: string, codes: string[]): string {
   const table = Object.fromEntries(
     rows.map((r) => [
       r.operationId,
@@ -52,6 +52,9 @@ export const API_VERSION = ${JSON.stringify(version)};
 export const OPERATIONS = ${JSON.stringify(table, null, 2)} as const;
 
 export type OperationId = keyof typeof OPERATIONS;
+
+/** Every error code the API answers with. */
+export const ERROR_CODES = ${JSON.stringify(codes)} as const;
 `;
 }
 
@@ -60,7 +63,7 @@ export async function generateClientFiles(doc: Json): Promise<Record<keyof typeo
   const version = String(doc.info?.version ?? "0.0.0");
   return {
     tsSchema: await typescriptSchema(doc),
-    tsOperations: typescriptOperations(rows, version),
-    python: pythonModule(doc, rows, version),
+    tsOperations: typescriptOperations(rows, version, errorCodes(doc)),
+    python: pythonModule(doc, rows, version, errorCodes(doc)),
   };
 }

@@ -107,3 +107,18 @@ export function operationTable(doc: Json): OperationRow[] {
   if (dupId) throw new Error(`operationId ${dupId} is used twice`);
   return rows.sort((a, b) => a.operationId.localeCompare(b.operationId));
 }
+
+/** The API's error codes: the document's `x-error-codes` list, else every enum value found under `error.code`. */
+export function errorCodes(doc: Json): string[] {
+  const listed = Array.isArray(doc["x-error-codes"]) ? doc["x-error-codes"].map((e: Json) => String(e.code)) : [];
+  if (listed.length > 0) return [...new Set(listed)].sort();
+  const found = new Set<string>();
+  const walk = (node: unknown, underCode: boolean): void => {
+    if (!node || typeof node !== "object") return;
+    const n = node as Json;
+    if (underCode && Array.isArray(n.enum)) for (const v of n.enum) found.add(String(v));
+    for (const [k, v] of Object.entries(n)) walk(v, k === "code");
+  };
+  walk(doc.components?.schemas, false);
+  return [...found].sort();
+}

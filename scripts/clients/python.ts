@@ -121,7 +121,7 @@ function paramType(dicts: TypedDicts, schema: Json, name: string): string {
   return dicts.type(schema, name);
 }
 
-export function pythonModule(doc: Json, rows: OperationRow[], version: string): string {
+export function pythonModule(doc: Json, rows: OperationRow[], version: string, codes: string[]): string {
   const dicts = new TypedDicts(doc);
   const dataTypes = new Map(rows.map((r) => [r.operationId, dicts.type(r.dataSchema, `${pascal(r.operationId)}Data`)]));
   const table = rows.map((r) => {
@@ -185,6 +185,10 @@ export function pythonModule(doc: Json, rows: OperationRow[], version: string): 
     "    from ._result import Result",
     "",
     `API_VERSION = ${pyStr(version)}`,
+    "",
+    "# Every error code the API answers with.",
+    `ErrorCode = Literal[${codes.map(pyStr).join(", ")}]`,
+    `ERROR_CODES: Tuple[str, ...] = (${codes.map((c) => `${pyStr(c)}, `).join("")})`,
     "",
     "",
     ...dicts.defs.flatMap((d) => [d, "", ""]),

@@ -2,7 +2,7 @@
 export { createClient, type Client, type ClientOptions } from "./client.js";
 export { ApiError, type ApiErrorCode } from "./errors.js";
 export { verifyWebhook, WebhookVerificationError, type VerifyOptions } from "./webhooks.js";
-export { API_VERSION, OPERATIONS, type OperationId } from "./generated/operations.js";
+export { API_VERSION, ERROR_CODES, OPERATIONS, type OperationId } from "./generated/operations.js";
 export type {
   CallOptions,
   Data,

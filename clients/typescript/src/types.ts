@@ -1,6 +1,6 @@
 /** Parameter and result types of every operation, derived from the generated OpenAPI types. */
-import type { components, operations, webhooks } from "./generated/schema.js";
-import type { OperationId } from "./generated/operations.js";
+import type { operations, webhooks } from "./generated/schema.js";
+import type { ERROR_CODES, OperationId } from "./generated/operations.js";
 
 type Nothing = Record<never, never>;
 type OrNothing<T> = [T] extends [never] ? Nothing : [T] extends [undefined] ? Nothing : T;
@@ -28,7 +28,7 @@ type DataOf<E> = E extends { data?: infer D } ? KnownKeys<NonNullable<D>> : unkn
 /** The `data` of an operation's success answer. */
 export type Data<K extends OperationId> = DataOf<JsonOf<SuccessOf<Op<K>>>>;
 
-export type ErrorCode = components["schemas"]["ErrorA"]["error"]["code"];
+export type ErrorCode = (typeof ERROR_CODES)[number];
 export type DataLabel = "live" | "delayed-15m" | "end-of-day" | "demo" | "none";
 
 /** The burst window's classic headers and the IETF structured fields as sent; null on routes without a key. */
