@@ -7,7 +7,7 @@ const api = createClient({ apiKey: "svc_test_x", baseUrl: "https://api.example.c
 export async function parameters() {
   await api.getTickerSummary({ symbol: "AAPL" });
   await api.listOptionsFlow({ symbol: "AAPL", min_premium: 50000 });
-  await api.listOptionsFlow({ min_premium: "50000", type: "sweep", limit: 10 });
+  await api.listOptionsFlow({ type: "sweep", limit: 10 });
   await api.listOptionsFlow();
   await api.getYieldCurve();
   await api.createOutput({ symbol: "AAPL", strategy: "long_call", expiry: "2026-12-18", strikes: [200] });
