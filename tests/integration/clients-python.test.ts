@@ -36,7 +36,12 @@ test("the Python client's unittest suite passes against the real server", async 
   let out = "";
   child.stdout.on("data", (d) => (out += d));
   child.stderr.on("data", (d) => (out += d));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on("error", (err) =>
+      reject(new Error(`cannot run ${python} (Python 3.9+ is needed; set PYTHON): ${err.message}`)),
+    );
+    child.on("close", resolve);
+  });
   assert.equal(code, 0, out);
   // only the idempotency tests may skip, and only until the server answers Idempotent-Replayed
   const skipped = out.split("\n").filter((l) => /skipped/i.test(l) && !/^(OK|FAILED)/.test(l));
