@@ -1,7 +1,7 @@
 /**
  * Copy-as-code for one call in curl, TypeScript and Python, from the generated operation table, so the API
  * reference's quick start and the playground show the same call three ways. The key is never embedded: every sample
- * reads it from the OPTIONS_RESEARCH_KEY environment variable.
+ * reads it from an environment variable (API_KEY unless told).
  */
 import { OPERATIONS, type OperationId } from "../typescript/src/generated/operations";
 
@@ -13,7 +13,8 @@ export interface CodeSamples {
   python: string;
 }
 
-const KEY_ENV = "OPTIONS_RESEARCH_KEY";
+/** The environment variable the samples read the key from; the playground's curl already uses `$API_KEY`. */
+export const DEFAULT_KEY_ENV = "API_KEY";
 const PY_KEYWORDS = new Set(
   "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(
     " ",
@@ -42,8 +43,22 @@ function ts(v: SampleParams): string {
   return `{ ${entries.map(([k, x]) => `${key(k)}: ${JSON.stringify(x)}`).join(", ")} }`;
 }
 
+/** The operation id of a route, e.g. `operationIdFor("GET", "/api/v1/options-flow")` → `listOptionsFlow`. */
+export function operationIdFor(method: string, path: string): OperationId | null {
+  const found = (Object.keys(OPERATIONS) as OperationId[]).find(
+    (id) => OPERATIONS[id].method === method.toUpperCase() && OPERATIONS[id].path === path,
+  );
+  return found ?? null;
+}
+
 /** The three samples for `operationId` called with `params` (API names, as the methods take them). */
-export function codeSamples(operationId: OperationId, params: SampleParams, baseUrl: string): CodeSamples {
+export function codeSamples(
+  operationId: OperationId,
+  params: SampleParams,
+  baseUrl: string,
+  { keyEnv = DEFAULT_KEY_ENV }: { keyEnv?: string } = {},
+): CodeSamples {
+  const KEY_ENV = keyEnv;
   const op = OPERATIONS[operationId];
   const given = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== ""));
   const base = baseUrl.replace(/\/+$/, "");

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { codeSamples, type SampleParams } from "../../clients/snippets";
+import { codeSamples, operationIdFor, type SampleParams } from "../../clients/snippets";
 import { OPERATIONS, type OperationId } from "../../clients/typescript/src/generated/operations";
 import { buildRequest } from "../../clients/typescript/src/client";
 
@@ -42,7 +42,9 @@ test("curl sends the client's URL and body; the key stays in the environment", (
     assert.ok(s.curl.includes(`'${url}'`), `${id}: ${s.curl}`);
     if (body) assert.ok(s.curl.includes(`-d '${body}'`), `${id} body`);
     for (const code of Object.values(s)) assert.doesNotMatch(code, /svc_(test|live|sk)_/);
-    assert.match(s.python, /os\.environ\["OPTIONS_RESEARCH_KEY"\]/);
+    assert.match(s.python, /os\.environ\["API_KEY"\]/);
+    if (OPERATIONS[id].authenticated) assert.match(s.curl, /\$API_KEY/);
+    assert.equal(operationIdFor(OPERATIONS[id].method, OPERATIONS[id].path), id);
   }
 });
 
