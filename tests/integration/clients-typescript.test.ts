@@ -192,6 +192,10 @@ describe("TypeScript client: errors", () => {
   it("401, 403, 404, 400, 405, 413 and 503 become ApiError with status, code, message and request id", async () => {
     const test = client(s.testKey);
     const pro = client(s.proKey);
+    // the client always sends its key; an empty Authorization header stands for a caller who sent none
+    const noKey = { headers: { authorization: "" } };
+    await expectApiError(test.getTickerSummary({ symbol: "AAPL" }, noKey), 401, "missing_api_key");
+    await expectApiError(test.getYieldCurve(undefined, noKey), 401, "missing_api_key");
     await expectApiError(client("svc_test_nope").getTickerSummary({ symbol: "AAPL" }), 401, "invalid_api_key");
     await expectApiError(client("svc_test_nope").getYieldCurve(), 401, "invalid_api_key");
     await expectApiError(client(s.inactiveKey).getTickerSummary({ symbol: "AAPL" }), 403, "inactive_key");

@@ -145,6 +145,10 @@ class EveryOperation(ErrorAssertions):
 class Errors(ErrorAssertions):
     def test_error_codes(self) -> None:
         test, pro = client(key("TEST")), client(key("PRO"))
+        # the client always sends its key; an empty Authorization header stands for a caller who sent none
+        no_key = {"Authorization": ""}
+        self.assertApiError(lambda: test.get_ticker_summary(symbol="AAPL", headers=no_key), 401, "missing_api_key")
+        self.assertApiError(lambda: test.get_yield_curve(headers=no_key), 401, "missing_api_key")
         self.assertApiError(lambda: client("svc_test_nope").get_ticker_summary(symbol="AAPL"), 401, "invalid_api_key")
         self.assertApiError(lambda: client("svc_test_nope").get_yield_curve(), 401, "invalid_api_key")
         self.assertApiError(lambda: client(key("INACTIVE")).get_yield_curve(), 403, "inactive_key")
