@@ -18,7 +18,10 @@ const serialised = new WeakMap<object, string>();
 function dataJson(data: unknown): string {
   if (data === null || typeof data !== "object") return JSON.stringify(data) ?? "null";
   let json = serialised.get(data);
-  if (json === undefined) serialised.set(data, (json = JSON.stringify(data)));
+  if (json === undefined) {
+    json = JSON.stringify(data);
+    serialised.set(data, json);
+  }
   return json;
 }
 

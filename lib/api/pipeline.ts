@@ -411,12 +411,8 @@ export function createPipeline(deps: PipelineDeps) {
     try {
       await deps.database.db.transaction(async (tx) => {
         // Both handles run inside this transaction (on the embedded engine a query outside it would wait for it).
-        const outcome = (r.outcome = await execute(call, {
-          ...deps.database,
-          db: tx as unknown as Db,
-          sql: clientOf(tx),
-        }));
-        const status = statusOf(call, outcome);
+        r.outcome = await execute(call, { ...deps.database, db: tx as unknown as Db, sql: clientOf(tx) });
+        const status = statusOf(call, r.outcome);
         if (status < 200 || status >= 300) throw ROLLBACK;
         r.quotaUsed = await takeQuota(tx, call.caller.keyId, call.quota);
         if (r.quotaUsed === null) {

@@ -96,5 +96,5 @@ export function defineRoute<
     ): Promise<HandlerResult<z.output<RS>>> | HandlerResult<z.output<RS>>;
   },
 ): RouteDef {
-  return { ...route, id: `${route.method} ${route.path}` } as RouteDef;
+  return { ...route, id: `${route.method} ${route.path}` };
 }

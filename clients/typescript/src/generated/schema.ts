@@ -428,7 +428,7 @@ export interface paths {
          *
          *     Family A. No key needed; never metered.
          */
-        get: operations["getOpenApi"];
+        get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -853,15 +853,20 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        ErrorDetail: {
+            /**
+             * @description See x-error-codes.
+             * @enum {string}
+             */
+            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "inactive_key" | "subscription_required" | "plan_limit_exceeded" | "endpoint_pending_licensing" | "not_found" | "symbol_not_found" | "method_not_allowed" | "payload_too_large" | "rate_limit_exceeded" | "internal_error" | "data_source_unavailable";
+            /** @description Says what to fix; never a stack trace. */
+            message: string;
+        };
         ErrorA: {
-            error: {
-                /** @enum {unknown} */
-                code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "inactive_key" | "subscription_required" | "plan_limit_exceeded" | "endpoint_pending_licensing" | "not_found" | "symbol_not_found" | "method_not_allowed" | "payload_too_large" | "rate_limit_exceeded" | "internal_error" | "data_source_unavailable";
-                message: string;
-            };
+            error: components["schemas"]["ErrorDetail"];
         };
         ErrorB: {
-            error: components["schemas"]["ErrorA"]["error"];
+            error: components["schemas"]["ErrorDetail"];
             data: null;
             /** @constant */
             disclaimer: "Educational market analysis only, not financial advice. These are the service's own derived analytics, not quotes; demo data is synthetic and must never be treated as a live quote. Show this disclaimer to end users; do not re-sell or redistribute raw output.";
@@ -870,25 +875,25 @@ export interface components {
             timestamp: string;
             /**
              * @description demo for test keys; none when no data was served.
-             * @enum {unknown}
+             * @enum {string}
              */
             dataLabel: "live" | "delayed-15m" | "end-of-day" | "demo" | "none";
         };
+        /** @description Family A's envelope around a route's `data` (each operation gives the data's schema). */
         EnvelopeA: {
-            data: Record<string, unknown>;
             meta: {
                 /** @description Path of the request. */
                 endpoint: string;
                 /**
                  * @description Plan of the calling key: Sandbox for test keys, the account's plan for live keys.
-                 * @enum {unknown}
+                 * @enum {string}
                  */
                 plan: "Sandbox" | "Starter" | "Pro" | "Enterprise";
-                /** @enum {unknown} */
+                /** @enum {string} */
                 environment: "test" | "live";
                 /**
                  * @description See Freshness labels.
-                 * @enum {unknown}
+                 * @enum {string}
                  */
                 data_freshness: "live" | "delayed-15m" | "end-of-day" | "demo";
                 /** @description true for test keys (demo data). */
@@ -906,8 +911,8 @@ export interface components {
             /** @constant */
             not_financial_advice: true;
         };
+        /** @description Family B's envelope around a route's `data` (each operation gives the data's schema). */
         EnvelopeB: {
-            data: Record<string, unknown>;
             /** @constant */
             disclaimer: "Educational market analysis only, not financial advice. These are the service's own derived analytics, not quotes; demo data is synthetic and must never be treated as a live quote. Show this disclaimer to end users; do not re-sell or redistribute raw output.";
             isMockData: boolean;
@@ -915,7 +920,7 @@ export interface components {
             timestamp: string;
             /**
              * @description See Freshness labels; none on health.
-             * @enum {unknown}
+             * @enum {string}
              */
             dataLabel: "live" | "delayed-15m" | "end-of-day" | "demo" | "none";
         };
@@ -950,7 +955,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeA"] & {
-                        data?: {
+                        data: {
                             symbol: string;
                             name: string;
                             /** @description Last price of the underlying, USD. */
@@ -979,7 +984,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -988,7 +998,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -997,7 +1012,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
@@ -1006,16 +1026,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "symbol_not_found";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -1024,7 +1040,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -1033,7 +1054,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -1042,7 +1068,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -1069,7 +1100,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeA"] & {
-                        data?: {
+                        data: {
                             symbol: string;
                             /** @description Composite signal score, integer 0–100: round(50 + 50 × weighted mean of directional components). */
                             service_score: number;
@@ -1153,7 +1184,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -1162,7 +1198,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -1171,7 +1212,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
@@ -1180,16 +1226,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "symbol_not_found";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -1198,7 +1240,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -1207,7 +1254,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -1216,7 +1268,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -1263,7 +1320,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeA"] & {
-                        data?: {
+                        data: {
                             events: {
                                 /** @description Stable identifier of the event (a hash, not a trade id). */
                                 id: string;
@@ -1306,7 +1363,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -1315,7 +1377,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -1324,16 +1391,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
+            /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "symbol_not_found";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -1342,7 +1419,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -1351,7 +1433,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -1360,7 +1447,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -1387,7 +1479,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             symbol: string;
                             summary: string;
                             /** @description Agreement of the directional signals, 0–1. */
@@ -1411,7 +1503,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -1420,7 +1517,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -1429,7 +1531,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
@@ -1438,16 +1545,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "symbol_not_found";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -1456,7 +1559,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -1465,7 +1573,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -1474,7 +1587,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -1501,7 +1619,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             symbol: string;
                             /**
                              * @description no_trade if any check fails; caution if two or more warn; else trade.
@@ -1542,7 +1660,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -1551,7 +1674,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -1560,7 +1688,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
@@ -1569,16 +1702,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "symbol_not_found";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -1587,7 +1716,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -1596,7 +1730,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -1605,7 +1744,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -1626,7 +1770,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             /** @description Date of the newest curve (YYYY-MM-DD). */
                             date: string;
                             /** @description Oldest publication date among the points (YYYY-MM-DD); at most 7 days before date. */
@@ -1667,7 +1811,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -1676,7 +1825,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -1685,16 +1839,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -1703,7 +1853,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -1712,7 +1867,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -1721,7 +1881,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -1742,7 +1907,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             /** @description Composite 0–100 (0 extreme fear, 100 extreme greed). */
                             score: number;
                             /** @enum {string} */
@@ -1775,7 +1940,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -1784,7 +1954,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -1793,16 +1968,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -1811,7 +1982,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -1820,7 +1996,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -1829,7 +2010,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -1856,7 +2042,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             /** @description The requested symbols, upper-case, de-duplicated (ranked and unknown ones). */
                             symbols: string[];
                             ranked: {
@@ -1892,7 +2078,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -1901,7 +2092,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -1910,7 +2106,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
@@ -1919,16 +2120,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "symbol_not_found";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -1937,7 +2134,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -1946,7 +2148,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -1955,7 +2162,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -1997,7 +2209,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             output: {
                                 strategy: string;
                                 symbol: string;
@@ -2065,7 +2277,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -2074,7 +2291,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -2083,7 +2305,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
@@ -2092,16 +2319,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "symbol_not_found";
+                        };
+                    };
                 };
             };
             /** @description `payload_too_large`: The request body exceeds the plan's maximum payload. */
@@ -2110,7 +2333,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -2119,7 +2347,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -2128,7 +2361,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -2137,7 +2375,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -2158,7 +2401,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             symbols: {
                                 /** @description Ticker symbol as answered (upper-case). */
                                 symbol: string;
@@ -2184,7 +2427,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -2193,7 +2441,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -2202,16 +2455,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -2220,7 +2469,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -2229,7 +2483,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -2238,7 +2497,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -2265,7 +2529,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             symbol: string;
                             /** @enum {string} */
                             type: "equity" | "etf" | "index" | "volatility_index";
@@ -2294,7 +2558,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -2303,7 +2572,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -2312,7 +2586,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
@@ -2321,16 +2600,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "symbol_not_found";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -2339,7 +2614,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -2348,7 +2628,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -2357,7 +2642,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -2378,7 +2668,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             webhooks: {
                                 webhookId: string;
                                 /** @enum {string} */
@@ -2415,7 +2705,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -2424,7 +2719,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -2433,16 +2733,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -2451,7 +2747,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -2460,7 +2761,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -2469,7 +2775,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -2511,7 +2822,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             webhookId: string;
                             /** @constant */
                             status: "active";
@@ -2543,7 +2854,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -2552,7 +2868,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -2561,16 +2882,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `payload_too_large`: The request body exceeds the plan's maximum payload. */
@@ -2579,7 +2896,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -2588,7 +2910,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -2597,7 +2924,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -2606,7 +2938,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -2630,7 +2967,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             webhookId: string;
                             /** @enum {string} */
                             status: "active" | "paused" | "disabled" | "deleted";
@@ -2665,7 +3002,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -2674,7 +3016,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -2683,7 +3030,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `not_found`: No such route, or no such resource for this account. */
@@ -2692,16 +3044,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -2710,7 +3058,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -2719,7 +3072,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -2728,7 +3086,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -2752,7 +3115,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             webhookId: string;
                             /** @enum {string} */
                             status: "active" | "paused" | "disabled" | "deleted";
@@ -2787,7 +3150,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -2796,7 +3164,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -2805,7 +3178,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `not_found`: No such route, or no such resource for this account. */
@@ -2814,16 +3192,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -2832,7 +3206,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -2841,7 +3220,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -2850,7 +3234,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -2884,7 +3273,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             webhookId: string;
                             /** @enum {string} */
                             status: "active" | "paused" | "disabled" | "deleted";
@@ -2919,7 +3308,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -2928,7 +3322,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -2937,7 +3336,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `not_found`: No such route, or no such resource for this account. */
@@ -2946,16 +3350,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        };
+                    };
                 };
             };
             /** @description `payload_too_large`: The request body exceeds the plan's maximum payload. */
@@ -2964,7 +3364,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -2973,7 +3378,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -2982,7 +3392,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -2991,7 +3406,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -3015,7 +3435,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             /** @description The webhook-id of the queued webhook.test delivery. */
                             eventId: string;
                         };
@@ -3028,7 +3448,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -3037,7 +3462,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -3046,7 +3476,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `not_found`: No such route, or no such resource for this account. */
@@ -3055,16 +3490,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -3073,7 +3504,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -3082,7 +3518,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -3091,7 +3532,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -3121,7 +3567,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             deliveries: {
                                 deliveryId: string;
                                 /** @description The webhook-id header of every attempt. */
@@ -3156,7 +3602,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -3165,7 +3616,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -3174,7 +3630,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `not_found`: No such route, or no such resource for this account. */
@@ -3183,16 +3644,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -3201,7 +3658,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -3210,7 +3672,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -3219,7 +3686,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -3261,7 +3733,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             /** @description Deliveries queued again (each keeps its event's webhook-id). */
                             queued: number;
                         };
@@ -3274,7 +3746,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -3283,7 +3760,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -3292,7 +3774,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `not_found`: No such route, or no such resource for this account. */
@@ -3301,16 +3788,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        };
+                    };
                 };
             };
             /** @description `payload_too_large`: The request body exceeds the plan's maximum payload. */
@@ -3319,7 +3802,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "payload_too_large";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -3328,7 +3816,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -3337,7 +3830,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -3346,7 +3844,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -3370,7 +3873,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             webhookId: string;
                             /** @description The new whsec_… secret, shown only here. */
                             signingSecret: string;
@@ -3386,7 +3889,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
@@ -3395,7 +3903,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
                 };
             };
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
@@ -3404,7 +3917,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `not_found`: No such route, or no such resource for this account. */
@@ -3413,16 +3931,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "not_found";
+                        };
+                    };
                 };
             };
             /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
@@ -3431,7 +3945,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -3440,7 +3959,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
@@ -3449,7 +3973,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
                 };
             };
         };
@@ -3470,7 +3999,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EnvelopeB"] & {
-                        data?: {
+                        data: {
                             /** @enum {string} */
                             status: "ok" | "degraded";
                             version: string;
@@ -3486,16 +4015,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -3504,12 +4029,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorB"];
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
         };
     };
-    getOpenApi: {
+    getOpenApiDocument: {
         parameters: {
             query?: never;
             header?: never;
@@ -3524,7 +4054,183 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, unknown>;
+                    "application/json": {
+                        /** @constant */
+                        openapi: "3.1.0";
+                        info: {
+                            title: string;
+                            version: string;
+                            description: string;
+                        };
+                        servers: {
+                            url: string;
+                        }[];
+                        tags: {
+                            name: string;
+                            description: string;
+                        }[];
+                        /** @description By path template, e.g. /api/v1/ticker/{symbol}/summary. */
+                        paths: {
+                            [key: string]: {
+                                [key: string]: {
+                                    /** @description Present on every /api/v1 operation; absent on webhook events. */
+                                    operationId?: string;
+                                    summary: string;
+                                    description: string;
+                                    tags: string[];
+                                    /**
+                                     * @description The route family; absent on webhook events.
+                                     * @enum {string}
+                                     */
+                                    "x-family"?: "A" | "B";
+                                    parameters: {
+                                        name: string;
+                                        /** @enum {string} */
+                                        in: "path" | "query" | "header";
+                                        required: boolean;
+                                        description?: string;
+                                        /** @description A JSON Schema (draft 2020-12) object. */
+                                        schema: {
+                                            [key: string]: unknown;
+                                        };
+                                        example?: string | number;
+                                    }[];
+                                    requestBody?: {
+                                        required: boolean;
+                                        /** @description By media type, e.g. application/json. */
+                                        content: {
+                                            [key: string]: {
+                                                /** @description A JSON Schema (draft 2020-12) object. */
+                                                schema: {
+                                                    [key: string]: unknown;
+                                                };
+                                            };
+                                        };
+                                    };
+                                    /** @description By status code. */
+                                    responses: {
+                                        [key: string]: {
+                                            description: string;
+                                            /** @description By media type, e.g. application/json. */
+                                            content?: {
+                                                [key: string]: {
+                                                    /** @description A JSON Schema (draft 2020-12) object. */
+                                                    schema: {
+                                                        [key: string]: unknown;
+                                                    };
+                                                };
+                                            };
+                                        };
+                                    };
+                                    security?: {
+                                        [key: string]: string[];
+                                    }[];
+                                };
+                            };
+                        };
+                        /** @description The signed deliveries the service sends, by event type. */
+                        webhooks: {
+                            [key: string]: {
+                                [key: string]: {
+                                    /** @description Present on every /api/v1 operation; absent on webhook events. */
+                                    operationId?: string;
+                                    summary: string;
+                                    description: string;
+                                    tags: string[];
+                                    /**
+                                     * @description The route family; absent on webhook events.
+                                     * @enum {string}
+                                     */
+                                    "x-family"?: "A" | "B";
+                                    parameters: {
+                                        name: string;
+                                        /** @enum {string} */
+                                        in: "path" | "query" | "header";
+                                        required: boolean;
+                                        description?: string;
+                                        /** @description A JSON Schema (draft 2020-12) object. */
+                                        schema: {
+                                            [key: string]: unknown;
+                                        };
+                                        example?: string | number;
+                                    }[];
+                                    requestBody?: {
+                                        required: boolean;
+                                        /** @description By media type, e.g. application/json. */
+                                        content: {
+                                            [key: string]: {
+                                                /** @description A JSON Schema (draft 2020-12) object. */
+                                                schema: {
+                                                    [key: string]: unknown;
+                                                };
+                                            };
+                                        };
+                                    };
+                                    /** @description By status code. */
+                                    responses: {
+                                        [key: string]: {
+                                            description: string;
+                                            /** @description By media type, e.g. application/json. */
+                                            content?: {
+                                                [key: string]: {
+                                                    /** @description A JSON Schema (draft 2020-12) object. */
+                                                    schema: {
+                                                        [key: string]: unknown;
+                                                    };
+                                                };
+                                            };
+                                        };
+                                    };
+                                    security?: {
+                                        [key: string]: string[];
+                                    }[];
+                                };
+                            };
+                        };
+                        components: {
+                            securitySchemes: {
+                                [key: string]: {
+                                    /** @enum {string} */
+                                    type: "http" | "apiKey";
+                                    scheme?: string;
+                                    in?: string;
+                                    name?: string;
+                                    description?: string;
+                                };
+                            };
+                            schemas: {
+                                [key: string]: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                        "x-plans": {
+                            plan: string;
+                            tier: string;
+                            familyA: {
+                                perMinute: number;
+                                perMonth: number;
+                            };
+                            familyB: {
+                                perMinute: number;
+                                perDay: number;
+                                maxPayloadBytes: number;
+                                webhooks: boolean;
+                            };
+                            liveData: string;
+                        }[];
+                        "x-error-codes": {
+                            code: string;
+                            status: number;
+                            description: string;
+                        }[];
+                        /** @description Definitions of every published number, by topic, then by name. */
+                        "x-definitions": {
+                            [key: string]: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
                 };
             };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
@@ -3533,16 +4239,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
-                };
-            };
-            /** @description `method_not_allowed`: The route exists but not with this HTTP method; see the Allow header. */
-            405: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
                 };
             };
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
@@ -3551,7 +4253,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorA"];
+                    "application/json": components["schemas"]["ErrorA"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
                 };
             };
         };
