@@ -129,10 +129,10 @@ describe("market store (demo)", () => {
     const stopB = startDemoTicker(t, { seed: SEED, intervalMs: 50, now });
     const v0 = (await loadMarketSnapshot(t.db, "demo")).version;
     await new Promise((r) => setTimeout(r, 1500));
+    // The database filter: other apps on the server tick too.
     const [locks] = await t.db.execute<{ n: string }>(sql`
       select count(*)::text as n from pg_locks
       where locktype = 'advisory' and objid = ${DEMO_TICKER_LOCK} and granted
-        // other apps on the server tick too
         and database = (select oid from pg_database where datname = current_database())`);
     assert.equal(Number(locks.n), 1);
     await stopA();
