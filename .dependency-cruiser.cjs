@@ -43,6 +43,13 @@ module.exports = {
       to: { path: "^lib/(api|portal|auth|server)/" },
     },
     {
+      name: "portal-not-api",
+      comment: "lib/portal sits beside the API gateway: both call the domain, neither calls the other's routes.",
+      severity: "error",
+      from: { path: "^lib/portal/" },
+      to: { path: "^lib/api/" },
+    },
+    {
       name: "engine-market-not-above",
       comment: "lib/engine and lib/market sit under the domain and the web layers.",
       severity: "error",

@@ -12,7 +12,7 @@ import { playgroundKey, playgroundKeyInfo } from "../../lib/domain/playground";
 import { changeKeyStatus } from "../../lib/domain/keys";
 import { systemActor } from "../../lib/domain/audit";
 import { DomainError } from "../../lib/domain/errors";
-import { callGateway } from "../../lib/portal/playground-call";
+import { callGateway } from "../../lib/server/playground-gateway";
 import { digestKey } from "../../lib/keys/format";
 import { requestLog, usageSummary } from "../../lib/domain/usage";
 

@@ -51,6 +51,7 @@ const LAYER_PLANTS: Array<[rule: string, plant: Plant]> = [
     "domain-not-web",
     ["lib/domain", `web-${i}.ts`, imports(`@/lib/${t}`)],
   ]),
+  ["portal-not-api", ["lib/portal", "routes.ts", imports("@/lib/api/routes")]],
   ...["engine", "market"].flatMap((from) =>
     ["api/errors", "portal/types", "auth/settings", "server/gateway", "domain/errors"].map((t, i): [string, Plant] => [
       "engine-market-not-above",

@@ -1,6 +1,6 @@
 /** POST: one playground request through the in-process gateway, with a pasted key or the account's playground key (never logged, never returned). */
 import { playgroundKey } from "@/lib/domain/playground";
-import { callGateway } from "@/lib/portal/playground-call";
+import { callGateway } from "@/lib/server/playground-gateway";
 import { playgroundCallBody } from "@/lib/portal/schemas";
 import { sharedGateway } from "@/lib/server/gateway";
 import { portalRoute } from "../../portal-route";
