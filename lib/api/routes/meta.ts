@@ -2,6 +2,7 @@
 import { VERSION } from "../../version";
 import { defineRoute, type RouteDef } from "../route";
 import { schemas } from "../../contract/responses";
+import { failingParts } from "../../db/store-status";
 
 const startedAt = Date.now();
 export const HEALTH_CHECK_TTL_MS = 1000;
@@ -31,13 +32,15 @@ export const health = defineRoute({
   authenticated: false,
   summary: "Health check and version",
   description:
-    "status ok, or degraded when the database does not answer within 2 s (the check is shared for 1 s); version; uptime in seconds.",
+    "status ok (200), or degraded (503) when the database does not answer within 2 s (the check is shared for 1 s) or admission is failing; version; uptime in seconds.",
   response: schemas.health,
   handler: async ({ database }) => {
     const reachable = await databaseReachable(database.sql, () => database.sql`select 1`);
+    const ok = reachable && failingParts(database.sql).length === 0;
     return {
+      status: ok ? 200 : 503, // a load balancer takes a degraded process out
       data: {
-        status: reachable ? "ok" : "degraded",
+        status: ok ? "ok" : "degraded",
         version: VERSION,
         uptime: Math.round((Date.now() - startedAt) / 100) / 10,
       },
