@@ -19,6 +19,7 @@ import { seedReferenceData } from "../lib/domain/seed";
 import { seedDemoMarket } from "../lib/market/store";
 
 const args = new Set(process.argv.slice(2));
+const EMBEDDED_DEADLINE_MS = 10_000;
 const env = appEnv();
 const dataDir = resolve(env.DATA_DIR);
 
@@ -85,7 +86,14 @@ async function main() {
   }
   // The key and the curl line are printed once the server answers with its gateway and analytics warm.
   void announceWhenReady(demo);
-  const extraEnv = { DATABASE_URL: url, PORT: String(env.PORT), AUTH_SECRET: ensureAuthSecret(dataDir) };
+  const extraEnv: Record<string, string> = {
+    DATABASE_URL: url,
+    PORT: String(env.PORT),
+    AUTH_SECRET: ensureAuthSecret(dataDir),
+  };
+  // The embedded engine runs one statement at a time in this process: a long demo-market write holds every query for
+  // longer than a networked server's deadline would allow (docs/reliability.md).
+  if (embedded && !process.env.DB_DEADLINE_MS) extraEnv.DB_DEADLINE_MS = String(EMBEDDED_DEADLINE_MS);
   const next = join("node_modules", ".bin", "next");
   let code: number;
   if (args.has("--dev")) {

@@ -18,7 +18,6 @@ import { DomainError } from "../domain/errors";
 import { AdmissionBatcher, type BatchOptions } from "./admission";
 import { settle, takeQuota, type Metered } from "./limits";
 import { touchLastUsed } from "./last-used";
-import { startUsagePartitionMaintenance } from "./usage-partitions";
 import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
 import { rateLimitHeaders } from "./rate-headers";
 import { requestIdFrom } from "./request-id";
@@ -57,9 +56,9 @@ export function createPipeline(deps: PipelineDeps) {
       maxBatch: env.ADMISSION_BATCH_MAX,
       maxQueue: env.ADMISSION_QUEUE_MAX,
       maxInFlight: env.ADMISSION_IN_FLIGHT,
+      deadlineMs: env.DB_DEADLINE_MS,
     },
   );
-  startUsagePartitionMaintenance(deps.database.sql, env.USAGE_EVENTS_RETENTION_DAYS); // at start, then daily
 
   function respond(status: number, body: unknown, requestId: string, extra: Record<string, string> = {}): Response {
     const text = typeof body === "string" ? body : JSON.stringify(body);
@@ -217,7 +216,8 @@ export function createPipeline(deps: PipelineDeps) {
       );
       if (!outcome.ok) return fail(route.family, outcome.error, requestId, anonymous);
       const data = outcome.result.data;
-      return respond(200, route.family === "B" && route.response ? successBodyNoData(data, now) : data, requestId, {
+      const status = outcome.result.status ?? 200; // health answers 503 while degraded, for load balancers
+      return respond(status, route.family === "B" && route.response ? successBodyNoData(data, now) : data, requestId, {
         "cache-control": "no-store",
       });
     }

@@ -1,5 +1,10 @@
-/** Wires database, reference data, analytics engine and pipeline; one per process. */
-import { openDatabase, type Database } from "../db/client";
+/**
+ * Wires database, reference data, analytics engine and pipeline; one per process. The gateway owns the process's
+ * background jobs (usage partition maintenance, webhook worker, last-used flusher, the engine's ticker) and stops
+ * them in close().
+ */
+import { openDatabase, withRequestDeadline, type Database } from "../db/client";
+import { withDeadline } from "../db/deadline";
 import { runMigrations } from "../db/migrate";
 import { appEnv } from "../env";
 import { createPipeline } from "../api/pipeline";
@@ -7,15 +12,20 @@ import { allRoutes, endpointCatalogue } from "../api/routes";
 import { seedReferenceData } from "../domain/seed";
 import type { AnalyticsEngine } from "../engine/types";
 import { startMarketEngine } from "../engine/engine";
-import { log } from "../log";
+import { errorFields, log } from "../log";
 import { flushLastUsed } from "../api/last-used";
+import { startUsagePartitionMaintenance } from "../api/usage-partitions";
 import { eventProducer } from "../webhooks/producer";
 import { startWebhookWorker } from "../webhooks/worker";
 
 export interface Gateway {
   handle(request: Request): Promise<Response>;
+  /** The pool without deadlines: start-up, background jobs, tests' setup. */
   database: Database;
+  /** The same pool with DB_DEADLINE_MS on every statement: the API pipeline's and the portal's reads and writes. */
+  requestDatabase: Database;
   engine: AnalyticsEngine;
+  /** Stops the background jobs, flushes last-used times and closes the pool; each step bounded, never throws. */
   close(): Promise<void>;
 }
 
@@ -26,16 +36,27 @@ export interface GatewayOptions {
   demoTicker?: boolean;
 }
 
+/** How long each shutdown step may take before the next one runs anyway (the database may be gone). */
+const STEP_MS = 3000;
+
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const env = appEnv();
-  const database = openDatabase(options.databaseUrl, { max: options.poolMax ?? 10 });
-  await runMigrations(database);
-  await seedReferenceData(database.db, endpointCatalogue());
-  const engine = await startMarketEngine(database, {
-    seed: env.DEMO_SEED,
-    demoTicker: options.demoTicker ?? env.DEMO_TICKER === "on",
-    onRecompute: eventProducer(database),
-  });
+  const database = openDatabase(options.databaseUrl, { max: options.poolMax ?? 10, deadlineMs: env.DB_DEADLINE_MS });
+  let engine: AnalyticsEngine;
+  try {
+    await runMigrations(database);
+    await seedReferenceData(database.db, endpointCatalogue());
+    engine = await startMarketEngine(database, {
+      seed: env.DEMO_SEED,
+      demoTicker: options.demoTicker ?? env.DEMO_TICKER === "on",
+      onRecompute: eventProducer(database),
+    });
+  } catch (err) {
+    await database.close().catch(() => {});
+    throw err;
+  }
+  const requestDatabase = withRequestDeadline(database, env.DB_DEADLINE_MS);
+  const stopPartitions = startUsagePartitionMaintenance(database.sql, env.USAGE_EVENTS_RETENTION_DAYS); // now, then daily
   // Every server process delivers; the outbox's row leases share the work between them.
   const webhookWorker = startWebhookWorker(database, {
     allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
@@ -44,22 +65,32 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     concurrency: env.WEBHOOKS_CONCURRENCY,
   });
   const pipeline = createPipeline({
-    database,
+    database: requestDatabase,
     engine,
     routes: allRoutes,
     keyCacheTtlMs: env.KEY_CACHE_TTL_MS,
     configCacheTtlMs: env.CONFIG_CACHE_TTL_MS,
   });
   log.info("gateway ready", { routes: allRoutes.length });
+  let closing: Promise<void> | undefined;
+  const step = (name: string, run: () => Promise<unknown> | unknown) =>
+    withDeadline(Promise.resolve().then(run), STEP_MS, `shutdown step ${name}`).catch((err) =>
+      log.warn("shutdown step failed", { step: name, ...errorFields(err) }),
+    );
   return {
     handle: pipeline.handle,
     database,
+    requestDatabase,
     engine,
-    async close() {
-      await webhookWorker.stop();
-      await engine.stop();
-      await flushLastUsed(database);
-      await database.close();
+    close() {
+      closing ??= (async () => {
+        stopPartitions();
+        await step("webhook worker", () => webhookWorker.stop());
+        await step("engine", () => engine.stop());
+        await step("last-used flush", () => flushLastUsed(requestDatabase));
+        await step("pool", () => database.close());
+      })();
+      return closing;
     },
   };
 }
@@ -70,14 +101,16 @@ type GlobalWithGateway = typeof globalThis & { [GLOBAL_KEY]?: Promise<Gateway> }
 /** The process-wide gateway for Next's route handlers; survives module reloads in development. */
 export function sharedGateway(): Promise<Gateway> {
   const g = globalThis as GlobalWithGateway;
-  if (!g[GLOBAL_KEY]) {
+  let started = g[GLOBAL_KEY];
+  if (!started) {
     const url = appEnv().DATABASE_URL;
     if (!url)
       return Promise.reject(new Error("DATABASE_URL is not set; start the app with `npm start`, which provides one"));
-    g[GLOBAL_KEY] = startGateway({ databaseUrl: url }).catch((err) => {
+    started = startGateway({ databaseUrl: url }).catch((err) => {
       delete g[GLOBAL_KEY];
       throw err;
     });
+    g[GLOBAL_KEY] = started;
   }
-  return g[GLOBAL_KEY]!;
+  return started;
 }

@@ -1,4 +1,4 @@
-/** Runs the real standalone API server (`server/api-server.ts`) as a child process against a test database. */
+/** Runs the real standalone API server (`lib/server/api-server.ts`) as a child process against a test database. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { freePort } from "../../lib/util/free-port";
 
@@ -14,7 +14,7 @@ export { freePort };
 
 export async function startApiServer(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "server/api-server.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/api-server.ts"], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
