@@ -26,13 +26,24 @@ export function withDeadline<T>(promise: Promise<T>, ms: number, what = "databas
 interface DriverQuery {
   then: PromiseLike<unknown>["then"];
   reject(err: unknown): void;
-  cancel(): Promise<void> | void;
+  /** postgres.js's cancel: its promise rejects when the server cannot be reached (Query.cancel() drops that promise). */
+  canceller: ((q: DriverQuery) => Promise<void>) | null;
 }
 
 const isQuery = (x: unknown): x is DriverQuery =>
-  x instanceof Promise &&
-  typeof (x as Partial<DriverQuery>).reject === "function" &&
-  typeof (x as Partial<DriverQuery>).cancel === "function";
+  x instanceof Promise && typeof (x as Partial<DriverQuery>).reject === "function" && "canceller" in (x as object);
+
+/** Asks the server to cancel the statement; a failure is expected when it cannot be reached and must not go unhandled. */
+function cancel(query: DriverQuery): void {
+  const canceller = query.canceller;
+  if (!canceller) return;
+  query.canceller = null;
+  try {
+    Promise.resolve(canceller(query)).catch(() => {});
+  } catch {
+    // the driver threw synchronously: nothing to cancel
+  }
+}
 
 /**
  * Arms the deadline when the query is first awaited (a query used as a fragment of another is never awaited, so never
@@ -47,9 +58,7 @@ function arm(query: DriverQuery, ms: number): void {
       armed = true;
       const timer = setTimeout(() => {
         query.reject(new DeadlineError("database query", ms));
-        Promise.resolve()
-          .then(() => query.cancel())
-          .catch(() => {}); // an unreachable server cannot be asked to cancel; the socket's own end settles it
+        cancel(query);
       }, ms);
       timer.unref();
       const clear = () => clearTimeout(timer);
