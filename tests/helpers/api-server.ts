@@ -12,7 +12,11 @@ export interface RunningServer {
 
 export { freePort };
 
-export async function startApiServer(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startApiServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  { startupTimeoutMs = 60_000 } = {},
+): Promise<RunningServer> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/api-server.ts"], {
     env: {
@@ -32,7 +36,7 @@ export async function startApiServer(databaseUrl: string, env: Record<string, st
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + startupTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`api server exited (${child.exitCode}):\n${out}`);
     try {
