@@ -5,6 +5,7 @@
  * that touch account state run only after their call is admitted.
  */
 import type { Database, Db } from "../db/client";
+import { isStoreUnreachable } from "../db/deadline";
 import { clientOf } from "../db/tx";
 import type { AnalyticsEngine, ViewSpec } from "../engine/types";
 import { dataLabel } from "../engine/types";
@@ -91,6 +92,13 @@ export function createPipeline(deps: PipelineDeps) {
     const failed = (err: unknown): Outcome => {
       if (err instanceof ApiError) return { ok: false, error: err };
       if (err instanceof DomainError) return { ok: false, error: fromDomainError(err) };
+      if (isStoreUnreachable(err)) {
+        log.warn("handler's store wait failed", { request_id: requestId, endpoint: route.id, ...errorFields(err) });
+        const e = new ApiError("data_source_unavailable", "The service's store is unreachable; retry shortly.", {
+          "retry-after": "5",
+        });
+        return { ok: false, error: e };
+      }
       log.error("handler failed", { request_id: requestId, endpoint: route.id, ...errorFields(err) });
       return {
         ok: false,

@@ -89,15 +89,20 @@ export function sqlWithDeadline(sql: postgres.Sql, ms: number): postgres.Sql {
   });
 }
 
-/** Whether an error means the store could not be reached in time (as opposed to a statement the server refused). */
+/**
+ * Whether an error means the store could not be reached in time (as opposed to a statement the server refused);
+ * looks through a query builder's wrapper at the driver's error.
+ */
 export function isStoreUnreachable(err: unknown): boolean {
+  const cause = (err as { cause?: unknown } | null)?.cause;
+  if (cause !== undefined && cause !== err && isStoreUnreachable(cause)) return true;
   const code = (err as { code?: unknown } | null)?.code;
   if (err instanceof DeadlineError) return true;
   if (typeof code !== "string") return false;
   return (
     code.startsWith("CONNECT") ||
     code.startsWith("CONNECTION_") ||
-    code.startsWith("E") || // ECONNREFUSED, ECONNRESET, ETIMEDOUT, EPIPE, EHOSTUNREACH …
+    /^E(CONN|TIMEDOUT|PIPE|HOSTUNREACH|NETUNREACH|HOSTDOWN|AI_AGAIN|NOTFOUND)/.test(code) ||
     code === "57P01" || // admin shutdown
     code === "57P03" || // cannot connect now (starting up)
     code === "57014" // cancelled at its deadline
