@@ -7,6 +7,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import type { Server } from "node:http";
 import { createServer } from "node:http";
 import { randomUUID } from "node:crypto";
+import { withDeadline } from "../db/deadline";
 import { appEnv, requireDatabaseUrl } from "../env";
 import { errorFields, log } from "../log";
 import { createDrain } from "./drain";
@@ -17,6 +18,8 @@ import { unavailableResponse } from "./unavailable";
 const MAX_HEADER_BYTES = 32 * 1024;
 /** Of the shutdown grace, the part kept for the shutdown steps after the calls in flight are answered. */
 const STEPS_SHARE = 0.4;
+/** Kept back from the grace so the process exits 0 before the hard stop. */
+const EXIT_MARGIN_MS = 200;
 
 /** Malformed or oversized requests never reach the pipeline: answer them in the contract's error shape. */
 function answerClientErrors(server: Server): void {
@@ -90,7 +93,11 @@ export async function runApiServer(): Promise<void> {
       process.exit(1);
     }, grace).unref();
     await drain.drain(server, started + grace * (1 - STEPS_SHARE));
-    await gateway?.close();
+    // The steps are bounded one by one; together they get what is left of the grace (the database may be gone).
+    const left = Math.max(0, started + grace - EXIT_MARGIN_MS - Date.now());
+    await withDeadline(gateway?.close() ?? Promise.resolve(), left, "shutdown steps").catch((err) =>
+      log.warn("shutdown steps cut short", errorFields(err)),
+    );
     log.info("stopped", { signal, ms: Date.now() - started });
     process.exit(0);
   };
@@ -103,5 +110,4 @@ export async function runApiServer(): Promise<void> {
     log.error("api server failed to start", errorFields(err));
     process.exit(1);
   }
-  if (stopping) await gateway.close(); // a signal during start-up: the drain above found no gateway to close
 }
