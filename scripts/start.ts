@@ -51,10 +51,15 @@ function needsBuild(): boolean {
 function run(cmd: string, argv: string[], extraEnv: Record<string, string>): Promise<number> {
   return new Promise((resolveExit) => {
     const child = spawn(cmd, argv, { stdio: "inherit", env: { ...process.env, ...extraEnv } });
-    const forward = (sig: NodeJS.Signals) => child.kill(sig);
+    let forwarded = false;
+    const forward = (sig: NodeJS.Signals) => {
+      forwarded = true;
+      child.kill(sig);
+    };
     process.on("SIGINT", forward);
     process.on("SIGTERM", forward);
-    child.on("exit", (code) => resolveExit(code ?? 1));
+    // Next exits 128 + signal after its own graceful stop: a stop we asked for is a clean exit.
+    child.on("exit", (code) => resolveExit(forwarded && (code === 130 || code === 143) ? 0 : (code ?? 1)));
   });
 }
 

@@ -27,6 +27,8 @@ export interface Gateway {
   engine: AnalyticsEngine;
   /** Stops the background jobs, flushes last-used times and closes the pool; each step bounded, never throws. */
   close(): Promise<void>;
+  /** From now on every answer carries `Connection: close`; resolves when no call is in flight or at `by` (epoch ms). */
+  drain(by: number): Promise<void>;
 }
 
 export interface GatewayOptions {
@@ -77,8 +79,24 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     withDeadline(Promise.resolve().then(run), STEP_MS, `shutdown step ${name}`).catch((err) =>
       log.warn("shutdown step failed", { step: name, ...errorFields(err) }),
     );
+  let inFlight = 0;
+  let draining = false;
+  async function handle(request: Request): Promise<Response> {
+    inFlight++;
+    try {
+      const response = await pipeline.handle(request);
+      if (draining) response.headers.set("connection", "close"); // keep-alive clients let go during a drain
+      return response;
+    } finally {
+      inFlight--;
+    }
+  }
   return {
-    handle: pipeline.handle,
+    handle,
+    async drain(by) {
+      draining = true;
+      while (inFlight > 0 && Date.now() < by) await new Promise((r) => setTimeout(r, 20));
+    },
     database,
     requestDatabase,
     engine,
@@ -97,6 +115,30 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
 const GLOBAL_KEY = Symbol.for("options-research-api.gateway");
 type GlobalWithGateway = typeof globalThis & { [GLOBAL_KEY]?: Promise<Gateway> };
+
+/**
+ * Under Next (whose own SIGTERM handler stops accepting, waits for open connections and exits): on SIGTERM/SIGINT,
+ * let the calls in flight finish, then run the gateway's shutdown steps before Next exits.
+ */
+export function closeSharedGatewayOnSignals(graceMs: number): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    const started = (globalThis as GlobalWithGateway)[GLOBAL_KEY];
+    if (!started) return;
+    void started
+      .then(async (gateway) => {
+        log.info("draining", { signal });
+        await gateway.drain(Date.now() + graceMs * 0.6);
+        await gateway.close();
+        log.info("gateway stopped", { signal });
+      })
+      .catch(() => {}); // a gateway that never started has nothing to stop
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
 
 /** The process-wide gateway for Next's route handlers; survives module reloads in development. */
 export function sharedGateway(): Promise<Gateway> {
