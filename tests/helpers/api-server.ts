@@ -15,7 +15,7 @@ export { freePort };
 export async function startApiServer(
   databaseUrl: string,
   env: Record<string, string> = {},
-  { startupTimeoutMs = 60_000 } = {},
+  { startupTimeoutMs = 150_000 } = {}, // start-up warms the whole demo market: slow on a busy machine
 ): Promise<RunningServer> {
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/api-server.ts"], {
