@@ -118,7 +118,8 @@ type GlobalWithGateway = typeof globalThis & { [GLOBAL_KEY]?: Promise<Gateway> }
 
 /**
  * Under Next (whose own SIGTERM handler stops accepting, waits for open connections and exits): on SIGTERM/SIGINT,
- * let the calls in flight finish, then run the gateway's shutdown steps before Next exits.
+ * let the calls in flight finish, then run the gateway's shutdown steps. Next's handler exits as soon as its server
+ * is closed, so until the steps are done (or the grace is spent) its process.exit waits for them.
  */
 export function closeSharedGatewayOnSignals(graceMs: number): void {
   let stopping = false;
@@ -127,7 +128,7 @@ export function closeSharedGatewayOnSignals(graceMs: number): void {
     stopping = true;
     const started = (globalThis as GlobalWithGateway)[GLOBAL_KEY];
     if (!started) return;
-    void started
+    const steps = started
       .then(async (gateway) => {
         log.info("draining", { signal });
         await gateway.drain(Date.now() + graceMs * 0.6);
@@ -135,6 +136,11 @@ export function closeSharedGatewayOnSignals(graceMs: number): void {
         log.info("gateway stopped", { signal });
       })
       .catch(() => {}); // a gateway that never started has nothing to stop
+    const done = withDeadline(steps, graceMs, "gateway shutdown").catch((err) =>
+      log.warn("gateway shutdown cut short", errorFields(err)),
+    );
+    const exit = process.exit.bind(process);
+    process.exit = ((code?: number) => void done.finally(() => exit(code))) as typeof process.exit;
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
