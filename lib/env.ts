@@ -36,13 +36,13 @@ const envSchema = z.object({
   /** Deliveries in flight at once per process. */
   WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
   NODE_ENV: z.string().optional(),
-  /** Most calls one admission batch (one admit_batch call) decides (group commit, issue 9). */
+  /** Most calls one admission batch (one admit_batch call) decides (group commit). */
   ADMISSION_BATCH_MAX: z.coerce.number().int().min(1).max(10_000).default(256),
   /** Most calls a process queues behind the admission batches in flight; more are refused with 503 at once. */
   ADMISSION_QUEUE_MAX: z.coerce.number().int().min(1).max(100_000).default(4096),
   /**
    * Admission batches a process keeps in flight at once (each one admit_batch call). 1 measured best with the one-round-trip
-   * function: batches share the keys' counter rows, so more in flight mostly wait on each other's locks (issue 9).
+   * function: batches share the keys' counter rows, so more in flight mostly wait on each other's locks.
    */
   ADMISSION_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(1),
   /**

@@ -1,5 +1,5 @@
 /**
- * Admission batching (group commit, issue 9): calls that arrive while a batch is being decided wait in a bounded
+ * Admission batching (group commit): calls that arrive while a batch is being decided wait in a bounded
  * in-process queue and are decided together by the next call of the database function admit_batch (migration 0009): one
  * statement, one round trip. It locks each (key, window) counter row once per batch, assigns the calls to it in arrival
  * order, and writes counters, events and daily aggregates. The row locks keep limits exact across processes; every call
