@@ -178,7 +178,7 @@ export class AdmissionBatcher {
           if ((err as { code?: string }).code === DEADLOCK) return runBatch(this.sql, calls); // another process locked in a different order: once more
           throw err;
         });
-        batch.forEach((p, i) => p.resolve(out[i]));
+        for (let i = 0; i < batch.length; i++) batch[i].resolve(out[i]);
         reportStoreOutcome(this.sql, "admission", true);
       } catch (err) {
         const failed = unavailable(err);

@@ -53,6 +53,7 @@ function cancel(query: DriverQuery): void {
 function arm(query: DriverQuery, ms: number): void {
   const then = query.then;
   let armed = false;
+  // biome-ignore lint/suspicious/noThenProperty: the deadline starts when the query is awaited, i.e. at its own then
   query.then = function (this: DriverQuery, onFulfilled, onRejected) {
     if (!armed) {
       armed = true;

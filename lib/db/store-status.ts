@@ -10,7 +10,10 @@ const states = new WeakMap<object, Map<string, { ok: boolean; at: number }>>();
 /** Records the latest outcome of `part`'s store wait on `pool` (the pool's handle as the key). */
 export function reportStoreOutcome(pool: object, part: string, ok: boolean, now = Date.now()): void {
   let parts = states.get(pool);
-  if (!parts) states.set(pool, (parts = new Map()));
+  if (!parts) {
+    parts = new Map();
+    states.set(pool, parts);
+  }
   const last = parts.get(part);
   if (last && last.ok === ok && ok) return; // the hot path: success after success writes nothing
   parts.set(part, { ok, at: now });

@@ -34,7 +34,9 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     port: (server.address() as { port: number }).port,
-    cut: () => void (isCut = true),
+    cut() {
+      isCut = true;
+    },
     restore() {
       isCut = false;
       for (const send of held.splice(0)) send();
