@@ -5,9 +5,11 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE !== "phase-production-build") (await import("./lib/auth/settings")).exitWithoutSecret();
+  (await import("./lib/server/process-guard")).exitOnUnexpectedErrors("next server", { rejections: false });
   if (!process.env.DATABASE_URL) return;
-  const { sharedGateway } = await import("./lib/server/gateway");
+  const { closeSharedGatewayOnSignals, sharedGateway } = await import("./lib/server/gateway");
   const { errorFields, log } = await import("./lib/log");
   // Not awaited: the server starts listening meanwhile; early API calls wait on the same promise.
   sharedGateway().catch((err) => log.error("gateway failed to start", errorFields(err)));
+  closeSharedGatewayOnSignals((await import("./lib/env")).appEnv().SHUTDOWN_GRACE_MS);
 }

@@ -49,6 +49,13 @@ const envSchema = z.object({
    * function: batches share the keys' counter rows, so more in flight mostly wait on each other's locks.
    */
   ADMISSION_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * Longest a request waits on the database (admission batch, key, plan and licensing reads, portal reads); past it the
+   * call answers 503 data_source_unavailable with Retry-After. Also the driver's connect timeout (docs/reliability.md).
+   */
+  DB_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  /** How long a server drains on SIGTERM/SIGINT before it answers what is still in flight with 503 and exits. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
   /** Days of usage_events kept; older daily partitions are dropped whole. */
   USAGE_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });

@@ -3,7 +3,7 @@
 import { build } from "esbuild";
 
 await build({
-  entryPoints: ["server/api-server.ts"],
+  entryPoints: ["scripts/api-server.ts"],
   outfile: "dist/api-server.mjs",
   bundle: true,
   platform: "node",

@@ -19,6 +19,7 @@ import { seedReferenceData } from "../lib/domain/seed";
 import { seedDemoMarket } from "../lib/market/demo-market-writer";
 
 const args = new Set(process.argv.slice(2));
+const EMBEDDED_DEADLINE_MS = 10_000;
 const env = appEnv();
 const dataDir = resolve(env.DATA_DIR);
 
@@ -50,10 +51,15 @@ function needsBuild(): boolean {
 function run(cmd: string, argv: string[], extraEnv: Record<string, string>): Promise<number> {
   return new Promise((resolveExit) => {
     const child = spawn(cmd, argv, { stdio: "inherit", env: { ...process.env, ...extraEnv } });
-    const forward = (sig: NodeJS.Signals) => child.kill(sig);
+    let forwarded = false;
+    const forward = (sig: NodeJS.Signals) => {
+      forwarded = true;
+      child.kill(sig);
+    };
     process.on("SIGINT", forward);
     process.on("SIGTERM", forward);
-    child.on("exit", (code) => resolveExit(code ?? 1));
+    // Next exits 128 + signal after its own graceful stop: a stop we asked for is a clean exit.
+    child.on("exit", (code) => resolveExit(forwarded && (code === 130 || code === 143) ? 0 : (code ?? 1)));
   });
 }
 
@@ -85,7 +91,14 @@ async function main() {
   }
   // The key and the curl line are printed once the server answers with its gateway and analytics warm.
   void announceWhenReady(demo);
-  const extraEnv = { DATABASE_URL: url, PORT: String(env.PORT), AUTH_SECRET: ensureAuthSecret(dataDir) };
+  const extraEnv: Record<string, string> = {
+    DATABASE_URL: url,
+    PORT: String(env.PORT),
+    AUTH_SECRET: ensureAuthSecret(dataDir),
+  };
+  // The embedded engine runs one statement at a time in this process: a long demo-market write holds every query for
+  // longer than a networked server's deadline would allow (docs/reliability.md).
+  if (embedded && !process.env.DB_DEADLINE_MS) extraEnv.DB_DEADLINE_MS = String(EMBEDDED_DEADLINE_MS);
   const next = join("node_modules", ".bin", "next");
   let code: number;
   if (args.has("--dev")) {

@@ -7,6 +7,7 @@
  */
 import type postgres from "postgres";
 import { arrayLiteral } from "../db/array-literal";
+import { reportStoreOutcome } from "../db/store-status";
 import { BoundedMemo } from "../util/bounded-memo";
 import { ApiError } from "./errors";
 import type { AdmissionCall, LimitOutcome } from "./limits";
@@ -17,12 +18,16 @@ export interface BatchOptions {
   maxQueue: number; // calls waiting behind the transactions in flight; more are refused at once
   /** Admission batches in flight at once (default 1); more overlap round trips, the row locks keep them exact. */
   maxInFlight?: number;
+  /** Longest a call waits for its decision, queued or in flight (DB_DEADLINE_MS); past it the call is refused with 503. */
+  deadlineMs?: number;
 }
 
 interface Pending {
   call: AdmissionCall;
   resolve: (o: LimitOutcome) => void;
   reject: (e: unknown) => void;
+  /** performance.now() past which the call is answered 503 whatever its batch does. */
+  deadline: number;
 }
 
 const DEADLOCK = "40P01";
@@ -107,9 +112,14 @@ export async function runBatch(
   return rows.map((r) => ({ limited: r.limited, status: r.status, burstUsed: r.burst_used, quotaUsed: r.quota_used }));
 }
 
+/** How often waiting calls are checked against their deadlines (one timer per batcher, only while calls wait). */
+const SWEEP_MS = 50;
+
 export class AdmissionBatcher {
   private queue: Pending[] = [];
+  private inFlight = new Set<Pending[]>();
   private running = 0;
+  private sweeper: NodeJS.Timeout | undefined;
   /** Transactions run so far (for tests and the bench: calls per batch = admitted calls / batches). */
   batches = 0;
 
@@ -118,14 +128,42 @@ export class AdmissionBatcher {
     private opts: BatchOptions,
   ) {}
 
-  /** Resolves once the call is decided and committed; rejects with data_source_unavailable when its batch fails or the queue is full. */
+  /**
+   * Resolves once the call is decided and committed; rejects with data_source_unavailable when its batch fails, the
+   * queue is full, or its deadline passes first (its batch may still commit it: metered, never answered 2xx).
+   */
   admit(call: AdmissionCall): Promise<LimitOutcome> {
     if (this.running >= (this.opts.maxInFlight ?? 1) && this.queue.length >= this.opts.maxQueue)
       return Promise.reject(unavailable(undefined, "The service is at capacity; retry shortly."));
     return new Promise((resolve, reject) => {
-      this.queue.push({ call, resolve, reject });
+      const deadline = this.opts.deadlineMs === undefined ? Infinity : performance.now() + this.opts.deadlineMs;
+      this.queue.push({ call, resolve, reject, deadline });
+      if (deadline !== Infinity && !this.sweeper) {
+        this.sweeper = setInterval(() => this.sweep(), Math.min(SWEEP_MS, this.opts.deadlineMs ?? SWEEP_MS));
+        this.sweeper.unref();
+      }
       if (this.running < (this.opts.maxInFlight ?? 1)) void this.drain();
     });
+  }
+
+  /** Refuses the calls whose deadline passed, queued or in flight; stops itself when nothing waits. */
+  private sweep(): void {
+    const now = performance.now();
+    let expired = 0;
+    const refuse = (p: Pending) => {
+      if (p.deadline > now) return true;
+      expired++;
+      p.reject(unavailable(undefined, "The service's store did not answer in time; retry shortly."));
+      p.deadline = Infinity; // answered; the batch's own answer is ignored
+      return false;
+    };
+    this.queue = this.queue.filter(refuse);
+    for (const batch of this.inFlight) for (const p of batch) if (p.deadline !== Infinity) refuse(p);
+    if (expired) reportStoreOutcome(this.sql, "admission", false);
+    if (this.queue.length === 0 && this.inFlight.size === 0) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
   }
 
   private async drain() {
@@ -133,6 +171,7 @@ export class AdmissionBatcher {
     while (this.queue.length) {
       const batch = this.queue.splice(0, this.opts.maxBatch);
       this.batches++;
+      this.inFlight.add(batch);
       try {
         const calls = batch.map((p) => p.call);
         const out = await runBatch(this.sql, calls).catch((err) => {
@@ -140,9 +179,13 @@ export class AdmissionBatcher {
           throw err;
         });
         for (const [i, p] of batch.entries()) p.resolve(out[i]);
+        reportStoreOutcome(this.sql, "admission", true);
       } catch (err) {
         const failed = unavailable(err);
         for (const p of batch) p.reject(failed);
+        reportStoreOutcome(this.sql, "admission", false);
+      } finally {
+        this.inFlight.delete(batch);
       }
     }
     this.running--;

@@ -9,6 +9,7 @@ import type { Database, Db } from "../db/client";
 import { clientOf } from "../db/tx";
 import type { AnalyticsEngine, ViewSpec } from "../engine/types";
 import { dataLabel } from "../engine/types";
+import { isStoreUnreachable } from "../db/deadline";
 import { appEnv } from "../env";
 import { errorFields, log } from "../log";
 import { ConfigCache, type GatewayConfig, licensingState } from "./config-cache";
@@ -20,7 +21,6 @@ import { DomainError } from "../domain/errors";
 import { AdmissionBatcher, type BatchOptions } from "./admission";
 import { type LimitOutcome, type Metered, settle, takeQuota } from "./limits";
 import { touchLastUsed } from "./last-used";
-import { startUsagePartitionMaintenance } from "./usage-partitions";
 import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
 import { rateLimitHeaders } from "./rate-headers";
 import { requestIdFrom } from "./request-id";
@@ -92,9 +92,9 @@ export function createPipeline(deps: PipelineDeps) {
       maxBatch: env.ADMISSION_BATCH_MAX,
       maxQueue: env.ADMISSION_QUEUE_MAX,
       maxInFlight: env.ADMISSION_IN_FLIGHT,
+      deadlineMs: env.DB_DEADLINE_MS,
     },
   );
-  startUsagePartitionMaintenance(deps.database.sql, env.USAGE_EVENTS_RETENTION_DAYS); // at start, then daily
 
   async function handle(request: Request): Promise<Response> {
     const started = performance.now();
@@ -336,6 +336,14 @@ export function createPipeline(deps: PipelineDeps) {
     if (err instanceof ApiError) return { ok: false, error: err };
     if (err instanceof DomainError) return { ok: false, error: fromDomainError(err) };
     if (err instanceof EngineError) return { ok: false, error: fromEngineError(err) };
+    if (isStoreUnreachable(err)) {
+      log.warn("handler's store wait failed", {
+        request_id: call.requestId,
+        endpoint: call.route.id,
+        ...errorFields(err),
+      });
+      return { ok: false, error: new ApiError("data_source_unavailable", storeUnreachable().message, RETRY_SOON) };
+    }
     log.error("handler failed", { request_id: call.requestId, endpoint: call.route.id, ...errorFields(err) });
     return {
       ok: false,

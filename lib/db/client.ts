@@ -2,28 +2,59 @@ import "server-only";
 import postgres from "postgres";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import * as schema from "../../db/schema";
+import { sqlWithDeadline } from "./deadline";
 
 export type Db = PostgresJsDatabase<typeof schema>;
 export interface Database {
   sql: postgres.Sql;
   db: Db;
   close(): Promise<void>;
+  /** Where the pool connects (set by openDatabase), for a job that needs a session of its own. */
+  url?: string;
 }
 
 export interface DatabaseOptions {
   max?: number;
+  /** Connect timeout: DB_DEADLINE_MS in the servers; one-off tools wait longer (10 s). */
+  deadlineMs?: number;
+}
+
+const TOOL_CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * Driver options that notice a lost database at once and come back quickly (docs/reliability.md): a connect attempt
+ * gives up after the deadline, TCP keepalive probes an idle socket after 5 s, and a reconnect waits at most 250 ms
+ * (the driver's default grows to 20 s, during which queued queries wait on a connection that is not trying).
+ */
+function driverOptions(options: DatabaseOptions) {
+  return {
+    idle_timeout: 30,
+    connect_timeout: (options.deadlineMs ?? TOOL_CONNECT_TIMEOUT_MS) / 1000,
+    keep_alive: 5,
+    backoff: (retries: number) => Math.min(0.025 * 2 ** retries, 0.25),
+    onnotice: () => {},
+    // Prepared statements are safe on both engines; the socket server keeps one session per connection.
+    prepare: true,
+  };
 }
 
 /** Opens a pool; callers own its lifetime. Never called at import time. */
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
-  const sql = postgres(url, {
-    max: options.max ?? 10,
-    idle_timeout: 30,
-    connect_timeout: 10,
-    onnotice: () => {},
-    // Prepared statements are safe on both engines; the socket server keeps one session per connection.
-    prepare: true,
-  });
+  const sql = postgres(url, { max: options.max ?? 10, ...driverOptions(options) });
   const db = drizzle(sql, { schema });
-  return { sql, db, close: () => sql.end({ timeout: 5 }) };
+  return { sql, db, close: () => sql.end({ timeout: 5 }), url };
+}
+
+/** One connection of its own (a session-level advisory lock lives and dies with it); null when the URL is unknown. */
+export function openSession(database: Database, options: DatabaseOptions = {}): postgres.Sql | null {
+  return database.url ? postgres(database.url, { max: 1, ...driverOptions(options), idle_timeout: 0 }) : null;
+}
+
+/**
+ * The same pool for the request path: every statement and transaction has a deadline (docs/reliability.md). Closing
+ * it closes the pool.
+ */
+export function withRequestDeadline(database: Database, deadlineMs: number): Database {
+  const sql = sqlWithDeadline(database.sql, deadlineMs);
+  return { sql, db: drizzle(sql, { schema }), close: database.close, url: database.url };
 }

@@ -1,10 +1,11 @@
 /**
  * Advances the demo market in real time while the app runs. Exactly one process per database does it: the one
- * holding a session advisory lock on a reserved connection; the others retry the lock every interval and take over
- * if the leader's connection goes away.
+ * holding a session advisory lock on a connection of its own; the others retry the lock every interval and take over
+ * if the leader's connection goes away. Every tick re-checks that its session still holds the lock, so a leader whose
+ * connection was replaced (a database restart) stops ticking until it wins the lock again.
  */
 import { sql } from "drizzle-orm";
-import type { Database } from "../db/client";
+import { openSession, type Database } from "../db/client";
 import { errorFields, log } from "../log";
 import { advanceDemoMarket, seedDemoMarket } from "./demo-market-writer";
 import { DAY_MS } from "./demo/calendar";
@@ -32,28 +33,31 @@ async function storedAsOf(database: Database): Promise<number | null> {
 export function startDemoTicker(database: Database, options: DemoTickerOptions): () => Promise<void> {
   const intervalMs = options.intervalMs ?? 5000;
   const now = options.now ?? Date.now;
+  // Its own connection: a lock held on a pooled connection is lost unnoticed when that socket dies, and handing a
+  // dead reserved connection back to the pool crashed the driver.
+  const own = openSession(database);
+  const lockSql = own ?? database.sql;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
-  let lockConn: Awaited<ReturnType<Database["sql"]["reserve"]>> | null = null;
+  let leading = false;
   let from: number | null = null;
   let running: Promise<void> = Promise.resolve();
 
+  /** True while this session holds the lock (taking it when free); asked on every tick, on whatever session is current. */
   async function lead(): Promise<boolean> {
-    if (lockConn) return true;
-    const conn = await database.sql.reserve();
-    try {
-      const [row] = await conn`select pg_try_advisory_lock(${DEMO_TICKER_LOCK}) as ok`;
-      if (row.ok) {
-        lockConn = conn;
-        from = null; // another leader may have advanced the store meanwhile
-        return true;
-      }
-    } catch (err) {
-      conn.release();
-      throw err;
+    const [row] = await lockSql`
+      select case when exists (
+        select 1 from pg_locks where locktype = 'advisory' and classid = 0 and objid::bigint = ${DEMO_TICKER_LOCK}
+          and objsubid = 1 and pid = pg_backend_pid() and granted)
+      then true else pg_try_advisory_lock(${DEMO_TICKER_LOCK}) end as ok`;
+    if (!row.ok) {
+      if (leading) log.warn("demo ticker lost its lock; another process ticks");
+      leading = false;
+      return false;
     }
-    conn.release();
-    return false;
+    if (!leading) from = null; // another leader may have advanced the store meanwhile
+    leading = true;
+    return true;
   }
 
   async function tick(): Promise<void> {
@@ -78,13 +82,9 @@ export function startDemoTicker(database: Database, options: DemoTickerOptions):
     if (stopped) return;
     timer = setTimeout(() => {
       running = tick()
-        .catch(async (err) => {
+        .catch((err) => {
           log.warn("demo ticker failed; retrying", errorFields(err));
-          // A broken lock connection loses leadership; drop it so the next tick competes again.
-          const conn = lockConn;
-          lockConn = null;
-          from = null;
-          conn?.release();
+          from = null; // the next tick re-reads where the store stands
         })
         .finally(schedule);
     }, intervalMs);
@@ -96,11 +96,8 @@ export function startDemoTicker(database: Database, options: DemoTickerOptions):
     stopped = true;
     if (timer) clearTimeout(timer);
     await running;
-    const conn = lockConn;
-    lockConn = null;
-    if (conn) {
-      await conn`select pg_advisory_unlock(${DEMO_TICKER_LOCK})`.catch(() => {});
-      conn.release();
-    }
+    if (leading) await lockSql`select pg_advisory_unlock(${DEMO_TICKER_LOCK})`.catch(() => {});
+    leading = false;
+    await own?.end({ timeout: 1 }).catch(() => {});
   };
 }

@@ -9,6 +9,7 @@ import { currentPortalSession } from "../auth/portal-user";
 import type { Database, Db } from "../db/client";
 import type { Actor } from "../domain/audit";
 import { DomainError } from "../domain/errors";
+import { isStoreUnreachable } from "../db/deadline";
 import { errorFields, log } from "../log";
 import { requestIdFrom } from "../util/request-id";
 import { clientAddress, sameOrigin } from "../util/request-origin";
@@ -222,6 +223,12 @@ export function toErrorResponse(err: unknown, requestId: string, path: string): 
       requestId,
       field,
     );
+  }
+  if (isStoreUnreachable(err)) {
+    log.warn("portal store unreachable", { request_id: requestId, path, ...errorFields(err) });
+    const res = portalError(503, "unavailable", "The portal's store is unreachable; retry shortly.", requestId);
+    res.headers.set("retry-after", "5");
+    return res;
   }
   log.error("portal handler failed", { request_id: requestId, path, ...errorFields(err) });
   return portalError(

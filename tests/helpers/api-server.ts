@@ -1,4 +1,4 @@
-/** Runs the real standalone API server (`server/api-server.ts`) as a child process against a test database. */
+/** Runs the real standalone API server (`lib/server/api-server.ts`) as a child process against a test database. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { freePort } from "../../lib/util/free-port";
 
@@ -12,9 +12,13 @@ export interface RunningServer {
 
 export { freePort };
 
-export async function startApiServer(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startApiServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  { startupTimeoutMs = 150_000 } = {}, // start-up warms the whole demo market: slow on a busy machine
+): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "server/api-server.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/api-server.ts"], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -32,7 +36,7 @@ export async function startApiServer(databaseUrl: string, env: Record<string, st
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + startupTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`api server exited (${child.exitCode}):\n${out}`);
     try {

@@ -4,6 +4,7 @@ import { REQUEST_ERRORS } from "../errors";
 import { defineRoute, type RouteDef } from "../route";
 import { schemas } from "../../contract/responses";
 import { openApiDocument, type OpenApiDocument } from "../../contract/openapi-document";
+import { failingParts } from "../../db/store-status";
 
 const startedAt = Date.now();
 export const HEALTH_CHECK_TTL_MS = 1000;
@@ -36,14 +37,16 @@ export const health = defineRoute({
   authenticated: false,
   summary: "Health check and version",
   description:
-    "status ok, or degraded when the database does not answer within 2 s (the check is shared for 1 s); version; " +
-    "uptime in seconds.",
+    "status ok (200), or degraded (503) when the database does not answer within 2 s (the check is shared for 1 s) " +
+    "or admission is failing; version; uptime in seconds.",
   response: schemas.health,
   handler: async ({ database }) => {
     const reachable = await databaseReachable(database.sql, () => database.sql`select 1`);
+    const ok = reachable && failingParts(database.sql).length === 0;
     return {
+      status: ok ? 200 : 503, // a load balancer takes a degraded process out
       data: {
-        status: reachable ? ("ok" as const) : ("degraded" as const),
+        status: ok ? ("ok" as const) : ("degraded" as const),
         version: VERSION,
         uptime: Math.round((Date.now() - startedAt) / 100) / 10,
       },

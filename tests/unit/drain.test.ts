@@ -1,0 +1,67 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, request, type Server } from "node:http";
+import { createAdaptorServer } from "@hono/node-server";
+import { createDrain } from "../../lib/server/drain";
+import { failingParts, reportStoreOutcome } from "../../lib/db/store-status";
+
+/** A server whose every call waits on `answer()`, tracked by a drain. */
+async function serverWith(answer: () => Promise<Response>) {
+  const drain = createDrain();
+  const server = createAdaptorServer({
+    fetch: () => drain.track(answer()),
+    createServer: ((options: object, listener: Parameters<typeof createServer>[1]) =>
+      createServer(options, drain.listener(listener as never))) as never,
+  }) as Server;
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return { drain, server, port: (server.address() as { port: number }).port };
+}
+
+function get(port: number) {
+  return new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+    const req = request({ port, host: "127.0.0.1", path: "/", agent: false }, (res) => {
+      let body = "";
+      res.on("data", (d) => (body += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+test("a call in flight when the drain starts is answered, with Connection: close, and new connections are refused", async () => {
+  const { drain, server, port } = await serverWith(
+    () => new Promise((r) => setTimeout(() => r(Response.json({ ok: true })), 300)),
+  );
+  const inFlight = get(port);
+  await new Promise((r) => setTimeout(r, 50));
+  const drained = drain.drain(server, Date.now() + 5000);
+  const answer = await inFlight;
+  assert.equal(answer.status, 200);
+  assert.equal(answer.connection, "close");
+  await drained;
+  await assert.rejects(get(port), /ECONNREFUSED/);
+});
+
+test("a call still in flight when the grace runs out gets a 503, not a reset", async () => {
+  const { drain, server, port } = await serverWith(() => new Promise<Response>(() => {}));
+  const inFlight = get(port);
+  await new Promise((r) => setTimeout(r, 50));
+  const started = Date.now();
+  await drain.drain(server, Date.now() + 200);
+  const answer = await inFlight;
+  assert.ok(Date.now() - started < 2000);
+  assert.equal(answer.status, 503);
+  assert.equal(JSON.parse(answer.body).error.code, "data_source_unavailable");
+  assert.equal(drain.inFlight, 0);
+});
+
+test("a store failure counts for health for a few seconds, and a success clears it", () => {
+  const pool = {};
+  reportStoreOutcome(pool, "admission", false, 1000);
+  assert.deepEqual(failingParts(pool, 2000), ["admission"]);
+  assert.deepEqual(failingParts(pool, 7000), [], "an old failure no longer counts");
+  reportStoreOutcome(pool, "admission", true, 2500);
+  assert.deepEqual(failingParts(pool, 3000), []);
+  assert.deepEqual(failingParts({}, 3000), [], "another pool has its own state");
+});
