@@ -75,12 +75,12 @@ export function ScalarReference() {
   return (
     <div className="space-y-3">
       {state === "loading" && (
-        <p role="status" className="text-slate-700">
+        <p role="status" className="text-muted">
           Loading the API reference…
         </p>
       )}
       {state === "error" && (
-        <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
+        <div role="alert" className="rounded-md border border-bad/40 bg-bad-soft p-4 text-bad">
           The API reference could not be loaded. The raw document is at{" "}
           <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
         </div>

@@ -12,7 +12,7 @@ export default function DocsPage() {
   return (
     <div className="space-y-6">
       <h1 className="text-3xl font-bold tracking-tight">API reference</h1>
-      <nav aria-label="Guides" className="rounded-lg border border-slate-200 p-4">
+      <nav aria-label="Guides" className="rounded-lg border border-line p-4">
         <h2 className="mb-2 text-lg font-semibold">Guides</h2>
         <ul className="grid gap-1 sm:grid-cols-2">
           {GUIDES.map((g) => (
@@ -22,7 +22,7 @@ export default function DocsPage() {
           ))}
         </ul>
       </nav>
-      <p className="text-slate-700">
+      <p className="text-muted">
         The reference below is rendered from the OpenAPI 3.1 document at{" "}
         <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>, generated from the same schemas that validate requests.
       </p>

@@ -16,8 +16,8 @@ export default async function AccessPage() {
   const planAdmits = plan.liveKeyStyles.includes("sk");
   return (
     <div className="space-y-6">
-      <h1 className="text-3xl font-bold">API access</h1>
-      <div className="max-w-3xl space-y-2 text-slate-700">
+      <h1 className="text-2xl font-semibold tracking-tight">API access</h1>
+      <div className="max-w-3xl space-y-2 text-muted">
         <p>
           <code>svc_sk_live_</code> keys are issued on request: tell us what you are building, an operator reviews it
           and we answer within 1–3 business days. Once approved, the key is shown to you once on this page.

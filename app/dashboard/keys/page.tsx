@@ -12,8 +12,8 @@ export default async function KeysPage() {
   const keys = await listKeys(await portalDb(), user.accountId);
   return (
     <div className="space-y-6">
-      <h1 className="text-3xl font-bold">API keys</h1>
-      <p className="max-w-3xl text-slate-700">
+      <h1 className="text-2xl font-semibold tracking-tight">API keys</h1>
+      <p className="max-w-3xl text-muted">
         Send a key as <code>Authorization: Bearer &lt;key&gt;</code>, <code>x-api-key</code> or{" "}
         <code>X-Service-Key</code>. Test keys (<code>svc_test_</code>) get demo data on the Sandbox plan; live keys (
         <code>svc_live_</code>) follow your plan. One key per application. A revoked key stops working within 5 seconds;

@@ -16,8 +16,8 @@ export default async function PlaygroundPage() {
   return (
     <div className="space-y-6">
       <div className="space-y-2">
-        <h1 className="text-3xl font-bold">Playground</h1>
-        <p className="max-w-3xl text-slate-700">
+        <h1 className="text-2xl font-semibold tracking-tight">Playground</h1>
+        <p className="max-w-3xl text-muted">
           Call any route of either family through the real gateway. Calls count against the key&apos;s limits and appear
           in <a href="/dashboard/usage">Usage</a> like any other.
         </p>

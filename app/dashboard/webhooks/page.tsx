@@ -20,15 +20,15 @@ export default async function WebhooksPage() {
   ]);
   return (
     <div className="space-y-6">
-      <h1 className="text-3xl font-bold">Webhooks</h1>
-      <p className="max-w-3xl text-slate-700">
+      <h1 className="text-2xl font-semibold tracking-tight">Webhooks</h1>
+      <p className="max-w-3xl text-muted">
         IV-rank, IV-change and no-trade alerts, delivered to your endpoint and signed per Standard Webhooks (
         <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries are
         retried 7 times over about 28 hours; an endpoint answering 410, or failing for 5 days, is disabled and the
         reason is shown here.
       </p>
       {!plan.webhooks ? (
-        <p className="max-w-3xl rounded border border-amber-400 bg-amber-50 p-3" data-testid="webhooks-plan-note">
+        <p className="max-w-3xl rounded border border-warn/40 bg-warn-soft p-3" data-testid="webhooks-plan-note">
           Webhooks come with the Pro and Enterprise plans; your account is on {plan.nameA}.{" "}
           <Link href="/dashboard/plan" className="font-medium underline">
             Change your plan

@@ -55,22 +55,22 @@ export function AccessPanel({ initial, canManage }: { initial: AccessRequestView
       {canManage && !pending ? (
         <AccessForm onSubmit={(i) => submit.mutate(i)} busy={submit.isPending} error={submit.error} />
       ) : null}
-      {!canManage ? <p className="text-slate-700">Only the account&apos;s owner can request access.</p> : null}
+      {!canManage ? <p className="text-muted">Only the account&apos;s owner can request access.</p> : null}
       <section aria-labelledby="requests-title" className="space-y-3">
         <h2 id="requests-title" className="text-xl font-semibold">
           Your requests
         </h2>
         {requests.isError ? <ErrorNote error={requests.error} /> : null}
         {list.length === 0 ? (
-          <p className="text-slate-700">No requests yet.</p>
+          <p className="text-muted">No requests yet.</p>
         ) : (
           <ul className="space-y-3">
             {list.map((r) => (
-              <li key={r.id} className="rounded border border-slate-200 p-4" data-request-id={r.id}>
+              <li key={r.id} className="rounded border border-line p-4" data-request-id={r.id}>
                 <p className="font-medium">
-                  {r.company} <span className="ml-2 rounded bg-slate-100 px-2 py-0.5 text-sm">{STATUS[r.status]}</span>
+                  {r.company} <span className="ml-2 rounded bg-subtle px-2 py-0.5 text-sm">{STATUS[r.status]}</span>
                 </p>
-                <p className="text-sm text-slate-700">
+                <p className="text-sm text-muted">
                   Sent {utcMinute(r.createdAt)} · {EXPECTED_VOLUMES[r.expectedVolume] ?? r.expectedVolume} · {age(r)}
                 </p>
                 {r.status === "rejected" && r.reason ? <p className="mt-1 text-sm">Reason: {r.reason}</p> : null}
@@ -81,7 +81,7 @@ export function AccessPanel({ initial, canManage }: { initial: AccessRequestView
                         type="button"
                         onClick={() => reveal.mutate(r.id)}
                         disabled={reveal.isPending}
-                        className="mt-2 rounded bg-blue-700 px-3 py-2 text-sm font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+                        className="mt-2 rounded bg-accent px-3 py-2 text-sm font-medium text-accent-fg hover:bg-accent-hover disabled:opacity-60"
                       >
                         Show my key (once)
                       </button>

@@ -2,7 +2,7 @@
 
 import type { PlaygroundField } from "@/lib/portal/playground-operations";
 
-const input = "w-full rounded border border-slate-400 px-2 py-1";
+const input = "w-full rounded border border-line-strong px-2 py-1";
 
 /** One form control generated from an OpenAPI parameter or body property. */
 export function ParamField({
@@ -19,7 +19,7 @@ export function ParamField({
   const label = (
     <>
       <code>{field.name}</code>{" "}
-      <span className="text-xs font-normal text-slate-700">
+      <span className="text-xs font-normal text-muted">
         ({field.in}
         {field.required ? ", required" : ""}
         {field.kind.endsWith("list") && field.kind !== "enum-list" ? ", comma-separated" : ""})
@@ -27,7 +27,7 @@ export function ParamField({
     </>
   );
   const description = field.description && (
-    <p id={help} className="text-xs text-slate-700">
+    <p id={help} className="text-xs text-muted">
       {field.description}
     </p>
   );

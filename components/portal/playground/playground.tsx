@@ -77,11 +77,7 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
 
   return (
     <div className="space-y-6">
-      <form
-        onSubmit={submit}
-        className="space-y-5 rounded-lg border border-slate-200 p-4"
-        aria-label="Playground request"
-      >
+      <form onSubmit={submit} className="space-y-5 rounded-lg border border-line p-4" aria-label="Playground request">
         <div className="space-y-1">
           <label htmlFor="pg-operation" className="block text-sm font-medium">
             Route
@@ -90,7 +86,7 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
             id="pg-operation"
             value={opId}
             onChange={(e) => choose(e.target.value)}
-            className="w-full rounded border border-slate-400 px-2 py-1"
+            className="w-full rounded border border-line-strong px-2 py-1"
           >
             {families.map(({ family, ops }) => (
               <optgroup key={family} label={`Family ${family}`}>
@@ -115,7 +111,7 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
             ))}
           </div>
         ) : (
-          <p className="text-sm text-slate-700">This route takes no parameters.</p>
+          <p className="text-sm text-muted">This route takes no parameters.</p>
         )}
         {op.authenticated ? (
           <fieldset className="space-y-2">
@@ -145,18 +141,18 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
                   value={pasted}
                   onChange={(e) => setPasted(e.target.value)}
                   required
-                  className="w-full rounded border border-slate-400 px-2 py-1 font-mono"
+                  className="w-full rounded border border-line-strong px-2 py-1 font-mono"
                 />
               </div>
             )}
           </fieldset>
         ) : (
-          <p className="text-sm text-slate-700">This route needs no key and is never metered.</p>
+          <p className="text-sm text-muted">This route needs no key and is never metered.</p>
         )}
         <button
           type="submit"
           disabled={call.isPending}
-          className="rounded bg-blue-800 px-4 py-2 font-medium text-white disabled:opacity-60"
+          className="rounded bg-accent px-4 py-2 font-medium text-accent-fg disabled:opacity-60"
         >
           {call.isPending ? "Sending…" : "Send request"}
         </button>
@@ -166,7 +162,7 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
           </p>
         )}
         {call.isError && (
-          <p role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900">
+          <p role="alert" className="rounded border border-bad/40 bg-bad-soft p-2 text-sm text-bad">
             {call.error.message}
           </p>
         )}

@@ -36,31 +36,28 @@ export function ResponseView({ result, curl }: { result: PlaygroundResponse; cur
   return (
     <section
       aria-labelledby="pg-response"
-      className="space-y-4 rounded-lg border border-slate-200 p-4"
+      className="space-y-4 rounded-lg border border-line p-4"
       data-testid="playground-response"
     >
       <h2 id="pg-response" className="text-xl font-semibold">
         Response
       </h2>
       <p className="flex flex-wrap items-center gap-2">
-        <span
-          className={`${badge} ${ok ? "bg-green-100 text-green-900" : "bg-red-100 text-red-900"}`}
-          data-testid="pg-status"
-        >
+        <span className={`${badge} ${ok ? "bg-ok-soft text-ok" : "bg-bad-soft text-bad"}`} data-testid="pg-status">
           HTTP {result.status}
         </span>
         {data && (
-          <span className={`${badge} ${data === "demo" ? "bg-amber-100 text-amber-950" : "bg-blue-100 text-blue-950"}`}>
+          <span className={`${badge} ${data === "demo" ? "bg-warn-soft text-warn" : "bg-info-soft text-info"}`}>
             {data === "demo" ? "Demo data" : "Live data"}
           </span>
         )}
-        {label && <span className={`${badge} bg-slate-100 text-slate-900`}>Data label: {label}</span>}
-        <span className="text-sm text-slate-700">
+        {label && <span className={`${badge} bg-subtle text-fg`}>Data label: {label}</span>}
+        <span className="text-sm text-muted">
           {result.durationMs} ms · <code>{result.path}</code>
         </span>
       </p>
       {disclaimer && (
-        <p className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950">
+        <p className="rounded border border-warn/40 bg-warn-soft p-2 text-sm text-warn">
           <strong>Disclaimer in the response:</strong> {disclaimer}
         </p>
       )}
@@ -69,7 +66,7 @@ export function ResponseView({ result, curl }: { result: PlaygroundResponse; cur
           <caption className="text-left font-medium">Headers</caption>
           <tbody>
             {Object.entries(result.headers).map(([h, v]) => (
-              <tr key={h} className="border-t border-slate-200">
+              <tr key={h} className="border-t border-line">
                 <th scope="row" className="whitespace-nowrap py-1 pr-4 font-mono font-normal">
                   {h}
                 </th>
@@ -84,24 +81,24 @@ export function ResponseView({ result, curl }: { result: PlaygroundResponse; cur
         <pre
           tabIndex={0}
           aria-label="Response body"
-          className="max-h-[32rem] overflow-auto rounded-md bg-slate-900 p-4 text-xs text-slate-100"
+          className="max-h-[32rem] overflow-auto rounded-md bg-code-bg p-4 text-xs text-code-fg"
         >
           {typeof result.body === "string" ? result.body : JSON.stringify(result.body, null, 2)}
         </pre>
       </div>
       <div className="space-y-2">
         <div className="flex flex-wrap items-center gap-3">
-          <button type="button" onClick={copy} className="rounded border border-slate-400 px-3 py-1.5">
+          <button type="button" onClick={copy} className="rounded border border-line-strong px-3 py-1.5">
             Copy as curl
           </button>
-          <span role="status" className="text-sm text-slate-700">
+          <span role="status" className="text-sm text-muted">
             {copied}
           </span>
         </div>
-        <pre aria-label="curl command" tabIndex={0} className="overflow-x-auto rounded-md bg-slate-100 p-3 text-xs">
+        <pre aria-label="curl command" tabIndex={0} className="overflow-x-auto rounded-md bg-subtle p-3 text-xs">
           {curl}
         </pre>
-        <p className="text-xs text-slate-700">
+        <p className="text-xs text-muted">
           The command reads your key from <code>$API_KEY</code>: the portal never shows the playground key.
         </p>
       </div>

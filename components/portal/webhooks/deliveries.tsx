@@ -27,17 +27,17 @@ export function Deliveries({ webhookId, canManage }: { webhookId: string; canMan
       <QueryState query={q} what="deliveries">
         {(ds) =>
           ds.length === 0 ? (
-            <p className="text-sm text-slate-700">No deliveries yet.</p>
+            <p className="text-sm text-muted">No deliveries yet.</p>
           ) : (
             <ul className="space-y-3" aria-label="Deliveries">
               {ds.map((d) => (
-                <li key={d.deliveryId} className="rounded border border-slate-200 p-3 text-sm" data-testid="delivery">
+                <li key={d.deliveryId} className="rounded border border-line p-3 text-sm" data-testid="delivery">
                   <p className="flex flex-wrap gap-x-3">
                     <code>{d.eventType}</code>
                     <span>{d.symbol ?? ""}</span>
                     <span className="font-medium">{d.status}</span>
                     <span>{utcMinute(d.createdAt)}</span>
-                    <span className="break-all text-slate-700">
+                    <span className="break-all text-muted">
                       webhook-id <code>{d.eventId}</code>
                     </span>
                     {d.nextAttemptAt ? <span>next try {utcMinute(d.nextAttemptAt)}</span> : null}
@@ -47,14 +47,14 @@ export function Deliveries({ webhookId, canManage }: { webhookId: string; canMan
                       type="button"
                       onClick={() => replay.mutate(d.eventId)}
                       disabled={replay.isPending}
-                      className="mt-1 rounded border border-slate-400 px-2 py-1 text-xs hover:bg-slate-100"
+                      className="mt-1 rounded border border-line-strong px-2 py-1 text-xs hover:bg-hover"
                     >
                       Replay this event
                     </button>
                   ) : null}
                   {d.attempts.length > 0 ? (
                     <div
-                      className="mt-2 overflow-x-auto focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700"
+                      className="mt-2 overflow-x-auto focus-visible:outline focus-visible:outline-2 focus-visible:outline-focus"
                       tabIndex={0}
                       role="region"
                       aria-label={`Attempts of ${d.eventId}`}

@@ -19,7 +19,7 @@ export interface RegisterInput {
 }
 
 const num = (v: string) => (v.trim() === "" ? undefined : Number(v));
-const field = "w-full rounded border border-slate-400 px-3 py-2";
+const field = "w-full rounded border border-line-strong px-3 py-2";
 
 /** Registration: the key (its environment is the webhook's), URL, events, symbols and the thresholds the events need. */
 export function RegisterForm({
@@ -57,7 +57,7 @@ export function RegisterForm({
   }
   if (active.length === 0)
     return (
-      <p className="text-slate-700">
+      <p className="text-muted">
         Create an API key on the{" "}
         <a className="underline" href="/dashboard/keys">
           API keys
@@ -69,7 +69,7 @@ export function RegisterForm({
     <form
       onSubmit={submit}
       aria-labelledby="register-title"
-      className="space-y-4 rounded border border-slate-300 p-4"
+      className="space-y-4 rounded border border-line p-4"
       noValidate
     >
       <h2 id="register-title" className="text-xl font-semibold">
@@ -85,7 +85,7 @@ export function RegisterForm({
               </option>
             ))}
           </select>
-          <span className="block text-sm text-slate-700">
+          <span className="block text-sm text-muted">
             The webhook receives this key&apos;s environment&apos;s events: test keys demo data, live keys live data.
           </span>
         </label>
@@ -96,7 +96,7 @@ export function RegisterForm({
         <label className="block space-y-1">
           <span className="font-medium">Symbols</span>
           <input name="symbols" required placeholder="SPY, QQQ" className={field} />
-          <span className="block text-sm text-slate-700">1–50, separated by commas or spaces.</span>
+          <span className="block text-sm text-muted">1–50, separated by commas or spaces.</span>
         </label>
         <label className="block space-y-1">
           <span className="font-medium">Description (optional)</span>
@@ -134,7 +134,7 @@ export function RegisterForm({
       <button
         type="submit"
         disabled={busy}
-        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+        className="rounded bg-accent px-4 py-2 font-medium text-accent-fg hover:bg-accent-hover disabled:opacity-60"
       >
         {busy ? "Registering…" : "Register webhook"}
       </button>

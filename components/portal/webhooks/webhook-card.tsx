@@ -10,7 +10,7 @@ import { portalFetch } from "../portal-fetch";
 import { SecretOnce } from "../secret-once";
 import { Deliveries } from "./deliveries";
 
-const btn = "rounded border border-slate-400 px-3 py-1.5 text-sm font-medium hover:bg-slate-100 disabled:opacity-60";
+const btn = "rounded border border-line-strong px-3 py-1.5 text-sm font-medium hover:bg-hover disabled:opacity-60";
 
 /** One webhook: status (and why it was disabled), its actions, the replay-range form and its deliveries. */
 export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boolean }) {
@@ -46,7 +46,7 @@ export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boole
   }
   const titleId = `wh-${w.webhookId}`;
   return (
-    <li className="space-y-3 rounded border border-slate-300 p-4" aria-labelledby={titleId} data-testid="webhook">
+    <li className="space-y-3 rounded border border-line p-4" aria-labelledby={titleId} data-testid="webhook">
       <h3 id={titleId} className="break-all font-semibold">
         {w.url}
       </h3>
@@ -55,7 +55,7 @@ export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boole
         {w.events.join(", ")} · symbols {w.symbols.join(", ")}
       </p>
       {w.disabledReason ? (
-        <p className="rounded bg-red-50 p-2 text-sm text-red-900">Disabled by the service: {w.disabledReason}</p>
+        <p className="rounded bg-bad-soft p-2 text-sm text-bad">Disabled by the service: {w.disabledReason}</p>
       ) : null}
       {rotated ? (
         <SecretOnce
@@ -105,7 +105,7 @@ export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boole
           </button>
           <button
             type="button"
-            className={`${btn} border-red-700 text-red-800`}
+            className={`${btn} border-bad/40 text-bad`}
             onClick={() => {
               act.reset();
               setDeleting(true);
@@ -123,11 +123,11 @@ export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boole
         <form onSubmit={replayRange} className="flex flex-wrap items-end gap-2 text-sm" noValidate>
           <label className="block">
             From (UTC)
-            <input name="from" type="datetime-local" className="block rounded border border-slate-400 px-2 py-1" />
+            <input name="from" type="datetime-local" className="block rounded border border-line-strong px-2 py-1" />
           </label>
           <label className="block">
             To (UTC)
-            <input name="to" type="datetime-local" className="block rounded border border-slate-400 px-2 py-1" />
+            <input name="to" type="datetime-local" className="block rounded border border-line-strong px-2 py-1" />
           </label>
           <button type="submit" className={btn} disabled={act.isPending}>
             Replay time range
@@ -135,7 +135,7 @@ export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boole
         </form>
       ) : null}
       {rangeError ? (
-        <p role="alert" className="text-sm text-red-800">
+        <p role="alert" className="text-sm text-bad">
           {rangeError}
         </p>
       ) : null}

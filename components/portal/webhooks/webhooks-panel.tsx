@@ -58,16 +58,14 @@ export function WebhooksPanel({
           onRegister={(i) => register.mutate(i)}
         />
       ) : null}
-      {!canManage ? (
-        <p className="text-slate-700">Only the account&apos;s owner can register or change webhooks.</p>
-      ) : null}
+      {!canManage ? <p className="text-muted">Only the account&apos;s owner can register or change webhooks.</p> : null}
       <section aria-labelledby="webhooks-title" className="space-y-2">
         <h2 id="webhooks-title" className="text-xl font-semibold">
           Webhooks
         </h2>
         {list.isError ? <ErrorNote error={list.error} /> : null}
         {list.data.length === 0 ? (
-          <p className="text-slate-700">No webhooks yet.</p>
+          <p className="text-muted">No webhooks yet.</p>
         ) : (
           <ul className="space-y-4">
             {list.data.map((w) => (

@@ -26,10 +26,10 @@ export default async function GuidePage({ params }: Params) {
       <nav aria-label="Breadcrumb" className="text-sm">
         <Link href="/docs">API reference</Link> / Guides
       </nav>
-      <h1 className="text-3xl font-bold tracking-tight">{guide.title}</h1>
-      <p className="text-lg text-slate-700">{guide.description}</p>
+      <h1 className="text-2xl font-semibold tracking-tight">{guide.title}</h1>
+      <p className="text-lg text-muted">{guide.description}</p>
       <Content />
-      <nav aria-label="Other guides" className="border-t border-slate-200 pt-4">
+      <nav aria-label="Other guides" className="border-t border-line pt-4">
         <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
           {GUIDES.filter((g) => g.slug !== guide.slug).map((g) => (
             <li key={g.slug}>
