@@ -10,7 +10,6 @@ const base = (p: SVGProps<SVGSVGElement>) => ({
   strokeWidth: 2,
   strokeLinecap: "round" as const,
   strokeLinejoin: "round" as const,
-  "aria-hidden": true,
   focusable: false,
   ...p,
 });
