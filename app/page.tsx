@@ -1,18 +1,10 @@
-import { headers } from "next/headers";
 import Link from "next/link";
+import { baseUrl } from "@/components/base-url";
 import { EndpointList } from "@/components/endpoint-list";
 import { PlanLimitsTable } from "@/components/plan-limits-table";
 import { buttonClass } from "@/components/ui/button";
 import { Container } from "@/components/ui/page";
 import { allRoutes } from "@/lib/api/routes";
-
-/** The address this page was reached on, so the example works as pasted (behind a proxy, its forwarded host and scheme). */
-async function baseUrl(): Promise<string> {
-  const h = await headers();
-  const host = h.get("x-forwarded-host")?.split(",")[0]?.trim() || h.get("host") || "localhost:3000";
-  const proto = h.get("x-forwarded-proto")?.split(",")[0]?.trim() || "http";
-  return `${proto === "https" ? "https" : "http"}://${host}`;
-}
 
 const FEATURES = [
   ["Research summaries", "Per-ticker summaries, signal scores and no-trade analysis from our own models."],

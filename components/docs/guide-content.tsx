@@ -7,15 +7,21 @@ import { PlanLimitsTable } from "@/components/plan-limits-table";
 import { DisclaimerNote } from "@/components/disclaimer-note";
 import type { GuideSlug } from "./guides";
 import { ScrollRegion } from "@/components/scroll-region";
+import { baseUrl } from "@/components/base-url";
 
 const Pre = ({ label, children }: { label: string; children: string }) => (
-  <pre tabIndex={0} aria-label={label} className="overflow-x-auto rounded-md bg-code-bg p-4 text-sm text-code-fg">
+  <pre
+    tabIndex={0}
+    aria-label={label}
+    className="rounded-md bg-code-bg p-4 text-sm break-all whitespace-pre-wrap text-code-fg"
+  >
     <code>{children}</code>
   </pre>
 );
-const H2 = ({ children }: { children: ReactNode }) => <h2 className="pt-2 text-2xl font-semibold">{children}</h2>;
+const H2 = ({ children }: { children: ReactNode }) => <h2 className="pt-2 text-xl font-semibold">{children}</h2>;
 
-function QuickStart() {
+async function QuickStart() {
+  const base = await baseUrl();
   return (
     <>
       <ol className="list-decimal space-y-2 pl-6">
@@ -33,7 +39,7 @@ function QuickStart() {
           Watch the call arrive in <Link href="/dashboard/usage">Usage</Link>, counted exactly as the limits count it.
         </li>
       </ol>
-      <Pre label="curl example">{`export API_KEY=svc_test_…\ncurl -H "Authorization: Bearer $API_KEY" \\\n  "$BASE_URL/api/v1/ticker/AAPL/summary"`}</Pre>
+      <Pre label="curl example">{`export API_KEY=svc_test_…\ncurl -H "Authorization: Bearer $API_KEY" \\\n  "${base}/api/v1/ticker/AAPL/summary"`}</Pre>
       <p>
         Test keys are free, use the Sandbox plan and always read the service&apos;s synthetic demo market (
         <code>dataLabel: demo</code>).
