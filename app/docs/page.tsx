@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { DisclaimerNote } from "@/components/disclaimer-note";
 import { ScalarReference } from "@/components/scalar-reference";
 
 export const metadata: Metadata = {
@@ -15,6 +16,9 @@ export default function DocsPage() {
           Rendered from the OpenAPI 3.1 document at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>, built from
           the schemas that validate requests. Search with <kbd>Ctrl</kbd> <kbd>K</kbd>.
         </p>
+      </div>
+      <div className="px-4 pb-2 sm:px-6">
+        <DisclaimerNote />
       </div>
       <ScalarReference />
     </div>

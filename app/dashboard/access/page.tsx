@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requirePortalUser } from "@/lib/auth/portal-user";
 import { listAccessRequests } from "@/lib/domain/access-requests";
+import { EXPECTED_VOLUMES } from "@/lib/domain/access-volumes";
 import { currentPlan } from "@/lib/domain/plans";
 import { portalDb } from "@/lib/server/portal-db";
 import { AccessPanel } from "@/components/portal/access/access-panel";
@@ -39,7 +40,7 @@ export default async function AccessPage() {
           {user.emailVerified ? null : " Your e-mail address is not verified yet."}
         </p>
       </div>
-      <AccessPanel initial={requests} canManage={user.role === "owner"} />
+      <AccessPanel initial={requests} canManage={user.role === "owner"} volumes={EXPECTED_VOLUMES} />
     </div>
   );
 }

@@ -2,17 +2,20 @@
 
 import type { FormEvent } from "react";
 import { Field } from "@/components/auth/field";
-import { EXPECTED_VOLUMES } from "@/lib/domain/access-volumes";
+import type { z } from "zod";
+import type { accessRequestBody } from "@/lib/portal/schemas";
 import { ErrorNote } from "../error-note";
 import { PortalApiError } from "../portal-fetch";
 
 /** The use-case form: company, use case and expected volume. */
 export function AccessForm({
+  volumes,
   onSubmit,
   busy,
   error,
 }: {
-  onSubmit: (input: { company: string; useCase: string; expectedVolume: string }) => void;
+  volumes: Record<string, string>;
+  onSubmit: (input: z.input<typeof accessRequestBody>) => void;
   busy: boolean;
   error: unknown;
 }) {
@@ -86,7 +89,7 @@ export function AccessForm({
           <option value="" disabled>
             Choose…
           </option>
-          {Object.entries(EXPECTED_VOLUMES).map(([value, label]) => (
+          {Object.entries(volumes).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>

@@ -3,7 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { AccessRequestView } from "@/lib/domain/access-requests";
-import { EXPECTED_VOLUMES } from "@/lib/domain/access-volumes";
+import type { z } from "zod";
+import type { accessRequestBody } from "@/lib/portal/schemas";
+import { Badge } from "@/components/ui/badge";
 import { ErrorNote } from "../error-note";
 import { utcMinute } from "../format";
 import { portalFetch } from "../portal-fetch";
@@ -22,7 +24,15 @@ function age(r: AccessRequestView): string {
 }
 
 /** Requests with their status and age; an approved request's key is shown once on demand. */
-export function AccessPanel({ initial, canManage }: { initial: AccessRequestView[]; canManage: boolean }) {
+export function AccessPanel({
+  initial,
+  canManage,
+  volumes,
+}: {
+  initial: AccessRequestView[];
+  canManage: boolean;
+  volumes: Record<string, string>;
+}) {
   const client = useQueryClient();
   const requests = useQuery({
     queryKey: REQUESTS,
@@ -33,8 +43,11 @@ export function AccessPanel({ initial, canManage }: { initial: AccessRequestView
   const [shown, setShown] = useState<string | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: REQUESTS });
   const submit = useMutation({
-    mutationFn: (input: { company: string; useCase: string; expectedVolume: string }) =>
-      portalFetch<AccessRequestView>("/api/portal/access-requests", { method: "POST", body: input }),
+    mutationFn: (input: z.input<typeof accessRequestBody>) =>
+      portalFetch<AccessRequestView, z.input<typeof accessRequestBody>>("/api/portal/access-requests", {
+        method: "POST",
+        body: input,
+      }),
     onSuccess: () => void refresh(),
   });
   const reveal = useMutation({
@@ -53,11 +66,11 @@ export function AccessPanel({ initial, canManage }: { initial: AccessRequestView
       {shown ? <SecretOnce label="Your svc_sk_live_ key" secret={shown} onDone={() => setShown(null)} /> : null}
       {reveal.error ? <ErrorNote error={reveal.error} /> : null}
       {canManage && !pending ? (
-        <AccessForm onSubmit={(i) => submit.mutate(i)} busy={submit.isPending} error={submit.error} />
+        <AccessForm volumes={volumes} onSubmit={(i) => submit.mutate(i)} busy={submit.isPending} error={submit.error} />
       ) : null}
       {!canManage ? <p className="text-muted">Only the account&apos;s owner can request access.</p> : null}
       <section aria-labelledby="requests-title" className="space-y-3">
-        <h2 id="requests-title" className="text-xl font-semibold">
+        <h2 id="requests-title" className="text-lg font-semibold">
           Your requests
         </h2>
         {requests.isError ? <ErrorNote error={requests.error} /> : null}
@@ -66,12 +79,18 @@ export function AccessPanel({ initial, canManage }: { initial: AccessRequestView
         ) : (
           <ul className="space-y-3">
             {list.map((r) => (
-              <li key={r.id} className="rounded border border-line p-4" data-request-id={r.id}>
+              <li key={r.id} className="rounded-lg border border-line bg-surface p-4" data-request-id={r.id}>
                 <p className="font-medium">
-                  {r.company} <span className="ml-2 rounded bg-subtle px-2 py-0.5 text-sm">{STATUS[r.status]}</span>
+                  {r.company}{" "}
+                  <Badge
+                    className="ml-2"
+                    tone={r.status === "approved" ? "ok" : r.status === "rejected" ? "bad" : "info"}
+                  >
+                    {STATUS[r.status]}
+                  </Badge>
                 </p>
                 <p className="text-sm text-muted">
-                  Sent {utcMinute(r.createdAt)} · {EXPECTED_VOLUMES[r.expectedVolume] ?? r.expectedVolume} · {age(r)}
+                  Sent {utcMinute(r.createdAt)} · {volumes[r.expectedVolume] ?? r.expectedVolume} · {age(r)}
                 </p>
                 {r.status === "rejected" && r.reason ? <p className="mt-1 text-sm">Reason: {r.reason}</p> : null}
                 {r.status === "approved" ? (

@@ -4,6 +4,8 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { ErrorNote } from "../error-note";
+import type { z } from "zod";
+import type { planBody } from "@/lib/portal/schemas";
 import { portalFetch } from "../portal-fetch";
 
 interface PlanChoice {
@@ -24,7 +26,8 @@ export function PlanChange({ plans, current }: { plans: PlanChoice[]; current: s
   const router = useRouter();
   const [choice, setChoice] = useState(current);
   const change = useMutation({
-    mutationFn: (plan: string) => portalFetch<{ plan: string }>("/api/portal/plan", { method: "PUT", body: { plan } }),
+    mutationFn: (plan: string) =>
+      portalFetch<{ plan: string }, z.input<typeof planBody>>("/api/portal/plan", { method: "PUT", body: { plan } }),
     onSuccess: () => router.refresh(),
   });
   function submit(event: FormEvent<HTMLFormElement>) {
