@@ -149,10 +149,10 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
 
   return (
     <div className="grid gap-6 lg:grid-cols-[15rem_minmax(0,1fr)]">
-      <nav aria-label="Routes" className="space-y-3 max-lg:hidden lg:sticky lg:top-20 lg:self-start">
+      <nav aria-label="Operations" className="space-y-3 max-lg:hidden lg:sticky lg:top-20 lg:self-start">
         <div className="relative">
           <label htmlFor="pg-search" className="sr-only">
-            Search routes
+            Find an operation
           </label>
           <SearchIcon className="pointer-events-none absolute top-2.5 left-2.5 text-muted" />
           <input
@@ -160,12 +160,12 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
             type="search"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
-            placeholder="Search routes"
+            placeholder="Find an operation"
             className="h-9 w-full rounded-md border border-line-strong bg-surface pr-2 pl-8 text-sm"
           />
         </div>
         <div className="max-h-[calc(100vh-10rem)] space-y-3 overflow-y-auto pr-1">
-          {shown.length === 0 ? <p className="text-sm text-muted">No route matches “{search}”.</p> : null}
+          {shown.length === 0 ? <p className="text-sm text-muted">No operation matches “{search}”.</p> : null}
           {shown.map((g) => (
             <div key={g.name}>
               <p className="px-2 pb-1 text-xs font-semibold text-muted">{g.name}</p>
