@@ -43,7 +43,10 @@ export default async function HomePage() {
           </h2>
           <ol className="list-decimal space-y-1 pl-5 text-sm text-muted">
             <li>
-              <Link href="/signup">Sign up</Link> and create a test key (<code>svc_test_…</code>) on the Keys page.
+              <Link href="/signup" className="underline">
+                Sign up
+              </Link>{" "}
+              and create a test key (<code>svc_test_…</code>) on the Keys page.
             </li>
             <li>
               Put it in a shell variable: <code>export API_KEY=svc_test_…</code>

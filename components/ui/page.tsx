@@ -32,7 +32,7 @@ export function PageHeader({
     <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-3">
       <div className="min-w-0 space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
-        {description ? <div className="max-w-3xl text-sm text-muted">{description}</div> : null}
+        {description ? <div className="max-w-3xl text-sm text-muted [&_a]:underline">{description}</div> : null}
       </div>
       {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}
     </div>

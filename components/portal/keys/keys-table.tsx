@@ -55,7 +55,7 @@ export function KeysTable({
             <th scope="col" className={th}>
               Name
             </th>
-            <th scope="col" className={`${th} w-40`}>
+            <th scope="col" className={`${th} w-36`}>
               Key
             </th>
             <th scope="col" className={`${th} w-32`}>
@@ -64,11 +64,11 @@ export function KeysTable({
             <th scope="col" className={`${th} w-44`}>
               Last used
             </th>
-            <th scope="col" className={`${th} w-48`}>
+            <th scope="col" className={`${th} w-40`}>
               Status
             </th>
             {canManage ? (
-              <th scope="col" className={`${th} w-40`}>
+              <th scope="col" className={`${th} w-36`}>
                 <span className="sr-only">Actions</span>
               </th>
             ) : null}
@@ -92,7 +92,9 @@ export function KeysTable({
               <td className={`${td} text-xs text-muted tabular-nums`}>
                 <span className={cellLabel}>Last used</span>
                 <span className="text-fg">{utcMinute(k.lastUsedAt)}</span>
-                <span className="block">created {utcMinute(k.createdAt)}</span>
+                <span className="block" title={utcMinute(k.createdAt)}>
+                  created {k.createdAt.slice(0, 10)}
+                </span>
               </td>
               <td className={td}>
                 <span className={cellLabel}>Status</span>

@@ -148,7 +148,7 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
   };
 
   return (
-    <div className="grid gap-6 lg:grid-cols-[15rem_minmax(0,1fr)]">
+    <div className="grid gap-6 lg:grid-cols-[17rem_minmax(0,1fr)]">
       <nav aria-label="Operations" className="space-y-3 max-lg:hidden lg:sticky lg:top-20 lg:self-start">
         <div className="relative">
           <label htmlFor="pg-search" className="sr-only">
@@ -183,7 +183,7 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
                       )}
                     >
                       <span
-                        className={cx("w-11 shrink-0 font-mono text-[0.6875rem] font-semibold", METHOD_TONE[o.method])}
+                        className={cx("w-12 shrink-0 font-mono text-[0.6875rem] font-semibold", METHOD_TONE[o.method])}
                       >
                         {o.method}
                       </span>

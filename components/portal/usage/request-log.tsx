@@ -161,19 +161,19 @@ export function RequestLog({
                 <table className={table} aria-label="Request log">
                   <thead className={thead}>
                     <tr>
-                      <th scope="col" className={`${th} w-44`}>
+                      <th scope="col" className={`${th} w-40`}>
                         Time (UTC)
                       </th>
                       <th scope="col" className={th}>
                         Request
                       </th>
-                      <th scope="col" className={`${th} w-52`}>
+                      <th scope="col" className={`${th} w-48`}>
                         Status
                       </th>
-                      <th scope="col" className={`${th} w-24 text-right`}>
+                      <th scope="col" className={`${th} w-20 text-right`}>
                         Latency
                       </th>
-                      <th scope="col" className={`${th} w-40`}>
+                      <th scope="col" className={`${th} w-36`}>
                         Key
                       </th>
                       <th scope="col" className={`${th} w-20`}>
@@ -190,7 +190,7 @@ export function RequestLog({
                         <td className={`${td} min-w-0`}>
                           <span className="flex min-w-0 items-baseline gap-2">
                             <span className="w-10 shrink-0 font-mono text-xs font-semibold text-muted">{e.method}</span>
-                            <Truncate text={e.path} min={44} className="font-mono text-xs" />
+                            <Truncate text={e.path} min={30} className="font-mono text-xs" />
                           </span>
                         </td>
                         <td className={td}>
