@@ -57,6 +57,7 @@ export default async function HomePage() {
             // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard user can scroll a long command
             tabIndex={0}
             className="rounded-lg bg-code-bg p-4 text-sm break-all whitespace-pre-wrap text-code-fg"
+            role="figure"
             aria-label="curl example"
           >
             <code>{CURL}</code>

@@ -99,6 +99,7 @@ export function ResponseView({ result, curl }: { result: PlaygroundResponse; cur
         <pre
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard user can scroll a long body
           tabIndex={0}
+          role="region"
           aria-label="Response body"
           className="max-h-[32rem] overflow-y-auto rounded-md bg-code-bg p-4 text-xs break-words whitespace-pre-wrap text-code-fg"
         >
@@ -136,6 +137,7 @@ export function ResponseView({ result, curl }: { result: PlaygroundResponse; cur
           </span>
         </div>
         <pre
+          role="figure"
           aria-label="curl command"
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard user can select the command
           tabIndex={0}

@@ -87,6 +87,7 @@ export function RequestDetail({
               </span>
             </div>
             <pre
+              role="figure"
               aria-label="curl command"
               // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard user can select the command
               tabIndex={0}

@@ -119,7 +119,7 @@ export function RegisterForm({
   const serverField = server?.field?.replace(/^webhook\./, "") as FieldName | undefined;
   const errorOf = (name: FieldName) =>
     local[name] ?? (serverField === name && server ? friendly(name, server.message) : undefined);
-  const describe = (id: string, name: FieldName, hint?: boolean) =>
+  const describedBy = (id: string, name: FieldName, hint?: boolean) =>
     [hint ? `${id}-hint` : "", errorOf(name) ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
 
   function submit(e: FormEvent<HTMLFormElement>) {
@@ -167,7 +167,7 @@ export function RegisterForm({
           placeholder="https://example.com/hooks"
           className={field}
           aria-invalid={errorOf("url") ? true : undefined}
-          aria-describedby={describe("wh-url", "url", true)}
+          aria-describedby={describedBy("wh-url", "url", true)}
         />
       </Labelled>
       <Labelled
@@ -182,7 +182,7 @@ export function RegisterForm({
           name="keyId"
           className={field}
           defaultValue={active[0].id}
-          aria-describedby={describe("wh-key", "keyId", true)}
+          aria-describedby={describedBy("wh-key", "keyId", true)}
         >
           {active.map((k) => (
             <option key={k.id} value={k.id}>
@@ -217,7 +217,7 @@ export function RegisterForm({
             inputMode="decimal"
             className={field}
             aria-invalid={errorOf(t.name) ? true : undefined}
-            aria-describedby={describe(`wh-${t.name}`, t.name)}
+            aria-describedby={describedBy(`wh-${t.name}`, t.name)}
           />
         </Labelled>
       ))}
@@ -235,7 +235,7 @@ export function RegisterForm({
           placeholder="SPY, QQQ"
           className={field}
           aria-invalid={errorOf("symbols") ? true : undefined}
-          aria-describedby={describe("wh-symbols", "symbols", true)}
+          aria-describedby={describedBy("wh-symbols", "symbols", true)}
         />
       </Labelled>
       <Labelled id="wh-description" label="Description (optional)" apiName="description" error={errorOf("description")}>

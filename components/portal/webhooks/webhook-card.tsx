@@ -25,7 +25,8 @@ const STATUS_TONE: Record<WebhookView["status"], Tone> = {
 
 /** Health from the recent deliveries: the last success and how many of the newest ones in a row failed. */
 function health(w: WebhookView, ds: DeliveryView[] | undefined) {
-  const lastSuccess = ds?.filter((d) => d.deliveredAt).sort((a, b) => (a.deliveredAt! < b.deliveredAt! ? 1 : -1))[0];
+  const delivered = (ds ?? []).flatMap((d) => (d.deliveredAt ? [d.deliveredAt] : [])).sort();
+  const lastSuccess = delivered.at(-1) ?? null;
   let streak = 0;
   for (const d of ds ?? []) {
     if (deliveryState(d).tone !== "bad") break;
@@ -39,7 +40,7 @@ function health(w: WebhookView, ds: DeliveryView[] | undefined) {
         : lastSuccess
           ? { label: "healthy", tone: "ok" }
           : { label: "no deliveries yet", tone: "neutral" };
-  return { state, streak, lastSuccess: lastSuccess?.deliveredAt ?? null };
+  return { state, streak, lastSuccess };
 }
 
 /** One webhook: status and health, its actions, the replay-range form and its deliveries. */
