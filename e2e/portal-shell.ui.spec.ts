@@ -78,6 +78,12 @@ for (const scheme of ["light", "dark"] as const) {
     baseURL,
   }) => {
     test.setTimeout(420_000);
+    // A hydration mismatch (the theme class, times, ids) is logged by React; production builds log error #418.
+    const hydration: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error" && /hydrat|Minified React error #(418|423|425)/i.test(m.text()))
+        hydration.push(`${page.url()}: ${m.text().slice(0, 200)}`);
+    });
     await page.emulateMedia({ colorScheme: scheme });
     await busyAccount(page.request, baseURL);
     for (const width of [1280, 375]) {
@@ -86,7 +92,9 @@ for (const scheme of ["light", "dark"] as const) {
         await page.goto(path);
         await settled(page);
         const name = path.replace(/\W+/g, "_").replace(/^_|_$/g, "") || "home";
-        expect.soft(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(scheme === "dark");
+        expect
+          .soft(await page.evaluate(() => document.documentElement.classList.contains("dark")))
+          .toBe(scheme === "dark");
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect.soft(overflow, `${path} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
         if (width === 1280) {
@@ -96,14 +104,17 @@ for (const scheme of ["light", "dark"] as const) {
             .exclude("[data-testid=scalar-reference]") // the reference's own styles are checked by portal-pages-a11y
             .analyze();
           const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-          expect.soft(
-            bad.map((v) => `${v.id} (${v.nodes.length}) ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
-            `${path} in ${scheme}`,
-          ).toEqual([]);
+          expect
+            .soft(
+              bad.map((v) => `${v.id} (${v.nodes.length}) ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+              `${path} in ${scheme}`,
+            )
+            .toEqual([]);
         }
         await page.screenshot({ path: `test-results/shell/${name}-${width}-${scheme}.png`, fullPage: true });
       }
     }
+    expect(hydration, "hydration warnings").toEqual([]);
   });
 }
 
