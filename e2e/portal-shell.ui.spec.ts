@@ -143,3 +143,18 @@ test("the request log at 1280 px: fifty rows, each on one line, and a row opens 
   await page.keyboard.press("Escape");
   await expect(drawer).toHaveCount(0);
 });
+
+test("the theme follows the system setting until the toggle picks one, which survives a reload", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto("/pricing");
+  const isDark = () => page.evaluate(() => document.documentElement.classList.contains("dark"));
+  expect(await isDark()).toBe(true);
+  await page.getByRole("button", { name: "Colour theme" }).click();
+  await page.getByRole("menuitemradio", { name: "Light" }).click();
+  await expect.poll(isDark).toBe(false);
+  await page.reload();
+  expect(await isDark()).toBe(false);
+  await page.getByRole("button", { name: "Colour theme" }).click();
+  await page.getByRole("menuitemradio", { name: "System" }).click();
+  await expect.poll(isDark).toBe(true);
+});
