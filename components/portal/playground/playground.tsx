@@ -71,13 +71,17 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
   const [pasted, setPasted] = useState("");
   const [search, setSearch] = useState("");
   const queryClient = useQueryClient();
+  const [sent, setSent] = useState(false);
   const keyInfo = useQuery({
     queryKey: ["portal", "playground-key"],
     queryFn: () => portalFetch<{ keyId: string; prefix: string } | null>("/api/portal/playground/key"),
+    // After a call with the playground key, ask until the key it created is there to name.
+    refetchInterval: (q) => (sent && !q.state.data ? 1000 : false),
   });
   const call = useMutation({
     mutationFn: (body: unknown) =>
       portalFetch<PlaygroundResponse>("/api/portal/playground/call", { method: "POST", body }),
+    onSuccess: () => setSent(true),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["portal"] }),
   });
   const symbolField = op.fields.find((f) => f.name === "symbol" || f.name === "ticker");
