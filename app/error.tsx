@@ -9,13 +9,13 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
   }, [error]);
 
   return (
-    <div role="alert" className="space-y-4">
-      <h1 className="text-3xl font-bold">Something went wrong</h1>
-      <p className="text-slate-700">
+    <div role="alert" className="mx-auto w-full max-w-3xl px-4 py-10 sm:px-6 space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight">Something went wrong</h1>
+      <p className="text-muted">
         This page failed to load. Try again; if it keeps failing, the service may be restarting.
       </p>
       {error.digest ? (
-        <p className="text-sm text-slate-600">
+        <p className="text-sm text-muted">
           Reference: <code>{error.digest}</code>
         </p>
       ) : null}
@@ -23,7 +23,7 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
         <button
           type="button"
           onClick={reset}
-          className="rounded bg-blue-700 px-3 py-1.5 font-medium text-white hover:bg-blue-800"
+          className="rounded bg-accent px-3 py-1.5 font-medium text-accent-fg hover:bg-accent-hover"
         >
           Try again
         </button>

@@ -36,18 +36,20 @@ function LimitsTable({
   columns,
   plans,
   current,
+  aliases,
 }: {
   label: string;
   caption: ReactNode;
   columns: Column[];
   plans: PlanRow[];
   current?: string;
+  aliases?: boolean;
 }) {
   return (
     <ScrollRegion label={label}>
       <table className="w-full border-collapse text-left text-sm">
-        <caption className="mb-2 text-left text-slate-700">{caption}</caption>
-        <thead className="bg-slate-100">
+        <caption className="mb-2 text-left text-muted">{caption}</caption>
+        <thead className="bg-subtle">
           <tr>
             <th scope="col" className={th}>
               Plan
@@ -61,11 +63,12 @@ function LimitsTable({
         </thead>
         <tbody>
           {plans.map((p) => (
-            <tr key={p.id} className="border-t border-slate-200">
+            <tr key={p.id} className="border-t border-line">
               <th scope="row" className={`${th} whitespace-nowrap font-medium`}>
-                {p.nameA} <span className="font-normal text-slate-600">/ {p.nameB}</span>
+                {p.nameA}
+                {aliases ? <span className="font-normal text-muted"> / {p.nameB}</span> : null}
                 {p.id === current ? (
-                  <span className="ml-2 rounded bg-blue-100 px-2 py-0.5 text-xs font-semibold text-blue-900">
+                  <span className="ml-2 rounded-full bg-info-soft px-2 py-0.5 text-xs font-semibold text-info">
                     Your plan
                   </span>
                 ) : null}
@@ -83,7 +86,8 @@ function LimitsTable({
   );
 }
 
-type TableProps = { plans: PlanRow[]; current?: string };
+/** `aliases`: also the name family B's documents use for each plan (the reference's limit tables only). */
+type TableProps = { plans: PlanRow[]; current?: string; aliases?: boolean };
 
 export function FamilyATable({ plans, current }: TableProps) {
   return (
@@ -105,12 +109,13 @@ export function FamilyATable({ plans, current }: TableProps) {
   );
 }
 
-export function FamilyBTable({ plans, current }: TableProps) {
+export function FamilyBTable({ plans, current, aliases }: TableProps) {
   return (
     <LimitsTable
       label="Family B limits"
       plans={plans}
       current={current}
+      aliases={aliases}
       caption={
         <>
           Family B limits (<code>/ai</code>, <code>/data</code>, <code>/alerts</code>, <code>/outputs</code>), per key.
@@ -129,20 +134,28 @@ export function FamilyBTable({ plans, current }: TableProps) {
 
 export function PlansUnavailable() {
   return (
-    <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
+    <p role="alert" className="rounded-md border border-bad/40 bg-bad-soft p-4 text-bad">
       The plan catalogue cannot be read right now; reload the page in a moment.
     </p>
   );
 }
 
 /** Both families' limit tables from the plan rows in the database (read here unless given); `current` marks the account's plan. */
-export async function PlanLimitsTable({ plans: given, current }: { plans?: PlanRow[]; current?: string } = {}) {
+export async function PlanLimitsTable({
+  plans: given,
+  current,
+  aliases,
+}: {
+  plans?: PlanRow[];
+  current?: string;
+  aliases?: boolean;
+} = {}) {
   const plans = given ?? (await loadPlans());
   if (!plans) return <PlansUnavailable />;
   return (
     <div className="space-y-6" data-testid="plan-limits">
       <FamilyATable plans={plans} current={current} />
-      <FamilyBTable plans={plans} current={current} />
+      <FamilyBTable plans={plans} current={current} aliases={aliases} />
     </div>
   );
 }

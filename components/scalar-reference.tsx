@@ -1,6 +1,7 @@
 "use client";
 
 import Script from "next/script";
+import { useTheme } from "next-themes";
 import { useCallback, useEffect, useRef, useState } from "react";
 
 declare global {
@@ -15,7 +16,8 @@ const CONTRAST_CSS = `
   --scalar-color-green: #166534 !important; --scalar-color-red: #991b1b !important; --scalar-color-orange: #9a3412 !important;
   --scalar-color-yellow: #854d0e !important; --scalar-color-purple: #6b21a8 !important; }
 .light-mode .dark-mode, .dark-mode { --scalar-color-red: #ff8080 !important; }
-.scalar-app { --scalar-font: ui-sans-serif, system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace; }
+.scalar-app { --scalar-font: ui-sans-serif, system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace;
+  --scalar-custom-header-height: 3.5rem; }
 /* Scalar's webhook sections do not shrink below their title's width: let them wrap at 375 px instead of scrolling the page. */
 .scalar-app .operation-layout > * { min-width: 0; }`;
 
@@ -29,9 +31,8 @@ const CONFIG = {
   hideClientButton: true,
   hideTestRequestButton: true,
   hideDarkModeToggle: true,
-  forceDarkModeState: "light",
   showDeveloperTools: "never",
-  showSidebar: false,
+  showSidebar: true,
   hideModels: true,
   defaultOpenAllTags: true,
   mcp: { disabled: true },
@@ -51,41 +52,46 @@ function patchAccessibility(root: HTMLElement): MutationObserver {
   return observer;
 }
 
-/** The OpenAPI document rendered by Scalar's browser bundle, served by this app (app/docs/scalar.js). */
+/** The OpenAPI document rendered by Scalar's browser bundle, served by this app (app/docs/scalar.js), in the page's theme. */
 export function ScalarReference() {
+  const { resolvedTheme } = useTheme();
+  const mode = resolvedTheme === "dark" ? "dark" : "light";
   const target = useRef<HTMLDivElement>(null);
   const observer = useRef<MutationObserver | null>(null);
+  const app = useRef<{ destroy?: () => void } | null>(null);
   const [state, setState] = useState<"loading" | "ready" | "error">("loading");
   const mount = useCallback(() => {
     if (!target.current || !window.Scalar) return setState("error");
     try {
+      app.current?.destroy?.();
       target.current.replaceChildren();
       observer.current?.disconnect();
       observer.current = patchAccessibility(target.current);
-      window.Scalar.createApiReference(target.current, CONFIG);
+      app.current = window.Scalar.createApiReference(target.current, { ...CONFIG, forceDarkModeState: mode });
       setState("ready");
     } catch {
       setState("error");
     }
-  }, []);
+  }, [mode]);
   useEffect(() => {
-    if (window.Scalar) mount(); // script already loaded by an earlier visit in this session
+    if (window.Scalar) mount(); // loaded by an earlier visit in this session, or the theme changed
     return () => observer.current?.disconnect();
   }, [mount]);
   return (
-    <div className="space-y-3">
+    <div className="min-w-0">
       {state === "loading" && (
-        <p role="status" className="text-slate-700">
+        <p role="status" className="px-4 py-6 text-muted sm:px-6">
           Loading the API reference…
         </p>
       )}
       {state === "error" && (
-        <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
+        <div role="alert" className="mx-4 rounded-md border border-bad/40 bg-bad-soft p-4 text-bad sm:mx-6">
           The API reference could not be loaded. The raw document is at{" "}
           <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.
         </div>
       )}
-      <div ref={target} data-testid="scalar-reference" />
+      {/* Scalar's mobile header is a few pixels wider than a phone screen: kept inside its box. */}
+      <div ref={target} data-testid="scalar-reference" className="overflow-x-clip" />
       <Script src="/docs/scalar.js" strategy="afterInteractive" onReady={mount} onError={() => setState("error")} />
     </div>
   );

@@ -21,12 +21,17 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   const { verify } = await searchParams;
   const account = await accountOverview(await portalDb(), user.accountId);
   return (
-    <div className="space-y-6">
-      <h1 className="text-3xl font-bold">Dashboard</h1>
+    <div className="space-y-8">
+      <div className="space-y-1">
+        <h1 className="text-2xl font-semibold tracking-tight">Dashboard</h1>
+        <p className="text-sm text-muted">
+          Signed in as <strong className="font-medium text-fg">{user.email}</strong>
+        </p>
+      </div>
       {!user.emailVerified ? (
         <section
           aria-labelledby="verify-heading"
-          className="space-y-2 rounded border border-amber-600 bg-amber-50 p-4 text-amber-950"
+          className="space-y-2 rounded-lg border border-warn/40 bg-warn-soft p-4 text-warn"
         >
           <h2 id="verify-heading" className="font-semibold">
             Verify your e-mail address
@@ -45,40 +50,53 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           <ResendVerificationButton />
         </section>
       ) : null}
-      <p>
-        Signed in as <strong>{user.email}</strong>
-      </p>
-      <dl className="grid grid-cols-1 gap-x-6 gap-y-2 sm:grid-cols-[max-content_1fr]">
-        <dt className="font-medium">Account</dt>
-        <dd>
-          {account.name}{" "}
-          <span className="text-sm text-slate-600">
-            ({user.role}
-            {account.status === "inactive" ? ", deactivated" : ""})
-          </span>
-        </dd>
-        <dt className="font-medium">Plan</dt>
-        <dd>
-          {account.planA} <span className="text-sm text-slate-600">(Family B: {account.planB})</span> ·{" "}
-          <Link href="/dashboard/plan">Change plan</Link>
-        </dd>
-        <dt className="font-medium">E-mail</dt>
-        <dd>{user.emailVerified ? "Verified" : "Not verified yet"}</dd>
+      <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+        <div className="rounded-lg border border-line bg-surface p-4">
+          <dt className="text-xs font-medium text-muted">Account</dt>
+          <dd className="mt-1 truncate font-medium">
+            {account.name}{" "}
+            <span className="text-sm font-normal text-muted">
+              ({user.role}
+              {account.status === "inactive" ? ", deactivated" : ""})
+            </span>
+          </dd>
+        </div>
+        <div className="rounded-lg border border-line bg-surface p-4">
+          <dt className="text-xs font-medium text-muted">Plan</dt>
+          <dd className="mt-1 font-medium">
+            {account.planA}{" "}
+            <Link href="/dashboard/plan" className="ml-1 text-sm font-normal">
+              Change plan
+            </Link>
+          </dd>
+        </div>
+        <div className="rounded-lg border border-line bg-surface p-4">
+          <dt className="text-xs font-medium text-muted">E-mail</dt>
+          <dd className="mt-1 font-medium">{user.emailVerified ? "Verified" : "Not verified yet"}</dd>
+        </div>
       </dl>
       <section aria-labelledby="quick-heading" className="space-y-3">
-        <h2 id="quick-heading" className="text-xl font-semibold">
-          Quick links
+        <h2 id="quick-heading" className="text-lg font-semibold">
+          Get started
         </h2>
-        <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2">
-          {QUICK_LINKS.map((q) => (
-            <li key={q.href} className="rounded border border-slate-300 p-3">
-              <Link href={q.href} className="font-medium">
-                {q.label}
-              </Link>
-              <p className="text-sm text-slate-700">{q.text}</p>
+        <ol className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-4">
+          {QUICK_LINKS.map((q, i) => (
+            <li key={q.href} className="flex gap-3 rounded-lg border border-line bg-surface p-4">
+              <span
+                aria-hidden="true"
+                className="grid size-6 shrink-0 place-items-center rounded-full bg-accent-soft text-xs font-semibold"
+              >
+                {i + 1}
+              </span>
+              <div>
+                <Link href={q.href} className="font-medium">
+                  {q.label}
+                </Link>
+                <p className="text-sm text-muted">{q.text}</p>
+              </div>
             </li>
           ))}
-        </ul>
+        </ol>
       </section>
     </div>
   );

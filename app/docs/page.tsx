@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { DisclaimerNote } from "@/components/disclaimer-note";
 import { ScalarReference } from "@/components/scalar-reference";
-import { GUIDES } from "@/components/docs/guides";
 
 export const metadata: Metadata = {
   title: "API reference",
@@ -10,22 +9,17 @@ export const metadata: Metadata = {
 
 export default function DocsPage() {
   return (
-    <div className="space-y-6">
-      <h1 className="text-3xl font-bold tracking-tight">API reference</h1>
-      <nav aria-label="Guides" className="rounded-lg border border-slate-200 p-4">
-        <h2 className="mb-2 text-lg font-semibold">Guides</h2>
-        <ul className="grid gap-1 sm:grid-cols-2">
-          {GUIDES.map((g) => (
-            <li key={g.slug}>
-              <Link href={`/docs/guides/${g.slug}`}>{g.title}</Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <p className="text-slate-700">
-        The reference below is rendered from the OpenAPI 3.1 document at{" "}
-        <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>, generated from the same schemas that validate requests.
-      </p>
+    <div className="min-w-0">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-6 gap-y-1 px-4 pt-6 pb-2 sm:px-6">
+        <h1 className="text-2xl font-semibold tracking-tight">API reference</h1>
+        <p className="text-sm text-muted">
+          Rendered from the OpenAPI 3.1 document at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>, built from
+          the schemas that validate requests. Search with <kbd>Ctrl</kbd> <kbd>K</kbd>.
+        </p>
+      </div>
+      <div className="px-4 pb-2 sm:px-6">
+        <DisclaimerNote />
+      </div>
       <ScalarReference />
     </div>
   );

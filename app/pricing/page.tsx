@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { FamilyATable, FamilyBTable, PlansUnavailable, liveDataLabel, loadPlans } from "@/components/plan-limits-table";
+import { buttonClass } from "@/components/ui/button";
+import { Container } from "@/components/ui/page";
 import type { PlanRow } from "@/lib/domain/plans";
 
 export const metadata: Metadata = {
@@ -23,18 +25,25 @@ function includes(p: PlanRow): string[] {
   ];
 }
 
+/** The free plan starts at sign-up; the others are chosen on the Plan page (sign-in first when signed out). */
+function action(p: PlanRow, index: number) {
+  return index === 0
+    ? { href: "/signup", label: "Get a free test key", primary: true }
+    : { href: "/dashboard/plan", label: `Choose ${p.nameA}`, primary: false };
+}
+
 export default async function PricingPage() {
   const plans = await loadPlans();
   return (
-    <div className="space-y-10">
-      <section aria-labelledby="pricing-heading" className="space-y-3">
-        <h1 id="pricing-heading" className="text-3xl font-bold tracking-tight">
+    <Container className="space-y-10">
+      <section aria-labelledby="pricing-heading" className="space-y-2">
+        <h1 id="pricing-heading" className="text-3xl font-semibold tracking-tight">
           Pricing
         </h1>
-        <p className="max-w-3xl text-slate-700">
+        <p className="max-w-3xl text-muted">
           Four plans; limits are per key and come from the calling key&apos;s plan (test keys always use Sandbox).
-          Change plans yourself on the <Link href="/dashboard/plan">Plan page</Link>: the change applies to every key at
-          once. Payment collection is not part of this service yet.
+          Change plans yourself on the Plan page of your dashboard: the change applies to every key at once. Payment
+          collection is not part of this service yet.
         </p>
       </section>
       {!plans ? (
@@ -42,25 +51,30 @@ export default async function PricingPage() {
       ) : (
         <>
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Plans">
-            {plans.map((p) => (
-              <li key={p.id} className="space-y-2 rounded-lg border border-slate-200 p-4">
-                <h2 className="text-xl font-semibold">{p.nameA}</h2>
-                <p className="text-sm text-slate-700">{p.nameB}</p>
-                <ul className="list-disc space-y-1 pl-5 text-sm">
-                  {includes(p).map((line) => (
-                    <li key={line}>{line}</li>
-                  ))}
-                </ul>
-              </li>
-            ))}
+            {plans.map((p, i) => {
+              const a = action(p, i);
+              return (
+                <li key={p.id} className="flex flex-col gap-4 rounded-xl border border-line bg-surface p-5">
+                  <h2 className="text-lg font-semibold">{p.nameA}</h2>
+                  <ul className="flex-1 space-y-1.5 text-sm text-muted">
+                    {includes(p).map((line) => (
+                      <li key={line}>{line}</li>
+                    ))}
+                  </ul>
+                  <Link href={a.href} className={buttonClass(a.primary ? "primary" : "secondary", "md", "w-full")}>
+                    {a.label}
+                  </Link>
+                </li>
+              );
+            })}
           </ul>
           <section aria-labelledby="limits-heading" className="space-y-6">
-            <h2 id="limits-heading" className="text-2xl font-semibold">
+            <h2 id="limits-heading" className="text-xl font-semibold">
               Limits by route family
             </h2>
             <FamilyATable plans={plans} />
             <FamilyBTable plans={plans} />
-            <p className="text-sm text-slate-700">
+            <p className="text-sm text-muted">
               Over the per-minute limit: 429 <code>rate_limit_exceeded</code> with <code>Retry-After</code>. Quota
               spent: 403 <code>plan_limit_exceeded</code>. Only successful (2xx) calls use quota. See{" "}
               <Link href="/docs/guides/limits">Limits</Link>.
@@ -68,9 +82,6 @@ export default async function PricingPage() {
           </section>
         </>
       )}
-      <p>
-        <Link href="/signup">Create a free account</Link> to get a test key.
-      </p>
-    </div>
+    </Container>
   );
 }

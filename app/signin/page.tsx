@@ -13,10 +13,10 @@ export default async function SignInPage({
 }) {
   const { callbackUrl, error } = await searchParams;
   return (
-    <div className="space-y-6">
-      <h1 className="text-3xl font-bold">Sign in</h1>
+    <div className="mx-auto w-full max-w-xl px-4 py-10 sm:px-6 space-y-6">
+      <h1 className="text-2xl font-semibold tracking-tight">Sign in</h1>
       {error && error !== "CredentialsSignin" ? (
-        <p role="alert" className="max-w-sm text-sm text-red-700">
+        <p role="alert" className="max-w-sm text-sm text-bad">
           {error === "OAuthAccountNotLinked"
             ? "This e-mail already has an account: sign in with its password."
             : "Sign-in did not complete; try again."}

@@ -7,9 +7,9 @@ export const metadata: Metadata = { title: "Sign up" };
 
 export default function SignUpPage() {
   return (
-    <div className="space-y-6">
-      <h1 className="text-3xl font-bold">Create your developer account</h1>
-      <p className="max-w-2xl text-slate-700">Free Sandbox plan: test keys on demo data, no card needed.</p>
+    <div className="mx-auto w-full max-w-xl px-4 py-10 sm:px-6 space-y-6">
+      <h1 className="text-2xl font-semibold tracking-tight">Create your developer account</h1>
+      <p className="max-w-2xl text-muted">Free Sandbox plan: test keys on demo data, no card needed.</p>
       <SignUpForm terms={TERMS_POINTS} />
       <p className="text-sm">
         Already have an account? <Link href="/signin">Sign in</Link>

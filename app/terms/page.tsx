@@ -11,16 +11,16 @@ export default async function TermsPage({ searchParams }: { searchParams: Promis
   const { callbackUrl } = await searchParams;
   const session = await currentPortalSession();
   return (
-    <div className="max-w-prose space-y-6">
-      <h1 className="text-3xl font-bold">Terms of use</h1>
-      <p className="text-sm text-slate-700">Version {TERMS_VERSION}</p>
+    <div className="mx-auto w-full max-w-3xl px-4 py-10 sm:px-6 space-y-6">
+      <h1 className="text-2xl font-semibold tracking-tight">Terms of use</h1>
+      <p className="text-sm text-muted">Version {TERMS_VERSION}</p>
       <ol className="list-decimal space-y-2 pl-5">
         {TERMS_POINTS.map((point) => (
           <li key={point}>{point}</li>
         ))}
       </ol>
       {session && !session.termsCurrent ? (
-        <section aria-labelledby="accept-heading" className="space-y-2 rounded border border-amber-600 bg-amber-50 p-4">
+        <section aria-labelledby="accept-heading" className="space-y-2 rounded border border-warn/40 bg-warn-soft p-4">
           <h2 id="accept-heading" className="font-semibold">
             Accept the current terms of use to continue
           </h2>

@@ -21,19 +21,21 @@ export default async function VerifyEmailPage({ searchParams }: { searchParams: 
   const { token } = await searchParams;
   const result = token ? await verify(token) : null;
   return (
-    <div className="space-y-6">
-      <h1 className="text-3xl font-bold">Verify your e-mail address</h1>
+    <div className="mx-auto w-full max-w-xl px-4 py-10 sm:px-6 space-y-6">
+      <h1 className="text-2xl font-semibold tracking-tight">
+        {result?.ok ? "E-mail address verified" : "Verify your e-mail address"}
+      </h1>
       {result === null ? (
         <p className="max-w-prose">
           Open the link in the verification mail we sent you. To get a new one, use{" "}
           <strong>Resend verification mail</strong> on your <Link href="/dashboard">dashboard</Link>.
         </p>
       ) : result.ok ? (
-        <p role="status" className="max-w-prose rounded border border-green-700 bg-green-50 p-4 text-green-900">
+        <p role="status" className="max-w-prose rounded border border-ok/40 bg-ok-soft p-4 text-ok">
           <strong>{result.email}</strong> is verified. <Link href="/dashboard">Go to your dashboard</Link>
         </p>
       ) : (
-        <p role="alert" className="max-w-prose rounded border border-red-700 bg-red-50 p-4 text-red-800">
+        <p role="alert" className="max-w-prose rounded border border-bad/40 bg-bad-soft p-4 text-bad">
           {result.message} <Link href="/dashboard">Dashboard</Link>
         </p>
       )}

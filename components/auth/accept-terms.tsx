@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { postJson } from "./post-json";
+import { portalResult } from "@/components/portal/portal-fetch";
 import { safeCallback } from "./signin-form";
 
 export function AcceptTermsButton({ version, callbackUrl }: { version: number; callbackUrl?: string }) {
@@ -13,7 +13,7 @@ export function AcceptTermsButton({ version, callbackUrl }: { version: number; c
   async function accept() {
     setPending(true);
     setError(null);
-    const res = await postJson("/api/portal/terms", { version });
+    const res = await portalResult("/api/portal/terms", { version });
     setPending(false);
     if (!res.ok) return setError(res.message);
     router.push(safeCallback(callbackUrl));
@@ -23,7 +23,7 @@ export function AcceptTermsButton({ version, callbackUrl }: { version: number; c
   return (
     <div className="space-y-2">
       {error ? (
-        <p role="alert" className="text-sm text-red-700">
+        <p role="alert" className="text-sm text-bad">
           {error}
         </p>
       ) : null}
@@ -31,7 +31,7 @@ export function AcceptTermsButton({ version, callbackUrl }: { version: number; c
         type="button"
         onClick={accept}
         disabled={pending}
-        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+        className="rounded bg-accent px-4 py-2 font-medium text-accent-fg hover:bg-accent-hover disabled:opacity-60"
       >
         {pending ? "Saving…" : "Accept the terms"}
       </button>

@@ -12,7 +12,7 @@ export function Field({
     [hint ? `${name}-hint` : null, error ? `${name}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className="space-y-1">
-      <label htmlFor={name} className="block text-sm font-medium text-slate-800">
+      <label htmlFor={name} className="block text-sm font-medium text-fg">
         {label}
       </label>
       <input
@@ -20,16 +20,16 @@ export function Field({
         name={name}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
-        className="block w-full rounded border border-slate-400 px-3 py-2 text-slate-900 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700"
+        className="block w-full rounded border border-line-strong px-3 py-2 text-fg focus-visible:outline focus-visible:outline-2 focus-visible:outline-focus"
         {...input}
       />
       {hint ? (
-        <p id={`${name}-hint`} className="text-xs text-slate-600">
+        <p id={`${name}-hint`} className="text-xs text-muted">
           {hint}
         </p>
       ) : null}
       {error ? (
-        <p id={`${name}-error`} className="text-sm text-red-700">
+        <p id={`${name}-error`} className="text-sm text-bad">
           {error}
         </p>
       ) : null}

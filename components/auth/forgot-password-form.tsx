@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import { Field } from "./field";
-import { postJson } from "./post-json";
+import { portalResult } from "@/components/portal/portal-fetch";
 
 export function ForgotPasswordForm() {
   const [error, setError] = useState<string | null>(null);
@@ -14,7 +14,7 @@ export function ForgotPasswordForm() {
     const email = String(new FormData(event.currentTarget).get("email") ?? "");
     setPending(true);
     setError(null);
-    const res = await postJson<{ delivery: "smtp" | "log" }>("/api/portal/password-reset", { email });
+    const res = await portalResult<{ delivery: "smtp" | "log" }>("/api/portal/password-reset", { email });
     setPending(false);
     if (!res.ok) return setError(res.message);
     setSent({ email, delivery: res.data.delivery });
@@ -22,10 +22,7 @@ export function ForgotPasswordForm() {
 
   if (sent) {
     return (
-      <div
-        role="status"
-        className="max-w-md space-y-2 rounded border border-green-700 bg-green-50 p-4 text-sm text-green-900"
-      >
+      <div role="status" className="max-w-md space-y-2 rounded border border-ok/40 bg-ok-soft p-4 text-sm text-ok">
         <p>
           If an account exists for <strong>{sent.email}</strong>, a link to choose a new password is on its way. It
           works once, for 1 hour.
@@ -42,7 +39,7 @@ export function ForgotPasswordForm() {
       <button
         type="submit"
         disabled={pending}
-        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+        className="rounded bg-accent px-4 py-2 font-medium text-accent-fg hover:bg-accent-hover disabled:opacity-60"
       >
         {pending ? "Sending…" : "Send reset link"}
       </button>

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { Field } from "./field";
-import { postJson } from "./post-json";
+import { portalResult } from "@/components/portal/portal-fetch";
 
 export function ResetPasswordForm({ token }: { token: string }) {
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
@@ -15,7 +15,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
     const password = String(new FormData(event.currentTarget).get("password") ?? "");
     setPending(true);
     setError(null);
-    const res = await postJson<{ email: string }>("/api/portal/password-reset/complete", { token, password });
+    const res = await portalResult<{ email: string }>("/api/portal/password-reset/complete", { token, password });
     setPending(false);
     if (!res.ok) return setError({ message: res.message, field: res.field });
     setDone(true);
@@ -23,7 +23,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
 
   if (done) {
     return (
-      <p role="status" className="max-w-md rounded border border-green-700 bg-green-50 p-4 text-sm text-green-900">
+      <p role="status" className="max-w-md rounded border border-ok/40 bg-ok-soft p-4 text-sm text-ok">
         Your password has been changed. <Link href="/signin">Sign in</Link> with the new one.
       </p>
     );
@@ -41,14 +41,14 @@ export function ResetPasswordForm({ token }: { token: string }) {
         error={error?.field === "password" ? error.message : undefined}
       />
       {error && error.field !== "password" ? (
-        <p role="alert" className="text-sm text-red-700">
+        <p role="alert" className="text-sm text-bad">
           {error.message} <Link href="/forgot-password">Ask for a new link</Link>
         </p>
       ) : null}
       <button
         type="submit"
         disabled={pending}
-        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+        className="rounded bg-accent px-4 py-2 font-medium text-accent-fg hover:bg-accent-hover disabled:opacity-60"
       >
         {pending ? "Saving…" : "Set new password"}
       </button>

@@ -54,7 +54,7 @@ export function SignInForm({ callbackUrl, github }: { callbackUrl?: string; gith
         <Field label="E-mail" name="email" type="email" autoComplete="email" required />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required />
         {error ? (
-          <p role="alert" className="text-sm text-red-700">
+          <p role="alert" className="text-sm text-bad">
             {error}
           </p>
         ) : null}
@@ -62,7 +62,7 @@ export function SignInForm({ callbackUrl, github }: { callbackUrl?: string; gith
           <button
             type="submit"
             disabled={pending}
-            className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+            className="rounded bg-accent px-4 py-2 font-medium text-accent-fg hover:bg-accent-hover disabled:opacity-60"
           >
             {pending ? "Signing in…" : "Sign in"}
           </button>
@@ -75,7 +75,7 @@ export function SignInForm({ callbackUrl, github }: { callbackUrl?: string; gith
         <button
           type="button"
           onClick={() => void signIn("github", { redirectTo: safeCallback(callbackUrl) })}
-          className="w-full rounded border border-slate-500 px-4 py-2 font-medium text-slate-900 hover:bg-slate-100"
+          className="w-full rounded border border-line-strong px-4 py-2 font-medium text-fg hover:bg-hover"
         >
           Continue with GitHub
         </button>

@@ -3,6 +3,8 @@
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { portalResult } from "@/components/portal/portal-fetch";
+import { buttonClass } from "@/components/ui/button";
 import { Field } from "./field";
 
 type Errors = Partial<Record<"email" | "password" | "acceptTerms" | "form", string>>;
@@ -23,18 +25,10 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
     setPending(true);
     setErrors({});
     try {
-      const res = await fetch("/api/portal/signup", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(input),
-      });
+      const res = await portalResult("/api/portal/signup", input);
       if (!res.ok) {
-        const body = (await res.json().catch(() => null)) as { error?: { message?: string; field?: string } } | null;
-        const field = (body?.error?.field ?? "form") as keyof Errors;
-        setErrors({
-          [field in { email: 1, password: 1, acceptTerms: 1 } ? field : "form"]:
-            body?.error?.message ?? "Sign-up failed; try again.",
-        });
+        const field = (res.field ?? "form") as keyof Errors;
+        setErrors({ [field in { email: 1, password: 1, acceptTerms: 1 } ? field : "form"]: res.message });
         return;
       }
       const signedIn = await signIn("credentials", { email: input.email, password: input.password, redirect: false });
@@ -64,9 +58,9 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
         hint="At least 10 characters."
         error={errors.password}
       />
-      <fieldset className="space-y-2 rounded border border-slate-300 p-3">
+      <fieldset className="space-y-2 rounded border border-line p-3">
         <legend className="px-1 text-sm font-medium">Terms of use</legend>
-        <ul className="list-disc space-y-1 pl-5 text-sm text-slate-700">
+        <ul className="list-disc space-y-1 pl-5 text-sm text-muted">
           {terms.map((t) => (
             <li key={t}>{t}</li>
           ))}
@@ -85,21 +79,17 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
           </label>
         </div>
         {errors.acceptTerms ? (
-          <p id="acceptTerms-error" className="text-sm text-red-700">
+          <p id="acceptTerms-error" className="text-sm text-bad">
             {errors.acceptTerms}
           </p>
         ) : null}
       </fieldset>
       {errors.form ? (
-        <p role="alert" className="text-sm text-red-700">
+        <p role="alert" className="text-sm text-bad">
           {errors.form}
         </p>
       ) : null}
-      <button
-        type="submit"
-        disabled={pending}
-        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
-      >
+      <button type="submit" disabled={pending} className={buttonClass("primary", "md", "w-full")}>
         {pending ? "Creating account…" : "Create account"}
       </button>
     </form>

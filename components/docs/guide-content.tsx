@@ -7,15 +7,21 @@ import { PlanLimitsTable } from "@/components/plan-limits-table";
 import { DisclaimerNote } from "@/components/disclaimer-note";
 import type { GuideSlug } from "./guides";
 import { ScrollRegion } from "@/components/scroll-region";
+import { baseUrl } from "@/components/base-url";
 
 const Pre = ({ label, children }: { label: string; children: string }) => (
-  <pre tabIndex={0} aria-label={label} className="overflow-x-auto rounded-md bg-slate-900 p-4 text-sm text-slate-100">
+  <pre
+    tabIndex={0}
+    aria-label={label}
+    className="rounded-md bg-code-bg p-4 text-sm break-all whitespace-pre-wrap text-code-fg"
+  >
     <code>{children}</code>
   </pre>
 );
-const H2 = ({ children }: { children: ReactNode }) => <h2 className="pt-2 text-2xl font-semibold">{children}</h2>;
+const H2 = ({ children }: { children: ReactNode }) => <h2 className="pt-2 text-xl font-semibold">{children}</h2>;
 
-function QuickStart() {
+async function QuickStart() {
+  const base = await baseUrl();
   return (
     <>
       <ol className="list-decimal space-y-2 pl-6">
@@ -33,7 +39,7 @@ function QuickStart() {
           Watch the call arrive in <Link href="/dashboard/usage">Usage</Link>, counted exactly as the limits count it.
         </li>
       </ol>
-      <Pre label="curl example">{`export API_KEY=svc_test_…\ncurl -H "Authorization: Bearer $API_KEY" \\\n  "$BASE_URL/api/v1/ticker/AAPL/summary"`}</Pre>
+      <Pre label="curl example">{`export API_KEY=svc_test_…\ncurl -H "Authorization: Bearer $API_KEY" \\\n  "${base}/api/v1/ticker/AAPL/summary"`}</Pre>
       <p>
         Test keys are free, use the Sandbox plan and always read the service&apos;s synthetic demo market (
         <code>dataLabel: demo</code>).
@@ -96,8 +102,8 @@ function Errors() {
       <Pre label="family B error">{`{"error":{"code":"missing_api_key","message":"…"},"data":null,"disclaimer":"…","isMockData":false,"timestamp":"…","dataLabel":"none"}`}</Pre>
       <ScrollRegion label="Error codes">
         <table className="w-full border-collapse text-left text-sm">
-          <caption className="mb-2 text-left text-slate-700">Error codes</caption>
-          <thead className="bg-slate-100">
+          <caption className="mb-2 text-left text-muted">Error codes</caption>
+          <thead className="bg-subtle">
             <tr>
               <th scope="col" className="px-3 py-2">
                 Code
@@ -112,7 +118,7 @@ function Errors() {
           </thead>
           <tbody>
             {(Object.keys(ERROR_STATUS) as ErrorCode[]).map((code) => (
-              <tr key={code} className="border-t border-slate-200 align-top">
+              <tr key={code} className="border-t border-line align-top">
                 <th scope="row" className="px-3 py-2 font-mono font-normal">
                   {code}
                 </th>
@@ -155,7 +161,7 @@ function Limits() {
         <code>r</code> is what remains, <code>t</code> the seconds until the window resets; <code>X-RateLimit-*</code>{" "}
         describe the minute window (reset as Unix seconds).
       </p>
-      <PlanLimitsTable />
+      <PlanLimitsTable aliases />
       <p>
         Your own usage against these limits, per key, is on the <Link href="/dashboard/usage">Usage</Link> page.
       </p>
@@ -195,7 +201,7 @@ function DataLabels() {
         Every body carries it (family A error bodies excepted). Show it to your end users wherever you show the
         analytics:
       </p>
-      <blockquote className="border-l-4 border-amber-400 pl-4 italic">{DISCLAIMER}</blockquote>
+      <blockquote className="border-l-4 border-warn/40 pl-4 italic">{DISCLAIMER}</blockquote>
       <DisclaimerNote />
     </>
   );
@@ -213,7 +219,7 @@ function Metrics() {
             {Object.entries(defs).map(([name, text]) => (
               <div key={name}>
                 <dt className="font-mono text-sm font-semibold">{name}</dt>
-                <dd className="pl-4 text-sm text-slate-700">{text}</dd>
+                <dd className="pl-4 text-sm text-muted">{text}</dd>
               </div>
             ))}
           </dl>

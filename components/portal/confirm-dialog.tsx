@@ -1,8 +1,10 @@
 "use client";
 
-import { useEffect, useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { Dialog } from "@/components/ui/dialog";
 
-/** A modal confirmation on the native <dialog> (focus kept inside, Escape cancels). */
+/** A modal confirmation (focus kept inside, Escape cancels) with Cancel and the confirming action. */
 export function ConfirmDialog({
   open,
   title,
@@ -22,54 +24,28 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby="confirm-title"
-      onCancel={(e) => {
-        e.preventDefault();
-        onCancel();
-      }}
-      className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-slate-300 p-0 shadow-xl backdrop:bg-slate-900/40"
-    >
-      {open ? (
-        <form
-          method="dialog"
-          className="space-y-4 p-5"
-          onSubmit={(e) => {
-            e.preventDefault();
-            onConfirm();
-          }}
-        >
-          <h2 id="confirm-title" className="text-lg font-semibold">
-            {title}
-          </h2>
-          {children}
-          <div className="flex justify-end gap-2">
-            <button
-              type="button"
-              onClick={onCancel}
-              className="rounded border border-slate-400 px-3 py-2 text-sm font-medium hover:bg-slate-100"
-            >
-              Cancel
-            </button>
-            <button
-              type="submit"
-              disabled={busy}
-              className={`rounded px-3 py-2 text-sm font-medium text-white disabled:opacity-60 ${danger ? "bg-red-700 hover:bg-red-800" : "bg-blue-700 hover:bg-blue-800"}`}
-            >
-              {busy ? "Working…" : confirmLabel}
-            </button>
-          </div>
-        </form>
-      ) : null}
-    </dialog>
+    <Dialog open={open} onOpenChange={(o) => (o ? undefined : onCancel())} title={title}>
+      <form
+        className="space-y-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          onConfirm();
+        }}
+      >
+        {children}
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button onClick={onCancel}>Cancel</Button>
+          <Button
+            type="submit"
+            disabled={busy}
+            variant={danger ? "primary" : "primary"}
+            className={danger ? "bg-red-700 hover:bg-red-800 dark:bg-red-600 dark:hover:bg-red-500" : undefined}
+          >
+            {busy ? "Working…" : confirmLabel}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

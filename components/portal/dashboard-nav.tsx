@@ -2,30 +2,38 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { cx } from "@/components/ui/cx";
 
 export const DASHBOARD_NAV = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/keys", label: "Keys" },
-  { href: "/dashboard/access", label: "Access requests" },
-  { href: "/dashboard/plan", label: "Plan" },
   { href: "/dashboard/usage", label: "Usage" },
   { href: "/dashboard/playground", label: "Playground" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
+  { href: "/dashboard/access", label: "Access requests" },
+  { href: "/dashboard/plan", label: "Plan" },
 ] as const;
 
+/**
+ * The dashboard's sections: a fixed sidebar from md up; on phones one row of tabs under the top bar that scrolls
+ * sideways inside itself (the page never does).
+ */
 export function DashboardNav() {
   const path = usePathname();
   return (
-    <nav aria-label="Dashboard">
-      <ul className="flex flex-wrap gap-2 md:flex-col md:gap-1">
+    <nav aria-label="Dashboard" className="md:py-4">
+      <ul className="flex gap-1 overflow-x-auto px-3 py-2 [scrollbar-width:none] md:flex-col md:overflow-visible md:p-0 md:px-3">
         {DASHBOARD_NAV.map((item) => {
           const current = item.href === "/dashboard" ? path === item.href : path.startsWith(item.href);
           return (
-            <li key={item.href}>
+            <li key={item.href} className="shrink-0">
               <Link
                 href={item.href}
                 aria-current={current ? "page" : undefined}
-                className={`block rounded px-3 py-2 text-sm no-underline focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700 ${current ? "bg-blue-700 font-semibold text-white" : "text-slate-900 hover:bg-slate-200"}`}
+                className={cx(
+                  "block rounded-md px-3 py-1.5 text-sm whitespace-nowrap no-underline hover:no-underline",
+                  current ? "bg-accent-soft font-medium text-fg" : "text-muted hover:bg-hover hover:text-fg",
+                )}
               >
                 {item.label}
               </Link>

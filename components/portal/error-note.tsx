@@ -6,11 +6,11 @@ export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;
   const e = error instanceof PortalApiError ? error : null;
   return (
-    <div role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800">
+    <div role="alert" className="rounded border border-bad/40 bg-bad-soft px-3 py-2 text-sm text-bad">
       <p>{e?.message ?? "Something went wrong; retry."}</p>
       {e?.code === "subscription_required" ? (
         <p className="mt-1">
-          <Link href="/dashboard/plan" className="font-medium text-red-900 underline">
+          <Link href="/dashboard/plan" className="font-medium text-bad underline">
             Change your plan
           </Link>
         </p>

@@ -2,8 +2,10 @@
 
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
 
-/** Loading, error (with retry) and success states of one react-query result, the same on every portal page. */
+/** Loading (a skeleton), error (with retry) and success states of one react-query result, the same on every portal page. */
 export function QueryState<T>({
   query,
   what,
@@ -13,25 +15,16 @@ export function QueryState<T>({
   what: string;
   children: (data: T) => ReactNode;
 }) {
-  if (query.isPending)
-    return (
-      <p role="status" className="text-slate-700">
-        Loading {what}…
-      </p>
-    );
+  if (query.isPending) return <Skeleton what={what} />;
   if (query.isError) {
     return (
-      <div role="alert" className="space-y-2 rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
+      <div role="alert" className="space-y-2 rounded-lg border border-bad/40 bg-bad-soft p-4 text-sm text-bad">
         <p>
           The {what} could not be loaded: {query.error.message}
         </p>
-        <button
-          type="button"
-          onClick={() => query.refetch()}
-          className="rounded border border-red-800 px-3 py-1 text-sm"
-        >
+        <Button size="sm" onClick={() => query.refetch()}>
           Retry
-        </button>
+        </Button>
       </div>
     );
   }

@@ -1,7 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { postJson } from "@/components/auth/post-json";
+import { buttonClass } from "@/components/ui/button";
+import { portalResult } from "@/components/portal/portal-fetch";
 
 export function ResendVerificationButton() {
   const [state, setState] = useState<
@@ -10,7 +11,7 @@ export function ResendVerificationButton() {
 
   async function resend() {
     setState({ kind: "pending" });
-    const res = await postJson<{ delivery: "smtp" | "log" }>("/api/portal/verify-email/resend", {});
+    const res = await portalResult<{ delivery: "smtp" | "log" }>("/api/portal/verify-email/resend", {});
     setState(res.ok ? { kind: "sent", delivery: res.data.delivery } : { kind: "error", message: res.message });
   }
 
@@ -20,7 +21,7 @@ export function ResendVerificationButton() {
         type="button"
         onClick={resend}
         disabled={state.kind === "pending"}
-        className="rounded bg-amber-800 px-3 py-2 text-sm font-medium text-white hover:bg-amber-900 disabled:opacity-60"
+        className={buttonClass("primary", "sm")}
       >
         {state.kind === "pending" ? "Sending…" : "Resend verification mail"}
       </button>
@@ -30,7 +31,7 @@ export function ResendVerificationButton() {
             ? "A new link is on its way; earlier links no longer work."
             : "No mail server is configured (SMTP_URL): the new link was written to the server log."
           : null}
-        {state.kind === "error" ? <span className="text-red-700">{state.message}</span> : null}
+        {state.kind === "error" ? <span className="text-bad">{state.message}</span> : null}
       </div>
     </div>
   );

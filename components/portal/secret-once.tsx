@@ -26,11 +26,11 @@ export function SecretOnce({
     }
   }
   return (
-    <section aria-labelledby="secret-once-title" className="space-y-3 rounded border border-amber-400 bg-amber-50 p-4">
+    <section aria-labelledby="secret-once-title" className="space-y-3 rounded border border-warn/40 bg-warn-soft p-4">
       <h2 id="secret-once-title" className="text-lg font-semibold">
         {label}
       </h2>
-      <p role="alert" className="text-sm font-medium text-amber-900">
+      <p role="alert" className="text-sm font-medium text-warn">
         {note ?? "Copy this key now: it is shown only once. We store only a digest of it and cannot show it again."}
       </p>
       <div className="flex flex-wrap items-center gap-2">
@@ -43,12 +43,12 @@ export function SecretOnce({
           value={secret}
           data-testid="new-key"
           onFocus={(e) => e.currentTarget.select()}
-          className="min-w-0 flex-1 rounded border border-slate-400 bg-white px-3 py-2 font-mono text-sm"
+          className="min-w-0 flex-1 rounded border border-line-strong bg-surface px-3 py-2 font-mono text-sm"
         />
         <button
           type="button"
           onClick={copy}
-          className="rounded bg-blue-700 px-3 py-2 font-medium text-white hover:bg-blue-800"
+          className="rounded bg-accent px-3 py-2 font-medium text-accent-fg hover:bg-accent-hover"
         >
           Copy
         </button>
@@ -63,7 +63,7 @@ export function SecretOnce({
       <button
         type="button"
         onClick={onDone}
-        className="rounded border border-slate-400 px-3 py-2 text-sm font-medium hover:bg-slate-100"
+        className="rounded border border-line-strong px-3 py-2 text-sm font-medium hover:bg-hover"
       >
         I have saved the {what}
       </button>

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requirePortalUser } from "@/lib/auth/portal-user";
 import { listAccessRequests } from "@/lib/domain/access-requests";
+import { EXPECTED_VOLUMES } from "@/lib/shared/access-volumes";
 import { currentPlan } from "@/lib/domain/plans";
 import { portalDb } from "@/lib/server/portal-db";
 import { AccessPanel } from "@/components/portal/access/access-panel";
@@ -16,8 +17,8 @@ export default async function AccessPage() {
   const planAdmits = plan.liveKeyStyles.includes("sk");
   return (
     <div className="space-y-6">
-      <h1 className="text-3xl font-bold">API access</h1>
-      <div className="max-w-3xl space-y-2 text-slate-700">
+      <h1 className="text-2xl font-semibold tracking-tight">API access</h1>
+      <div className="max-w-3xl space-y-2 text-muted">
         <p>
           <code>svc_sk_live_</code> keys are issued on request: tell us what you are building, an operator reviews it
           and we answer within 1–3 business days. Once approved, the key is shown to you once on this page.
@@ -39,7 +40,7 @@ export default async function AccessPage() {
           {user.emailVerified ? null : " Your e-mail address is not verified yet."}
         </p>
       </div>
-      <AccessPanel initial={requests} canManage={user.role === "owner"} />
+      <AccessPanel initial={requests} canManage={user.role === "owner"} volumes={EXPECTED_VOLUMES} />
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { requirePortalUser } from "@/lib/auth/portal-user";
 import { listKeys } from "@/lib/domain/keys";
 import { portalDb } from "@/lib/server/portal-db";
 import { KeysPanel } from "@/components/portal/keys/keys-panel";
+import { PageHeader } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "API keys" };
 export const dynamic = "force-dynamic";
@@ -12,13 +13,17 @@ export default async function KeysPage() {
   const keys = await listKeys(await portalDb(), user.accountId);
   return (
     <div className="space-y-6">
-      <h1 className="text-3xl font-bold">API keys</h1>
-      <p className="max-w-3xl text-slate-700">
-        Send a key as <code>Authorization: Bearer &lt;key&gt;</code>, <code>x-api-key</code> or{" "}
-        <code>X-Service-Key</code>. Test keys (<code>svc_test_</code>) get demo data on the Sandbox plan; live keys (
-        <code>svc_live_</code>) follow your plan. One key per application. A revoked key stops working within 5 seconds;
-        a rolled key keeps working for the overlap you choose.
-      </p>
+      <PageHeader
+        title="API keys"
+        description={
+          <>
+            Send a key as <code>Authorization: Bearer &lt;key&gt;</code>, <code>x-api-key</code> or{" "}
+            <code>X-Service-Key</code>. Test keys (<code>svc_test_</code>) get demo data on the Sandbox plan; live keys
+            (<code>svc_live_</code>) follow your plan. A revoked key stops working within 5 seconds; a rolled key keeps
+            working for the overlap you choose.
+          </>
+        }
+      />
       <KeysPanel initialKeys={keys} canManage={user.role === "owner"} />
     </div>
   );

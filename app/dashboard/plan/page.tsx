@@ -14,13 +14,13 @@ export default async function PlanPage() {
   const [plan, plans] = await Promise.all([currentPlan(db, user.accountId), listPlans(db)]);
   return (
     <div className="space-y-6">
-      <h1 className="text-3xl font-bold">Plan</h1>
+      <h1 className="text-2xl font-semibold tracking-tight">Plan</h1>
       <p className="text-lg">
-        Your account is on <strong>{plan.nameA}</strong> ({plan.nameB}). Test keys always get Sandbox limits and demo
-        data; live keys get this plan&apos;s limits (family A per minute and per calendar month, family B per minute and
-        per calendar day, UTC).
+        Your account is on <strong>{plan.nameA}</strong>. Test keys always get Sandbox limits and demo data; live keys
+        get this plan&apos;s limits (family A per minute and per calendar month, family B per minute and per calendar
+        day, UTC).
       </p>
-      <p className="rounded border border-slate-300 bg-slate-50 px-3 py-2 text-sm">
+      <p className="rounded border border-line bg-subtle px-3 py-2 text-sm">
         Payment collection is out of scope for this portal: changing the plan here takes no payment and sends no
         invoice.
       </p>
@@ -31,7 +31,7 @@ export default async function PlanPage() {
           current={plan.id}
         />
       ) : (
-        <p className="text-slate-700">Only the account&apos;s owner can change the plan.</p>
+        <p className="text-muted">Only the account&apos;s owner can change the plan.</p>
       )}
     </div>
   );

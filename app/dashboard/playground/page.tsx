@@ -4,6 +4,7 @@ import { buildOpenApi } from "@/lib/api/openapi";
 import { allRoutes } from "@/lib/api/routes";
 import { playgroundOperations, type PlaygroundOperation } from "@/lib/portal/playground-operations";
 import { Playground } from "@/components/portal/playground/playground";
+import { PageHeader } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "Playground" };
 export const dynamic = "force-dynamic";
@@ -15,13 +16,15 @@ export default async function PlaygroundPage() {
   operations ??= playgroundOperations(buildOpenApi(allRoutes));
   return (
     <div className="space-y-6">
-      <div className="space-y-2">
-        <h1 className="text-3xl font-bold">Playground</h1>
-        <p className="max-w-3xl text-slate-700">
-          Call any route of either family through the real gateway. Calls count against the key&apos;s limits and appear
-          in <a href="/dashboard/usage">Usage</a> like any other.
-        </p>
-      </div>
+      <PageHeader
+        title="Playground"
+        description={
+          <>
+            Call any route through the real gateway. Calls count against the key&apos;s limits and appear in{" "}
+            <a href="/dashboard/usage">Usage</a> like any other.
+          </>
+        }
+      />
       <Playground operations={operations} isOwner={user.role === "owner"} />
     </div>
   );

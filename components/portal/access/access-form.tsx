@@ -2,17 +2,20 @@
 
 import type { FormEvent } from "react";
 import { Field } from "@/components/auth/field";
-import { EXPECTED_VOLUMES } from "@/lib/shared/access-volumes";
+import type { z } from "zod";
+import type { accessRequestBody } from "@/lib/portal/schemas";
 import { ErrorNote } from "../error-note";
 import { PortalApiError } from "../portal-fetch";
 
 /** The use-case form: company, use case and expected volume. */
 export function AccessForm({
+  volumes,
   onSubmit,
   busy,
   error,
 }: {
-  onSubmit: (input: { company: string; useCase: string; expectedVolume: string }) => void;
+  volumes: Record<string, string>;
+  onSubmit: (input: z.input<typeof accessRequestBody>) => void;
   busy: boolean;
   error: unknown;
 }) {
@@ -33,7 +36,7 @@ export function AccessForm({
     <form
       onSubmit={submit}
       noValidate
-      className="space-y-4 rounded border border-slate-200 p-4"
+      className="space-y-4 rounded border border-line p-4"
       aria-labelledby="access-form-title"
     >
       <h2 id="access-form-title" className="text-xl font-semibold">
@@ -48,7 +51,7 @@ export function AccessForm({
         error={fieldError("company")}
       />
       <div className="space-y-1">
-        <label htmlFor="useCase" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="useCase" className="block text-sm font-medium text-fg">
           Use case
         </label>
         <textarea
@@ -59,19 +62,19 @@ export function AccessForm({
           required
           aria-describedby={`useCase-hint${useCaseError ? " useCase-error" : ""}`}
           aria-invalid={useCaseError ? true : undefined}
-          className="block w-full rounded border border-slate-400 px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700"
+          className="block w-full rounded border border-line-strong px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-focus"
         />
-        <p id="useCase-hint" className="text-xs text-slate-600">
+        <p id="useCase-hint" className="text-xs text-muted">
           What you will build and who sees the output (20–2,000 characters). Output may not be resold or redistributed.
         </p>
         {useCaseError ? (
-          <p id="useCase-error" className="text-sm text-red-700">
+          <p id="useCase-error" className="text-sm text-bad">
             {useCaseError}
           </p>
         ) : null}
       </div>
       <div className="space-y-1">
-        <label htmlFor="expectedVolume" className="block text-sm font-medium text-slate-800">
+        <label htmlFor="expectedVolume" className="block text-sm font-medium text-fg">
           Expected volume
         </label>
         <select
@@ -81,19 +84,19 @@ export function AccessForm({
           required
           aria-invalid={volumeError ? true : undefined}
           aria-describedby={volumeError ? "expectedVolume-error" : undefined}
-          className="block rounded border border-slate-400 px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700"
+          className="block rounded border border-line-strong px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-focus"
         >
           <option value="" disabled>
             Choose…
           </option>
-          {Object.entries(EXPECTED_VOLUMES).map(([value, label]) => (
+          {Object.entries(volumes).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>
           ))}
         </select>
         {volumeError ? (
-          <p id="expectedVolume-error" className="text-sm text-red-700">
+          <p id="expectedVolume-error" className="text-sm text-bad">
             {volumeError}
           </p>
         ) : null}
@@ -102,7 +105,7 @@ export function AccessForm({
       <button
         type="submit"
         disabled={busy}
-        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+        className="rounded bg-accent px-4 py-2 font-medium text-accent-fg hover:bg-accent-hover disabled:opacity-60"
       >
         {busy ? "Sending…" : "Request access"}
       </button>

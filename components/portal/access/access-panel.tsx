@@ -3,7 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { AccessRequestView } from "@/lib/domain/access-requests";
-import { EXPECTED_VOLUMES } from "@/lib/shared/access-volumes";
+import type { z } from "zod";
+import type { accessRequestBody } from "@/lib/portal/schemas";
+import { Badge } from "@/components/ui/badge";
 import { ErrorNote } from "../error-note";
 import { utcMinute } from "../format";
 import { portalFetch } from "../portal-fetch";
@@ -22,7 +24,15 @@ function age(r: AccessRequestView): string {
 }
 
 /** Requests with their status and age; an approved request's key is shown once on demand. */
-export function AccessPanel({ initial, canManage }: { initial: AccessRequestView[]; canManage: boolean }) {
+export function AccessPanel({
+  initial,
+  canManage,
+  volumes,
+}: {
+  initial: AccessRequestView[];
+  canManage: boolean;
+  volumes: Record<string, string>;
+}) {
   const client = useQueryClient();
   const requests = useQuery({
     queryKey: REQUESTS,
@@ -33,8 +43,11 @@ export function AccessPanel({ initial, canManage }: { initial: AccessRequestView
   const [shown, setShown] = useState<string | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: REQUESTS });
   const submit = useMutation({
-    mutationFn: (input: { company: string; useCase: string; expectedVolume: string }) =>
-      portalFetch<AccessRequestView>("/api/portal/access-requests", { method: "POST", body: input }),
+    mutationFn: (input: z.input<typeof accessRequestBody>) =>
+      portalFetch<AccessRequestView, z.input<typeof accessRequestBody>>("/api/portal/access-requests", {
+        method: "POST",
+        body: input,
+      }),
     onSuccess: () => void refresh(),
   });
   const reveal = useMutation({
@@ -53,25 +66,31 @@ export function AccessPanel({ initial, canManage }: { initial: AccessRequestView
       {shown ? <SecretOnce label="Your svc_sk_live_ key" secret={shown} onDone={() => setShown(null)} /> : null}
       {reveal.error ? <ErrorNote error={reveal.error} /> : null}
       {canManage && !pending ? (
-        <AccessForm onSubmit={(i) => submit.mutate(i)} busy={submit.isPending} error={submit.error} />
+        <AccessForm volumes={volumes} onSubmit={(i) => submit.mutate(i)} busy={submit.isPending} error={submit.error} />
       ) : null}
-      {!canManage ? <p className="text-slate-700">Only the account&apos;s owner can request access.</p> : null}
+      {!canManage ? <p className="text-muted">Only the account&apos;s owner can request access.</p> : null}
       <section aria-labelledby="requests-title" className="space-y-3">
-        <h2 id="requests-title" className="text-xl font-semibold">
+        <h2 id="requests-title" className="text-lg font-semibold">
           Your requests
         </h2>
         {requests.isError ? <ErrorNote error={requests.error} /> : null}
         {list.length === 0 ? (
-          <p className="text-slate-700">No requests yet.</p>
+          <p className="text-muted">No requests yet.</p>
         ) : (
           <ul className="space-y-3">
             {list.map((r) => (
-              <li key={r.id} className="rounded border border-slate-200 p-4" data-request-id={r.id}>
+              <li key={r.id} className="rounded-lg border border-line bg-surface p-4" data-request-id={r.id}>
                 <p className="font-medium">
-                  {r.company} <span className="ml-2 rounded bg-slate-100 px-2 py-0.5 text-sm">{STATUS[r.status]}</span>
+                  {r.company}{" "}
+                  <Badge
+                    className="ml-2"
+                    tone={r.status === "approved" ? "ok" : r.status === "rejected" ? "bad" : "info"}
+                  >
+                    {STATUS[r.status]}
+                  </Badge>
                 </p>
-                <p className="text-sm text-slate-700">
-                  Sent {utcMinute(r.createdAt)} · {EXPECTED_VOLUMES[r.expectedVolume] ?? r.expectedVolume} · {age(r)}
+                <p className="text-sm text-muted">
+                  Sent {utcMinute(r.createdAt)} · {volumes[r.expectedVolume] ?? r.expectedVolume} · {age(r)}
                 </p>
                 {r.status === "rejected" && r.reason ? <p className="mt-1 text-sm">Reason: {r.reason}</p> : null}
                 {r.status === "approved" ? (
@@ -81,7 +100,7 @@ export function AccessPanel({ initial, canManage }: { initial: AccessRequestView
                         type="button"
                         onClick={() => reveal.mutate(r.id)}
                         disabled={reveal.isPending}
-                        className="mt-2 rounded bg-blue-700 px-3 py-2 text-sm font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+                        className="mt-2 rounded bg-accent px-3 py-2 text-sm font-medium text-accent-fg hover:bg-accent-hover disabled:opacity-60"
                       >
                         Show my key (once)
                       </button>

@@ -1,9 +1,14 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import type { z } from "zod";
 import { Field } from "@/components/auth/field";
+import { Button } from "@/components/ui/button";
+import type { createKeyBody } from "@/lib/portal/schemas";
 import { ErrorNote } from "../error-note";
 import { PortalApiError } from "../portal-fetch";
+
+export type CreateKeyInput = z.input<typeof createKeyBody>;
 
 /** Name, Environment (Test, Live) and Create key; a refusal names the field and, for a missing subscription, links to the plan. */
 export function CreateKeyForm({
@@ -11,7 +16,7 @@ export function CreateKeyForm({
   busy,
   error,
 }: {
-  onCreate: (input: { name: string; env: string }) => void;
+  onCreate: (input: CreateKeyInput) => void;
   busy: boolean;
   error: unknown;
 }) {
@@ -27,54 +32,52 @@ export function CreateKeyForm({
     <form
       onSubmit={submit}
       noValidate
-      className="space-y-4 rounded border border-slate-200 p-4"
+      className="space-y-4 rounded-lg border border-line bg-surface p-4"
       aria-labelledby="create-key-title"
     >
-      <h2 id="create-key-title" className="text-xl font-semibold">
+      <h2 id="create-key-title" className="text-base font-semibold">
         Create a key
       </h2>
-      <Field
-        label="Name"
-        name="name"
-        maxLength={80}
-        required
-        hint="What uses this key, e.g. “CI runner” (1–80 characters)."
-        error={fieldError("name")}
-      />
-      <fieldset className="space-y-1">
-        <legend className="text-sm font-medium text-slate-800">Environment</legend>
-        {[
-          ["test", "Test", "svc_test_: demo data, Sandbox limits."],
-          ["live", "Live", "svc_live_: live data; needs the Pro or Enterprise plan and a verified e-mail."],
-        ].map(([value, label, hint]) => (
-          <div key={value} className="flex items-start gap-2">
-            <input
-              type="radio"
-              id={`env-${value}`}
-              name="env"
-              value={value}
-              checked={env === value}
-              onChange={() => setEnv(value)}
-              className="mt-1"
-              aria-describedby={`env-${value}-hint`}
-            />
-            <label htmlFor={`env-${value}`}>
-              {label}{" "}
-              <span id={`env-${value}-hint`} className="text-sm text-slate-600">
-                — {hint}
-              </span>
-            </label>
-          </div>
-        ))}
-      </fieldset>
+      <div className="grid gap-4 lg:grid-cols-[minmax(0,22rem)_1fr]">
+        <Field
+          label="Name"
+          name="name"
+          maxLength={80}
+          required
+          hint="What uses this key, e.g. “CI runner” (1–80 characters)."
+          error={fieldError("name")}
+        />
+        <fieldset className="space-y-1.5">
+          <legend className="mb-1 text-sm font-medium">Environment</legend>
+          {[
+            ["test", "Test", "svc_test_: demo data, Sandbox limits."],
+            ["live", "Live", "svc_live_: live data; needs the Pro or Enterprise plan and a verified e-mail."],
+          ].map(([value, label, hint]) => (
+            <div key={value} className="flex items-start gap-2">
+              <input
+                type="radio"
+                id={`env-${value}`}
+                name="env"
+                value={value}
+                checked={env === value}
+                onChange={() => setEnv(value)}
+                className="mt-1 accent-accent"
+                aria-describedby={`env-${value}-hint`}
+              />
+              <label htmlFor={`env-${value}`} className="text-sm">
+                {label}{" "}
+                <span id={`env-${value}-hint`} className="text-muted">
+                  — {hint}
+                </span>
+              </label>
+            </div>
+          ))}
+        </fieldset>
+      </div>
       {error && !fieldError("name") ? <ErrorNote error={error} /> : null}
-      <button
-        type="submit"
-        disabled={busy}
-        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
-      >
+      <Button type="submit" variant="primary" disabled={busy}>
         {busy ? "Creating…" : "Create key"}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -4,11 +4,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { CreatedKey, KeyListItem } from "@/lib/domain/keys";
 import type { RolledKey } from "@/lib/domain/key-roll";
+import type { z } from "zod";
+import type { rollKeyBody } from "@/lib/portal/schemas";
 import { ConfirmDialog } from "../confirm-dialog";
 import { ErrorNote } from "../error-note";
 import { portalFetch } from "../portal-fetch";
 import { SecretOnce } from "../secret-once";
-import { CreateKeyForm } from "./create-key-form";
+import { CreateKeyForm, type CreateKeyInput } from "./create-key-form";
 import { KeysTable } from "./keys-table";
 
 const KEYS = ["portal", "keys"];
@@ -31,13 +33,15 @@ export function KeysPanel({ initialKeys, canManage }: { initialKeys: KeyListItem
   const [revoking, setRevoking] = useState<KeyListItem | null>(null);
   const [rolling, setRolling] = useState<KeyListItem | null>(null);
   const [overlap, setOverlap] = useState("1h");
+  const [formId, setFormId] = useState(0);
   const refresh = () => client.invalidateQueries({ queryKey: KEYS });
 
   const create = useMutation({
-    mutationFn: (input: { name: string; env: string }) =>
-      portalFetch<CreatedKey>("/api/portal/keys", { method: "POST", body: input }),
+    mutationFn: (input: CreateKeyInput) =>
+      portalFetch<CreatedKey, CreateKeyInput>("/api/portal/keys", { method: "POST", body: input }),
     onSuccess: (k) => {
       setShown({ label: `Your new ${k.env} key`, key: k.key });
+      setFormId((n) => n + 1); // a fresh, empty form for the next key
       void refresh();
     },
   });
@@ -51,7 +55,7 @@ export function KeysPanel({ initialKeys, canManage }: { initialKeys: KeyListItem
   });
   const roll = useMutation({
     mutationFn: (input: { k: KeyListItem; overlap: string }) =>
-      portalFetch<RolledKey>(`/api/portal/keys/${encodeURIComponent(input.k.id)}/roll`, {
+      portalFetch<RolledKey, z.input<typeof rollKeyBody>>(`/api/portal/keys/${encodeURIComponent(input.k.id)}/roll`, {
         method: "POST",
         body: { overlap: input.overlap },
       }),
@@ -66,12 +70,17 @@ export function KeysPanel({ initialKeys, canManage }: { initialKeys: KeyListItem
     <div className="space-y-6">
       {shown ? <SecretOnce label={shown.label} secret={shown.key} onDone={() => setShown(null)} /> : null}
       {canManage ? (
-        <CreateKeyForm onCreate={(input) => create.mutate(input)} busy={create.isPending} error={create.error} />
+        <CreateKeyForm
+          key={formId}
+          onCreate={(input) => create.mutate(input)}
+          busy={create.isPending}
+          error={create.error}
+        />
       ) : (
-        <p className="text-slate-700">Only the account&apos;s owner can create, revoke or roll keys.</p>
+        <p className="text-sm text-muted">Only the account&apos;s owner can create, revoke or roll keys.</p>
       )}
       <section aria-labelledby="keys-title" className="space-y-2">
-        <h2 id="keys-title" className="text-xl font-semibold">
+        <h2 id="keys-title" className="text-base font-semibold">
           Keys
         </h2>
         {keys.isError ? <ErrorNote error={keys.error} /> : null}
@@ -124,7 +133,7 @@ export function KeysPanel({ initialKeys, canManage }: { initialKeys: KeyListItem
         <fieldset className="space-y-1">
           <legend className="text-sm font-medium">Old key keeps working for</legend>
           {OVERLAPS.map(([value, label]) => (
-            <div key={value} className="flex items-center gap-2">
+            <div key={value} className="flex items-center gap-2 text-sm">
               <input
                 type="radio"
                 id={`overlap-${value}`}

@@ -1,16 +1,32 @@
 "use client";
 
 import type { KeyListItem } from "@/lib/domain/keys";
+import { Badge, type Tone } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
+import { Truncate } from "@/components/ui/truncate";
 import { utcMinute } from "../format";
 
-const STATE_LABEL = { active: "Active", inactive: "Inactive", revoked: "Revoked", expired: "Expired" } as const;
+const STATE: Record<KeyListItem["state"], { label: string; tone: Tone }> = {
+  active: { label: "Active", tone: "ok" },
+  inactive: { label: "Inactive", tone: "neutral" },
+  revoked: { label: "Revoked", tone: "bad" },
+  expired: { label: "Expired", tone: "neutral" },
+};
 
-function statusText(k: KeyListItem): string {
-  if (k.state === "active" && k.expiresAt) return `Active until ${utcMinute(k.expiresAt)} (rolled)`;
-  return STATE_LABEL[k.state];
+function Status({ k }: { k: KeyListItem }) {
+  const s = STATE[k.state];
+  if (k.state === "active" && k.expiresAt)
+    return (
+      <span className="flex min-w-0 flex-wrap items-center gap-x-1.5 text-xs text-muted">
+        <Badge tone="warn">Active</Badge> <span>until {utcMinute(k.expiresAt)} (rolled)</span>
+      </span>
+    );
+  return <Badge tone={s.tone}>{s.label}</Badge>;
 }
 
-/** The account's keys; Revoke and Roll are offered on keys that still work. */
+/** The account's keys; Roll and Revoke sit on each row that still works. Fits its column: names cut with the full text on hover and focus. */
 export function KeysTable({
   keys,
   canManage,
@@ -22,59 +38,80 @@ export function KeysTable({
   onRevoke: (k: KeyListItem) => void;
   onRoll: (k: KeyListItem) => void;
 }) {
-  if (keys.length === 0) return <p className="text-slate-700">No keys yet: create one above.</p>;
+  if (keys.length === 0)
+    return (
+      <EmptyState title="No keys yet">
+        Create a test key above: it works at once on demo data, in the playground and from your own code.
+      </EmptyState>
+    );
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full border-collapse text-left text-sm">
-        <caption className="mb-2 text-left text-slate-700">
+    <div className={frame}>
+      <table className={table}>
+        <caption className="sr-only">
           Your API keys. Only the display prefix is kept; the full key was shown once.
         </caption>
-        <thead className="bg-slate-100">
+        <thead className={thead}>
           <tr>
-            {["Name", "Prefix", "Environment", "Plan", "Created", "Last used", "Status"].map((h) => (
-              <th key={h} scope="col" className="px-3 py-2">
-                {h}
-              </th>
-            ))}
+            <th scope="col" className={th}>
+              Name
+            </th>
+            <th scope="col" className={`${th} w-36`}>
+              Key
+            </th>
+            <th scope="col" className={`${th} w-32`}>
+              Environment
+            </th>
+            <th scope="col" className={`${th} w-44`}>
+              Last used
+            </th>
+            <th scope="col" className={`${th} w-40`}>
+              Status
+            </th>
             {canManage ? (
-              <th scope="col" className="px-3 py-2">
+              <th scope="col" className={`${th} w-36`}>
                 <span className="sr-only">Actions</span>
               </th>
             ) : null}
           </tr>
         </thead>
-        <tbody>
+        <tbody className={tbody}>
           {keys.map((k) => (
-            <tr key={k.id} className="border-t border-slate-200" data-key-id={k.id}>
-              <th scope="row" className="px-3 py-2 font-medium">
-                {k.name}
+            <tr key={k.id} className={tr} data-key-id={k.id}>
+              <th scope="row" className={`${td} min-w-0 font-medium`}>
+                <Truncate text={k.name} />
               </th>
-              <td className="px-3 py-2 font-mono">{k.prefix}…</td>
-              <td className="px-3 py-2">{k.env === "test" ? "Test" : "Live"}</td>
-              <td className="px-3 py-2">{k.plan}</td>
-              <td className="whitespace-nowrap px-3 py-2">{utcMinute(k.createdAt)}</td>
-              <td className="whitespace-nowrap px-3 py-2">{utcMinute(k.lastUsedAt)}</td>
-              <td className="px-3 py-2">{statusText(k)}</td>
+              <td className={td}>
+                <span className={cellLabel}>Key</span>
+                <code className="text-xs">{k.prefix}…</code>
+              </td>
+              <td className={td}>
+                <span className={cellLabel}>Environment</span>
+                <Badge tone={k.env === "test" ? "neutral" : "info"}>{k.env === "test" ? "Test" : "Live"}</Badge>{" "}
+                <span className="text-xs text-muted">{k.plan}</span>
+              </td>
+              <td className={`${td} text-xs text-muted tabular-nums`}>
+                <span className={cellLabel}>Last used</span>
+                <span className="text-fg">{utcMinute(k.lastUsedAt)}</span>
+                <span className="block" title={utcMinute(k.createdAt)}>
+                  created {k.createdAt.slice(0, 10)}
+                </span>
+              </td>
+              <td className={td}>
+                <span className={cellLabel}>Status</span>
+                <Status k={k} />
+              </td>
               {canManage ? (
-                <td className="whitespace-nowrap px-3 py-2">
+                <td className={`${td} md:text-right`}>
                   {k.state === "active" || k.state === "inactive" ? (
-                    <span className="flex gap-2">
+                    <span className="inline-flex gap-1.5">
                       {k.state === "active" && !k.expiresAt ? (
-                        <button
-                          type="button"
-                          onClick={() => onRoll(k)}
-                          className="rounded border border-slate-400 px-2 py-1 hover:bg-slate-100"
-                        >
+                        <Button size="sm" onClick={() => onRoll(k)}>
                           Roll
-                        </button>
+                        </Button>
                       ) : null}
-                      <button
-                        type="button"
-                        onClick={() => onRevoke(k)}
-                        className="rounded border border-red-400 px-2 py-1 text-red-800 hover:bg-red-50"
-                      >
+                      <Button size="sm" variant="danger" onClick={() => onRevoke(k)}>
                         Revoke
-                      </button>
+                      </Button>
                     </span>
                   ) : null}
                 </td>

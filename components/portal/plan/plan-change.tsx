@@ -4,6 +4,8 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { ErrorNote } from "../error-note";
+import type { z } from "zod";
+import type { planBody } from "@/lib/portal/schemas";
 import { portalFetch } from "../portal-fetch";
 
 interface PlanChoice {
@@ -24,7 +26,8 @@ export function PlanChange({ plans, current }: { plans: PlanChoice[]; current: s
   const router = useRouter();
   const [choice, setChoice] = useState(current);
   const change = useMutation({
-    mutationFn: (plan: string) => portalFetch<{ plan: string }>("/api/portal/plan", { method: "PUT", body: { plan } }),
+    mutationFn: (plan: string) =>
+      portalFetch<{ plan: string }, z.input<typeof planBody>>("/api/portal/plan", { method: "PUT", body: { plan } }),
     onSuccess: () => router.refresh(),
   });
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -32,11 +35,7 @@ export function PlanChange({ plans, current }: { plans: PlanChoice[]; current: s
     change.mutate(choice);
   }
   return (
-    <form
-      onSubmit={submit}
-      className="space-y-4 rounded border border-slate-200 p-4"
-      aria-labelledby="plan-change-title"
-    >
+    <form onSubmit={submit} className="space-y-4 rounded border border-line p-4" aria-labelledby="plan-change-title">
       <h2 id="plan-change-title" className="text-xl font-semibold">
         Change plan
       </h2>
@@ -55,29 +54,29 @@ export function PlanChange({ plans, current }: { plans: PlanChoice[]; current: s
             />
             <label htmlFor={`plan-${p.id}`}>
               {p.nameA}{" "}
-              <span className="text-slate-600">
-                / {p.nameB} — {admits(p)}
+              <span className="text-muted">
+                — {admits(p)}
                 {p.id === current ? " (current)" : ""}
               </span>
             </label>
           </div>
         ))}
       </fieldset>
-      <p className="text-sm text-slate-700">
+      <p className="text-sm text-muted">
         The change takes effect at once on every key of the account: each server re-reads a key&apos;s plan within 5
         seconds. Live keys the new plan does not admit are refused with 403 <code>subscription_required</code> until you
         change back.
       </p>
       <ErrorNote error={change.error} />
       {change.isSuccess ? (
-        <p role="status" className="text-sm text-green-800">
+        <p role="status" className="text-sm text-ok">
           Plan changed to {plans.find((p) => p.id === change.data.plan)?.nameA}.
         </p>
       ) : null}
       <button
         type="submit"
         disabled={change.isPending || choice === current}
-        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+        className="rounded bg-accent px-4 py-2 font-medium text-accent-fg hover:bg-accent-hover disabled:opacity-60"
       >
         {change.isPending ? "Changing…" : "Change plan"}
       </button>

@@ -1,25 +1,30 @@
 "use client";
 
 import type { PlaygroundField } from "@/lib/portal/playground-operations";
+import { cx } from "@/components/ui/cx";
 
-const input = "w-full rounded border border-slate-400 px-2 py-1";
+const input = "h-9 w-full rounded-md border border-line-strong bg-surface px-2 text-sm";
 
-/** One form control generated from an OpenAPI parameter or body property. */
+/** One form control generated from an OpenAPI parameter or body property; `suggestions` and `chips` come from the discovery routes. */
 export function ParamField({
   field,
   value,
   onChange,
+  suggestions,
+  chips,
 }: {
   field: PlaygroundField;
   value: string | string[];
   onChange: (v: string | string[]) => void;
+  suggestions?: { value: string; label?: string }[];
+  chips?: number[];
 }) {
   const id = `pg-${field.in}-${field.name}`;
   const help = field.description ? `${id}-help` : undefined;
   const label = (
     <>
-      <code>{field.name}</code>{" "}
-      <span className="text-xs font-normal text-slate-700">
+      <code className="bg-transparent p-0 text-fg">{field.name}</code>{" "}
+      <span className="text-xs font-normal text-muted">
         ({field.in}
         {field.required ? ", required" : ""}
         {field.kind.endsWith("list") && field.kind !== "enum-list" ? ", comma-separated" : ""})
@@ -27,18 +32,19 @@ export function ParamField({
     </>
   );
   const description = field.description && (
-    <p id={help} className="text-xs text-slate-700">
+    <p id={help} className="line-clamp-3 text-xs text-muted" title={field.description}>
       {field.description}
     </p>
   );
+  const options = field.options ?? [];
   if (field.kind === "enum-list") {
     const chosen = Array.isArray(value) ? value : [];
     return (
       <fieldset className="space-y-1" aria-describedby={help}>
         <legend className="text-sm font-medium">{label}</legend>
-        <div className="flex flex-wrap gap-3">
-          {(field.options ?? []).map((o) => (
-            <label key={o} className="flex items-center gap-1 text-sm">
+        <div className="flex flex-wrap gap-x-4 gap-y-1">
+          {options.map((o) => (
+            <label key={o} className="flex items-center gap-1.5 text-sm">
               <input
                 type="checkbox"
                 checked={chosen.includes(o)}
@@ -53,8 +59,27 @@ export function ParamField({
     );
   }
   const text = typeof value === "string" ? value : "";
+  const listId = suggestions?.length ? `${id}-list` : undefined;
+  const picked = new Set(
+    text
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+  const toggle = (strike: number) => {
+    const next = new Set(picked);
+    const key = String(strike);
+    if (next.has(key)) next.delete(key);
+    else next.add(key);
+    onChange(
+      [...next]
+        .map(Number)
+        .sort((a, b) => a - b)
+        .join(","),
+    );
+  };
   return (
-    <div className="space-y-1">
+    <div className="min-w-0 space-y-1">
       <label htmlFor={id} className="block text-sm font-medium">
         {label}
       </label>
@@ -67,7 +92,7 @@ export function ParamField({
           className={input}
         >
           {!field.required && <option value="">(not set)</option>}
-          {(field.options ?? []).map((o) => (
+          {options.map((o) => (
             <option key={o} value={o}>
               {o}
             </option>
@@ -80,10 +105,39 @@ export function ParamField({
           onChange={(e) => onChange(e.target.value)}
           aria-describedby={help}
           required={field.required}
+          list={listId}
+          autoComplete="off"
           inputMode={field.kind === "number" || field.kind === "integer" ? "decimal" : undefined}
-          className={input}
+          className={cx(input, "font-mono")}
         />
       )}
+      {listId ? (
+        <datalist id={listId}>
+          {suggestions?.map((s) => (
+            <option key={s.value} value={s.value}>
+              {s.label}
+            </option>
+          ))}
+        </datalist>
+      ) : null}
+      {chips?.length ? (
+        <fieldset>
+          <legend className="sr-only">Strikes listed for this expiry</legend>
+          <div className="flex max-h-24 flex-wrap gap-1 overflow-y-auto py-1">
+            {chips.map((s) => (
+              <button
+                key={s}
+                type="button"
+                aria-pressed={picked.has(String(s))}
+                onClick={() => toggle(s)}
+                className="rounded-full border border-line-strong px-2 py-0.5 font-mono text-xs hover:bg-hover aria-pressed:border-accent aria-pressed:bg-accent aria-pressed:text-accent-fg"
+              >
+                {s}
+              </button>
+            ))}
+          </div>
+        </fieldset>
+      ) : null}
       {description}
     </div>
   );

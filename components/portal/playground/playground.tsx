@@ -1,23 +1,40 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useState, type FormEvent } from "react";
 import type { PlaygroundResponse } from "@/lib/portal/playground-call";
 import { bodyValue, curlCommand, requestPath, type PlaygroundOperation } from "@/lib/portal/playground-operations";
 import { portalFetch } from "@/components/portal/portal-fetch";
+import { Button } from "@/components/ui/button";
+import { cx } from "@/components/ui/cx";
+import { SearchIcon } from "@/components/ui/icons";
+import { GROUP_ORDER, groupOf } from "./groups";
 import { ParamField } from "./param-field";
+import { atTheMoney, usePickers } from "./pickers";
 import { ResponseView } from "./response-view";
 
 type Values = Record<string, string | string[]>;
 
 const DEFAULT_OPERATION = "GET /api/v1/ticker/{symbol}/summary";
 
+/** Valid first values where the document gives none (webhook registration: one event and the threshold it needs). */
+const EXAMPLES: Record<string, Record<string, string | string[]>> = {
+  "POST /api/v1/alerts": {
+    "body:url": "https://example.com/hooks",
+    "body:events": ["iv_rank.crossed_above"],
+    "body:ivRankAbove": "70",
+  },
+};
+
 const initialValues = (op: PlaygroundOperation): Values =>
   Object.fromEntries(
-    op.fields.map((f) => [
-      `${f.in}:${f.name}`,
-      f.kind === "enum-list" ? [] : (f.example ?? (f.kind === "enum" && f.required ? (f.options?.[0] ?? "") : "")),
-    ]),
+    op.fields.map((f) => {
+      const k = `${f.in}:${f.name}`;
+      const given = EXAMPLES[op.id]?.[k];
+      if (given !== undefined) return [k, given];
+      if (f.kind === "enum-list") return [k, []];
+      return [k, f.example ?? (f.kind === "enum" && f.required ? (f.options?.[0] ?? "") : "")];
+    }),
   );
 
 function toRequest(op: PlaygroundOperation, values: Values) {
@@ -38,23 +55,65 @@ function toRequest(op: PlaygroundOperation, values: Values) {
   return { operation: op.id, params: pick("path"), query: pick("query"), body };
 }
 
+const METHOD_TONE: Record<string, string> = {
+  GET: "text-ok",
+  POST: "text-info",
+  PATCH: "text-warn",
+  DELETE: "text-bad",
+};
+
 export function Playground({ operations, isOwner }: { operations: PlaygroundOperation[]; isOwner: boolean }) {
-  const [opId, setOpId] = useState((operations.find((o) => o.id === DEFAULT_OPERATION) ?? operations[0]).id);
-  // The chosen id always comes from this list; the first operation stands in if the list ever changes under it.
-  const op = operations.find((o) => o.id === opId) ?? operations[0];
+  const first = operations.find((o) => o.id === DEFAULT_OPERATION) ?? operations[0];
+  const [opId, setOpId] = useState(first.id);
+  const op = operations.find((o) => o.id === opId) ?? first;
   const [values, setValues] = useState<Values>(() => initialValues(op));
   const [keyMode, setKeyMode] = useState<"playground" | "pasted">("playground");
   const [pasted, setPasted] = useState("");
+  const [search, setSearch] = useState("");
   const queryClient = useQueryClient();
+  const [sent, setSent] = useState(false);
   const keyInfo = useQuery({
     queryKey: ["portal", "playground-key"],
     queryFn: () => portalFetch<{ keyId: string; prefix: string } | null>("/api/portal/playground/key"),
+    // After a call with the playground key, ask until the key it created is there to name.
+    refetchInterval: (q) => (sent && !q.state.data ? 1000 : false),
   });
   const call = useMutation({
     mutationFn: (body: unknown) =>
       portalFetch<PlaygroundResponse>("/api/portal/playground/call", { method: "POST", body }),
+    onSuccess: () => setSent(true),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["portal"] }),
   });
+  const symbolField = op.fields.find((f) => f.name === "symbol" || f.name === "ticker");
+  const symbol = symbolField ? String(values[`${symbolField.in}:${symbolField.name}`] ?? "") : "";
+  const expiryKey = op.fields.find((f) => f.name === "expiry");
+  const [listSymbols, setListSymbols] = useState(false);
+  const hasKey = Boolean(keyInfo.data);
+  const pickers = usePickers(
+    { symbols: hasKey && (listSymbols || Boolean(expiryKey)), expiries: hasKey && Boolean(expiryKey) },
+    symbol || "AAPL",
+  );
+  const chosenExpiry = expiryKey ? String(values[`${expiryKey.in}:expiry`] ?? "") : "";
+  const strikes = pickers.expiries?.expiries.find((e) => e.expiry === chosenExpiry)?.strikes;
+
+  // Expiry and strikes start from the chain's first expiry and its at-the-money strike, once the chain is known.
+  useEffect(() => {
+    const chain = pickers.expiries;
+    const e = op.fields.find((f) => f.name === "expiry");
+    const s = op.fields.find((f) => f.name === "strikes");
+    if (!chain || !e || chain.expiries.length === 0) return;
+    setValues((v) => {
+      if (v[`${e.in}:expiry`]) return v;
+      const firstExpiry = chain.expiries[0];
+      const atm = atTheMoney(firstExpiry.strikes, chain.spot);
+      return {
+        ...v,
+        [`${e.in}:expiry`]: firstExpiry.expiry,
+        ...(s && !v[`${s.in}:strikes`] && atm !== undefined ? { [`${s.in}:strikes`]: String(atm) } : {}),
+      };
+    });
+  }, [pickers.expiries, op]);
+
   const req = useMemo(() => toRequest(op, values), [op, values]);
   const origin = typeof window === "undefined" ? "" : window.location.origin;
   const curl = curlCommand(origin, op, requestPath(op.path, req.params, req.query), req.body);
@@ -70,110 +129,195 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
     e.preventDefault();
     call.mutate({ ...req, ...(keyMode === "pasted" ? { key: pasted.trim() } : {}) });
   };
-  const families = (["A", "B"] as const).map((f) => ({ family: f, ops: operations.filter((o) => o.family === f) }));
+  const groups = GROUP_ORDER.map((name) => ({ name, ops: operations.filter((o) => groupOf(o.path) === name) })).filter(
+    (g) => g.ops.length > 0,
+  );
+  const needle = search.trim().toLowerCase();
+  const shown = groups
+    .map((g) => ({
+      ...g,
+      ops: g.ops.filter((o) => !needle || `${o.id} ${o.summary} ${g.name}`.toLowerCase().includes(needle)),
+    }))
+    .filter((g) => g.ops.length > 0);
   const playgroundKeyLabel = keyInfo.data
     ? `My playground test key (${keyInfo.data.prefix}…)`
     : isOwner
-      ? "My playground test key (created on the first call)"
+      ? "A new playground test key, created when you send"
       : "My playground test key (the owner creates it on first use)";
 
+  const suggestionsFor = (name: string) => {
+    if (name === "symbol" || name === "ticker") return pickers.symbols.map((s) => ({ value: s.symbol, label: s.name }));
+    if (name === "expiry") return pickers.expiries?.expiries.map((e) => ({ value: e.expiry }));
+    return undefined;
+  };
+
   return (
-    <div className="space-y-6">
-      <form
-        onSubmit={submit}
-        className="space-y-5 rounded-lg border border-slate-200 p-4"
-        aria-label="Playground request"
-      >
-        <div className="space-y-1">
-          <label htmlFor="pg-operation" className="block text-sm font-medium">
-            Route
+    <div className="grid gap-6 lg:grid-cols-[17rem_minmax(0,1fr)]">
+      <nav aria-label="Operations" className="space-y-3 max-lg:hidden lg:sticky lg:top-20 lg:self-start">
+        <div className="relative">
+          <label htmlFor="pg-search" className="sr-only">
+            Find an operation
           </label>
-          <select
-            id="pg-operation"
-            value={opId}
-            onChange={(e) => choose(e.target.value)}
-            className="w-full rounded border border-slate-400 px-2 py-1"
-          >
-            {families.map(({ family, ops }) => (
-              <optgroup key={family} label={`Family ${family}`}>
-                {ops.map((o) => (
-                  <option key={o.id} value={o.id}>
-                    {o.id} — {o.summary}
-                  </option>
-                ))}
-              </optgroup>
-            ))}
-          </select>
+          <SearchIcon className="pointer-events-none absolute top-2.5 left-2.5 text-muted" />
+          <input
+            id="pg-search"
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder="Find an operation"
+            className="h-9 w-full rounded-md border border-line-strong bg-surface pr-2 pl-8 text-sm"
+          />
         </div>
-        {op.fields.length > 0 ? (
-          <div className="grid gap-4 md:grid-cols-2">
-            {op.fields.map((f) => (
-              <ParamField
-                key={`${f.in}:${f.name}`}
-                field={f}
-                value={values[`${f.in}:${f.name}`] ?? ""}
-                onChange={(v) => setValues({ ...values, [`${f.in}:${f.name}`]: v })}
-              />
-            ))}
-          </div>
-        ) : (
-          <p className="text-sm text-slate-700">This route takes no parameters.</p>
-        )}
-        {op.authenticated ? (
-          <fieldset className="space-y-2">
-            <legend className="text-sm font-medium">Key</legend>
-            <label className="flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                name="pg-key"
-                checked={keyMode === "playground"}
-                onChange={() => setKeyMode("playground")}
-              />{" "}
-              {playgroundKeyLabel}
-            </label>
-            <label className="flex items-center gap-2 text-sm">
-              <input type="radio" name="pg-key" checked={keyMode === "pasted"} onChange={() => setKeyMode("pasted")} />{" "}
-              Paste a key
-            </label>
-            {keyMode === "pasted" && (
-              <div className="space-y-1 pl-6">
-                <label htmlFor="pg-pasted" className="block text-sm font-medium">
-                  API key
-                </label>
-                <input
-                  id="pg-pasted"
-                  type="password"
-                  autoComplete="off"
-                  value={pasted}
-                  onChange={(e) => setPasted(e.target.value)}
-                  required
-                  className="w-full rounded border border-slate-400 px-2 py-1 font-mono"
-                />
-              </div>
-            )}
-          </fieldset>
-        ) : (
-          <p className="text-sm text-slate-700">This route needs no key and is never metered.</p>
-        )}
-        <button
-          type="submit"
-          disabled={call.isPending}
-          className="rounded bg-blue-800 px-4 py-2 font-medium text-white disabled:opacity-60"
+        <div className="max-h-[calc(100vh-10rem)] space-y-3 overflow-y-auto pr-1">
+          {shown.length === 0 ? <p className="text-sm text-muted">No operation matches “{search}”.</p> : null}
+          {shown.map((g) => (
+            <div key={g.name}>
+              <p className="px-2 pb-1 text-xs font-semibold text-muted">{g.name}</p>
+              <ul>
+                {g.ops.map((o) => (
+                  <li key={o.id}>
+                    <button
+                      type="button"
+                      onClick={() => choose(o.id)}
+                      aria-current={o.id === opId ? "true" : undefined}
+                      title={o.id}
+                      className={cx(
+                        "flex w-full min-w-0 items-baseline gap-2 rounded-md px-2 py-1 text-left text-sm",
+                        o.id === opId ? "bg-accent-soft" : "hover:bg-hover",
+                      )}
+                    >
+                      <span
+                        className={cx("w-12 shrink-0 font-mono text-[0.6875rem] font-semibold", METHOD_TONE[o.method])}
+                      >
+                        {o.method}
+                      </span>
+                      <span className="min-w-0 truncate">{o.summary || o.path}</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </div>
+      </nav>
+      <div className="min-w-0 space-y-6">
+        <form
+          onSubmit={submit}
+          className="space-y-5 rounded-lg border border-line bg-surface p-4"
+          aria-label="Playground request"
         >
-          {call.isPending ? "Sending…" : "Send request"}
-        </button>
-        {call.isPending && (
-          <p role="status" className="text-sm">
-            Sending the request…
-          </p>
-        )}
-        {call.isError && (
-          <p role="alert" className="rounded border border-red-300 bg-red-50 p-2 text-sm text-red-900">
-            {call.error.message}
-          </p>
-        )}
-      </form>
-      {call.data && <ResponseView result={call.data} curl={curl} />}
+          <div className="space-y-1">
+            <label htmlFor="pg-operation" className="block text-sm font-medium">
+              Route
+            </label>
+            <select
+              id="pg-operation"
+              value={opId}
+              onChange={(e) => choose(e.target.value)}
+              className="h-9 w-full rounded-md border border-line-strong bg-surface px-2 font-mono text-sm"
+            >
+              {groups.map(({ name, ops }) => (
+                <optgroup key={name} label={name}>
+                  {ops.map((o) => (
+                    <option key={o.id} value={o.id}>
+                      {o.id}
+                    </option>
+                  ))}
+                </optgroup>
+              ))}
+            </select>
+            <p className="text-sm text-muted">{op.summary}</p>
+          </div>
+          {op.fields.length > 0 ? (
+            <div className="grid gap-4 md:grid-cols-2">
+              {op.fields.map((f) => (
+                <ParamField
+                  key={`${f.in}:${f.name}`}
+                  field={f}
+                  value={values[`${f.in}:${f.name}`] ?? ""}
+                  onChange={(v) => setValues({ ...values, [`${f.in}:${f.name}`]: v })}
+                  suggestions={suggestionsFor(f.name)}
+                  chips={f.name === "strikes" ? strikes : undefined}
+                />
+              ))}
+              {symbolField && hasKey && !listSymbols && !expiryKey ? (
+                <p className="text-xs text-muted md:col-span-2">
+                  <button type="button" className="text-link underline" onClick={() => setListSymbols(true)}>
+                    List the available symbols
+                  </button>{" "}
+                  (one metered call to <code>GET /api/v1/symbols</code>)
+                </p>
+              ) : null}
+            </div>
+          ) : (
+            <p className="text-sm text-muted">This route takes no parameters.</p>
+          )}
+          {op.authenticated ? (
+            <fieldset className="space-y-2">
+              <legend className="text-sm font-medium">Key</legend>
+              <label className="flex items-center gap-2 text-sm">
+                <input
+                  type="radio"
+                  name="pg-key"
+                  checked={keyMode === "playground"}
+                  onChange={() => setKeyMode("playground")}
+                />{" "}
+                {playgroundKeyLabel}
+              </label>
+              {keyMode === "playground" ? (
+                <p className="pl-6 text-xs text-muted">
+                  {keyInfo.data
+                    ? "A Sandbox test key on demo data, listed as “Playground” on your Keys page, where you can revoke it."
+                    : "Your first request creates a Sandbox test key named “Playground” on demo data. It is listed on your Keys page like any key you make."}
+                </p>
+              ) : null}
+              <label className="flex items-center gap-2 text-sm">
+                <input
+                  type="radio"
+                  name="pg-key"
+                  checked={keyMode === "pasted"}
+                  onChange={() => setKeyMode("pasted")}
+                />{" "}
+                Paste a key
+              </label>
+              {keyMode === "pasted" && (
+                <div className="space-y-1 pl-6">
+                  <label htmlFor="pg-pasted" className="block text-sm font-medium">
+                    API key
+                  </label>
+                  <input
+                    id="pg-pasted"
+                    type="password"
+                    autoComplete="off"
+                    value={pasted}
+                    onChange={(e) => setPasted(e.target.value)}
+                    required
+                    className="h-9 w-full rounded-md border border-line-strong bg-surface px-2 font-mono text-sm"
+                  />
+                </div>
+              )}
+            </fieldset>
+          ) : (
+            <p className="text-sm text-muted">This route needs no key and is never metered.</p>
+          )}
+          <div className="flex flex-wrap items-center gap-3">
+            <Button type="submit" variant="primary" disabled={call.isPending}>
+              {call.isPending ? "Sending…" : "Send request"}
+            </Button>
+            {call.isPending && (
+              <p role="status" className="text-sm text-muted">
+                Sending the request…
+              </p>
+            )}
+          </div>
+          {call.isError && (
+            <p role="alert" className="rounded-md border border-bad/40 bg-bad-soft p-2 text-sm text-bad">
+              {call.error.message}
+            </p>
+          )}
+        </form>
+        {call.data && <ResponseView result={call.data} curl={curl} />}
+      </div>
     </div>
   );
 }

@@ -2,7 +2,8 @@
 
 import { useState } from "react";
 import type { PlaygroundResponse } from "@/lib/portal/playground-call";
-import { ScrollRegion } from "@/components/scroll-region";
+import { Badge, statusTone } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
 
 type Body = Record<string, unknown> & { meta?: Record<string, unknown> };
 
@@ -15,12 +16,42 @@ export function dataBadges(body: unknown): { data: "demo" | "live" | null; label
   return { data: typeof mock === "boolean" ? (mock ? "demo" : "live") : null, label: label ?? null };
 }
 
-const badge = "inline-block rounded px-2 py-0.5 text-sm font-semibold";
+/** The error code and message of a refusal, in either family's error shape. */
+function errorOf(body: unknown): { code: string; message: string } | null {
+  if (!body || typeof body !== "object") return null;
+  const e = (body as { error?: unknown }).error;
+  if (!e || typeof e !== "object") return null;
+  const { code, message } = e as { code?: unknown; message?: unknown };
+  return typeof code === "string" ? { code, message: typeof message === "string" ? message : "" } : null;
+}
+
+/** What a rate-limit header says, in words (reset as the browser's local time). */
+function explain(header: string, value: string): string | null {
+  if (header === "x-ratelimit-remaining") return `${value} calls left in the current window`;
+  if (header === "x-ratelimit-limit") return `${value} calls allowed per window`;
+  if (header === "retry-after") return `retry in ${value} s`;
+  if (header === "x-ratelimit-reset") {
+    const n = Number(value);
+    if (!Number.isFinite(n)) return null;
+    const at = new Date(n > 1e9 ? n * 1000 : Date.now() + n * 1000);
+    return `resets at ${at.toLocaleTimeString()} your time`;
+  }
+  if (header === "ratelimit-policy") {
+    const parts = [...value.matchAll(/"(\w+)";q=(\d+);w=(\d+)/g)].map((m) => `${m[2]} per ${m[3]} s (${m[1]})`);
+    return parts.length ? parts.join(", ") : null;
+  }
+  if (header === "ratelimit") {
+    const r = /r=(\d+)/.exec(value)?.[1];
+    const t = /t=(\d+)/.exec(value)?.[1];
+    return r ? `${r} left${t ? `, window resets in ${t} s` : ""}` : null;
+  }
+  return null;
+}
 
 export function ResponseView({ result, curl }: { result: PlaygroundResponse; curl: string }) {
   const [copied, setCopied] = useState<string>("");
   const { data, label } = dataBadges(result.body);
-  const ok = result.status >= 200 && result.status < 300;
+  const error = errorOf(result.body);
   const disclaimer =
     typeof result.body === "object" && result.body && "disclaimer" in result.body
       ? String((result.body as Body).disclaimer)
@@ -36,72 +67,85 @@ export function ResponseView({ result, curl }: { result: PlaygroundResponse; cur
   return (
     <section
       aria-labelledby="pg-response"
-      className="space-y-4 rounded-lg border border-slate-200 p-4"
+      className="min-w-0 space-y-4 rounded-lg border border-line bg-surface p-4"
       data-testid="playground-response"
     >
-      <h2 id="pg-response" className="text-xl font-semibold">
+      <h2 id="pg-response" className="text-base font-semibold">
         Response
       </h2>
-      <p className="flex flex-wrap items-center gap-2">
-        <span
-          className={`${badge} ${ok ? "bg-green-100 text-green-900" : "bg-red-100 text-red-900"}`}
-          data-testid="pg-status"
-        >
+      <div className="flex flex-wrap items-center gap-2">
+        <Badge tone={statusTone(result.status)} className="text-sm" data-testid="pg-status">
           HTTP {result.status}
+        </Badge>
+        {data && <Badge tone={data === "demo" ? "warn" : "info"}>{data === "demo" ? "Demo data" : "Live data"}</Badge>}
+        {label && <Badge>Data label: {label}</Badge>}
+        <span className="min-w-0 text-xs text-muted">
+          {result.durationMs} ms · <code className="break-all">{result.path}</code>
         </span>
-        {data && (
-          <span className={`${badge} ${data === "demo" ? "bg-amber-100 text-amber-950" : "bg-blue-100 text-blue-950"}`}>
-            {data === "demo" ? "Demo data" : "Live data"}
-          </span>
-        )}
-        {label && <span className={`${badge} bg-slate-100 text-slate-900`}>Data label: {label}</span>}
-        <span className="text-sm text-slate-700">
-          {result.durationMs} ms · <code>{result.path}</code>
-        </span>
-      </p>
+      </div>
+      {error ? (
+        <p className="rounded-md border border-bad/40 bg-bad-soft p-3 text-sm text-bad">
+          <code className="bg-transparent p-0 font-semibold">{error.code}</code>
+          {error.message ? `: ${error.message}` : ""}
+        </p>
+      ) : null}
       {disclaimer && (
-        <p className="rounded border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950">
+        <p className="rounded-md border border-warn/40 bg-warn-soft p-3 text-sm text-warn">
           <strong>Disclaimer in the response:</strong> {disclaimer}
         </p>
       )}
-      <ScrollRegion label="Response headers">
-        <table className="text-left text-sm">
-          <caption className="text-left font-medium">Headers</caption>
-          <tbody>
-            {Object.entries(result.headers).map(([h, v]) => (
-              <tr key={h} className="border-t border-slate-200">
-                <th scope="row" className="whitespace-nowrap py-1 pr-4 font-mono font-normal">
-                  {h}
-                </th>
-                <td className="py-1 font-mono break-all">{v}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </ScrollRegion>
       <div className="space-y-1">
-        <h3 className="font-medium">Body</h3>
+        <h3 className="text-sm font-medium">Body</h3>
         <pre
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard user can scroll a long body
           tabIndex={0}
+          role="region"
           aria-label="Response body"
-          className="max-h-[32rem] overflow-auto rounded-md bg-slate-900 p-4 text-xs text-slate-100"
+          className="max-h-[32rem] overflow-y-auto rounded-md bg-code-bg p-4 text-xs break-words whitespace-pre-wrap text-code-fg"
         >
           {typeof result.body === "string" ? result.body : JSON.stringify(result.body, null, 2)}
         </pre>
       </div>
+      <div className="space-y-1">
+        <table className="w-full table-fixed text-left text-xs">
+          <caption className="pb-1 text-left text-sm font-medium">Headers</caption>
+          <tbody>
+            {Object.entries(result.headers).map(([h, v]) => {
+              const words = explain(h, v);
+              return (
+                <tr key={h} className="border-t border-line align-top">
+                  <th scope="row" className="w-2/5 py-1.5 pr-3 font-mono font-normal break-all sm:w-56">
+                    {h}
+                  </th>
+                  <td className="py-1.5 font-mono break-all">
+                    {v}
+                    {words ? <span className="block font-sans text-muted">{words}</span> : null}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
       <div className="space-y-2">
         <div className="flex flex-wrap items-center gap-3">
-          <button type="button" onClick={copy} className="rounded border border-slate-400 px-3 py-1.5">
+          <Button size="sm" onClick={copy}>
             Copy as curl
-          </button>
-          <span role="status" className="text-sm text-slate-700">
+          </Button>
+          <span role="status" className="text-sm text-muted">
             {copied}
           </span>
         </div>
-        <pre aria-label="curl command" tabIndex={0} className="overflow-x-auto rounded-md bg-slate-100 p-3 text-xs">
+        <pre
+          role="figure"
+          aria-label="curl command"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard user can select the command
+          tabIndex={0}
+          className="rounded-md bg-subtle p-3 text-xs break-all whitespace-pre-wrap"
+        >
           {curl}
         </pre>
-        <p className="text-xs text-slate-700">
+        <p className="text-xs text-muted">
           The command reads your key from <code>$API_KEY</code>: the portal never shows the playground key.
         </p>
       </div>

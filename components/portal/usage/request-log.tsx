@@ -2,10 +2,15 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { STATUS_CLASSES, type RequestLogPage, type UsageEndpoint, type UsageKey } from "@/lib/shared/usage-types";
+import type { RequestLogEntry, RequestLogPage, UsageEndpoint, UsageKey } from "@/lib/shared/usage-types";
 import { portalFetch } from "@/components/portal/portal-fetch";
+import { Badge, statusTone } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
+import { Truncate } from "@/components/ui/truncate";
 import { QueryState } from "../query-state";
-import { ScrollRegion } from "@/components/scroll-region";
+import { RequestDetail } from "./request-detail";
 
 interface Filters {
   key: string;
@@ -15,7 +20,7 @@ interface Filters {
   to: string;
 }
 const EMPTY: Filters = { key: "", route: "", status: "", from: "", to: "" };
-const input = "w-full rounded border border-slate-400 px-2 py-1";
+const input = "h-9 w-full rounded-md border border-line-strong bg-surface px-2 text-sm";
 
 /** datetime-local values are the browser's local time; the API takes ISO instants. */
 const toIso = (local: string) => (local ? new Date(local).toISOString() : "");
@@ -31,9 +36,19 @@ function logUrl(f: Filters, cursor?: string) {
   return `/api/portal/usage/requests?${p}`;
 }
 
-export function RequestLog({ keys, endpoints }: { keys: UsageKey[]; endpoints: UsageEndpoint[] }) {
+/** The calls of the account's keys, newest first, one line each; a row opens its details in a drawer. */
+export function RequestLog({
+  keys,
+  endpoints,
+  statusClasses,
+}: {
+  keys: UsageKey[];
+  endpoints: UsageEndpoint[];
+  statusClasses: readonly string[];
+}) {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
+  const [open, setOpen] = useState<RequestLogEntry | null>(null);
   const log = useInfiniteQuery({
     queryKey: ["portal", "usage", "requests", applied],
     queryFn: ({ pageParam }) => portalFetch<RequestLogPage>(logUrl(applied, pageParam)),
@@ -46,18 +61,20 @@ export function RequestLog({ keys, endpoints }: { keys: UsageKey[]; endpoints: U
     e.preventDefault();
     setApplied(draft);
   };
+  const filtered = Object.values(applied).some(Boolean);
+  const keyName = (id: string) => keys.find((k) => k.id === id)?.name;
   return (
-    <section aria-labelledby="log-heading" className="space-y-4">
-      <h2 id="log-heading" className="text-2xl font-semibold">
+    <section aria-labelledby="log-heading" className="space-y-3">
+      <h2 id="log-heading" className="text-lg font-semibold">
         Request log
       </h2>
       <form
         onSubmit={submit}
-        className="grid gap-3 rounded-lg border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-3"
+        className="grid gap-3 rounded-lg border border-line bg-subtle p-3 sm:grid-cols-2 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto]"
         aria-label="Request log filters"
       >
         <div>
-          <label htmlFor="log-key" className="block text-sm font-medium">
+          <label htmlFor="log-key" className="block text-xs font-medium text-muted">
             Key
           </label>
           <select id="log-key" value={draft.key} onChange={set("key")} className={input}>
@@ -70,7 +87,7 @@ export function RequestLog({ keys, endpoints }: { keys: UsageKey[]; endpoints: U
           </select>
         </div>
         <div>
-          <label htmlFor="log-route" className="block text-sm font-medium">
+          <label htmlFor="log-route" className="block text-xs font-medium text-muted">
             Route
           </label>
           <select id="log-route" value={draft.route} onChange={set("route")} className={input}>
@@ -83,12 +100,12 @@ export function RequestLog({ keys, endpoints }: { keys: UsageKey[]; endpoints: U
           </select>
         </div>
         <div>
-          <label htmlFor="log-status" className="block text-sm font-medium">
+          <label htmlFor="log-status" className="block text-xs font-medium text-muted">
             Status class
           </label>
           <select id="log-status" value={draft.status} onChange={set("status")} className={input}>
             <option value="">All statuses</option>
-            {STATUS_CLASSES.map((s) => (
+            {statusClasses.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>
@@ -96,95 +113,129 @@ export function RequestLog({ keys, endpoints }: { keys: UsageKey[]; endpoints: U
           </select>
         </div>
         <div>
-          <label htmlFor="log-from" className="block text-sm font-medium">
+          <label htmlFor="log-from" className="block text-xs font-medium text-muted">
             From (your local time)
           </label>
           <input id="log-from" type="datetime-local" value={draft.from} onChange={set("from")} className={input} />
         </div>
         <div>
-          <label htmlFor="log-to" className="block text-sm font-medium">
+          <label htmlFor="log-to" className="block text-xs font-medium text-muted">
             To (your local time)
           </label>
           <input id="log-to" type="datetime-local" value={draft.to} onChange={set("to")} className={input} />
         </div>
         <div className="flex items-end gap-2">
-          <button type="submit" className="rounded bg-blue-800 px-3 py-1.5 font-medium text-white">
+          <Button type="submit" variant="primary">
             Apply filters
-          </button>
-          <button
-            type="button"
+          </Button>
+          <Button
             onClick={() => {
               setDraft(EMPTY);
               setApplied(EMPTY);
             }}
-            className="rounded border border-slate-400 px-3 py-1.5"
           >
             Clear
-          </button>
+          </Button>
         </div>
-        <p className="text-sm text-slate-700 sm:col-span-2 lg:col-span-3">
+        <p className="text-xs text-muted sm:col-span-2 lg:col-span-6">
           Without a range: the last 7 days. A range spans at most 31 days.
         </p>
       </form>
       <QueryState query={log} what="request log">
         {(data) => {
           const entries = data.pages.flatMap((p) => p.entries);
-          if (entries.length === 0) return <p className="text-slate-700">No requests match.</p>;
+          if (entries.length === 0)
+            return filtered ? (
+              <EmptyState title="No requests match these filters.">Clear a filter or widen the time range.</EmptyState>
+            ) : (
+              <EmptyState
+                title="No requests in the last 7 days"
+                action={<a href="/dashboard/playground">Send a request from the playground</a>}
+              >
+                Every call a key makes shows up here within seconds, with its status, error code and latency.
+              </EmptyState>
+            );
           return (
             <div className="space-y-3">
-              <ScrollRegion label="Request log entries">
-                <table className="w-full border-collapse text-left text-sm" aria-label="Request log">
-                  <thead className="bg-slate-100">
+              <div className={frame}>
+                <table className={table} aria-label="Request log">
+                  <thead className={thead}>
                     <tr>
-                      {["Time (UTC)", "Key", "Method", "Path", "Status", "Latency", "Request id"].map((h) => (
-                        <th key={h} scope="col" className="whitespace-nowrap px-2 py-1">
-                          {h}
-                        </th>
-                      ))}
+                      <th scope="col" className={`${th} w-40`}>
+                        Time (UTC)
+                      </th>
+                      <th scope="col" className={th}>
+                        Request
+                      </th>
+                      <th scope="col" className={`${th} w-48`}>
+                        Status
+                      </th>
+                      <th scope="col" className={`${th} w-20 text-right`}>
+                        Latency
+                      </th>
+                      <th scope="col" className={`${th} w-36`}>
+                        Key
+                      </th>
+                      <th scope="col" className={`${th} w-20`}>
+                        <span className="sr-only">Details</span>
+                      </th>
                     </tr>
                   </thead>
-                  <tbody>
+                  <tbody className={tbody}>
                     {entries.map((e) => (
-                      <tr key={e.id} className="border-t border-slate-200">
-                        <td className="whitespace-nowrap px-2 py-1 tabular-nums">
+                      <tr key={e.id} className={tr}>
+                        <td className={`${td} text-xs text-muted tabular-nums`}>
                           {e.time.slice(0, 19).replace("T", " ")}
                         </td>
-                        <td className="whitespace-nowrap px-2 py-1">
-                          <code>{e.keyPrefix}…</code>
+                        <td className={`${td} min-w-0`}>
+                          <span className="flex min-w-0 items-baseline gap-2">
+                            <span className="w-10 shrink-0 font-mono text-xs font-semibold text-muted">{e.method}</span>
+                            <Truncate text={e.path} min={30} className="font-mono text-xs" />
+                          </span>
                         </td>
-                        <td className="px-2 py-1">{e.method}</td>
-                        <td className="px-2 py-1">
-                          <code className="break-all">{e.path}</code>
+                        <td className={td}>
+                          <span className="flex min-w-0 items-center gap-2">
+                            <Badge tone={statusTone(e.status)}>{e.status}</Badge>
+                            {e.errorCode ? (
+                              <Truncate text={e.errorCode} min={26} className="font-mono text-xs" />
+                            ) : null}
+                          </span>
                         </td>
-                        <td className="whitespace-nowrap px-2 py-1">
-                          {e.status}
-                          {e.errorCode ? ` ${e.errorCode}` : ""}
+                        <td className={`${td} text-xs tabular-nums md:text-right`}>
+                          <span className={cellLabel}>Latency</span>
+                          {e.latencyMs} ms
                         </td>
-                        <td className="whitespace-nowrap px-2 py-1 text-right tabular-nums">{e.latencyMs} ms</td>
-                        <td className="px-2 py-1">
-                          <code className="break-all text-xs">{e.requestId}</code>
+                        <td className={`${td} text-xs`}>
+                          <span className={cellLabel}>Key</span>
+                          <Truncate text={keyName(e.keyId) ?? `${e.keyPrefix}…`} min={20} />
+                        </td>
+                        <td className={`${td} md:text-right`}>
+                          <Button
+                            size="sm"
+                            variant="ghost"
+                            onClick={() => setOpen(e)}
+                            aria-label={`Details of ${e.requestId}`}
+                          >
+                            Details
+                          </Button>
                         </td>
                       </tr>
                     ))}
                   </tbody>
                 </table>
-              </ScrollRegion>
+              </div>
               {log.hasNextPage ? (
-                <button
-                  type="button"
-                  onClick={() => log.fetchNextPage()}
-                  disabled={log.isFetchingNextPage}
-                  className="rounded border border-slate-400 px-3 py-1.5"
-                >
+                <Button onClick={() => log.fetchNextPage()} disabled={log.isFetchingNextPage}>
                   {log.isFetchingNextPage ? "Loading…" : "Load older requests"}
-                </button>
+                </Button>
               ) : (
-                <p className="text-sm text-slate-700">End of the log for this range.</p>
+                <p className="text-xs text-muted">End of the log for this range.</p>
               )}
             </div>
           );
         }}
       </QueryState>
+      <RequestDetail entry={open} keys={keys} onClose={() => setOpen(null)} />
     </section>
   );
 }

@@ -1,99 +1,136 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { DeliveryView } from "@/lib/domain/webhook-deliveries";
-import { ErrorNote } from "../error-note";
+import { Badge, type Tone } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
+import { Truncate } from "@/components/ui/truncate";
 import { utcMinute } from "../format";
-import { portalFetch } from "../portal-fetch";
-import { QueryState } from "../query-state";
+
+/** What an attempt got back, in words: the status code, or why there was none. */
+export const attemptResult = (a: DeliveryView["attempts"][number]) =>
+  a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? "no answer");
+
+/** A delivery's state as the user sees it: a pending delivery whose attempts failed is failing, with the reason. */
+export function deliveryState(d: DeliveryView): { label: string; tone: Tone; reason: string | null } {
+  const last = d.attempts.at(-1);
+  const reason = last && d.status !== "succeeded" ? attemptResult(last) : null;
+  if (d.status === "succeeded") return { label: "succeeded", tone: "ok", reason: null };
+  if (d.status === "failed") return { label: "failed", tone: "bad", reason };
+  if (d.status === "cancelled") return { label: "cancelled", tone: "neutral", reason: null };
+  if (d.attempts.length > 0) return { label: `failed ${d.attempts.length}×, retrying`, tone: "bad", reason };
+  return { label: "pending", tone: "info", reason: null };
+}
 
 /** One webhook's recent deliveries, each with its attempts, and a replay button per event. */
-export function Deliveries({ webhookId, canManage }: { webhookId: string; canManage: boolean }) {
-  const client = useQueryClient();
-  const key = ["portal", "webhooks", webhookId, "deliveries"];
-  const q = useQuery({
-    queryKey: key,
-    queryFn: () => portalFetch<DeliveryView[]>(`/api/portal/webhooks/${webhookId}/deliveries`),
-    refetchInterval: 5000,
-  });
-  const replay = useMutation({
-    mutationFn: (eventId: string) =>
-      portalFetch(`/api/portal/webhooks/${webhookId}/replay`, { method: "POST", body: { eventId } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: key }),
-  });
+export function Deliveries({
+  deliveries,
+  canManage,
+  replaying,
+  onReplay,
+}: {
+  deliveries: DeliveryView[];
+  canManage: boolean;
+  replaying: boolean;
+  onReplay: (eventId: string) => void;
+}) {
+  if (deliveries.length === 0)
+    return (
+      <EmptyState title="No deliveries yet">
+        Use <strong>Send test event</strong> to check that your endpoint answers 2xx and verifies the signature.
+      </EmptyState>
+    );
   return (
-    <div className="space-y-2">
-      <ErrorNote error={replay.error} />
-      <QueryState query={q} what="deliveries">
-        {(ds) =>
-          ds.length === 0 ? (
-            <p className="text-sm text-slate-700">No deliveries yet.</p>
-          ) : (
-            <ul className="space-y-3" aria-label="Deliveries">
-              {ds.map((d) => (
-                <li key={d.deliveryId} className="rounded border border-slate-200 p-3 text-sm" data-testid="delivery">
-                  <p className="flex flex-wrap gap-x-3">
-                    <code>{d.eventType}</code>
-                    <span>{d.symbol ?? ""}</span>
-                    <span className="font-medium">{d.status}</span>
-                    <span>{utcMinute(d.createdAt)}</span>
-                    <span className="break-all text-slate-700">
-                      webhook-id <code>{d.eventId}</code>
-                    </span>
-                    {d.nextAttemptAt ? <span>next try {utcMinute(d.nextAttemptAt)}</span> : null}
-                  </p>
-                  {canManage ? (
-                    <button
-                      type="button"
-                      onClick={() => replay.mutate(d.eventId)}
-                      disabled={replay.isPending}
-                      className="mt-1 rounded border border-slate-400 px-2 py-1 text-xs hover:bg-slate-100"
-                    >
-                      Replay this event
-                    </button>
+    <div className={frame}>
+      <table className={table} aria-label="Deliveries">
+        <thead className={thead}>
+          <tr>
+            <th scope="col" className={th}>
+              Event
+            </th>
+            <th scope="col" className={`${th} w-48`}>
+              Status
+            </th>
+            <th scope="col" className={`${th} w-64`}>
+              Attempts
+            </th>
+            <th scope="col" className={`${th} w-44`}>
+              Created (UTC)
+            </th>
+            {canManage ? (
+              <th scope="col" className={`${th} w-24`}>
+                <span className="sr-only">Actions</span>
+              </th>
+            ) : null}
+          </tr>
+        </thead>
+        <tbody className={tbody}>
+          {deliveries.map((d) => {
+            const s = deliveryState(d);
+            return (
+              <tr key={d.deliveryId} className={tr} data-testid="delivery">
+                <td className={`${td} min-w-0`}>
+                  <span className="flex min-w-0 items-baseline gap-2">
+                    <Truncate text={d.eventType} min={22} className="font-mono text-xs" />
+                    {d.symbol ? <span className="shrink-0 text-xs text-muted">{d.symbol}</span> : null}
+                  </span>
+                  <span className="block truncate font-mono text-xs text-muted" title={d.eventId}>
+                    {d.eventId}
+                  </span>
+                </td>
+                <td className={`${td} min-w-0`}>
+                  <span className={cellLabel}>Status</span>
+                  <Badge tone={s.tone}>{s.label}</Badge>
+                  {s.reason ? <span className="mt-0.5 block truncate text-xs text-bad">{s.reason}</span> : null}
+                  {d.nextAttemptAt ? (
+                    <span className="block text-xs text-muted">next try {utcMinute(d.nextAttemptAt)}</span>
                   ) : null}
-                  {d.attempts.length > 0 ? (
-                    <div
-                      className="mt-2 overflow-x-auto focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700"
-                      tabIndex={0}
-                      role="region"
-                      aria-label={`Attempts of ${d.eventId}`}
-                    >
-                      <table className="min-w-full text-left text-xs">
-                        <caption className="sr-only">Attempts of {d.eventId}</caption>
-                        <thead>
-                          <tr>
-                            <th scope="col" className="pr-3">
-                              Time (UTC)
-                            </th>
-                            <th scope="col" className="pr-3">
-                              Status code
-                            </th>
-                            <th scope="col" className="pr-3">
-                              Latency
-                            </th>
-                            <th scope="col">Response (first bytes)</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          {d.attempts.map((a, i) => (
-                            <tr key={i} data-testid="attempt">
-                              <td className="pr-3 whitespace-nowrap">{a.attemptedAt.slice(0, 19).replace("T", " ")}</td>
-                              <td className="pr-3">{a.statusCode ?? a.error ?? "none"}</td>
-                              <td className="pr-3">{a.latencyMs} ms</td>
-                              <td className="break-all font-mono">{a.responseExcerpt ?? ""}</td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
-                    </div>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          )
-        }
-      </QueryState>
+                </td>
+                <td className={`${td} min-w-0`}>
+                  <span className={cellLabel}>Attempts</span>
+                  {d.attempts.length === 0 ? (
+                    <span className="text-xs text-muted">none yet</span>
+                  ) : (
+                    <details className="text-xs">
+                      <summary className="cursor-pointer">
+                        {d.attempts.length} attempt{d.attempts.length === 1 ? "" : "s"}
+                      </summary>
+                      <ol className="mt-1 space-y-1">
+                        {d.attempts.map((a, i) => (
+                          <li key={i} data-testid="attempt" className="min-w-0">
+                            <span className="tabular-nums">{a.attemptedAt.slice(0, 19).replace("T", " ")}</span> ·{" "}
+                            <span className={a.statusCode && a.statusCode < 300 ? "text-ok" : "text-bad"}>
+                              {attemptResult(a)}
+                            </span>{" "}
+                            · {a.latencyMs} ms
+                            {a.responseExcerpt ? (
+                              <span className="block truncate font-mono text-muted" title={a.responseExcerpt}>
+                                {a.responseExcerpt}
+                              </span>
+                            ) : null}
+                          </li>
+                        ))}
+                      </ol>
+                    </details>
+                  )}
+                </td>
+                <td className={`${td} text-xs text-muted tabular-nums`}>
+                  <span className={cellLabel}>Created</span>
+                  {utcMinute(d.createdAt)}
+                </td>
+                {canManage ? (
+                  <td className={`${td} md:text-right`}>
+                    <Button size="sm" onClick={() => onReplay(d.eventId)} disabled={replaying}>
+                      Replay<span className="sr-only"> this event</span>
+                    </Button>
+                  </td>
+                ) : null}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
     </div>
   );
 }

@@ -1,112 +1,200 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
+import type { z } from "zod";
 import type { KeyListItem } from "@/lib/domain/keys";
-import { WEBHOOK_EVENTS } from "@/lib/contract/webhooks";
+import type { registerWebhookBody } from "@/lib/portal/schemas";
+import { Button } from "@/components/ui/button";
 import { ErrorNote } from "../error-note";
+import { PortalApiError } from "../portal-fetch";
 
-export interface RegisterInput {
-  keyId: string;
-  webhook: {
-    url: string;
-    events: string[];
-    symbols: string[];
-    ivRankAbove?: number;
-    ivRankBelow?: number;
-    ivChangeAbove?: number;
-    description?: string;
-  };
-}
+export type RegisterInput = z.input<typeof registerWebhookBody>;
+type Threshold = "ivRankAbove" | "ivRankBelow" | "ivChangeAbove";
+type FieldName = "keyId" | "url" | "symbols" | "events" | "description" | Threshold;
+
+/** The threshold each event needs, with its label and range (the form shows only the ones the chosen events use). */
+const THRESHOLDS: { event: string; name: Threshold; label: string; min: number; max: number }[] = [
+  { event: "iv_rank.crossed_above", name: "ivRankAbove", label: "IV rank above (0–100)", min: 0, max: 100 },
+  { event: "iv_rank.crossed_below", name: "ivRankBelow", label: "IV rank below (0–100)", min: 0, max: 100 },
+  {
+    event: "iv.day_change_exceeded",
+    name: "ivChangeAbove",
+    label: "Day IV change above (vol points)",
+    min: 0,
+    max: 100,
+  },
+];
 
 const num = (v: string) => (v.trim() === "" ? undefined : Number(v));
-const field = "w-full rounded border border-slate-400 px-3 py-2";
+const field = "h-9 w-full rounded-md border border-line-strong bg-surface px-3 text-sm aria-[invalid=true]:border-bad";
+
+/** A refusal in the user's words, on the field it concerns; the API's own name for the field follows for reference. */
+function friendly(name: FieldName, message: string): string {
+  if (name === "url")
+    return /refused|private|loopback/.test(message)
+      ? "This address is not reachable from the internet (private, loopback or reserved). Use a public https:// URL."
+      : /https|http only/.test(message)
+        ? "Use an https:// URL."
+        : "Enter the endpoint's full URL, starting with https://.";
+  const t = THRESHOLDS.find((x) => x.name === name);
+  if (t) return `Enter a number from ${t.min} to ${t.max}: the ${t.event} event alerts when it is crossed.`;
+  if (name === "symbols") return "Enter 1 to 50 ticker symbols, such as SPY or QQQ.";
+  if (name === "events") return "Choose at least one event.";
+  if (name === "keyId") return "Choose one of your active API keys.";
+  return message.replace(/^[\w.]+: /, "");
+}
+
+/** Checks made before sending, so the common mistakes are named at once and on their field. */
+function check(input: RegisterInput["webhook"]): Partial<Record<FieldName, string>> {
+  const errors: Partial<Record<FieldName, string>> = {};
+  try {
+    const u = new URL(input.url);
+    if (u.protocol !== "https:" && u.protocol !== "http:") errors.url = friendly("url", "");
+  } catch {
+    errors.url = friendly("url", "");
+  }
+  if (input.events.length === 0) errors.events = friendly("events", "");
+  if (input.symbols.length === 0 || input.symbols.length > 50) errors.symbols = friendly("symbols", "");
+  for (const t of THRESHOLDS) {
+    if (!(input.events as string[]).includes(t.event)) continue;
+    const v = input[t.name];
+    if (v === undefined || Number.isNaN(v) || v < t.min || v > t.max) errors[t.name] = friendly(t.name, "");
+  }
+  return errors;
+}
+
+function Labelled({
+  id,
+  label,
+  hint,
+  error,
+  apiName,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: string;
+  error?: string;
+  apiName: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      {children}
+      {hint ? (
+        <p id={`${id}-hint`} className="text-xs text-muted">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} role="alert" className="text-xs text-bad">
+          {error} <span className="font-mono text-muted">({apiName})</span>
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 /** Registration: the key (its environment is the webhook's), URL, events, symbols and the thresholds the events need. */
 export function RegisterForm({
   keys,
+  events: allEvents,
   busy,
   error,
   onRegister,
 }: {
   keys: KeyListItem[];
+  events: readonly string[];
   busy: boolean;
   error: unknown;
   onRegister: (i: RegisterInput) => void;
 }) {
   const active = keys.filter((k) => k.state === "active");
   const [events, setEvents] = useState<string[]>(["iv_rank.crossed_above"]);
+  const [local, setLocal] = useState<Partial<Record<FieldName, string>>>({});
+  const server = error instanceof PortalApiError && error.field ? error : null;
+  const serverField = server?.field?.replace(/^webhook\./, "") as FieldName | undefined;
+  const errorOf = (name: FieldName) =>
+    local[name] ?? (serverField === name && server ? friendly(name, server.message) : undefined);
+  const describedBy = (id: string, name: FieldName, hint?: boolean) =>
+    [hint ? `${id}-hint` : "", errorOf(name) ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const s = (k: string) => String(f.get(k) ?? "");
-    onRegister({
-      keyId: s("keyId"),
-      webhook: {
-        url: s("url").trim(),
-        events,
-        symbols: s("symbols")
-          .split(/[\s,]+/)
-          .filter(Boolean)
-          .map((x) => x.toUpperCase()),
-        ivRankAbove: num(s("ivRankAbove")),
-        ivRankBelow: num(s("ivRankBelow")),
-        ivChangeAbove: num(s("ivChangeAbove")),
-        description: s("description").trim() || undefined,
-      },
-    });
+    const webhook: RegisterInput["webhook"] = {
+      url: s("url").trim(),
+      events: events as RegisterInput["webhook"]["events"],
+      symbols: s("symbols")
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map((x) => x.toUpperCase()),
+      description: s("description").trim() || undefined,
+    };
+    for (const t of THRESHOLDS) if (events.includes(t.event)) webhook[t.name] = num(s(t.name));
+    const found = check(webhook);
+    setLocal(found);
+    if (Object.keys(found).length === 0) onRegister({ keyId: s("keyId"), webhook });
   }
   if (active.length === 0)
     return (
-      <p className="text-slate-700">
-        Create an API key on the{" "}
-        <a className="underline" href="/dashboard/keys">
-          API keys
-        </a>{" "}
-        page first: a webhook belongs to one key and gets that key&apos;s test or live events.
+      <p className="text-sm text-muted">
+        Create an API key on the <a href="/dashboard/keys">API keys</a> page first: a webhook belongs to one key and
+        gets that key&apos;s test or live events.
       </p>
     );
   return (
-    <form
-      onSubmit={submit}
-      aria-labelledby="register-title"
-      className="space-y-4 rounded border border-slate-300 p-4"
-      noValidate
-    >
-      <h2 id="register-title" className="text-xl font-semibold">
+    <form onSubmit={submit} aria-labelledby="register-title" className="space-y-5" noValidate>
+      <h2 id="register-title" className="text-base font-semibold">
         Register a webhook
       </h2>
-      <div className="grid gap-4 md:grid-cols-2">
-        <label className="block space-y-1">
-          <span className="font-medium">API key</span>
-          <select name="keyId" className={field} defaultValue={active[0].id}>
-            {active.map((k) => (
-              <option key={k.id} value={k.id}>
-                {k.name || k.prefix} ({k.env})
-              </option>
-            ))}
-          </select>
-          <span className="block text-sm text-slate-700">
-            The webhook receives this key&apos;s environment&apos;s events: test keys demo data, live keys live data.
-          </span>
-        </label>
-        <label className="block space-y-1">
-          <span className="font-medium">Endpoint URL</span>
-          <input name="url" type="url" required placeholder="https://example.com/hooks" className={field} />
-        </label>
-        <label className="block space-y-1">
-          <span className="font-medium">Symbols</span>
-          <input name="symbols" required placeholder="SPY, QQQ" className={field} />
-          <span className="block text-sm text-slate-700">1–50, separated by commas or spaces.</span>
-        </label>
-        <label className="block space-y-1">
-          <span className="font-medium">Description (optional)</span>
-          <input name="description" maxLength={200} className={field} />
-        </label>
-      </div>
-      <fieldset className="space-y-1">
-        <legend className="font-medium">Events</legend>
-        {WEBHOOK_EVENTS.map((ev) => (
-          <label key={ev} className="flex items-center gap-2">
+      <Labelled
+        id="wh-url"
+        label="Endpoint URL"
+        apiName="url"
+        error={errorOf("url")}
+        hint="Where we POST each alert, signed per Standard Webhooks."
+      >
+        <input
+          id="wh-url"
+          name="url"
+          type="url"
+          required
+          placeholder="https://example.com/hooks"
+          className={field}
+          aria-invalid={errorOf("url") ? true : undefined}
+          aria-describedby={describedBy("wh-url", "url", true)}
+        />
+      </Labelled>
+      <Labelled
+        id="wh-key"
+        label="API key"
+        apiName="keyId"
+        error={errorOf("keyId")}
+        hint="The webhook gets this key's events: test keys demo data, live keys live data."
+      >
+        <select
+          id="wh-key"
+          name="keyId"
+          className={field}
+          defaultValue={active[0].id}
+          aria-describedby={describedBy("wh-key", "keyId", true)}
+        >
+          {active.map((k) => (
+            <option key={k.id} value={k.id}>
+              {k.name || k.prefix} ({k.env})
+            </option>
+          ))}
+        </select>
+      </Labelled>
+      <fieldset className="space-y-1.5" aria-describedby={errorOf("events") ? "wh-events-error" : undefined}>
+        <legend className="mb-1 text-sm font-medium">Events</legend>
+        {allEvents.map((ev) => (
+          <label key={ev} className="flex items-center gap-2 text-sm">
             <input
               type="checkbox"
               checked={events.includes(ev)}
@@ -115,29 +203,48 @@ export function RegisterForm({
             <code>{ev}</code>
           </label>
         ))}
+        {errorOf("events") ? (
+          <p id="wh-events-error" role="alert" className="text-xs text-bad">
+            {errorOf("events")} <span className="font-mono text-muted">(events)</span>
+          </p>
+        ) : null}
       </fieldset>
-      <div className="grid gap-4 md:grid-cols-3">
-        <label className="block space-y-1">
-          <span className="font-medium">IV rank above (0–100)</span>
-          <input name="ivRankAbove" inputMode="decimal" className={field} />
-        </label>
-        <label className="block space-y-1">
-          <span className="font-medium">IV rank below (0–100)</span>
-          <input name="ivRankBelow" inputMode="decimal" className={field} />
-        </label>
-        <label className="block space-y-1">
-          <span className="font-medium">Day IV change above (vol points)</span>
-          <input name="ivChangeAbove" inputMode="decimal" className={field} />
-        </label>
-      </div>
-      <ErrorNote error={error} />
-      <button
-        type="submit"
-        disabled={busy}
-        className="rounded bg-blue-700 px-4 py-2 font-medium text-white hover:bg-blue-800 disabled:opacity-60"
+      {THRESHOLDS.filter((t) => events.includes(t.event)).map((t) => (
+        <Labelled key={t.name} id={`wh-${t.name}`} label={t.label} apiName={t.name} error={errorOf(t.name)}>
+          <input
+            id={`wh-${t.name}`}
+            name={t.name}
+            inputMode="decimal"
+            className={field}
+            aria-invalid={errorOf(t.name) ? true : undefined}
+            aria-describedby={describedBy(`wh-${t.name}`, t.name)}
+          />
+        </Labelled>
+      ))}
+      <Labelled
+        id="wh-symbols"
+        label="Symbols"
+        apiName="symbols"
+        error={errorOf("symbols")}
+        hint="1–50, separated by commas or spaces."
       >
+        <input
+          id="wh-symbols"
+          name="symbols"
+          required
+          placeholder="SPY, QQQ"
+          className={field}
+          aria-invalid={errorOf("symbols") ? true : undefined}
+          aria-describedby={describedBy("wh-symbols", "symbols", true)}
+        />
+      </Labelled>
+      <Labelled id="wh-description" label="Description (optional)" apiName="description" error={errorOf("description")}>
+        <input id="wh-description" name="description" maxLength={200} className={field} />
+      </Labelled>
+      {error && !serverField ? <ErrorNote error={error} /> : null}
+      <Button type="submit" variant="primary" disabled={busy}>
         {busy ? "Registering…" : "Register webhook"}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -1,33 +1,73 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import type { DeliveryView } from "@/lib/domain/webhook-deliveries";
 import type { RotatedSecret } from "@/lib/domain/webhook-status";
 import type { WebhookView } from "@/lib/domain/webhooks";
+import { Badge, type Tone } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Truncate } from "@/components/ui/truncate";
 import { ConfirmDialog } from "../confirm-dialog";
 import { ErrorNote } from "../error-note";
+import { utcMinute } from "../format";
 import { portalFetch } from "../portal-fetch";
 import { SecretOnce } from "../secret-once";
-import { Deliveries } from "./deliveries";
+import { Deliveries, deliveryState } from "./deliveries";
 
-const btn = "rounded border border-slate-400 px-3 py-1.5 text-sm font-medium hover:bg-slate-100 disabled:opacity-60";
+const STATUS_TONE: Record<WebhookView["status"], Tone> = {
+  active: "ok",
+  paused: "neutral",
+  disabled: "bad",
+  deleted: "neutral",
+};
 
-/** One webhook: status (and why it was disabled), its actions, the replay-range form and its deliveries. */
+/** Health from the recent deliveries: the last success and how many of the newest ones in a row failed. */
+function health(w: WebhookView, ds: DeliveryView[] | undefined) {
+  const delivered = (ds ?? []).flatMap((d) => (d.deliveredAt ? [d.deliveredAt] : [])).sort();
+  const lastSuccess = delivered.at(-1) ?? null;
+  let streak = 0;
+  for (const d of ds ?? []) {
+    if (deliveryState(d).tone !== "bad") break;
+    streak++;
+  }
+  const state: { label: string; tone: Tone } =
+    w.status === "disabled"
+      ? { label: "disabled", tone: "bad" }
+      : streak > 0
+        ? { label: "failing", tone: "bad" }
+        : lastSuccess
+          ? { label: "healthy", tone: "ok" }
+          : { label: "no deliveries yet", tone: "neutral" };
+  return { state, streak, lastSuccess };
+}
+
+/** One webhook: status and health, its actions, the replay-range form and its deliveries. */
 export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boolean }) {
   const client = useQueryClient();
   const base = `/api/portal/webhooks/${w.webhookId}`;
+  const deliveriesKey = ["portal", "webhooks", w.webhookId, "deliveries"];
   const refresh = () => client.invalidateQueries({ queryKey: ["portal", "webhooks"] });
   const [deleting, setDeleting] = useState(false);
   const [rotated, setRotated] = useState<RotatedSecret | null>(null);
   const [note, setNote] = useState("");
   const [rangeError, setRangeError] = useState("");
+  const deliveries = useQuery({
+    queryKey: deliveriesKey,
+    queryFn: () => portalFetch<DeliveryView[]>(`${base}/deliveries`),
+    refetchInterval: 5000,
+  });
   const act = useMutation({
     mutationFn: (a: { path: string; method: string; body?: unknown }) =>
       portalFetch<unknown>(`${base}${a.path}`, { method: a.method, body: a.body }),
     onSuccess: (data, a) => {
       if (a.path === "/rotate-secret") setRotated(data as RotatedSecret);
       if (a.path === "/test") setNote(`Test event ${(data as { eventId: string }).eventId} queued.`);
-      if (a.path === "/replay") setNote(`${(data as { queued: number }).queued} event(s) queued again.`);
+      if (a.path === "/replay") {
+        const queued = (data as { queued?: number } | null)?.queued;
+        setNote(typeof queued === "number" ? `${queued} event(s) queued again.` : "The event is queued again.");
+      }
       if (a.method === "DELETE") setDeleting(false);
       void refresh();
     },
@@ -44,18 +84,79 @@ export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boole
     };
     act.mutate({ path: "/replay", method: "POST", body: { from: iso("from"), to: iso("to") } });
   }
+  const h = health(w, deliveries.data);
   const titleId = `wh-${w.webhookId}`;
+  const dateInput = "h-8 rounded-md border border-line-strong bg-surface px-2 text-sm";
   return (
-    <li className="space-y-3 rounded border border-slate-300 p-4" aria-labelledby={titleId} data-testid="webhook">
-      <h3 id={titleId} className="break-all font-semibold">
-        {w.url}
-      </h3>
-      <p className="text-sm">
-        Status: <strong data-testid="webhook-status">{w.status}</strong> · {w.environment} · events{" "}
-        {w.events.join(", ")} · symbols {w.symbols.join(", ")}
-      </p>
+    <li
+      className="space-y-4 rounded-lg border border-line bg-surface p-4"
+      aria-labelledby={titleId}
+      data-testid="webhook"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0 flex-1 space-y-1.5">
+          <h3 id={titleId} className="min-w-0 font-mono text-sm font-semibold">
+            <Truncate text={w.url} min={60} />
+          </h3>
+          <p className="flex flex-wrap items-center gap-1.5 text-xs text-muted">
+            <Badge tone={STATUS_TONE[w.status]} data-testid="webhook-status">
+              {w.status}
+            </Badge>
+            <Badge tone={h.state.tone}>{h.state.label}</Badge>
+            <Badge tone={w.environment === "live" ? "info" : "neutral"}>{w.environment}</Badge>
+            <span>
+              last success {h.lastSuccess ? utcMinute(h.lastSuccess) : "never"}
+              {h.streak > 0 ? ` · ${h.streak} failed in a row` : ""}
+            </span>
+          </p>
+          <p className="text-xs text-muted">
+            {w.events.join(", ")} · {w.symbols.join(", ")}
+          </p>
+        </div>
+        {canManage ? (
+          <div className="flex flex-wrap gap-1.5">
+            {w.status === "active" ? (
+              <Button
+                size="sm"
+                disabled={act.isPending}
+                onClick={() => act.mutate({ path: "", method: "PATCH", body: { status: "paused" } })}
+              >
+                Pause
+              </Button>
+            ) : (
+              <Button
+                size="sm"
+                disabled={act.isPending}
+                onClick={() => act.mutate({ path: "", method: "PATCH", body: { status: "active" } })}
+              >
+                {w.status === "disabled" ? "Re-enable" : "Resume"}
+              </Button>
+            )}
+            <Button size="sm" disabled={act.isPending} onClick={() => act.mutate({ path: "/test", method: "POST" })}>
+              Send test event
+            </Button>
+            <Button
+              size="sm"
+              disabled={act.isPending}
+              onClick={() => act.mutate({ path: "/rotate-secret", method: "POST" })}
+            >
+              Rotate secret
+            </Button>
+            <Button
+              size="sm"
+              variant="danger"
+              onClick={() => {
+                act.reset();
+                setDeleting(true);
+              }}
+            >
+              Delete
+            </Button>
+          </div>
+        ) : null}
+      </div>
       {w.disabledReason ? (
-        <p className="rounded bg-red-50 p-2 text-sm text-red-900">Disabled by the service: {w.disabledReason}</p>
+        <p className="rounded-md bg-bad-soft p-2 text-sm text-bad">Disabled by the service: {w.disabledReason}</p>
       ) : null}
       {rotated ? (
         <SecretOnce
@@ -66,83 +167,47 @@ export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boole
           note={`Copy this secret now: it is shown only once. Until ${rotated.previousSecretExpiresAt.slice(0, 16).replace("T", " ")} UTC (24 hours) every delivery is signed with both the new and the previous secret.`}
         />
       ) : null}
-      {canManage ? (
-        <div className="flex flex-wrap gap-2">
-          {w.status === "active" ? (
-            <button
-              type="button"
-              className={btn}
-              disabled={act.isPending}
-              onClick={() => act.mutate({ path: "", method: "PATCH", body: { status: "paused" } })}
-            >
-              Pause
-            </button>
-          ) : (
-            <button
-              type="button"
-              className={btn}
-              disabled={act.isPending}
-              onClick={() => act.mutate({ path: "", method: "PATCH", body: { status: "active" } })}
-            >
-              {w.status === "disabled" ? "Re-enable" : "Resume"}
-            </button>
-          )}
-          <button
-            type="button"
-            className={btn}
-            disabled={act.isPending}
-            onClick={() => act.mutate({ path: "/test", method: "POST" })}
-          >
-            Send test event
-          </button>
-          <button
-            type="button"
-            className={btn}
-            disabled={act.isPending}
-            onClick={() => act.mutate({ path: "/rotate-secret", method: "POST" })}
-          >
-            Rotate secret
-          </button>
-          <button
-            type="button"
-            className={`${btn} border-red-700 text-red-800`}
-            onClick={() => {
-              act.reset();
-              setDeleting(true);
-            }}
-          >
-            Delete
-          </button>
-        </div>
-      ) : null}
-      <p aria-live="polite" className="text-sm">
+      <p aria-live="polite" className="text-sm empty:hidden">
         {note}
       </p>
       {act.error && !deleting ? <ErrorNote error={act.error} /> : null}
-      {canManage ? (
-        <form onSubmit={replayRange} className="flex flex-wrap items-end gap-2 text-sm" noValidate>
-          <label className="block">
-            From (UTC)
-            <input name="from" type="datetime-local" className="block rounded border border-slate-400 px-2 py-1" />
-          </label>
-          <label className="block">
-            To (UTC)
-            <input name="to" type="datetime-local" className="block rounded border border-slate-400 px-2 py-1" />
-          </label>
-          <button type="submit" className={btn} disabled={act.isPending}>
-            Replay time range
-          </button>
-        </form>
-      ) : null}
-      {rangeError ? (
-        <p role="alert" className="text-sm text-red-800">
-          {rangeError}
-        </p>
-      ) : null}
-      <details open>
-        <summary className="cursor-pointer font-medium">Deliveries</summary>
-        <Deliveries webhookId={w.webhookId} canManage={canManage} />
-      </details>
+      <div className="space-y-2">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <h4 className="text-sm font-semibold">Deliveries</h4>
+          {canManage ? (
+            <form onSubmit={replayRange} className="flex flex-wrap items-end gap-2 text-xs" noValidate>
+              <label className="block text-muted">
+                From (UTC)
+                <input name="from" type="datetime-local" className={`block ${dateInput}`} />
+              </label>
+              <label className="block text-muted">
+                To (UTC)
+                <input name="to" type="datetime-local" className={`block ${dateInput}`} />
+              </label>
+              <Button type="submit" size="sm" disabled={act.isPending}>
+                Replay time range
+              </Button>
+            </form>
+          ) : null}
+        </div>
+        {rangeError ? (
+          <p role="alert" className="text-sm text-bad">
+            {rangeError}
+          </p>
+        ) : null}
+        {deliveries.isPending ? (
+          <Skeleton what="deliveries" rows={2} />
+        ) : deliveries.isError ? (
+          <ErrorNote error={deliveries.error} />
+        ) : (
+          <Deliveries
+            deliveries={deliveries.data}
+            canManage={canManage}
+            replaying={act.isPending}
+            onReplay={(eventId) => act.mutate({ path: "/replay", method: "POST", body: { eventId } })}
+          />
+        )}
+      </div>
       <ConfirmDialog
         open={deleting}
         title="Delete this webhook?"
@@ -152,7 +217,7 @@ export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boole
         onConfirm={() => act.mutate({ path: "", method: "DELETE" })}
         onCancel={() => setDeleting(false)}
       >
-        <p className="break-all text-sm">
+        <p className="text-sm break-all">
           Deliveries to {w.url} stop and queued ones are cancelled. This cannot be undone.
         </p>
         {act.error ? <ErrorNote error={act.error} /> : null}

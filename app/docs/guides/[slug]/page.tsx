@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { GUIDES } from "@/components/docs/guides";
 import { GUIDE_CONTENT } from "@/components/docs/guide-content";
@@ -22,22 +21,10 @@ export default async function GuidePage({ params }: Params) {
   if (!guide) notFound();
   const Content = GUIDE_CONTENT[guide.slug];
   return (
-    <article className="max-w-3xl space-y-4">
-      <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/docs">API reference</Link> / Guides
-      </nav>
-      <h1 className="text-3xl font-bold tracking-tight">{guide.title}</h1>
-      <p className="text-lg text-slate-700">{guide.description}</p>
+    <article className="mx-auto w-full max-w-3xl space-y-4 px-4 py-8 sm:px-6">
+      <h1 className="text-2xl font-semibold tracking-tight">{guide.title}</h1>
+      <p className="text-lg text-muted">{guide.description}</p>
       <Content />
-      <nav aria-label="Other guides" className="border-t border-slate-200 pt-4">
-        <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
-          {GUIDES.filter((g) => g.slug !== guide.slug).map((g) => (
-            <li key={g.slug}>
-              <Link href={`/docs/guides/${g.slug}`}>{g.title}</Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
     </article>
   );
 }

@@ -1,0 +1,41 @@
+/** A newcomer's path from the landing page to a first 200, counted: fewer than 10 clicks and fewer than 6 fields. */
+import { randomBytes } from "node:crypto";
+import { expect, test, type Locator } from "@playwright/test";
+
+test("landing → sign-up → key → first 200 from the playground", async ({ page }) => {
+  let clicks = 0;
+  let fields = 0;
+  const click = async (l: Locator) => {
+    clicks++;
+    await l.click();
+  };
+  const fill = async (l: Locator, value: string) => {
+    fields++;
+    await l.fill(value);
+  };
+
+  await page.goto("/");
+  const cta = page.getByRole("main").getByRole("link", { name: "Get a free test key" });
+  await expect(cta).toBeInViewport(); // above the fold
+  await click(cta);
+  await expect(page).toHaveURL(/\/signup$/);
+  await fill(page.getByLabel("E-mail"), `newcomer_${randomBytes(5).toString("hex")}@example.com`);
+  await fill(page.getByLabel("Password"), "a long enough password");
+  await click(page.getByLabel("I accept the terms of use"));
+  await click(page.getByRole("button", { name: "Create account" }));
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  await click(page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Playground" }));
+  await expect(page.getByText(/Your first request creates a Sandbox test key named “Playground”/)).toBeVisible();
+  await click(page.getByRole("button", { name: "Send request" }));
+  const response = page.getByTestId("playground-response");
+  await expect(response.getByTestId("pg-status")).toHaveText("HTTP 200");
+  await expect(response.getByText(/Disclaimer in the response/)).toBeVisible();
+  // The key was made in plain sight: named on the playground and listed with the account's keys.
+  await expect(page.getByText(/My playground test key \(svc_test_/)).toBeVisible();
+  expect(clicks).toBeLessThan(10);
+  expect(fields).toBeLessThan(6);
+
+  await page.goto("/dashboard/keys");
+  await expect(page.getByRole("rowheader", { name: "Playground", exact: true })).toBeVisible();
+});
