@@ -119,6 +119,7 @@ export interface PutBoundary {
   x: number; // boundary at expiry: min(1, r/q)
   sqrtT: number;
   h: Float64Array;
+  grid: Grid;
 }
 
 /** √H at an interpolation point (so that B = X·e^(−√H)). */
@@ -140,7 +141,7 @@ function qdBoundary(tau: number, r: number, q: number, vol: number, x: number): 
   let lo = 1e-8;
   let hi = x;
   let s = x * 0.9;
-  for (let k = 0; k < 60; k++) {
+  for (let k = 0; k < 30; k++) {
     const d1 = (Math.log(s) + (r - q + 0.5 * v2) * tau) / (vol * sqrtT);
     const nd1 = normCdf(-d1);
     const pe = dfr * normCdf(-(d1 - vol * sqrtT)) - s * dfq * nd1;
@@ -151,10 +152,69 @@ function qdBoundary(tau: number, r: number, q: number, vol: number, x: number): 
     const df = -1 + dfq * nd1 + (1 - dfq * nd1 + (dfq * normPdf(d1)) / (vol * sqrtT)) / lambda;
     let next = s - f / df;
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    if (Math.abs(next - s) < 1e-10 * s) return next;
+    if (Math.abs(next - s) < 1e-8 * s) return next;
     s = next;
   }
   return s;
+}
+
+/** Constants of the quadrature for one (r, q, T): they do not depend on vol, so an implied-vol solve computes them once. */
+interface Grid {
+  r: number;
+  q: number;
+  years: number;
+  x: number;
+  lnX: number;
+  sqrtT: number;
+  /** Boundary integrals, per (node i, point k) at i·m + k: z, w·e^(ru)·e^((r−q)z²), w·e^(qu). */
+  zs: Float64Array;
+  eruRq: Float64Array;
+  equ: Float64Array;
+  /** Premium integral, per point k: z, w·z·r·e^(−rz²), w·z·q·e^(−qz²). */
+  pz: Float64Array;
+  pr: Float64Array;
+  pq: Float64Array;
+}
+
+function makeGrid(r: number, q: number, years: number): Grid {
+  const x = q > r ? r / q : 1;
+  const sqrtT = Math.sqrt(years);
+  const m = GL_BOUNDARY.x.length;
+  const zs = new Float64Array(NODES * m);
+  const eruRq = new Float64Array(NODES * m);
+  const equ = new Float64Array(NODES * m);
+  for (let i = 0; i < NODES; i++) {
+    const st = CHEB[i] * sqrtT;
+    for (let k = 0; k < m; k++) {
+      const z = GL_BOUNDARY.x[k] * st;
+      const u = st * st - z * z;
+      zs[i * m + k] = z;
+      eruRq[i * m + k] = GL_BOUNDARY.w[k] * Math.exp(r * u + (r - q) * z * z);
+      equ[i * m + k] = GL_BOUNDARY.w[k] * Math.exp(q * u);
+    }
+  }
+  const p = GL_PREMIUM.x.length;
+  const pz = new Float64Array(p);
+  const pr = new Float64Array(p);
+  const pq = new Float64Array(p);
+  for (let k = 0; k < p; k++) {
+    const z = GL_PREMIUM.x[k] * sqrtT;
+    pz[k] = z;
+    pr[k] = GL_PREMIUM.w[k] * z * r * Math.exp(-r * z * z);
+    pq[k] = GL_PREMIUM.w[k] * z * q * Math.exp(-q * z * z);
+  }
+  return { r, q, years, x, lnX: Math.log(x), sqrtT, zs, eruRq, equ, pz, pr, pq };
+}
+
+/** The last grids made (puts and calls of an expiry use two): an expiry's strikes and an implied-vol solve's steps share them. */
+const recentGrids: Grid[] = [];
+const RECENT_GRIDS = 4;
+function gridFor(r: number, q: number, years: number): Grid {
+  for (const g of recentGrids) if (g.r === r && g.q === q && g.years === years) return g;
+  const g = makeGrid(r, q, years);
+  recentGrids.unshift(g);
+  if (recentGrids.length > RECENT_GRIDS) recentGrids.pop();
+  return g;
 }
 
 /** Early-exercise boundary of a put (strike 1) by FP-B; null when early exercise is never optimal (r ≤ 0). */
@@ -167,12 +227,11 @@ export function putBoundary(
   warmIterations = WARM_ITERATIONS,
 ): PutBoundary | null {
   if (!(r > 0) || !(years > 0) || !(vol > 0)) return null;
-  const x = q > r ? r / q : 1;
-  const lnX = Math.log(x);
-  const sqrtT = Math.sqrt(years);
+  const g = gridFor(r, q, years);
+  const { x, lnX, sqrtT, zs, eruRq, equ } = g;
   const h = new Float64Array(NODES + 1);
   const lnB = new Float64Array(NODES + 1);
-  const warmStart = warm !== null && warm.x === x && warm.sqrtT === sqrtT;
+  const warmStart = warm !== null && warm.grid === g;
   for (let i = 0; i < NODES; i++) {
     if (warm !== null && warmStart) {
       h[i] = warm.h[i];
@@ -185,44 +244,29 @@ export function putBoundary(
   }
   lnB[NODES] = lnX;
   const v2h = 0.5 * vol * vol;
-  const gx = GL_BOUNDARY.x;
-  const gw = GL_BOUNDARY.w;
-  const m = gx.length;
-  // Per-call constants of each (node, quadrature point): z, e^(ru), e^(qu).
-  const zs = new Float64Array(NODES * m);
-  const eru = new Float64Array(NODES * m);
-  const equ = new Float64Array(NODES * m);
-  for (let i = 0; i < NODES; i++) {
-    const st = CHEB[i] * sqrtT;
-    for (let k = 0; k < m; k++) {
-      const z = gx[k] * st;
-      const u = st * st - z * z;
-      zs[i * m + k] = z;
-      eru[i * m + k] = gw[k] * Math.exp(r * u);
-      equ[i * m + k] = gw[k] * Math.exp(q * u);
-    }
-  }
+  const drift = r - q + v2h;
+  const m = GL_BOUNDARY.x.length;
   const next = new Float64Array(NODES);
   for (let it = 0, n = warmStart ? warmIterations : BOUNDARY_ITERATIONS; it < n; it++) {
     for (let i = 0; i < NODES; i++) {
       const st = CHEB[i] * sqrtT;
       const tau = st * st;
       const lnbt = lnB[i];
-      const dp0 = (lnbt + (r - q + v2h) * tau) / (vol * st);
+      const dp0 = (lnbt + drift * tau) / (vol * st);
       const dm0 = dp0 - vol * st;
       let intN = 0;
       let intD = 0;
       const weights = BOUNDARY_WEIGHTS[i];
       for (let k = 0; k < m; k++) {
-        const z = zs[i * m + k];
+        const j = i * m + k;
+        const z = zs[j];
         // ln(B(τ)/B(u)) = ln B(τ) − ln X + √H(u)
         const lnx = lnbt - lnX + sqrtHAt(h, weights[k]);
-        const dp = (lnx + (r - q + v2h) * z * z) / (vol * z);
+        const dp = (lnx + drift * z * z) / (vol * z);
         const pdfP = normPdf(dp);
-        // φ(d−) = φ(d+)·e^(d+·σz − σ²z²/2), i.e. (B(τ)/B(u))·e^((r−q)z²)·φ(d+)
-        const pdfM = pdfP * Math.exp(lnx + (r - q) * z * z);
-        intN += eru[i * m + k] * pdfM;
-        intD += equ[i * m + k] * (z * normCdf(dp) + pdfP / vol);
+        // φ(d−) = φ(d+)·(B(τ)/B(u))·e^((r−q)z²); the last factor is in eruRq.
+        intN += eruRq[j] * pdfP * Math.exp(lnx);
+        intD += equ[j] * (z * normCdf(dp) + pdfP / vol);
       }
       // dz = √τ·dx on [0, 1]; each integrand carries the 2 of du = 2z dz.
       const n = normPdf(dm0) / (vol * st) + ((r * 2 * st) / vol) * intN;
@@ -235,7 +279,7 @@ export function putBoundary(
       h[i] = (next[i] - lnX) ** 2;
     }
   }
-  return { x, sqrtT, h };
+  return { x, sqrtT, h, grid: g };
 }
 
 /** Put value with strike 1 at spot s from its boundary (European price plus the early-exercise premium). */
@@ -243,23 +287,20 @@ function putValue(b: PutBoundary | null, s: number, r: number, q: number, vol: n
   const european = bsmPrice({ spot: s, strike: 1, years, rate: r, dividendYield: q, vol, right: "P" });
   if (b === null) return european;
   const lnS = Math.log(s);
-  const lnX = Math.log(b.x);
+  const lnX = b.grid.lnX;
   // The boundary is highest at expiry (X) and falls with time to expiry: at or below B(T) exercise now.
   if (lnS <= lnX - Math.sqrt(Math.max(b.h[0], 0))) return 1 - s;
-  const v2h = 0.5 * vol * vol;
-  const st = b.sqrtT;
+  const drift = r - q + 0.5 * vol * vol;
+  const { pz, pr, pq } = b.grid;
   let premium = 0;
-  const gx = GL_PREMIUM.x;
-  const gw = GL_PREMIUM.w;
-  for (let k = 0; k < gx.length; k++) {
-    const z = gx[k] * st;
-    const z2 = z * z;
+  for (let k = 0; k < pz.length; k++) {
+    const z = pz[k];
     const lnx = lnS - lnX + sqrtHAt(b.h, PREMIUM_WEIGHTS[k]);
-    const dp = (lnx + (r - q + v2h) * z2) / (vol * z);
+    const dp = (lnx + drift * z * z) / (vol * z);
     const dm = dp - vol * z;
-    premium += gw[k] * z * (r * Math.exp(-r * z2) * normCdf(-dm) - q * s * Math.exp(-q * z2) * normCdf(-dp));
+    premium += pr[k] * normCdf(-dm) - s * pq[k] * normCdf(-dp);
   }
-  return Math.max(european + 2 * st * premium, 1 - s);
+  return Math.max(european + 2 * b.sqrtT * premium, 1 - s);
 }
 
 /** Spot less the present value of the cash dividends going ex before `years`. */
@@ -461,10 +502,19 @@ function solveWithPremium(
   slope: number,
 ): number {
   let y = x;
+  const { spot, strike, years, rate, dividendYield } = euro;
+  const fwdS = spot * Math.exp(-dividendYield * years);
+  const pvK = strike * Math.exp(-rate * years);
+  const sqrtT = Math.sqrt(years);
+  const logSK = Math.log(spot / strike);
   for (let k = 0; k < 20; k++) {
-    const g = bsmGreeks({ ...euro, vol: y });
-    const h = g.price + premium + slope * (y - x) - price;
-    const dh = g.vega + slope;
+    // Black–Scholes–Merton price and vega at y (as bsmGreeks, without the other greeks).
+    const d1 = (logSK + (rate - dividendYield + 0.5 * y * y) * years) / (y * sqrtT);
+    const d2 = d1 - y * sqrtT;
+    const european =
+      euro.right === "C" ? fwdS * normCdf(d1) - pvK * normCdf(d2) : pvK * normCdf(-d2) - fwdS * normCdf(-d1);
+    const h = european + premium + slope * (y - x) - price;
+    const dh = fwdS * normPdf(d1) * sqrtT + slope;
     if (!(dh > 1e-12 * euro.spot)) return Number.NaN;
     const step = h / dh;
     y -= step;
