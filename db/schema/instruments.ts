@@ -12,6 +12,8 @@ export const instruments = pgTable(
     kind: text("kind", { enum: ["equity", "etf", "index", "volatility_index"] }).notNull(),
     nextEarningsDate: date("next_earnings_date", { mode: "string" }),
     dividendYield: doublePrecision("dividend_yield").notNull().default(0),
+    /** null: by kind (american for equities and ETFs, european for indices). */
+    exerciseStyle: text("exercise_style", { enum: ["american", "european"] }),
   },
   (t) => [primaryKey({ columns: [t.env, t.symbol] })],
 );

@@ -12,7 +12,7 @@ import { bsmGreeks, bsmPrice, normCdf, normPdf } from "./bsm";
 import type { BsmInput, Greeks, OptionRight } from "./bsm";
 import { IV_MAX, IV_MIN, impliedVol } from "./iv";
 
-export type ExerciseStyle = "american" | "european";
+export type { ExerciseStyle } from "./types";
 
 /** A cash dividend going ex `years` from now (ACT/365) of `amount` per share. */
 export interface CashDividend {

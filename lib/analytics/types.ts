@@ -13,6 +13,16 @@ export interface Instrument {
   kind: "equity" | "etf" | "index" | "volatility_index";
   nextEarningsDate: string | null; // YYYY-MM-DD
   dividendYield: number; // continuous, decimal (0.012 = 1.2 %)
+  /** Unset: by kind (see exerciseStyleOf). */
+  exerciseStyle?: ExerciseStyle;
+}
+
+/** American: exercisable any day to expiry (US equity and ETF options); European: at expiry only (index options). */
+export type ExerciseStyle = "american" | "european";
+
+/** The instrument's exercise style: as set, else american for equities and ETFs, european for indices. */
+export function exerciseStyleOf(i: Pick<Instrument, "kind" | "exerciseStyle">): ExerciseStyle {
+  return i.exerciseStyle ?? (i.kind === "equity" || i.kind === "etf" ? "american" : "european");
 }
 
 export interface Bar {

@@ -10,7 +10,14 @@ import {
   putCallRatios,
 } from "./chain-metrics";
 import { definitions as priceDefinitions, momentum, realizedVol, trendVsSma } from "./price-metrics";
-import type { Bar, FlowSummary, Instrument, OptionQuote, SymbolMetrics } from "./types";
+import {
+  exerciseStyleOf,
+  type Bar,
+  type FlowSummary,
+  type Instrument,
+  type OptionQuote,
+  type SymbolMetrics,
+} from "./types";
 import {
   definitions as surfaceDefinitions,
   atmIvForExpiry,
@@ -129,7 +136,7 @@ export function computeSymbolMetrics(input: SymbolMetricsInput): SymbolMetrics {
   const spot = closes[closes.length - 1];
   const q = instrument.dividendYield;
 
-  const smiles = impliedVolSmile(chain, spot, asOf, rate, q);
+  const smiles = impliedVolSmile(chain, spot, asOf, rate, q, exerciseStyleOf(instrument));
   const atmIv30 = constantMaturityAtmIvFromSmiles(smiles, 30);
   const atmIv90 = constantMaturityAtmIvFromSmiles(smiles, 90);
   const rank =

@@ -5,7 +5,8 @@
 import { bsmGreeks, normCdf } from "./bsm";
 import type { OptionRight } from "./bsm";
 import { impliedVol } from "./iv";
-import type { OptionQuote } from "./types";
+import { americanImpliedVol } from "./american";
+import type { ExerciseStyle, OptionQuote } from "./types";
 import { expiryClose } from "./exchange-calendar";
 
 export type RateFn = (years: number) => number;
@@ -38,7 +39,9 @@ export const definitions = {
   impliedVolSmile:
     "Per expiry, the implied volatility of each strike from the quote mid price (bid + ask) / 2, skipping quotes with " +
     "bid ≤ 0 or ask < bid. Out-of-the-money contracts are used: puts for strikes below the forward F = S·e^((r−q)T), " +
-    "calls at or above it; the in-the-money contract stands in only when the out-of-the-money one has no usable quote.",
+    "calls at or above it; the in-the-money contract stands in only when the out-of-the-money one has no usable quote. " +
+    "Options of American exercise style (equities and ETFs unless the instrument says otherwise) are solved with the " +
+    "American model (see americanImpliedVol), European ones (indices) with Black-Scholes-Merton.",
   atmIv:
     "At-the-money implied volatility of one expiry (decimal): the smile's IV at the forward F = S·e^((r−q)T), linearly " +
     "interpolated in strike between the two listed strikes bracketing F. When F is not bracketed, the IV of the nearest " +
@@ -78,7 +81,9 @@ export function impliedVolSmile(
   asOf: Date,
   rate: RateFn,
   q: number,
+  style: ExerciseStyle = "european",
 ): ExpirySmile[] {
+  const solve = style === "american" ? americanImpliedVol : impliedVol;
   const byExpiry = new Map<string, OptionQuote[]>();
   for (const quote of quotes) {
     const list = byExpiry.get(quote.expiry) ?? [];
@@ -105,7 +110,7 @@ export function impliedVolSmile(
       const candidates = [pair[otm], pair[otm === "P" ? "C" : "P"]].filter((x): x is OptionQuote => x !== undefined);
       for (const quote of candidates) {
         const mid = usableMid(quote)!;
-        const iv = impliedVol(mid, { spot, strike, years, rate: r, dividendYield: q, right: quote.right });
+        const iv = solve(mid, { spot, strike, years, rate: r, dividendYield: q, right: quote.right });
         if (iv === null) continue;
         const callDelta = bsmGreeks({ spot, strike, years, rate: r, dividendYield: q, vol: iv, right: "C" }).delta;
         points.push({ strike, right: quote.right, mid, iv, callDelta });
@@ -164,8 +169,9 @@ export function constantMaturityAtmIv(
   rateFn: RateFn,
   q: number,
   targetDays = 30,
+  style: ExerciseStyle = "european",
 ): number | null {
-  return constantMaturityAtmIvFromSmiles(impliedVolSmile(chain, spot, asOf, rateFn, q), targetDays);
+  return constantMaturityAtmIvFromSmiles(impliedVolSmile(chain, spot, asOf, rateFn, q, style), targetDays);
 }
 
 /**

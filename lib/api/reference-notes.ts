@@ -3,6 +3,7 @@ import { definitions as chainDefs } from "../analytics/chain-metrics";
 import { definitions as priceDefs } from "../analytics/price-metrics";
 import { symbolMetricsDefinitions } from "../analytics/vol-metrics";
 import { definitions as ivDefs } from "../analytics/iv";
+import { definitions as americanDefs, ivDefinitions as americanIvDefs } from "../analytics/american";
 import { definitions as surfaceDefs } from "../analytics/vol-surface";
 import { definitions as ivHistoryDefs } from "../analytics/iv-history";
 import { definitions as flowDefs } from "../analytics/flow";
@@ -92,7 +93,13 @@ export function metricDefinitions(): Record<string, Record<string, string>> {
       ...chainDefs,
       ...priceDefs,
     },
-    "implied volatility and the volatility surface": { ...ivDefs, ...surfaceDefs, ...ivHistoryDefs },
+    "implied volatility and the volatility surface": {
+      ...ivDefs,
+      ...americanDefs,
+      ...americanIvDefs,
+      ...surfaceDefs,
+      ...ivHistoryDefs,
+    },
     "options flow (events, premium, side, sentiment, filters)": { ...flowDefs, ...flowFilterDefs },
     "no-trade analysis (8 risk categories, checks, decision)": noTradeDefs,
     "yield curve (tenors, interpolation, inversion, spreads in basis points)": curveDefs,

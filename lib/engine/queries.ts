@@ -15,6 +15,7 @@ import type { MarketView, SymbolAnalytics } from "./compute";
 import { listedExpiries, openExpiries, symbolEntry } from "./discovery";
 import { aiSummaryData, flowEventData, noTradeData, signalScoreData, tickerSummaryData } from "./payloads";
 import type { AnalyticsEngine, FlowQuery, Served, ViewSpec } from "./types";
+import { exerciseStyleOf } from "../analytics/types";
 
 type Queries = Omit<AnalyticsEngine, "ready" | "stop">;
 
@@ -227,6 +228,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
             chain: a.chain,
             rate: view.rate,
             dividendYield: a.instrument.dividendYield,
+            exerciseStyle: exerciseStyleOf(a.instrument),
             nextEarningsDate: a.instrument.nextEarningsDate,
           });
           return served(schemas.researchOutput.parse({ output, riskFlags, disclaimer: DISCLAIMER }), a.asOf);

@@ -30,6 +30,7 @@ export const INSTRUMENTS: TableSpec<Instrument> = {
     ["kind", "text", (r) => r.kind],
     ["next_earnings_date", "date", (r) => r.nextEarningsDate],
     ["dividend_yield", "float8", (r) => r.dividendYield],
+    ["exercise_style", "text", (r) => r.exerciseStyle ?? null],
   ],
 };
 

@@ -5,7 +5,16 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { arrayLiteral } from "../db/array-literal";
-import type { Bar, Instrument, MarketEnv, OptionQuote, OptionTrade, Tenor, TreasuryYield } from "../analytics/types";
+import type {
+  Bar,
+  ExerciseStyle,
+  Instrument,
+  MarketEnv,
+  OptionQuote,
+  OptionTrade,
+  Tenor,
+  TreasuryYield,
+} from "../analytics/types";
 
 export interface MarketSnapshot {
   instruments: Instrument[];
@@ -43,7 +52,7 @@ const tradeColumns = sql`
   select t.trade_id, t.symbol, round(extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.expiry::text as expiry, t.strike, t."right",
          t.price, t.size, t.exchange, t.condition, t.bid, t.ask`;
 const instrumentsQuery = (env: MarketEnv) => sql`
-  select symbol, name, sector, kind, next_earnings_date::text as next_earnings_date, dividend_yield
+  select symbol, name, sector, kind, next_earnings_date::text as next_earnings_date, dividend_yield, exercise_style
   from instruments where env = ${env} order by symbol`;
 /** The newest YIELD_DATES dates with a published yield on or before the cutoff (an ISO instant), every tenor of them. */
 const yieldsQuery = (env: MarketEnv, cutoff: string) => sql`
@@ -270,6 +279,7 @@ function assemble(
     kind: r.kind as Instrument["kind"],
     nextEarningsDate: (r.next_earnings_date as string | null) ?? null,
     dividendYield: num(r.dividend_yield),
+    ...(r.exercise_style ? { exerciseStyle: r.exercise_style as ExerciseStyle } : {}),
   }));
   const dailyBarsBySymbol = new Map<string, Bar[]>();
   for (const r of barRows) {

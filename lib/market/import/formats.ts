@@ -10,6 +10,7 @@ export const IMPORT_FORMATS: Record<ImportKind, { title: string; notes: string[]
       "kind: equity | etf | index | volatility_index",
       "next_earnings_date: YYYY-MM-DD, optional (blank = unknown); must be blank for etf / index / volatility_index",
       "dividend_yield: continuous annual yield as a DECIMAL (0.012 = 1.2 %), 0 ≤ y ≤ 0.5; blank = 0",
+      "exercise_style (optional column): american | european; blank or absent = by kind (american for equity and etf, european for index and volatility_index)",
       "Bars, chain and trades rows may only reference symbols that have a row here (same env).",
     ],
   },
