@@ -12,8 +12,20 @@ export const instruments = pgTable(
     kind: text("kind", { enum: ["equity", "etf", "index", "volatility_index"] }).notNull(),
     nextEarningsDate: date("next_earnings_date", { mode: "string" }),
     dividendYield: doublePrecision("dividend_yield").notNull().default(0),
-    /** null: by kind (american for equities and ETFs, european for indices). */
-    exerciseStyle: text("exercise_style", { enum: ["american", "european"] }),
+  },
+  (t) => [primaryKey({ columns: [t.env, t.symbol] })],
+);
+
+/**
+ * An instrument's options exercise style where it is set explicitly; without a row it follows the kind (american
+ * for equities and ETFs, european for indices). Kept beside instruments so that table's rows keep their shape.
+ */
+export const instrumentExerciseStyles = pgTable(
+  "instrument_exercise_styles",
+  {
+    env: marketEnv("env").notNull(),
+    symbol: text("symbol").notNull(),
+    exerciseStyle: text("exercise_style", { enum: ["american", "european"] }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.env, t.symbol] })],
 );

@@ -30,6 +30,15 @@ export const INSTRUMENTS: TableSpec<Instrument> = {
     ["kind", "text", (r) => r.kind],
     ["next_earnings_date", "date", (r) => r.nextEarningsDate],
     ["dividend_yield", "float8", (r) => r.dividendYield],
+  ],
+};
+
+/** Explicit exercise styles (write only the instruments that set one). */
+export const INSTRUMENT_STYLES: TableSpec<Instrument> = {
+  table: "instrument_exercise_styles",
+  key: "env, symbol",
+  columns: [
+    ["symbol", "text", (r) => r.symbol],
     ["exercise_style", "text", (r) => r.exerciseStyle ?? null],
   ],
 };

@@ -52,8 +52,9 @@ const tradeColumns = sql`
   select t.trade_id, t.symbol, round(extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.expiry::text as expiry, t.strike, t."right",
          t.price, t.size, t.exchange, t.condition, t.bid, t.ask`;
 const instrumentsQuery = (env: MarketEnv) => sql`
-  select symbol, name, sector, kind, next_earnings_date::text as next_earnings_date, dividend_yield, exercise_style
-  from instruments where env = ${env} order by symbol`;
+  select i.symbol, i.name, i.sector, i.kind, i.next_earnings_date::text as next_earnings_date, i.dividend_yield, s.exercise_style
+  from instruments i left join instrument_exercise_styles s on s.env = i.env and s.symbol = i.symbol
+  where i.env = ${env} order by i.symbol`;
 /** The newest YIELD_DATES dates with a published yield on or before the cutoff (an ISO instant), every tenor of them. */
 const yieldsQuery = (env: MarketEnv, cutoff: string) => sql`
   select date::text as date, tenor, yield_pct from treasury_yields

@@ -47,7 +47,7 @@ const ctx = (o: Partial<StrategyContext>): StrategyContext => ({
 
 test("audit: long put K=130, 102 days, American: leg IV 30 %, delta −1, no vega", () => {
   assert.ok(Math.abs(years * 365 - 102) < 0.01);
-  const req = { strategy: "long_put", symbol: "ACME", expiry: EXPIRY, strikes: [130], quantity: 1 } as const;
+  const req = { strategy: "long_put" as const, symbol: "ACME", expiry: EXPIRY, strikes: [130], quantity: 1 };
   const { output } = buildStrategyOutput(req, ctx({ exerciseStyle: "american" }));
   const leg = output.legs[0];
   assert.equal(leg.price, 30);

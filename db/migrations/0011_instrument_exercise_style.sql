@@ -1,1 +1,0 @@
-ALTER TABLE "instruments" ADD COLUMN "exercise_style" text;
