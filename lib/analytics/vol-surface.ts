@@ -51,7 +51,9 @@ export const definitions = {
   yearFraction:
     "Time to expiry in years, ACT/365: (expiry close − as-of time) in milliseconds / (365 × 86,400,000). The expiry " +
     "close is 16:00 America/New_York (daylight saving included: 20:00 UTC in summer, 21:00 UTC in winter) on the last NYSE " +
-    "trading day on or before the expiry date (weekends and NYSE full-day holidays, computed by rule, roll back).",
+    "trading day on or before the expiry date (weekends and NYSE full-day holidays, computed by rule, roll back), or " +
+    "13:00 New York when that day is an NYSE early close (the day before Independence Day when a Monday–Thursday, the " +
+    "day after Thanksgiving, Christmas Eve when a Monday–Thursday).",
   impliedVolSmile:
     "Per expiry, the implied volatility of each strike from the quote mid price (bid + ask) / 2, skipping quotes with " +
     "bid ≤ 0 or ask < bid. Out-of-the-money contracts are used: puts for strikes below the forward F = S·e^((r−q)T), " +

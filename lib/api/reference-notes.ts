@@ -79,7 +79,9 @@ Expiries, "today" and day counts follow the exchange: America/New_York (daylight
 trading at 16:00 New York time (20:00 UTC in summer, 21:00 UTC in winter) on the last NYSE trading day on or before the
 listed expiry date; NYSE full-day holidays (New Year's Day, Martin Luther King Jr. Day, Washington's Birthday, Good
 Friday, Memorial Day, Juneteenth, Independence Day, Labor Day, Thanksgiving, Christmas; Saturday holidays observed on
-Friday, Sunday ones on Monday, a Saturday New Year's Day not observed) are computed by rule. Time to expiry is ACT/365
+Friday, Sunday ones on Monday, a Saturday New Year's Day not observed) are computed by rule, and so are the 13:00 early
+closes (the day before Independence Day when a Monday–Thursday, the day after Thanksgiving, Christmas Eve when a
+Monday–Thursday), on which options stop trading at 13:00 New York time. Time to expiry is ACT/365
 in milliseconds to that close. The 52-week IV lookback is dated by UTC snapshot date.
 `.trim();
 
