@@ -103,7 +103,8 @@ export interface SymbolMetrics {
   putCallOiRatio: number | null;
   skew25d: number | null; // IV(25-delta put) − IV(25-delta call), decimal vol
   termSlope: number | null; // IV(90-day CM) − IV(30-day CM), decimal vol
-  expectedMove: { date: string; days: number; move: number; movePct: number } | null; // to next earnings
+  /** To next earnings; eventMovePct (the event's own 1-sd move, fraction) when the chain prices an event premium. */
+  expectedMove: { date: string; days: number; move: number; movePct: number; eventMovePct?: number } | null;
   daysToEarnings: number | null;
   liquidityScore: number; // 0–100
   avgSpreadPct: number | null; // mean (ask − bid) / mid of near-the-money contracts, fraction

@@ -10,6 +10,7 @@ import {
   putCallRatios,
 } from "./chain-metrics";
 import { definitions as priceDefinitions, momentum, realizedVol, trendVsSma } from "./price-metrics";
+import { definitions as eventDefinitions, eventExpectedMove, eventVariance } from "./event-move";
 import {
   exerciseStyleOf,
   type Bar,
@@ -72,6 +73,7 @@ export const symbolMetricsDefinitions = {
   ...definitions,
   ...priceDefinitions,
   ...chainDefinitions,
+  ...eventDefinitions,
   skew25d: surfaceDefinitions.skew25d,
   termSlope: surfaceDefinitions.termSlope,
 } as const;
@@ -148,7 +150,12 @@ export function computeSymbolMetrics(input: SymbolMetricsInput): SymbolMetrics {
   const daysAhead = earnings ? calendarDaysUntil(asOf, earnings) : null;
   const daysToEarnings = daysAhead !== null && daysAhead >= 0 ? daysAhead : null;
   let expectedMove: SymbolMetrics["expectedMove"] = null;
-  if (earnings && daysToEarnings !== null) {
+  const ev = earnings && daysToEarnings !== null ? eventVariance(smiles, earnings) : null;
+  if (earnings && ev !== null) {
+    const m = eventExpectedMove(spot, ev, asOf, earnings);
+    if (m !== null)
+      expectedMove = { date: m.date, days: m.days, move: m.move, movePct: m.movePct, eventMovePct: m.eventMovePct };
+  } else if (earnings && daysToEarnings !== null) {
     // The first expiry on or after the event is the first whose ATM IV prices the event in.
     const eventIv = smiles
       .filter((s) => s.expiry >= earnings)
