@@ -369,6 +369,7 @@ const RATE_BUMP = 1e-4;
 
 /** American price and greeks (units as in bsm.ts Greeks). */
 export function americanGreeks(input: AmericanInput): Greeks {
+  if (!(input.vol >= 0)) return bsmGreeks(input); // NaN throughout: bad input, not the zero-vol limit
   const i = { ...input, years: Math.max(input.years, 0) };
   if (degenerate(i)) {
     const sAdj = escrowedSpot(i.spot, i.rate, i.years, i.cashDividends);
