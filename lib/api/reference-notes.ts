@@ -8,6 +8,7 @@ import { definitions as surfaceDefs } from "../analytics/vol-surface";
 import { definitions as ivHistoryDefs } from "../analytics/iv-history";
 import { definitions as flowDefs } from "../analytics/flow";
 import { definitions as flowFilterDefs } from "../analytics/flow-filters";
+import { definitions as conditionDefs } from "../analytics/trade-conditions";
 import { definitions as noTradeDefs } from "../analytics/no-trade";
 import { definitions as curveDefs } from "../analytics/yield-curve";
 import { definitions as sentimentDefs } from "../analytics/market-sentiment";
@@ -102,7 +103,7 @@ export function metricDefinitions(): Record<string, Record<string, string>> {
       ...surfaceDefs,
       ...ivHistoryDefs,
     },
-    "options flow (events, premium, side, sentiment, filters)": { ...flowDefs, ...flowFilterDefs },
+    "options flow (events, premium, side, sentiment, filters)": { ...flowDefs, ...flowFilterDefs, ...conditionDefs },
     "no-trade analysis (8 risk categories, checks, decision)": noTradeDefs,
     "yield curve (tenors, interpolation, inversion, spreads in basis points)": curveDefs,
     "market sentiment (score, label, components, weights)": sentimentDefs,

@@ -57,7 +57,7 @@ export const IMPORT_FORMATS: Record<ImportKind, { title: string; notes: string[]
       "timestamp: print time, ISO 8601 date-time WITH zone; stored to the millisecond",
       "expiry: YYYY-MM-DD, not before the trade date; strike > 0; right C | P | call | put",
       "price: per share, > 0; size: contracts, whole number ≥ 1",
-      "exchange: venue code, non-empty; condition: sale-condition code, may be blank",
+      "exchange: venue code, non-empty; condition: sale-condition code(s), may be blank; several separated by spaces, commas or semicolons. Recognised (case-insensitive): multi-leg SPRD STDL BWRT CMBO MLET MLAT MLCT MLFT MESL MASL MFSL TLET TLAT TLCT TLFT TLEV TASL TFSL; late / out of sequence LATE OSEQ OPNL; cancelled CANC CNCL CNCO CNOL; auction SLAN SLAI SLCN SLCI AUCT (see the options-flow definitions for how each is treated)",
       "bid, ask: the quote in force at the print, per share, ≥ 0, bid ≤ ask (price may print outside it)",
     ],
   },
