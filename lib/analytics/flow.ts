@@ -40,9 +40,25 @@ export interface FlowEvent {
   legs: number;
   unusual: boolean;
   volumeOiRatio: number | null;
+  /** itm / atm / otm against the underlying's spot when the events were built; null without a spot. */
+  moneyness?: FlowMoneyness | null;
+}
+
+export type FlowMoneyness = "itm" | "atm" | "otm";
+export const FLOW_MONEYNESS = ["itm", "atm", "otm"] as const;
+/** A strike within this fraction of spot is at the money for the flow moneyness filter. */
+export const FLOW_ATM_BAND = 0.025;
+
+/** itm / atm / otm of a contract against spot (atm within ±FLOW_ATM_BAND of spot). */
+export function flowMoneyness(strike: number, right: OptionRight, spot: number): FlowMoneyness | null {
+  if (!(spot > 0) || !Number.isFinite(strike)) return null;
+  if (Math.abs(strike / spot - 1) <= FLOW_ATM_BAND) return "atm";
+  return (right === "C" ? spot > strike : strike > spot) ? "itm" : "otm";
 }
 
 export interface FlowOptions {
+  /** The underlying's spot, for each event's moneyness. */
+  spot?: number;
   sweepWindowMs?: number;
   blockMinContracts?: number;
   blockMinPremium?: number;
@@ -264,6 +280,8 @@ export function buildFlowEvents(
       legs: legs.length,
       unusual,
       volumeOiRatio: oi !== null && oi > 0 ? round(vol / oi, 4) : null,
+      // Only with a spot, so events built without one keep their shape.
+      ...(opts.spot === undefined ? {} : { moneyness: flowMoneyness(first.strike, first.right, opts.spot) }),
     };
   };
   // In time order, so a contract-day's single unusual event is the print where it first crossed.

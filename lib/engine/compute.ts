@@ -103,7 +103,8 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
     }
     const oi = new Map<string, number>();
     for (const q of chain) oi.set(`${q.expiry}|${q.strike}|${q.right}`, q.openInterest);
-    const flowEvents = buildFlowEvents(trades, (c) => oi.get(`${c.expiry}|${c.strike}|${c.right}`) ?? null);
+    const spot = lastBar.close;
+    const flowEvents = buildFlowEvents(trades, (c) => oi.get(`${c.expiry}|${c.strike}|${c.right}`) ?? null, { spot });
     const asOf = newest([chainAsOf, lastBar.ts, ...(lastTrade ? [lastTrade.ts] : [])])!;
     const metrics = computeSymbolMetrics({
       instrument,

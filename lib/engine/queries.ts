@@ -97,10 +97,14 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
             type: q.type,
             since: q.since,
             limit: q.limit,
+            side: q.side,
+            expiryFrom: q.expiryFrom,
+            expiryTo: q.expiryTo,
+            moneyness: q.moneyness,
           });
           return { events: events.map(flowEventData), count: events.length };
         };
-        const key = `flow:${q.symbol ?? ""}:${q.minPremium ?? ""}:${q.type ?? ""}:${q.limit}`;
+        const key = `flow:${q.symbol ?? ""}:${q.minPremium ?? ""}:${q.type ?? ""}:${q.limit}:${q.side ?? ""}:${q.expiryFrom ?? ""}:${q.expiryTo ?? ""}:${q.moneyness ?? ""}`;
         const data = q.since ? schemas.optionsFlow.parse(build()) : once(view, key, schemas.optionsFlow, build);
         return served(data, q.symbol ? view.symbols.get(q.symbol)!.asOf : view.flowAsOf);
       });

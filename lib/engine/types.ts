@@ -21,6 +21,10 @@ export interface FlowQuery {
   type?: "sweep" | "block" | "unusual";
   since?: Date;
   limit: number;
+  side?: "ask" | "ask_side" | "mid" | "bid_side" | "bid" | "unknown";
+  expiryFrom?: string;
+  expiryTo?: string;
+  moneyness?: "itm" | "atm" | "otm";
 }
 
 type Answer = Served<Record<string, unknown>> | Promise<Served<Record<string, unknown>>>;

@@ -63,3 +63,24 @@ test("cancelled prints are dropped; late and auction prints never join a sweep",
   assert.ok(events.every((e) => e.type !== "sweep"));
   assert.deepEqual(conditionFlags("auto, mlet"), { multiLeg: true, late: false, cancelled: false, auction: false });
 });
+
+test("flow filters: side, expiry range and moneyness (against the spot the events were built with)", async () => {
+  const { filterFlowEvents } = await import("../../lib/analytics/flow-filters");
+  const events = buildFlowEvents(
+    [
+      print({ ms: 0, size: 200, strike: 180, price: 22, bid: 21.9, ask: 22 }), // itm call, ask
+      print({ ms: 1000, size: 200, strike: 201, price: 2.4, bid: 2.4, ask: 2.5, expiry: "2027-01-15" }), // atm, bid
+      print({ ms: 2000, size: 200, strike: 230, price: 0.5, bid: 0.45, ask: 0.55, expiry: "2027-03-19" }), // otm, mid
+    ],
+    bigOi,
+    { spot: 200 },
+  );
+  const strikes = (f: Parameters<typeof filterFlowEvents>[1]) =>
+    filterFlowEvents(events, f).map((e) => e.contract.strike);
+  assert.deepEqual(strikes({ moneyness: "itm" }), [180]);
+  assert.deepEqual(strikes({ moneyness: "atm" }), [201]);
+  assert.deepEqual(strikes({ moneyness: "otm" }), [230]);
+  assert.deepEqual(strikes({ side: "bid" }), [201]);
+  assert.deepEqual(strikes({ expiryFrom: "2027-01-01", expiryTo: "2027-02-01" }), [201]);
+  assert.deepEqual(strikes({ expiryFrom: "2027-01-15" }), [230, 201]);
+});
