@@ -151,9 +151,10 @@ export const DEMO_UNIVERSE: readonly DemoSymbol[] = [
 
 /**
  * The demo's options are priced by its own model with this exercise style (the analytics read it from the
- * instrument): European everywhere except the names in DEMO_AMERICAN, which are American as listed US equity options are.
+ * instrument): European everywhere except the dividend payers in DEMO_AMERICAN, priced American (lib/analytics/american)
+ * as listed US equity options are, so the demo runs the same American, implied-forward and event code as live data.
  */
-export const DEMO_AMERICAN: ReadonlySet<string> = new Set();
+export const DEMO_AMERICAN: ReadonlySet<string> = new Set(["XOM", "PG", "JNJ"]);
 export function demoExerciseStyle(sym: Pick<DemoSymbol, "symbol">): "american" | "european" {
   return DEMO_AMERICAN.has(sym.symbol) ? "american" : "european";
 }
