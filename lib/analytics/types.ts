@@ -113,6 +113,15 @@ export interface SymbolMetrics {
   momentum20d: number | null; // 20-session return, decimal
   trend50d: number | null; // close / 50-session SMA − 1, decimal
   flow: FlowSummary;
+  /** Per expiry: the forward used, its carry yield q (dividend + borrow, continuous) and whether parity or the yield gave it. */
+  forwards?: ExpiryForward[];
+}
+
+export interface ExpiryForward {
+  expiry: string;
+  forward: number;
+  impliedYield: number;
+  source: "parity" | "yield";
 }
 
 export interface FlowSummary {

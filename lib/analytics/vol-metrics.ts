@@ -75,6 +75,7 @@ export const symbolMetricsDefinitions = {
   ...chainDefinitions,
   ...eventDefinitions,
   skew25d: surfaceDefinitions.skew25d,
+  forwards: surfaceDefinitions.impliedForward,
   termSlope: surfaceDefinitions.termSlope,
 } as const;
 
@@ -191,5 +192,11 @@ export function computeSymbolMetrics(input: SymbolMetricsInput): SymbolMetrics {
     momentum20d: momentum(closes, 20),
     trend50d: trendVsSma(closes, 50),
     flow: input.flow,
+    forwards: smiles.map((s) => ({
+      expiry: s.expiry,
+      forward: s.forward,
+      impliedYield: s.dividendYield ?? q,
+      source: s.forwardSource ?? "yield",
+    })),
   };
 }
