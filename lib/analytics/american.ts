@@ -8,7 +8,7 @@
  * Discrete cash dividends: escrowed model (spot less the present value of the dividends before expiry), with Black's
  * pseudo-American check for calls (exercise just before each ex-date). Conventions as in bsm.ts.
  */
-import { bsmGreeks, bsmPrice, normCdf, normPdf } from "./bsm";
+import { bsmGreeks, bsmPrice, normCdf, normCdfFromPdf, normPdf } from "./bsm";
 import type { BsmInput, Greeks, OptionRight } from "./bsm";
 import { IV_MAX, IV_MIN, impliedVol } from "./iv";
 
@@ -152,7 +152,7 @@ function qdBoundary(tau: number, r: number, q: number, vol: number, x: number): 
     const df = -1 + dfq * nd1 + (1 - dfq * nd1 + (dfq * normPdf(d1)) / (vol * sqrtT)) / lambda;
     let next = s - f / df;
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    if (Math.abs(next - s) < 1e-8 * s) return next;
+    if (Math.abs(next - s) < 1e-6 * s) return next;
     s = next;
   }
   return s;
@@ -266,7 +266,7 @@ export function putBoundary(
         const pdfP = normPdf(dp);
         // φ(d−) = φ(d+)·(B(τ)/B(u))·e^((r−q)z²); the last factor is in eruRq.
         intN += eruRq[j] * pdfP * Math.exp(lnx);
-        intD += equ[j] * (z * normCdf(dp) + pdfP / vol);
+        intD += equ[j] * (z * normCdfFromPdf(dp, pdfP) + pdfP / vol);
       }
       // dz = √τ·dx on [0, 1]; each integrand carries the 2 of du = 2z dz.
       const n = normPdf(dm0) / (vol * st) + ((r * 2 * st) / vol) * intN;

@@ -52,7 +52,13 @@ export function erfc(x: number): number {
     const den = (((t + 23.60129095234412) * t + 244.0246379344442) * t + 1282.616526077372) * t + 2844.236833439171;
     const erf = (ax * num) / den;
     r = 1 - erf;
-  } else if (ax < 4) {
+  } else r = erfcTail(ax, Math.exp(-ax * ax));
+  return x < 0 ? 2 - r : r;
+}
+
+/** erfc(ax) for ax ≥ 0.5 given g = e^(−ax²) (Cody's two outer ranges). */
+function erfcTail(ax: number, g: number): number {
+  if (ax < 4) {
     const num =
       (((((((2.1531153547440383e-8 * ax + 0.5641884969886701) * ax + 8.883149794388377) * ax + 66.11919063714163) * ax +
         298.6351381974001) *
@@ -74,7 +80,7 @@ export function erfc(x: number): number {
         3439.3676741437216) *
         ax +
       1230.3393548037495;
-    r = Math.exp(-ax * ax) * (num / den);
+    return g * (num / den);
   } else {
     const z = 1 / (ax * ax);
     const num =
@@ -85,9 +91,15 @@ export function erfc(x: number): number {
     const den =
       ((((z + 2.568520192289822) * z + 1.8729528499234673) * z + 0.5279051029514285) * z + 0.06051834131244132) * z +
       0.0023352049762686918;
-    r = (Math.exp(-ax * ax) / ax) * (0.5641895835477563 - (z * num) / den);
+    return (g / ax) * (0.5641895835477563 - (z * num) / den);
   }
-  return x < 0 ? 2 - r : r;
+}
+
+/** Φ(x) when φ(x) is already known (saves the exponential; same approximation as normCdf). */
+export function normCdfFromPdf(x: number, pdf: number): number {
+  const ax = Math.abs(x) / Math.SQRT2;
+  const r = ax < 0.5 ? erfc(ax) : erfcTail(ax, pdf * Math.sqrt(2 * Math.PI));
+  return 0.5 * (x > 0 ? 2 - r : r);
 }
 
 function d1d2(i: BsmInput): [number, number] {
