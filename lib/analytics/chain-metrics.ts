@@ -4,7 +4,6 @@ import { calendarDaysFromNewYork } from "./exchange-calendar";
 
 /** Contracts with strikes within this fraction of spot count as near the money for the spread measure. */
 export const NEAR_MONEY_BAND = 0.1;
-const MS_PER_DAY = 86_400_000;
 
 export const definitions = {
   expectedMove:

@@ -53,7 +53,9 @@ export function atmIvHistory(
   for (const date of [...newestPerDate.keys()].sort()) {
     const spot = closes[date];
     if (!(spot > 0)) continue;
-    const { asOf, quotes } = newestPerDate.get(date)!;
+    const snapshot = newestPerDate.get(date);
+    if (!snapshot) continue;
+    const { asOf, quotes } = snapshot;
     const iv = constantMaturityAtmIvFromSmiles(impliedVolSmile(quotes, spot, asOf, rateFn, q, style), targetDays);
     if (iv !== null) out.push({ date, atmIv30: iv });
   }

@@ -187,17 +187,18 @@ export function buildStrategyOutput(
   const priced = templates.map((t) => {
     if (t.right === "stock") return { t, quote: null, price: spot, iv: null, delta: 1, gamma: 0, theta: 0, vega: 0 };
     const field = `strikes[${t.strikeIndex}]`;
-    const atStrike = rows.filter((c) => sameStrike(c.strike, t.strike!));
+    const strike = t.strike ?? Number.NaN; // option legs always carry one
+    const atStrike = rows.filter((c) => sameStrike(c.strike, strike));
     if (atStrike.length === 0)
       throw new StrategyInputError(
         field,
-        `strike ${t.strike} is not listed for expiry ${req.expiry}${nearestStrikes(rows, t.right, t.strike!)}`,
+        `strike ${t.strike} is not listed for expiry ${req.expiry}${nearestStrikes(rows, t.right, strike)}`,
       );
     const quote = atStrike.find((c) => c.right === t.right);
     if (!quote)
       throw new StrategyInputError(
         field,
-        `no ${rightName(t.right)} is listed at strike ${t.strike} for expiry ${req.expiry}${nearestStrikes(rows, t.right, t.strike!)}`,
+        `no ${rightName(t.right)} is listed at strike ${t.strike} for expiry ${req.expiry}${nearestStrikes(rows, t.right, strike)}`,
       );
     if (!(quote.ask > 0) || !(quote.bid >= 0) || quote.ask < quote.bid) {
       throw new StrategyInputError(
@@ -317,7 +318,7 @@ export function strategyRiskFlags(legs: PricedLeg[], c: RiskContext): RiskFlag[]
   const divToExpiry = c.spot * (1 - Math.exp(-c.dividendYield * c.years));
   const assign = opts.filter((l) => {
     if (l.t.action !== "sell") return false;
-    const k = l.t.strike!;
+    const k = l.t.strike ?? Number.NaN; // option legs always carry one
     const intrinsic = Math.max(l.t.right === "C" ? c.spot - k : k - c.spot, 0);
     const extrinsic = l.price - intrinsic;
     const dividendRisk = l.t.right === "C" && intrinsic > 0 && c.dividendYield > 0 && extrinsic < divToExpiry;
