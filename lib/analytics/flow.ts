@@ -97,7 +97,7 @@ export const definitions = {
     "Directional reading of the trade: bought calls (ask, ask_side) and sold puts (bid, bid_side) -> bullish; bought puts and sold calls -> bearish; mid and unknown -> neutral.",
   exchangeCount: "Number of distinct exchanges the event's prints executed on (1 for a single print).",
   legs: "Number of prints aggregated into the event (1 for blocks and unusual prints).",
-  unusual: `true when the contract's cumulative volume that New York trading day (sizes of all its prints at or before the event's last print, inclusive) exceeds its open interest and is at least ${UNUSUAL_MIN_VOLUME} contracts; open interest 0 counts as exceeded; unknown open interest -> false.`,
+  unusual: `true when the contract's cumulative volume that New York trading day from the session open (sizes of all its prints that day at or before the event's last print, inclusive; the engine reads whole New York days of prints, at least the last 24 h) exceeds its open interest and is at least ${UNUSUAL_MIN_VOLUME} contracts; open interest 0 counts as exceeded; unknown open interest -> false.`,
   volumeOiRatio:
     "Cumulative same-day contract volume (as in `unusual`) / open interest, rounded to 4 decimals; null when open interest is unknown or 0.",
 } as const;

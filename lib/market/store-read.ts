@@ -15,13 +15,14 @@ import type {
   Tenor,
   TreasuryYield,
 } from "../analytics/types";
+import { newYorkDate, newYorkInstant } from "../analytics/exchange-calendar";
 
 export interface MarketSnapshot {
   instruments: Instrument[];
   dailyBarsBySymbol: Map<string, Bar[]>; // ascending, at most DAILY_BARS per symbol
   latestChainBySymbol: Map<string, OptionQuote[]>; // the newest snapshot per symbol
   chainHistoryBySymbol: Map<string, OptionQuote[][]>; // newest snapshot of each earlier UTC date, ascending; excludes the latest (empty without `withHistory`)
-  tradesBySymbol: Map<string, OptionTrade[]>; // the 24 h ending at each symbol's newest print, ascending
+  tradesBySymbol: Map<string, OptionTrade[]>; // from the New York day 24 h before each symbol's newest print, ascending
   yields: TreasuryYield[]; // the last YIELD_DATES dates, ascending
   version: number;
   /** The version of the last write that could change existing rows; snapshots of the same base differ only by appends. */
@@ -42,6 +43,12 @@ const DAILY_BARS = 300;
 const HISTORY_DAYS = 400; // calendar days of EOD chain history: a little over 252 sessions
 const YIELD_DATES = 30;
 const TRADE_WINDOW_MS = 24 * 3600_000;
+/**
+ * Trades are read from the New York midnight that starts the day 24 h before a symbol's newest print: at least the
+ * last 24 h, and whole New York days, so a day's cumulative volume (the unusual-flow rule) never restarts at the edge.
+ */
+const tradeWindowStart = (newest: Date) =>
+  newYorkInstant(newYorkDate(new Date(+newest - TRADE_WINDOW_MS)), 0).getTime();
 const FAR_FUTURE = "9999-12-31T00:00:00Z";
 
 const ms = (v: unknown) => new Date(Number(v));
@@ -129,7 +136,8 @@ export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptio
         cross join lateral (select max(ts) as newest from option_trades
                             where env = i.env and symbol = i.symbol and ts <= ${cutoff}::timestamptz) n
         join option_trades t on t.env = i.env and t.symbol = i.symbol
-          and t.ts > n.newest - interval '24 hours' and t.ts <= n.newest
+          and t.ts >= ((n.newest - interval '24 hours') at time zone 'America/New_York')::date::timestamp at time zone 'America/New_York'
+          and t.ts <= n.newest
         where i.env = ${env}
         order by t.ts, t.trade_id`);
       const yieldRows = await tx.execute<Row>(yieldsQuery(env, cutoff));
@@ -247,11 +255,11 @@ function merge(previous: MarketSnapshot, newer: MarketSnapshot): MarketSnapshot 
     );
     const all = [...oldTrades, ...(newer.tradesBySymbol.get(symbol) ?? []).filter((t) => !seen.has(t.tradeId))];
     if (all.length) {
-      // The 24 h ending at the newest print, as the full read selects them.
-      const since = +all[all.length - 1].ts - TRADE_WINDOW_MS;
+      // As the full read selects them: from the New York midnight starting the day 24 h before the newest print.
+      const since = tradeWindowStart(all[all.length - 1].ts);
       tradesBySymbol.set(
         symbol,
-        all.filter((t) => +t.ts > since),
+        all.filter((t) => +t.ts >= since),
       );
     }
   }
