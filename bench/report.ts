@@ -1,6 +1,7 @@
 /** The benchmark's table, its targets (PASS/FAIL) and bench/results/latest.json. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { AmericanBenchResult } from "./american";
 import type { EngineResult } from "./engine";
 import type { TickerResult } from "./ticker";
 import type { UsageBenchResult } from "./usage";
@@ -33,6 +34,7 @@ export interface BenchResults {
   };
   standalone: ServerRuns & { poolMax: number };
   next: ServerRuns;
+  american?: AmericanBenchResult | { error: string };
   engine?: EngineResult | { error: string };
   ticker?: TickerResult | { error: string };
   usage?: UsageBenchResult | { error: string };
@@ -58,6 +60,7 @@ export function evaluate(r: BenchResults): Target[] {
   const np = r.next.pipeline;
   const runs = [sc, sp, r.standalone.heavy, nc, np].filter((x): x is LoadResult => x !== undefined);
   const engine = r.engine && "fullMedianMs" in r.engine ? r.engine : undefined;
+  const american = r.american && "solvesPerSecond" in r.american ? r.american : undefined;
   const ticker = r.ticker && "nodeCores" in r.ticker ? r.ticker : undefined;
   const usage = r.usage && "pageP95Ms" in r.usage ? r.usage : undefined;
   const sRatio = ratioTo(sp, sc);
@@ -89,6 +92,13 @@ export function evaluate(r: BenchResults): Target[] {
       name: "Next pipeline ≥ 70 % of Next constant route",
       value: nRatio === undefined ? "—" : `${f(nRatio * 100)} %`,
       pass: nRatio === undefined ? null : nRatio >= 0.7,
+    },
+    {
+      name: "American implied vol ≥ 50,000 solves/s on one core",
+      value: american
+        ? `${f(american.solvesPerSecond, 0)}/s (CPU time; ${f(american.wallSolvesPerSecond, 0)}/s wall)`
+        : "—",
+      pass: american ? american.solvesPerSecond >= 50_000 : null,
     },
     {
       name: "demo universe full recompute ≤ 2 s (median)",

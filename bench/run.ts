@@ -5,7 +5,7 @@
  * bench/results/latest.json.
  * Env: TEST_PG_URL, API_POOL_MAX (default 10), BENCH_DURATION_S (15 s per scenario, split into BENCH_ROUNDS (3)
  * interleaved rounds), BENCH_KEYS (8), BENCH_LOAD_TOOL=autocannon,
- * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_ENGINE=off, BENCH_TICKER=off, BENCH_USAGE=off, BENCH_WEBHOOKS=off,
+ * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_AMERICAN=off, BENCH_ENGINE=off, BENCH_TICKER=off, BENCH_USAGE=off, BENCH_WEBHOOKS=off,
  * BENCH_USAGE_EVENTS (1000000), BENCH_LOG_LEVEL (warn); diagnostics: BENCH_SERVER_NODE_ARGS / BENCH_NEXT_NODE_ARGS
  * (e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof") are extra node flags for the standalone / Next server, BENCH_PG_PARAMS (e.g.
@@ -14,6 +14,7 @@
 import { randomBytes } from "node:crypto";
 import { cpus, loadavg } from "node:os";
 import { startCpu } from "./cpu";
+import { benchAmerican } from "./american";
 import { benchEngine } from "./engine";
 import { benchTicker } from "./ticker";
 import { benchUsage } from "./usage";
@@ -184,6 +185,10 @@ async function main(): Promise<void> {
       `${keys.length} test keys on the Sandbox plan with limits raised to 1e9`,
   );
 
+  results.american = await part("BENCH_AMERICAN", async () => {
+    say("American implied vol: solves per second on one core (5 s)");
+    return benchAmerican(5);
+  });
   results.engine = await part("BENCH_ENGINE", () => {
     say("engine: full recompute (3 runs), one-minute steps (3 runs) and a minute of 5-second ticks");
     return benchEngine(database, fixture.seedAt, 3);

@@ -15,3 +15,17 @@ export const instruments = pgTable(
   },
   (t) => [primaryKey({ columns: [t.env, t.symbol] })],
 );
+
+/**
+ * An instrument's options exercise style where it is set explicitly; without a row it follows the kind (american
+ * for equities and ETFs, european for indices). Kept beside instruments so that table's rows keep their shape.
+ */
+export const instrumentExerciseStyles = pgTable(
+  "instrument_exercise_styles",
+  {
+    env: marketEnv("env").notNull(),
+    symbol: text("symbol").notNull(),
+    exerciseStyle: text("exercise_style", { enum: ["american", "european"] }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.env, t.symbol] })],
+);

@@ -52,47 +52,54 @@ export function erfc(x: number): number {
     const den = (((t + 23.60129095234412) * t + 244.0246379344442) * t + 1282.616526077372) * t + 2844.236833439171;
     const erf = (ax * num) / den;
     r = 1 - erf;
-  } else if (ax < 4) {
+  } else r = erfcTail(ax, Math.exp(-ax * ax));
+  return x < 0 ? 2 - r : r;
+}
+
+/** erfc(ax) for ax ≥ 0.5 given g = e^(−ax²) (Cody's two outer ranges). */
+function erfcTail(ax: number, g: number): number {
+  if (ax < 4) {
     const num =
-      (((((((2.15311535474403846e-8 * ax + 0.564188496988670089) * ax + 8.88314979438837594) * ax +
-        66.1191906371416295) *
+      (((((((2.1531153547440383e-8 * ax + 0.5641884969886701) * ax + 8.883149794388377) * ax + 66.11919063714163) * ax +
+        298.6351381974001) *
         ax +
-        298.635138197400131) *
+        881.952221241769) *
         ax +
-        881.95222124176909) *
+        1712.0476126340707) *
         ax +
-        1712.04761263407058) *
+        2051.0783778260716) *
         ax +
-        2051.07837782607147) *
-        ax +
-      1230.33935479799725;
+      1230.3393547979972;
     const den =
-      (((((((ax + 15.7449261107098347) * ax + 117.693950891312499) * ax + 537.181101862009858) * ax +
-        1621.38957456669019) *
+      (((((((ax + 15.744926110709835) * ax + 117.6939508913125) * ax + 537.1811018620099) * ax + 1621.3895745666903) *
         ax +
-        3290.79923573345963) *
+        3290.7992357334597) *
         ax +
-        4362.61909014324716) *
+        4362.619090143247) *
         ax +
-        3439.36767414372164) *
+        3439.3676741437216) *
         ax +
-      1230.33935480374942;
-    r = Math.exp(-ax * ax) * (num / den);
+      1230.3393548037495;
+    return g * (num / den);
   } else {
     const z = 1 / (ax * ax);
     const num =
-      ((((0.0163153871373020978 * z + 0.305326634961232344) * z + 0.360344899949804439) * z + 0.125781726111229246) *
+      ((((0.016315387137302097 * z + 0.30532663496123236) * z + 0.36034489994980445) * z + 0.12578172611122926) * z +
+        0.016083785148742275) *
         z +
-        0.0160837851487422766) *
-        z +
-      0.000658749161529837803;
+      0.0006587491615298378;
     const den =
-      ((((z + 2.56852019228982242) * z + 1.87295284992346725) * z + 0.527905102951428412) * z + 0.0605183413124413191) *
-        z +
-      0.00233520497626869185;
-    r = (Math.exp(-ax * ax) / ax) * (0.5641895835477563 - (z * num) / den);
+      ((((z + 2.568520192289822) * z + 1.8729528499234673) * z + 0.5279051029514285) * z + 0.06051834131244132) * z +
+      0.0023352049762686918;
+    return (g / ax) * (0.5641895835477563 - (z * num) / den);
   }
-  return x < 0 ? 2 - r : r;
+}
+
+/** Φ(x) when φ(x) is already known (saves the exponential; same approximation as normCdf). */
+export function normCdfFromPdf(x: number, pdf: number): number {
+  const ax = Math.abs(x) / Math.SQRT2;
+  const r = ax < 0.5 ? erfc(ax) : erfcTail(ax, pdf * Math.sqrt(2 * Math.PI));
+  return 0.5 * (x > 0 ? 2 - r : r);
 }
 
 function d1d2(i: BsmInput): [number, number] {
@@ -146,7 +153,18 @@ function degenerateGreeks(i: BsmInput, price: number): Greeks {
   };
 }
 
+const NOT_A_NUMBER: Greeks = {
+  price: Number.NaN,
+  delta: Number.NaN,
+  gamma: Number.NaN,
+  vega: Number.NaN,
+  theta: Number.NaN,
+  rho: Number.NaN,
+};
+
 export function bsmGreeks(input: BsmInput): Greeks {
+  // A vol that is not a number or is negative is bad input, not the zero-vol limit: every greek is NaN.
+  if (!(input.vol >= 0)) return NOT_A_NUMBER;
   const i = atLeastExpiry(input);
   const price = bsmPrice(i);
   if (degenerateInput(i)) return degenerateGreeks(i, price);

@@ -4,11 +4,10 @@ import { calendarDaysFromNewYork } from "./exchange-calendar";
 
 /** Contracts with strikes within this fraction of spot count as near the money for the spread measure. */
 export const NEAR_MONEY_BAND = 0.1;
-const MS_PER_DAY = 86_400_000;
 
 export const definitions = {
   expectedMove:
-    "Expected move to a date (USD): spot × σ × sqrt(days / 365), a one-standard-deviation move under the lognormal " +
+    "Expected move to a date (USD), when the chain prices no event premium (see expectedMoveEvent): spot × σ × sqrt(days / 365), a one-standard-deviation move under the lognormal " +
     "model, with σ the ATM implied vol (decimal) of the first expiry on or after the date and days the calendar days " +
     "from the as-of date in New York (America/New_York) to the date (an event today counts as 1 day). movePct is move / spot as a fraction " +
     "(0.05 = 5 %). Null for dates in the past.",

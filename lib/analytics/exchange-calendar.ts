@@ -1,12 +1,14 @@
 /**
- * The exchange's clock: America/New_York via Intl (daylight saving included) and NYSE full-day holidays computed by
- * rule, so expiry times, "today" and day counts follow New York, not UTC.
+ * The exchange's clock: America/New_York via Intl (daylight saving included), NYSE full-day holidays and 13:00 early
+ * closes computed by rule, so expiry times, "today" and day counts follow New York, not UTC.
  */
 import { BoundedMemo } from "../util/bounded-memo";
 
 export const EXCHANGE_TIME_ZONE = "America/New_York";
 /** Listed US equity options stop trading at 16:00 New York time. */
 export const EXPIRY_CLOSE_LOCAL_HOUR = 16;
+/** On NYSE early-close days (see nyseEarlyCloses) the session, and options trading, end at 13:00 New York time. */
+export const EARLY_CLOSE_LOCAL_HOUR = 13;
 const MS_PER_DAY = 86_400_000;
 
 const parts = new Intl.DateTimeFormat("en-US", {
@@ -119,6 +121,41 @@ export function nyseHolidays(y: number): Set<string> {
   return set;
 }
 
+const earlyCloseCache = new Map<number, Set<string>>();
+/**
+ * NYSE 13:00 early closes of year `y`, by rule: the day before Independence Day when it is a Monday–Thursday (none
+ * when July 4 falls on a weekend or a Monday), the day after Thanksgiving, and Christmas Eve when it is a
+ * Monday–Thursday.
+ */
+export function nyseEarlyCloses(y: number): Set<string> {
+  const cached = earlyCloseCache.get(y);
+  if (cached) return cached;
+  const weekdayMonThu = (ms: number) => {
+    const wd = new Date(ms).getUTCDay();
+    return wd >= 1 && wd <= 4;
+  };
+  const july3 = Date.UTC(y, 6, 3);
+  const christmasEve = Date.UTC(y, 11, 24);
+  const days = [
+    ...(weekdayMonThu(july3) ? [july3] : []),
+    nthWeekday(y, 11, 4, 4) + MS_PER_DAY, // the Friday after Thanksgiving
+    ...(weekdayMonThu(christmasEve) ? [christmasEve] : []),
+  ];
+  const set = new Set(days.map(iso));
+  earlyCloseCache.set(y, set);
+  return set;
+}
+
+/** The New York hour the session of trading day `date` closes: 13 on early-close days, else 16. */
+export function sessionCloseHour(date: string): number {
+  return nyseEarlyCloses(Number(date.slice(0, 4))).has(date) ? EARLY_CLOSE_LOCAL_HOUR : EXPIRY_CLOSE_LOCAL_HOUR;
+}
+
+/** The instant the session of trading day `date` closes (13:00 New York on early-close days, else 16:00). */
+export function sessionClose(date: string): Date {
+  return newYorkInstant(date, sessionCloseHour(date));
+}
+
 /** A weekday that is not an NYSE full-day holiday. */
 export function isTradingDay(date: string): boolean {
   const ms = Date.parse(`${date}T00:00:00Z`);
@@ -135,9 +172,12 @@ export function tradingDayOnOrBefore(date: string): string {
 
 /** Expiry dates are few and asked for once per quote: their close instants are kept. */
 const expiryCloses = new BoundedMemo<string, number>(10_000);
-const closeOf = (expiry: string) => newYorkInstant(tradingDayOnOrBefore(expiry), EXPIRY_CLOSE_LOCAL_HOUR).getTime();
+const closeOf = (expiry: string) => sessionClose(tradingDayOnOrBefore(expiry)).getTime();
 
-/** The instant an expiry date's options stop trading: 16:00 New York on the last trading day on or before it. */
+/**
+ * The instant an expiry date's options stop trading: the close of the last trading day on or before it, 16:00 New
+ * York or 13:00 on an early-close day.
+ */
 export function expiryClose(expiry: string): Date {
   return new Date(expiryCloses.get(expiry, closeOf));
 }

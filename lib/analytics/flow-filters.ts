@@ -1,5 +1,5 @@
 /** Filtering and summarising of derived options-flow events (see ./flow). */
-import type { FlowEvent, FlowEventType } from "./flow";
+import type { FlowEvent, FlowEventType, FlowMoneyness, FlowSide } from "./flow";
 import type { FlowSummary } from "./types";
 import { round } from "./round";
 import { newYorkDate } from "./exchange-calendar";
@@ -13,6 +13,13 @@ export interface FlowFilter {
   type?: FlowEventType;
   since?: Date;
   limit?: number;
+  /** Only events with this side (ask, ask_side, mid, bid_side, bid, unknown). */
+  side?: FlowSide;
+  /** Only contracts expiring on or after / on or before these dates (YYYY-MM-DD). */
+  expiryFrom?: string;
+  expiryTo?: string;
+  /** Only contracts this far in or out of the money against spot when the events were built. */
+  moneyness?: FlowMoneyness;
 }
 
 export const definitions = {
@@ -20,6 +27,11 @@ export const definitions = {
   minPremium: "Keep only events with premium >= this value, USD.",
   type: "Keep only events of this type (sweep, block or unusual); matches the event's `type`, not its `unusual` flag.",
   since: "Keep only events whose time is at or after this instant.",
+  side: "Keep only events with this side (ask, ask_side, mid, bid_side, bid or unknown; see side).",
+  expiryFrom: "Keep only events on contracts expiring on or after this date (YYYY-MM-DD).",
+  expiryTo: "Keep only events on contracts expiring on or before this date (YYYY-MM-DD).",
+  moneyness:
+    "Keep only events on contracts in (itm), at (atm: strike within ±2.5 % of spot) or out of (otm) the money against the underlying's spot when the events were built.",
   limit: `Maximum number of events returned, newest first; default ${FLOW_LIMIT_DEFAULT}, values above ${FLOW_LIMIT_MAX} are capped at ${FLOW_LIMIT_MAX}, below 1 raised to 1.`,
   bullishPremium: "Sum of premium of events with sentiment bullish, USD, rounded to cents.",
   bearishPremium: "Sum of premium of events with sentiment bearish, USD, rounded to cents.",
@@ -48,7 +60,11 @@ export function filterFlowEvents(events: FlowEvent[], f: FlowFilter = {}): FlowE
         (symbol === undefined || e.symbol.toUpperCase() === symbol) &&
         (f.minPremium === undefined || e.premium >= f.minPremium) &&
         (f.type === undefined || e.type === f.type) &&
-        (sinceMs === undefined || Date.parse(e.time) >= sinceMs),
+        (sinceMs === undefined || Date.parse(e.time) >= sinceMs) &&
+        (f.side === undefined || e.side === f.side) &&
+        (f.expiryFrom === undefined || e.contract.expiry >= f.expiryFrom) &&
+        (f.expiryTo === undefined || e.contract.expiry <= f.expiryTo) &&
+        (f.moneyness === undefined || e.moneyness === f.moneyness),
     )
     .sort(newestFirst)
     .slice(0, clampFlowLimit(f.limit));

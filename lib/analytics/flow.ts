@@ -8,6 +8,7 @@ import type { OptionRight } from "./bsm";
 import type { OptionTrade } from "./types";
 import { round } from "./round";
 import { newYorkDate } from "./exchange-calendar";
+import { conditionFlags } from "./trade-conditions";
 
 export const CONTRACT_MULTIPLIER = 100;
 
@@ -39,9 +40,25 @@ export interface FlowEvent {
   legs: number;
   unusual: boolean;
   volumeOiRatio: number | null;
+  /** itm / atm / otm against the underlying's spot when the events were built; null without a spot. */
+  moneyness?: FlowMoneyness | null;
+}
+
+export type FlowMoneyness = "itm" | "atm" | "otm";
+export const FLOW_MONEYNESS = ["itm", "atm", "otm"] as const;
+/** A strike within this fraction of spot is at the money for the flow moneyness filter. */
+export const FLOW_ATM_BAND = 0.025;
+
+/** itm / atm / otm of a contract against spot (atm within ±FLOW_ATM_BAND of spot). */
+export function flowMoneyness(strike: number, right: OptionRight, spot: number): FlowMoneyness | null {
+  if (!(spot > 0) || !Number.isFinite(strike)) return null;
+  if (Math.abs(strike / spot - 1) <= FLOW_ATM_BAND) return "atm";
+  return (right === "C" ? spot > strike : strike > spot) ? "itm" : "otm";
 }
 
 export interface FlowOptions {
+  /** The underlying's spot, for each event's moneyness. */
+  spot?: number;
   sweepWindowMs?: number;
   blockMinContracts?: number;
   blockMinPremium?: number;
@@ -50,14 +67,20 @@ export interface FlowOptions {
 export const FLOW_DEFAULTS = { sweepWindowMs: 1000, blockMinContracts: 100, blockMinPremium: 100_000 } as const;
 /** A contract's day is unusual only once its volume reaches this many contracts: a handful of 1-lots on a thin line is noise. */
 export const UNUSUAL_MIN_VOLUME = 100;
+/** A sweep needs at least this many contracts and this premium (USD) over its legs: two 1-lots on two venues are not one. */
+export const SWEEP_MIN_CONTRACTS = 10;
+export const SWEEP_MIN_PREMIUM = 2_500;
+/** A block by size also needs this premium (USD); a block by premium also needs this many contracts (100 lots at $0.01 are not a block). */
+export const BLOCK_SIZE_MIN_PREMIUM = 5_000;
+export const BLOCK_PREMIUM_MIN_CONTRACTS = 10;
 
 export const definitions = {
   id: "Stable event identifier: first 16 hex characters of SHA-256 over the event's constituent trade identifiers (sorted). Not a trade id.",
   symbol: "Underlying symbol, upper-case.",
   time: "Time of the event's first print, ISO 8601 UTC with milliseconds.",
   type:
-    "sweep: prints on one contract, same direction (bought: ask/ask_side; sold: bid/bid_side), all within sweepWindowMs (default 1000 ms) of the first, on at least 2 distinct exchanges. " +
-    "block: a single print (not part of a sweep) of size >= blockMinContracts (default 100) or premium >= blockMinPremium (default 100,000 USD). " +
+    `sweep: prints on one contract, same direction (bought: ask/ask_side; sold: bid/bid_side), all within sweepWindowMs (default 1000 ms) of the first, on at least 2 distinct exchanges, together at least ${SWEEP_MIN_CONTRACTS} contracts and ${SWEEP_MIN_PREMIUM} USD of premium; multi-leg, late, out-of-sequence and auction prints never join one (see conditions). ` +
+    `block: a single print (not part of a sweep, not multi-leg) of size >= blockMinContracts (default 100) with premium >= ${BLOCK_SIZE_MIN_PREMIUM} USD, or of premium >= blockMinPremium (default 100,000 USD) with size >= ${BLOCK_PREMIUM_MIN_CONTRACTS} contracts. ` +
     `unusual: one event per contract per New York trading day, at the print (not part of a sweep or block) where the contract's cumulative volume that day first exceeds its open interest with at least ${UNUSUAL_MIN_VOLUME} contracts traded. Other prints produce no event.`,
   "contract.expiry": "Option expiry date, YYYY-MM-DD.",
   "contract.strike": "Strike price, USD per share.",
@@ -66,14 +89,15 @@ export const definitions = {
   avgPrice: "Size-weighted average print price, USD per share: sum(price x size) / sum(size), rounded to 4 decimals.",
   premium: "Premium traded, USD: sum(price x size x 100), rounded to cents.",
   side:
-    "Where the print sat against the quote in force at the print: price >= ask -> ask; price <= bid -> bid; otherwise above mid -> ask_side, below mid -> bid_side, equal to mid -> mid. " +
+    "Where the print sat against the quote in force at the print: a locked quote (bid = ask > 0) -> mid; price >= ask -> ask; price <= bid -> bid; otherwise above mid -> ask_side, below mid -> bid_side, equal to mid -> mid. " +
+    "Multi-leg, late and out-of-sequence prints (see conditions) -> unknown: their price or timing says nothing about one leg's side. " +
     "unknown when the quote is missing or unusable: bid or ask not a finite number, bid < 0, ask <= 0 (including bid = ask = 0) or a crossed quote (bid > ask). " +
     "A sweep takes its legs' side when all agree, otherwise ask_side (bought) or bid_side (sold).",
   sentiment:
     "Directional reading of the trade: bought calls (ask, ask_side) and sold puts (bid, bid_side) -> bullish; bought puts and sold calls -> bearish; mid and unknown -> neutral.",
   exchangeCount: "Number of distinct exchanges the event's prints executed on (1 for a single print).",
   legs: "Number of prints aggregated into the event (1 for blocks and unusual prints).",
-  unusual: `true when the contract's cumulative volume that New York trading day (sizes of all its prints at or before the event's last print, inclusive) exceeds its open interest and is at least ${UNUSUAL_MIN_VOLUME} contracts; open interest 0 counts as exceeded; unknown open interest -> false.`,
+  unusual: `true when the contract's cumulative volume that New York trading day from the session open (sizes of all its prints that day at or before the event's last print, inclusive; the engine reads whole New York days of prints, at least the last 24 h) exceeds its open interest and is at least ${UNUSUAL_MIN_VOLUME} contracts; open interest 0 counts as exceeded; unknown open interest -> false.`,
   volumeOiRatio:
     "Cumulative same-day contract volume (as in `unusual`) / open interest, rounded to 4 decimals; null when open interest is unknown or 0.",
 } as const;
@@ -84,6 +108,8 @@ export function classifySide(price: number, bid: number, ask: number): FlowSide 
   // No quote, a zero quote or a crossed one says nothing about who initiated the print.
   if (!Number.isFinite(price) || !Number.isFinite(bid) || !Number.isFinite(ask) || bid < 0 || !(ask > 0) || bid > ask)
     return "unknown";
+  // A locked market (bid = ask) has no side to lean on: whoever printed there paid the only price quoted.
+  if (Math.abs(ask - bid) <= EPS) return "mid";
   if (price >= ask - EPS) return "ask";
   if (price <= bid + EPS) return "bid";
   const mid = (bid + ask) / 2;
@@ -165,9 +191,14 @@ export function buildFlowEvents(
   const windowMs = opts.sweepWindowMs ?? FLOW_DEFAULTS.sweepWindowMs;
   const blockMinContracts = opts.blockMinContracts ?? FLOW_DEFAULTS.blockMinContracts;
   const blockMinPremium = opts.blockMinPremium ?? FLOW_DEFAULTS.blockMinPremium;
+  const flags = new Map(trades.map((t) => [t, conditionFlags(t.condition)]));
   const valid = trades
     .filter((t) => t.size > 0 && Number.isFinite(t.size) && t.price > 0 && Number.isFinite(t.price))
+    .filter((t) => !flags.get(t)?.cancelled)
     .sort(byTime);
+  /** Multi-leg prints count toward day volume only; late ones have no side; neither (nor auctions) join a sweep. */
+  const noSide = (t: OptionTrade) => flags.get(t)?.multiLeg === true || flags.get(t)?.late === true;
+  const noSweep = (t: OptionTrade) => noSide(t) || flags.get(t)?.auction === true;
   const cumVol = cumulativeVolumes(valid);
   const oiCache = new Map<string, number | null>();
   const oiOf = (t: OptionTrade) => {
@@ -181,10 +212,14 @@ export function buildFlowEvents(
     return oiCache.get(k) ?? null;
   };
 
-  const sides = new Map<OptionTrade, FlowSide>(valid.map((t) => [t, classifySide(t.price, t.bid, t.ask)]));
+  const sides = new Map<OptionTrade, FlowSide>(
+    valid.map((t) => [t, noSide(t) ? "unknown" : classifySide(t.price, t.bid, t.ask)]),
+  );
+  const sideOf = (t: OptionTrade): FlowSide => sides.get(t) ?? "unknown";
   const byContractDir = new Map<string, OptionTrade[]>();
   for (const t of valid) {
-    const dir = direction(sides.get(t)!);
+    if (noSweep(t)) continue;
+    const dir = direction(sideOf(t));
     if (!dir) continue;
     const k = `${contractKey(t)}|${dir}`;
     const g = byContractDir.get(k);
@@ -195,7 +230,13 @@ export function buildFlowEvents(
   const groups: OptionTrade[][] = [];
   for (const prints of byContractDir.values()) {
     for (const c of clusters(prints, windowMs)) {
-      if (new Set(c.map((p) => p.exchange)).size >= 2) {
+      const contracts = c.reduce((s, p) => s + p.size, 0);
+      const premium = c.reduce((s, p) => s + p.price * p.size, 0) * CONTRACT_MULTIPLIER;
+      if (
+        new Set(c.map((p) => p.exchange)).size >= 2 &&
+        contracts >= SWEEP_MIN_CONTRACTS &&
+        premium >= SWEEP_MIN_PREMIUM
+      ) {
         groups.push(c);
         for (const p of c) inSweep.add(p);
       }
@@ -214,11 +255,14 @@ export function buildFlowEvents(
     const oi = oiOf(first);
     const vol = cumVol.get(last) ?? size;
     const unusual = oi !== null && vol > oi && vol >= UNUSUAL_MIN_VOLUME;
-    const isBlock = kind === "single" && (size >= blockMinContracts || premium >= blockMinPremium);
+    const isBlock =
+      kind === "single" &&
+      ((size >= blockMinContracts && premium >= BLOCK_SIZE_MIN_PREMIUM) ||
+        (premium >= blockMinPremium && size >= BLOCK_PREMIUM_MIN_CONTRACTS));
     const day = `${contractKey(first)}|${tradingDate(last.ts)}`;
     if (kind === "single" && !isBlock && (!unusual || flaggedDays.has(day))) return null;
     if (unusual) flaggedDays.add(day);
-    const legSides = legs.map((p) => sides.get(p)!);
+    const legSides = legs.map(sideOf);
     let side = legSides[0];
     if (legSides.some((s) => s !== side)) side = direction(side) === "buy" ? "ask_side" : "bid_side";
     return {
@@ -236,12 +280,16 @@ export function buildFlowEvents(
       legs: legs.length,
       unusual,
       volumeOiRatio: oi !== null && oi > 0 ? round(vol / oi, 4) : null,
+      // Only with a spot, so events built without one keep their shape.
+      ...(opts.spot === undefined ? {} : { moneyness: flowMoneyness(first.strike, first.right, opts.spot) }),
     };
   };
   // In time order, so a contract-day's single unusual event is the print where it first crossed.
   const units: { legs: OptionTrade[]; kind: "sweep" | "single" }[] = [
     ...groups.map((legs) => ({ legs, kind: "sweep" as const })),
-    ...valid.filter((t) => !inSweep.has(t)).map((t) => ({ legs: [t], kind: "single" as const })),
+    ...valid
+      .filter((t) => !inSweep.has(t) && !flags.get(t)?.multiLeg)
+      .map((t) => ({ legs: [t], kind: "single" as const })),
   ].sort((a, b) => byTime(a.legs[a.legs.length - 1], b.legs[b.legs.length - 1]));
   for (const u of units) {
     const e = make(u.legs, u.kind);

@@ -4,7 +4,7 @@
  * which the smile builder tolerates: an in-the-money contract stands in for a missing out-of-the-money one, an
  * unbracketed forward takes the nearest strike within 2.5 %, and the term interpolation is flat past the listed expiries.
  */
-import type { Bar, OptionQuote } from "./types";
+import type { Bar, ExerciseStyle, OptionQuote } from "./types";
 import { constantMaturityAtmIvFromSmiles, impliedVolSmile } from "./vol-surface";
 import type { RateFn } from "./vol-surface";
 
@@ -39,6 +39,7 @@ export function atmIvHistory(
   rateFn: RateFn,
   q: number,
   targetDays = 30,
+  style: ExerciseStyle = "european",
 ): IvHistoryPoint[] {
   const newestPerDate = new Map<string, { asOf: Date; quotes: OptionQuote[] }>();
   for (const quotes of snapshots) {
@@ -52,8 +53,10 @@ export function atmIvHistory(
   for (const date of [...newestPerDate.keys()].sort()) {
     const spot = closes[date];
     if (!(spot > 0)) continue;
-    const { asOf, quotes } = newestPerDate.get(date)!;
-    const iv = constantMaturityAtmIvFromSmiles(impliedVolSmile(quotes, spot, asOf, rateFn, q), targetDays);
+    const snapshot = newestPerDate.get(date);
+    if (!snapshot) continue;
+    const { asOf, quotes } = snapshot;
+    const iv = constantMaturityAtmIvFromSmiles(impliedVolSmile(quotes, spot, asOf, rateFn, q, style), targetDays);
     if (iv !== null) out.push({ date, atmIv30: iv });
   }
   return out;

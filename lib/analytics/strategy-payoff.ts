@@ -47,7 +47,8 @@ const ZERO = 1e-7; // USD: P&L values closer to zero than this are treated as ze
 export function payoffAt(legs: PayoffLeg[], s: number): number {
   let pnl = 0;
   for (const l of legs) {
-    const value = l.kind === "stock" ? s : l.kind === "C" ? Math.max(s - l.strike!, 0) : Math.max(l.strike! - s, 0);
+    const k = l.strike ?? 0; // option legs always carry a strike; stock's is unused
+    const value = l.kind === "stock" ? s : l.kind === "C" ? Math.max(s - k, 0) : Math.max(k - s, 0);
     pnl += l.units * (value - l.price);
   }
   return Math.abs(pnl) < ZERO ? 0 : pnl;
@@ -60,7 +61,7 @@ export function tailSlope(legs: PayoffLeg[]): number {
 
 /** 0 and the distinct strikes, ascending. */
 export function kinks(legs: PayoffLeg[]): number[] {
-  const ks = legs.filter((l) => l.strike !== null).map((l) => l.strike!);
+  const ks = legs.flatMap((l) => (l.strike === null ? [] : [l.strike]));
   return [...new Set([0, ...ks])].sort((a, b) => a - b);
 }
 

@@ -185,7 +185,7 @@ export function legTemplates(strategy: StrategyName, strikes: number[]): LegTemp
 
 export const definitions = {
   symbol: "Underlying symbol, case-insensitive on input, upper-case in output.",
-  strategy: "One of " + STRATEGIES.join(", ") + ".",
+  strategy: `One of ${STRATEGIES.join(", ")}.`,
   expiry: "Expiry date of all option legs, YYYY-MM-DD.",
   strikes:
     "Strikes in USD, strictly ascending; count per strategy: 1 (long_call, long_put, straddle, covered_call), 2 (verticals, strangle), 4 (iron_condor).",

@@ -3,6 +3,7 @@
  * expiry payoff (max profit/loss, breakevens), position greeks, probability of profit, expected move and risk flags.
  */
 import { bsmGreeks } from "./bsm";
+import { americanGreeks, americanImpliedVol, americanPrice, exerciseValue } from "./american";
 import { round } from "./round";
 import { impliedVol } from "./iv";
 import { analyzePayoff, probabilityOfProfit, type PayoffLeg } from "./strategy-payoff";
@@ -14,7 +15,7 @@ import {
   type StrategyName,
   type StrategyRequestInput,
 } from "./strategy-schema";
-import type { OptionQuote } from "./types";
+import type { ExerciseStyle, OptionQuote } from "./types";
 import { calendarDaysUntil, expectedMoveToDate } from "./vol-metrics";
 import { yearFraction } from "./vol-surface";
 import { nearest } from "../util/nearest";
@@ -28,6 +29,8 @@ export interface StrategyContext {
   rate: (years: number) => number; // continuous, decimal
   dividendYield: number; // continuous, decimal
   nextEarningsDate: string | null; // YYYY-MM-DD
+  /** Exercise style of the symbol's options; European when unset. */
+  exerciseStyle?: ExerciseStyle;
 }
 
 export interface StrategyLeg {
@@ -80,16 +83,21 @@ export const definitions = {
   "legs[].strike": "Strike, USD; null for stock.",
   "legs[].quantity": "Contracts for option legs (= request quantity), shares for the stock leg (100 x quantity).",
   "legs[].price": "Option quote mid (bid + ask) / 2, USD per share, 4 decimals; stock leg: spot.",
-  "legs[].iv": "Implied vol of the leg's mid (decimal, 4 decimals); null if no vol reproduces the mid; null for stock.",
+  "legs[].iv":
+    "Implied vol of the leg's mid (decimal, 4 decimals), American (see americanImpliedVol) for American-style options, " +
+    "Black-Scholes-Merton for European ones; null if no vol reproduces the mid; null for stock. An American leg whose mid " +
+    "is its exercise value (no time value: exercising now is optimal, and every vol up to some level reproduces the " +
+    "mid) takes the ATM IV when that reproduces the mid.",
   "legs[].delta":
-    "BSM delta per share of one unit of the leg (calls 0..1, puts -1..0, stock 1), at the leg's IV (ATM IV when null), 4 decimals; sign not adjusted for sell.",
+    "Delta per share of one unit of the leg (calls 0..1, puts -1..0, stock 1) from the leg's exercise-style model (American or BSM), at the leg's IV (ATM IV when null), 4 decimals; sign not adjusted for sell.",
   netPremium:
     "Premium paid to open the position, USD: sum(+1 buy / -1 sell x price x shares), shares = 100 x contracts; positive = debit paid, negative = credit received; cents.",
   netType: "debit when netPremium >= 0, otherwise credit.",
   "greeks.delta": "Position delta, shares: sum(sign x leg delta x 100 x quantity); stock contributes its shares.",
   "greeks.gamma": "Position gamma, delta change in shares per USD 1 move of the underlying.",
-  "greeks.theta": "Position theta, USD per calendar day (BSM theta per year / 365).",
-  "greeks.vega": "Position vega, USD per 1 vol point (BSM vega / 100).",
+  "greeks.theta": "Position theta, USD per calendar day (model theta per year / 365).",
+  "greeks.vega":
+    "Position vega, USD per 1 vol point (model vega / 100; 0 for an American leg where exercising now is optimal).",
   probabilityOfProfit:
     "Risk-neutral probability (0-1, 4 decimals) the expiry P&L is positive, lognormal with sigma = ATM IV (see atmIv); null without an ATM IV.",
   atmIv:
@@ -100,7 +108,7 @@ export const definitions = {
   wide_spread: `warning: a leg's (ask - bid) / mid exceeds ${WIDE_SPREAD_PCT * 100} %.`,
   thin_open_interest: `warning: a leg's open interest is below ${THIN_OI} contracts.`,
   early_assignment_risk: `high: a short in-the-money call with dividendYield > 0 whose extrinsic value (mid - intrinsic) is below the dividend expected before expiry, S x (1 - e^(-qT)); or a short leg deep in the money (intrinsic >= ${DEEP_ITM_PCT * 100} % of spot) with extrinsic below USD ${MIN_EXTRINSIC}.`,
-  short_dated: `warning: fewer than ${SHORT_DATED_DAYS} days (ACT/365, to 20:00 UTC on expiry) remain.`,
+  short_dated: `warning: fewer than ${SHORT_DATED_DAYS} days (ACT/365, to the expiry close: 16:00 New York on the last trading day on or before expiry) remain.`,
   undefined_risk: "high: the maximum loss is unlimited.",
 } as const;
 
@@ -170,25 +178,27 @@ export function buildStrategyOutput(
     );
   const rate = ctx.rate(years);
   const base = { spot, years, rate, dividendYield: q };
-  const atmIv = atmIvNearestSpot(rows, spot, (c, mid) =>
-    impliedVol(mid, { ...base, strike: c.strike, right: c.right }),
-  );
+  const american = ctx.exerciseStyle === "american";
+  const solve = american ? americanImpliedVol : impliedVol;
+  const greeksAt = american ? americanGreeks : bsmGreeks;
+  const atmIv = atmIvNearestSpot(rows, spot, (c, mid) => solve(mid, { ...base, strike: c.strike, right: c.right }));
 
   const templates = legTemplates(req.strategy, req.strikes);
   const priced = templates.map((t) => {
     if (t.right === "stock") return { t, quote: null, price: spot, iv: null, delta: 1, gamma: 0, theta: 0, vega: 0 };
     const field = `strikes[${t.strikeIndex}]`;
-    const atStrike = rows.filter((c) => sameStrike(c.strike, t.strike!));
+    const strike = t.strike ?? Number.NaN; // option legs always carry one
+    const atStrike = rows.filter((c) => sameStrike(c.strike, strike));
     if (atStrike.length === 0)
       throw new StrategyInputError(
         field,
-        `strike ${t.strike} is not listed for expiry ${req.expiry}${nearestStrikes(rows, t.right, t.strike!)}`,
+        `strike ${t.strike} is not listed for expiry ${req.expiry}${nearestStrikes(rows, t.right, strike)}`,
       );
     const quote = atStrike.find((c) => c.right === t.right);
     if (!quote)
       throw new StrategyInputError(
         field,
-        `no ${rightName(t.right)} is listed at strike ${t.strike} for expiry ${req.expiry}${nearestStrikes(rows, t.right, t.strike!)}`,
+        `no ${rightName(t.right)} is listed at strike ${t.strike} for expiry ${req.expiry}${nearestStrikes(rows, t.right, strike)}`,
       );
     if (!(quote.ask > 0) || !(quote.bid >= 0) || quote.ask < quote.bid) {
       throw new StrategyInputError(
@@ -197,7 +207,12 @@ export function buildStrategyOutput(
       );
     }
     const price = (quote.bid + quote.ask) / 2;
-    const iv = impliedVol(price, { ...base, strike: quote.strike, right: t.right });
+    const contract = { ...base, strike: quote.strike, right: t.right };
+    let iv = solve(price, contract);
+    // No time value on an American leg: the ATM IV is a vol that reproduces the mid if it prices it at exercise value.
+    if (iv === null && american && atmIv !== null && price <= exerciseValue(contract) + 1e-9 * spot) {
+      if (Math.abs(americanPrice({ ...contract, vol: atmIv }) - price) <= 1e-9 * spot) iv = atmIv;
+    }
     const vol = iv ?? atmIv;
     // Zero vol would publish the intrinsic limit as if it were a market reading; no volatility is a refusal.
     if (vol === null)
@@ -205,7 +220,7 @@ export function buildStrategyOutput(
         field,
         `no implied volatility: neither the ${rightName(t.right)} at strike ${t.strike} nor any contract near spot for expiry ${req.expiry} has a mid that a volatility reproduces`,
       );
-    const g = bsmGreeks({ ...base, strike: quote.strike, right: t.right, vol });
+    const g = greeksAt({ ...contract, vol });
     return { t, quote, price, iv, delta: g.delta, gamma: g.gamma, theta: g.theta / 365, vega: g.vega / 100 };
   });
 
@@ -303,7 +318,7 @@ export function strategyRiskFlags(legs: PricedLeg[], c: RiskContext): RiskFlag[]
   const divToExpiry = c.spot * (1 - Math.exp(-c.dividendYield * c.years));
   const assign = opts.filter((l) => {
     if (l.t.action !== "sell") return false;
-    const k = l.t.strike!;
+    const k = l.t.strike ?? Number.NaN; // option legs always carry one
     const intrinsic = Math.max(l.t.right === "C" ? c.spot - k : k - c.spot, 0);
     const extrinsic = l.price - intrinsic;
     const dividendRisk = l.t.right === "C" && intrinsic > 0 && c.dividendYield > 0 && extrinsic < divToExpiry;

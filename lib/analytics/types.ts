@@ -13,6 +13,16 @@ export interface Instrument {
   kind: "equity" | "etf" | "index" | "volatility_index";
   nextEarningsDate: string | null; // YYYY-MM-DD
   dividendYield: number; // continuous, decimal (0.012 = 1.2 %)
+  /** Unset: by kind (see exerciseStyleOf). */
+  exerciseStyle?: ExerciseStyle;
+}
+
+/** American: exercisable any day to expiry (US equity and ETF options); European: at expiry only (index options). */
+export type ExerciseStyle = "american" | "european";
+
+/** The instrument's exercise style: as set, else american for equities and ETFs, european for indices. */
+export function exerciseStyleOf(i: Pick<Instrument, "kind" | "exerciseStyle">): ExerciseStyle {
+  return i.exerciseStyle ?? (i.kind === "equity" || i.kind === "etf" ? "american" : "european");
 }
 
 export interface Bar {
@@ -93,7 +103,8 @@ export interface SymbolMetrics {
   putCallOiRatio: number | null;
   skew25d: number | null; // IV(25-delta put) − IV(25-delta call), decimal vol
   termSlope: number | null; // IV(90-day CM) − IV(30-day CM), decimal vol
-  expectedMove: { date: string; days: number; move: number; movePct: number } | null; // to next earnings
+  /** To next earnings; eventMovePct (the event's own 1-sd move, fraction) when the chain prices an event premium. */
+  expectedMove: { date: string; days: number; move: number; movePct: number; eventMovePct?: number } | null;
   daysToEarnings: number | null;
   liquidityScore: number; // 0–100
   avgSpreadPct: number | null; // mean (ask − bid) / mid of near-the-money contracts, fraction
@@ -102,6 +113,15 @@ export interface SymbolMetrics {
   momentum20d: number | null; // 20-session return, decimal
   trend50d: number | null; // close / 50-session SMA − 1, decimal
   flow: FlowSummary;
+  /** Per expiry: the forward used, its carry yield q (dividend + borrow, continuous) and whether parity or the yield gave it. */
+  forwards?: ExpiryForward[];
+}
+
+export interface ExpiryForward {
+  expiry: string;
+  forward: number;
+  impliedYield: number;
+  source: "parity" | "yield";
 }
 
 export interface FlowSummary {

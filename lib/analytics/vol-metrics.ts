@@ -10,7 +10,15 @@ import {
   putCallRatios,
 } from "./chain-metrics";
 import { definitions as priceDefinitions, momentum, realizedVol, trendVsSma } from "./price-metrics";
-import type { Bar, FlowSummary, Instrument, OptionQuote, SymbolMetrics } from "./types";
+import { definitions as eventDefinitions, eventExpectedMove, eventVariance } from "./event-move";
+import {
+  exerciseStyleOf,
+  type Bar,
+  type FlowSummary,
+  type Instrument,
+  type OptionQuote,
+  type SymbolMetrics,
+} from "./types";
 import {
   definitions as surfaceDefinitions,
   atmIvForExpiry,
@@ -65,7 +73,9 @@ export const symbolMetricsDefinitions = {
   ...definitions,
   ...priceDefinitions,
   ...chainDefinitions,
+  ...eventDefinitions,
   skew25d: surfaceDefinitions.skew25d,
+  forwards: surfaceDefinitions.impliedForward,
   termSlope: surfaceDefinitions.termSlope,
 } as const;
 
@@ -129,7 +139,7 @@ export function computeSymbolMetrics(input: SymbolMetricsInput): SymbolMetrics {
   const spot = closes[closes.length - 1];
   const q = instrument.dividendYield;
 
-  const smiles = impliedVolSmile(chain, spot, asOf, rate, q);
+  const smiles = impliedVolSmile(chain, spot, asOf, rate, q, exerciseStyleOf(instrument));
   const atmIv30 = constantMaturityAtmIvFromSmiles(smiles, 30);
   const atmIv90 = constantMaturityAtmIvFromSmiles(smiles, 90);
   const rank =
@@ -141,7 +151,12 @@ export function computeSymbolMetrics(input: SymbolMetricsInput): SymbolMetrics {
   const daysAhead = earnings ? calendarDaysUntil(asOf, earnings) : null;
   const daysToEarnings = daysAhead !== null && daysAhead >= 0 ? daysAhead : null;
   let expectedMove: SymbolMetrics["expectedMove"] = null;
-  if (earnings && daysToEarnings !== null) {
+  const ev = earnings && daysToEarnings !== null ? eventVariance(smiles, earnings) : null;
+  if (earnings && ev !== null) {
+    const m = eventExpectedMove(spot, ev, asOf, earnings);
+    if (m !== null)
+      expectedMove = { date: m.date, days: m.days, move: m.move, movePct: m.movePct, eventMovePct: m.eventMovePct };
+  } else if (earnings && daysToEarnings !== null) {
     // The first expiry on or after the event is the first whose ATM IV prices the event in.
     const eventIv = smiles
       .filter((s) => s.expiry >= earnings)
@@ -177,5 +192,11 @@ export function computeSymbolMetrics(input: SymbolMetricsInput): SymbolMetrics {
     momentum20d: momentum(closes, 20),
     trend50d: trendVsSma(closes, 50),
     flow: input.flow,
+    forwards: smiles.map((s) => ({
+      expiry: s.expiry,
+      forward: s.forward,
+      impliedYield: s.dividendYield ?? q,
+      source: s.forwardSource ?? "yield",
+    })),
   };
 }

@@ -2,10 +2,11 @@
  * Implied-volatility smiles per expiry, at-the-money IV, constant-maturity interpolation and 25-delta skew,
  * built from one option-chain snapshot. Conventions: ACT/365 year fractions; forward F = S·e^((r−q)T).
  */
-import { bsmGreeks, normCdf } from "./bsm";
+import { bsmGreeks, bsmPrice, normCdf } from "./bsm";
 import type { OptionRight } from "./bsm";
 import { impliedVol } from "./iv";
-import type { OptionQuote } from "./types";
+import { americanImpliedVol } from "./american";
+import type { ExerciseStyle, OptionQuote } from "./types";
 import { expiryClose } from "./exchange-calendar";
 
 export type RateFn = (years: number) => number;
@@ -23,22 +24,52 @@ export interface ExpirySmile {
   years: number; // ACT/365 from asOf to the expiry close
   rate: number; // continuous, decimal
   forward: number;
+  /** Carry yield q with F = S·e^((r−q)T): implied dividend plus borrow when the forward is implied, else the instrument's. */
+  dividendYield?: number;
+  /** parity: forward implied by put–call parity; yield: from the instrument's continuous dividend yield (fallback). */
+  forwardSource?: "parity" | "yield";
   points: SmilePoint[]; // ascending strike, one per strike
 }
 
 const MS_PER_YEAR = 365 * 86_400_000;
 /** Largest distance (fraction of the forward) over which an unbracketed forward takes the nearest strike's IV. */
 export const ATM_FLAT_BAND = 0.025;
+/** Put–call parity forward: strikes within this fraction of spot, each leg's (ask − bid)/mid at most PARITY_MAX_SPREAD. */
+export const PARITY_BAND = 0.1;
+export const PARITY_MAX_SPREAD = 0.25;
+/** The forward is the median over this many strikes with the smallest |C − P| (the nearest the forward). */
+export const PARITY_STRIKES = 3;
+/** An implied carry yield above this (decimal, annual) is a bad print, not a forward: fall back to the yield. */
+export const PARITY_MAX_YIELD = 1;
+/**
+ * Lowest implied carry yield accepted: a forward above S·e^((r + 0.01)T) would be a cash-and-carry arbitrage (buy the
+ * stock, sell it forward) beyond a 1 % funding spread, so such quotes are inconsistent, not a forward.
+ */
+export const PARITY_MIN_YIELD = -0.01;
 
 export const definitions = {
   yearFraction:
     "Time to expiry in years, ACT/365: (expiry close − as-of time) in milliseconds / (365 × 86,400,000). The expiry " +
     "close is 16:00 America/New_York (daylight saving included: 20:00 UTC in summer, 21:00 UTC in winter) on the last NYSE " +
-    "trading day on or before the expiry date (weekends and NYSE full-day holidays, computed by rule, roll back).",
+    "trading day on or before the expiry date (weekends and NYSE full-day holidays, computed by rule, roll back), or " +
+    "13:00 New York when that day is an NYSE early close (the day before Independence Day when a Monday–Thursday, the " +
+    "day after Thanksgiving, Christmas Eve when a Monday–Thursday).",
   impliedVolSmile:
     "Per expiry, the implied volatility of each strike from the quote mid price (bid + ask) / 2, skipping quotes with " +
     "bid ≤ 0 or ask < bid. Out-of-the-money contracts are used: puts for strikes below the forward F = S·e^((r−q)T), " +
-    "calls at or above it; the in-the-money contract stands in only when the out-of-the-money one has no usable quote.",
+    "calls at or above it; the in-the-money contract stands in only when the out-of-the-money one has no usable quote. " +
+    "Options of American exercise style (equities and ETFs unless the instrument says otherwise) are solved with the " +
+    "American model (see americanImpliedVol), European ones (indices) with Black-Scholes-Merton.",
+  impliedForward:
+    "Forward per expiry (USD) from put–call parity, the way market makers strip it: over strikes within ±10 % of spot " +
+    "whose call and put both have a usable quote with (ask − bid)/mid ≤ 0.25, take the 3 with the smallest |C − P| " +
+    "(mids) and the median of F = K + e^(rT)·(C − P); the estimates must agree within the widest (call + put) bid-ask width of " +
+    "those strikes (× e^(rT)), else the quotes do not pin one forward. For American-style options the mids are first made European: " +
+    "each is replaced by the Black-Scholes-Merton price at its American implied vol under the raw forward, and the " +
+    "forward is stripped again. The implied carry yield q = r − ln(F/S)/T (dividends plus borrow, continuous, decimal) " +
+    "is published per expiry and every IV, delta, moneyness, ATM and skew figure of that expiry uses F and q. When no " +
+    "strike qualifies, or the implied q is above 1 or below −0.01 (a forward beyond the cash-and-carry bound " +
+    "S·e^((r + 0.01)T) is an arbitrage, so the quotes are inconsistent), the forward is S·e^((r−q)T) with the instrument's dividend yield, and the source says yield.",
   atmIv:
     "At-the-money implied volatility of one expiry (decimal): the smile's IV at the forward F = S·e^((r−q)T), linearly " +
     "interpolated in strike between the two listed strikes bracketing F. When F is not bracketed, the IV of the nearest " +
@@ -71,6 +102,77 @@ function usableMid(q: OptionQuote): number | null {
   return (q.bid + q.ask) / 2;
 }
 
+export interface ImpliedForward {
+  forward: number;
+  /** q with F = S·e^((r−q)T) (continuous, decimal): implied dividend plus borrow, or the instrument's yield. */
+  dividendYield: number;
+  source: "parity" | "yield";
+}
+
+const relSpread = (q: OptionQuote) => (q.ask - q.bid) / ((q.ask + q.bid) / 2);
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : 0.5 * (s[m - 1] + s[m]);
+};
+
+/** Forward of one expiry from put–call parity (see definitions.impliedForward); the yield forward when none qualifies. */
+export function impliedForward(
+  quotes: readonly OptionQuote[],
+  spot: number,
+  years: number,
+  rate: number,
+  q: number,
+  style: ExerciseStyle = "european",
+): ImpliedForward {
+  const fallback: ImpliedForward = { forward: spot * Math.exp((rate - q) * years), dividendYield: q, source: "yield" };
+  const pairs = new Map<number, { C?: OptionQuote; P?: OptionQuote }>();
+  for (const quote of quotes) {
+    if (Math.abs(quote.strike / spot - 1) > PARITY_BAND || usableMid(quote) === null) continue;
+    if (!(relSpread(quote) <= PARITY_MAX_SPREAD)) continue;
+    const pair = pairs.get(quote.strike) ?? {};
+    pair[quote.right] ??= quote;
+    pairs.set(quote.strike, pair);
+  }
+  const mids = [...pairs.entries()]
+    .flatMap(([strike, p]) =>
+      p.C && p.P ? [{ strike, call: mid(p.C), put: mid(p.P), width: p.C.ask - p.C.bid + p.P.ask - p.P.bid }] : [],
+    )
+    .sort((a, b) => Math.abs(a.call - a.put) - Math.abs(b.call - b.put))
+    .slice(0, PARITY_STRIKES);
+  if (mids.length === 0) return fallback;
+  const growth = Math.exp(rate * years);
+  let estimates = mids.map((m) => m.strike + growth * (m.call - m.put));
+  let forward = median(estimates);
+  if (style === "american" && forward > 0) {
+    // American mids carry early-exercise premia that parity does not: strip them at each contract's own vol.
+    const carry = rate - Math.log(forward / spot) / years;
+    const base = { spot, years, rate, dividendYield: carry };
+    const european = mids.flatMap((m) => {
+      const cv = americanImpliedVol(m.call, { ...base, strike: m.strike, right: "C" });
+      const pv = americanImpliedVol(m.put, { ...base, strike: m.strike, right: "P" });
+      if (cv === null || pv === null) return [];
+      const c = bsmPrice({ ...base, strike: m.strike, right: "C", vol: cv });
+      const p = bsmPrice({ ...base, strike: m.strike, right: "P", vol: pv });
+      return [m.strike + growth * (c - p)];
+    });
+    if (european.length > 0) {
+      estimates = european;
+      forward = median(european);
+    }
+  }
+  // Strikes that disagree by more than their quotes' widths do not pin one forward (stale or inconsistent quotes).
+  const width = growth * Math.max(...mids.map((m) => m.width)) + 1e-6 * spot;
+  if (Math.max(...estimates) - Math.min(...estimates) > width) return fallback;
+  const dividendYield = rate - Math.log(forward / spot) / years;
+  if (!(forward > 0) || !(dividendYield >= PARITY_MIN_YIELD && dividendYield <= PARITY_MAX_YIELD)) return fallback;
+  return { forward, dividendYield, source: "parity" };
+}
+
+function mid(q: OptionQuote): number {
+  return (q.bid + q.ask) / 2;
+}
+
 /** Smiles of every unexpired expiry in the chain, ascending by expiry; expiries with no solvable quote are dropped. */
 export function impliedVolSmile(
   quotes: OptionQuote[],
@@ -78,41 +180,44 @@ export function impliedVolSmile(
   asOf: Date,
   rate: RateFn,
   q: number,
+  style: ExerciseStyle = "european",
 ): ExpirySmile[] {
+  const solve = style === "american" ? americanImpliedVol : impliedVol;
   const byExpiry = new Map<string, OptionQuote[]>();
   for (const quote of quotes) {
-    const list = byExpiry.get(quote.expiry) ?? [];
-    list.push(quote);
-    byExpiry.set(quote.expiry, list);
+    const list = byExpiry.get(quote.expiry);
+    if (list) list.push(quote);
+    else byExpiry.set(quote.expiry, [quote]);
   }
   const smiles: ExpirySmile[] = [];
-  for (const expiry of [...byExpiry.keys()].sort()) {
+  for (const [expiry, list] of [...byExpiry.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const years = yearFraction(asOf, expiry);
     if (!(years > 0)) continue;
     const r = rate(years);
-    const forward = spot * Math.exp((r - q) * years);
+    const implied = impliedForward(list, spot, years, r, q, style);
+    const { forward, dividendYield } = implied;
     const byStrike = new Map<number, { C?: OptionQuote; P?: OptionQuote }>();
-    for (const quote of byExpiry.get(expiry)!) {
+    for (const quote of list) {
       if (usableMid(quote) === null) continue;
       const pair = byStrike.get(quote.strike) ?? {};
       pair[quote.right] ??= quote;
       byStrike.set(quote.strike, pair);
     }
     const points: SmilePoint[] = [];
-    for (const strike of [...byStrike.keys()].sort((a, b) => a - b)) {
-      const pair = byStrike.get(strike)!;
+    for (const [strike, pair] of [...byStrike.entries()].sort(([a], [b]) => a - b)) {
       const otm: OptionRight = strike < forward ? "P" : "C";
       const candidates = [pair[otm], pair[otm === "P" ? "C" : "P"]].filter((x): x is OptionQuote => x !== undefined);
       for (const quote of candidates) {
-        const mid = usableMid(quote)!;
-        const iv = impliedVol(mid, { spot, strike, years, rate: r, dividendYield: q, right: quote.right });
+        const m = mid(quote);
+        const iv = solve(m, { spot, strike, years, rate: r, dividendYield, right: quote.right });
         if (iv === null) continue;
-        const callDelta = bsmGreeks({ spot, strike, years, rate: r, dividendYield: q, vol: iv, right: "C" }).delta;
-        points.push({ strike, right: quote.right, mid, iv, callDelta });
+        const callDelta = bsmGreeks({ spot, strike, years, rate: r, dividendYield, vol: iv, right: "C" }).delta;
+        points.push({ strike, right: quote.right, mid: m, iv, callDelta });
         break;
       }
     }
-    if (points.length > 0) smiles.push({ expiry, years, rate: r, forward, points });
+    if (points.length > 0)
+      smiles.push({ expiry, years, rate: r, forward, dividendYield, forwardSource: implied.source, points });
   }
   return smiles;
 }
@@ -164,15 +269,17 @@ export function constantMaturityAtmIv(
   rateFn: RateFn,
   q: number,
   targetDays = 30,
+  style: ExerciseStyle = "european",
 ): number | null {
-  return constantMaturityAtmIvFromSmiles(impliedVolSmile(chain, spot, asOf, rateFn, q), targetDays);
+  return constantMaturityAtmIvFromSmiles(impliedVolSmile(chain, spot, asOf, rateFn, q, style), targetDays);
 }
 
 /**
  * IV at a given call delta: IV is linear in strike between listed strikes, and the strike whose own BSM call delta
  * e^(−qT)·N(d1(K, σ(K))) equals the target is solved by bisection inside the bracketing pair. Null outside the smile.
  */
-export function ivAtCallDelta(smile: ExpirySmile, callDelta: number, q = 0): number | null {
+export function ivAtCallDelta(smile: ExpirySmile, callDelta: number, fallbackQ = 0): number | null {
+  const q = smile.dividendYield ?? fallbackQ;
   const pts = [...smile.points].sort((a, b) => a.strike - b.strike);
   const sqrtT = Math.sqrt(smile.years);
   const dfq = Math.exp(-q * smile.years);
@@ -213,8 +320,9 @@ export function skew25Delta(smiles: ExpirySmile[], q: number, targetDays = 30): 
     (a, b) => Math.abs(a.years * 365 - targetDays) - Math.abs(b.years * 365 - targetDays),
   );
   for (const smile of ranked) {
-    const callIv = ivAtCallDelta(smile, 0.25, q);
-    const putIv = ivAtCallDelta(smile, Math.exp(-q * smile.years) - 0.25, q);
+    const qT = smile.dividendYield ?? q;
+    const callIv = ivAtCallDelta(smile, 0.25, qT);
+    const putIv = ivAtCallDelta(smile, Math.exp(-qT * smile.years) - 0.25, qT);
     if (callIv === null || putIv === null) continue;
     return { expiry: smile.expiry, days: smile.years * 365, putIv, callIv, skew: putIv - callIv };
   }

@@ -88,12 +88,10 @@ export function buildYieldCurve(rows: readonly TreasuryYield[]): YieldCurve | nu
     const seen = byTenor.get(r.tenor);
     if (!seen || r.date >= seen.date) byTenor.set(r.tenor, { date: r.date, yieldPct: r.yieldPct });
   }
-  const curve: YieldCurvePoint[] = TENORS.filter((t) => byTenor.has(t)).map((tenor) => ({
-    tenor,
-    years: TENOR_YEARS[tenor],
-    yieldPct: byTenor.get(tenor)!.yieldPct,
-    date: byTenor.get(tenor)!.date,
-  }));
+  const curve: YieldCurvePoint[] = TENORS.flatMap((tenor) => {
+    const point = byTenor.get(tenor);
+    return point ? [{ tenor, years: TENOR_YEARS[tenor], yieldPct: point.yieldPct, date: point.date }] : [];
+  });
   const oldestDate = curve.reduce((m, p) => (p.date < m ? p.date : m), date);
 
   const spread10y2y = spreadBp(byTenor, "10Y", "2Y");

@@ -3,10 +3,12 @@ import { definitions as chainDefs } from "../analytics/chain-metrics";
 import { definitions as priceDefs } from "../analytics/price-metrics";
 import { symbolMetricsDefinitions } from "../analytics/vol-metrics";
 import { definitions as ivDefs } from "../analytics/iv";
+import { definitions as americanDefs, ivDefinitions as americanIvDefs } from "../analytics/american";
 import { definitions as surfaceDefs } from "../analytics/vol-surface";
 import { definitions as ivHistoryDefs } from "../analytics/iv-history";
 import { definitions as flowDefs } from "../analytics/flow";
 import { definitions as flowFilterDefs } from "../analytics/flow-filters";
+import { definitions as conditionDefs } from "../analytics/trade-conditions";
 import { definitions as noTradeDefs } from "../analytics/no-trade";
 import { definitions as curveDefs } from "../analytics/yield-curve";
 import { definitions as sentimentDefs } from "../analytics/market-sentiment";
@@ -78,7 +80,9 @@ Expiries, "today" and day counts follow the exchange: America/New_York (daylight
 trading at 16:00 New York time (20:00 UTC in summer, 21:00 UTC in winter) on the last NYSE trading day on or before the
 listed expiry date; NYSE full-day holidays (New Year's Day, Martin Luther King Jr. Day, Washington's Birthday, Good
 Friday, Memorial Day, Juneteenth, Independence Day, Labor Day, Thanksgiving, Christmas; Saturday holidays observed on
-Friday, Sunday ones on Monday, a Saturday New Year's Day not observed) are computed by rule. Time to expiry is ACT/365
+Friday, Sunday ones on Monday, a Saturday New Year's Day not observed) are computed by rule, and so are the 13:00 early
+closes (the day before Independence Day when a Monday–Thursday, the day after Thanksgiving, Christmas Eve when a
+Monday–Thursday), on which options stop trading at 13:00 New York time. Time to expiry is ACT/365
 in milliseconds to that close. The 52-week IV lookback is dated by UTC snapshot date.
 `.trim();
 
@@ -92,8 +96,14 @@ export function metricDefinitions(): Record<string, Record<string, string>> {
       ...chainDefs,
       ...priceDefs,
     },
-    "implied volatility and the volatility surface": { ...ivDefs, ...surfaceDefs, ...ivHistoryDefs },
-    "options flow (events, premium, side, sentiment, filters)": { ...flowDefs, ...flowFilterDefs },
+    "implied volatility and the volatility surface": {
+      ...ivDefs,
+      ...americanDefs,
+      ...americanIvDefs,
+      ...surfaceDefs,
+      ...ivHistoryDefs,
+    },
+    "options flow (events, premium, side, sentiment, filters)": { ...flowDefs, ...flowFilterDefs, ...conditionDefs },
     "no-trade analysis (8 risk categories, checks, decision)": noTradeDefs,
     "yield curve (tenors, interpolation, inversion, spreads in basis points)": curveDefs,
     "market sentiment (score, label, components, weights)": sentimentDefs,

@@ -94,7 +94,7 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
     const ivHistory = (snap.ivHistoryBySymbol.get(instrument.symbol) ?? []).filter(
       (p) => p.date < today && p.date >= from,
     );
-    const historyKey = `${ivHistory.length}|${ivHistory.at(-1)?.date ?? ""}:${ivHistory.at(-1)?.atmIv30 ?? ""}|${ivHistory[0]?.date ?? ""}|${curveKey}|${instrument.dividendYield}`;
+    const historyKey = `${ivHistory.length}|${ivHistory.at(-1)?.date ?? ""}:${ivHistory.at(-1)?.atmIv30 ?? ""}|${ivHistory[0]?.date ?? ""}|${curveKey}|${instrument.dividendYield}|${instrument.exerciseStyle ?? ""}`;
     const inputKey = `${chain.length}|${chainAsOf.getTime()}|${lastBar.ts.getTime()}|${lastBar.close}|${trades.length}|${lastTrade?.ts.getTime() ?? 0}|${historyKey}|${instrument.nextEarningsDate}`;
     const prev = previous?.symbols.get(instrument.symbol);
     if (prev && prev.inputKey === inputKey) {
@@ -103,7 +103,8 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
     }
     const oi = new Map<string, number>();
     for (const q of chain) oi.set(`${q.expiry}|${q.strike}|${q.right}`, q.openInterest);
-    const flowEvents = buildFlowEvents(trades, (c) => oi.get(`${c.expiry}|${c.strike}|${c.right}`) ?? null);
+    const spot = lastBar.close;
+    const flowEvents = buildFlowEvents(trades, (c) => oi.get(`${c.expiry}|${c.strike}|${c.right}`) ?? null, { spot });
     const asOf = newest([chainAsOf, lastBar.ts, ...(lastTrade ? [lastTrade.ts] : [])]) ?? lastBar.ts;
     const metrics = computeSymbolMetrics({
       instrument,

@@ -3,7 +3,7 @@
  * symbols at a time (bounded memory), each with the Treasury curve in force that day, and persists the results.
  */
 import type { Db } from "../db/client";
-import type { Bar, Instrument, MarketEnv, TreasuryYield } from "../analytics/types";
+import { exerciseStyleOf, type Bar, type Instrument, type MarketEnv, type TreasuryYield } from "../analytics/types";
 import { atmIvHistory, closesByDate } from "../analytics/iv-history";
 import { buildYieldCurve, riskFreeRate } from "../analytics/yield-curve";
 import {
@@ -68,6 +68,7 @@ async function solveGaps(
   if (gaps.length === 0) return 0;
   const rateOn = ratesByDate(await loadYieldHistory(db, env));
   const dividend = new Map(instruments.map((i) => [i.symbol, i.dividendYield]));
+  const style = new Map(instruments.map((i) => [i.symbol, exerciseStyleOf(i)]));
   const bySymbol = new Map<string, HistoryGap[]>();
   for (const g of gaps) getOrInsert(bySymbol, g.symbol, () => []).push(g);
   const symbols = [...bySymbol.keys()];
@@ -84,7 +85,7 @@ async function solveGaps(
       const q = dividend.get(symbol) ?? 0;
       for (const snap of snapshots.get(symbol) ?? []) {
         const date = snap[0].asOf.toISOString().slice(0, 10);
-        const [point] = atmIvHistory([snap], closes, rateOn(date), q);
+        const [point] = atmIvHistory([snap], closes, rateOn(date), q, 30, style.get(symbol));
         points.push({ symbol, date, atmIv30: point?.atmIv30 ?? Number.NaN });
       }
     }

@@ -15,6 +15,7 @@ import type { MarketView, SymbolAnalytics } from "./compute";
 import { listedExpiries, openExpiries, symbolEntry } from "./discovery";
 import { aiSummaryData, flowEventData, noTradeData, signalScoreData, tickerSummaryData } from "./payloads";
 import type { AnalyticsEngine, FlowQuery, Served, ViewSpec } from "./types";
+import { exerciseStyleOf } from "../analytics/types";
 
 type Queries = Omit<AnalyticsEngine, "ready" | "stop">;
 
@@ -105,10 +106,14 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
             type: q.type,
             since: q.since,
             limit: q.limit,
+            side: q.side,
+            expiryFrom: q.expiryFrom,
+            expiryTo: q.expiryTo,
+            moneyness: q.moneyness,
           });
           return { events: events.map(flowEventData), count: events.length };
         };
-        const key = `flow:${q.symbol ?? ""}:${q.minPremium ?? ""}:${q.type ?? ""}:${q.limit}`;
+        const key = `flow:${q.symbol ?? ""}:${q.minPremium ?? ""}:${q.type ?? ""}:${q.limit}:${q.side ?? ""}:${q.expiryFrom ?? ""}:${q.expiryTo ?? ""}:${q.moneyness ?? ""}`;
         const data = q.since ? schemas.optionsFlow.parse(build()) : once(view, key, schemas.optionsFlow, build);
         return served(data, symbolAsOf ?? flowAsOf);
       });
@@ -238,6 +243,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
             chain: a.chain,
             rate: view.rate,
             dividendYield: a.instrument.dividendYield,
+            exerciseStyle: exerciseStyleOf(a.instrument),
             nextEarningsDate: a.instrument.nextEarningsDate,
           });
           return served(schemas.researchOutput.parse({ output, riskFlags, disclaimer: DISCLAIMER }), a.asOf);

@@ -23,6 +23,10 @@ export interface FlowQuery {
   type?: "sweep" | "block" | "unusual";
   since?: Date;
   limit: number;
+  side?: "ask" | "ask_side" | "mid" | "bid_side" | "bid" | "unknown";
+  expiryFrom?: string;
+  expiryTo?: string;
+  moneyness?: "itm" | "atm" | "otm";
 }
 
 /** A payload typed by its response schema (lib/contract/responses.ts). */

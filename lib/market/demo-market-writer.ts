@@ -6,7 +6,7 @@ import { invalidateIvHistory } from "./iv-history-store";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { bumpMarketVersion, readMarketVersions } from "./versions";
-import { BARS, INSTRUMENTS, QUOTES, TRADES, YIELDS, bulkInsert, type Tx } from "./store-bulk";
+import { BARS, INSTRUMENTS, INSTRUMENT_STYLES, QUOTES, TRADES, YIELDS, bulkInsert, type Tx } from "./store-bulk";
 import {
   generateDemoMarket,
   generateBarsAt,
@@ -53,10 +53,23 @@ export async function seedDemoMarket(db: Db, opts: { seed: number | string; now:
   const version = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_WRITE_LOCK})`);
     await invalidateIvHistory(tx, "demo", { all: true }); // the whole market is rewritten: so is what derives from it
-    for (const table of ["option_trades", "option_quotes", "bars", "treasury_yields", "instruments"]) {
+    for (const table of [
+      "option_trades",
+      "option_quotes",
+      "bars",
+      "treasury_yields",
+      "instrument_exercise_styles",
+      "instruments",
+    ]) {
       await tx.execute(sql`delete from ${sql.raw(table)} where env = 'demo'`);
     }
     await bulkInsert(tx, "demo", INSTRUMENTS, m.instruments);
+    await bulkInsert(
+      tx,
+      "demo",
+      INSTRUMENT_STYLES,
+      m.instruments.filter((i) => i.exerciseStyle !== undefined),
+    );
     await bulkInsert(tx, "demo", BARS, [...m.dailyBars, ...m.intradayBars]);
     await bulkInsert(tx, "demo", YIELDS, m.yields);
     await bulkInsert(tx, "demo", QUOTES, [...m.chainHistory, ...m.chain]);
@@ -122,7 +135,10 @@ export async function advanceDemoMarket(
     await writeBars(tx, seed, touched, from, to);
     if (sessionChanged) {
       await bulkInsert(tx, "demo", YIELDS, generateYields(seed, touched));
-      await bulkInsert(tx, "demo", INSTRUMENTS, demoInstruments(seed, to), "update");
+      const instruments = demoInstruments(seed, to);
+      await bulkInsert(tx, "demo", INSTRUMENTS, instruments, "update");
+      const styled = instruments.filter((i) => i.exerciseStyle !== undefined);
+      await bulkInsert(tx, "demo", INSTRUMENT_STYLES, styled, "update");
       await pruneIntraday(tx, sessionOpen(currentSession(to)) - KEEP_INTRADAY_MS);
     }
     if (newChain) await writeChain(tx, seed, prevAsOf, asOf, to);

@@ -33,6 +33,16 @@ export const INSTRUMENTS: TableSpec<Instrument> = {
   ],
 };
 
+/** Explicit exercise styles (write only the instruments that set one). */
+export const INSTRUMENT_STYLES: TableSpec<Instrument> = {
+  table: "instrument_exercise_styles",
+  key: "env, symbol",
+  columns: [
+    ["symbol", "text", (r) => r.symbol],
+    ["exercise_style", "text", (r) => r.exerciseStyle ?? null],
+  ],
+};
+
 export const BARS: TableSpec<Bar> = {
   table: "bars",
   key: "env, symbol, interval, ts",

@@ -5,7 +5,17 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { arrayLiteral } from "../db/array-literal";
-import type { Bar, Instrument, MarketEnv, OptionQuote, OptionTrade, Tenor, TreasuryYield } from "../analytics/types";
+import type {
+  Bar,
+  ExerciseStyle,
+  Instrument,
+  MarketEnv,
+  OptionQuote,
+  OptionTrade,
+  Tenor,
+  TreasuryYield,
+} from "../analytics/types";
+import { newYorkDate, newYorkInstant } from "../analytics/exchange-calendar";
 import { getOrInsert } from "../util/get-or-insert";
 
 export interface MarketSnapshot {
@@ -13,7 +23,7 @@ export interface MarketSnapshot {
   dailyBarsBySymbol: Map<string, Bar[]>; // ascending, at most DAILY_BARS per symbol
   latestChainBySymbol: Map<string, OptionQuote[]>; // the newest snapshot per symbol
   chainHistoryBySymbol: Map<string, OptionQuote[][]>; // newest snapshot of each earlier UTC date, ascending; excludes the latest (empty without `withHistory`)
-  tradesBySymbol: Map<string, OptionTrade[]>; // the 24 h ending at each symbol's newest print, ascending
+  tradesBySymbol: Map<string, OptionTrade[]>; // from the New York day 24 h before each symbol's newest print, ascending
   yields: TreasuryYield[]; // the last YIELD_DATES dates, ascending
   version: number;
   /**
@@ -38,6 +48,12 @@ const DAILY_BARS = 300;
 const HISTORY_DAYS = 400; // calendar days of EOD chain history: a little over 252 sessions
 const YIELD_DATES = 30;
 const TRADE_WINDOW_MS = 24 * 3600_000;
+/**
+ * Trades are read from the New York midnight that starts the day 24 h before a symbol's newest print: at least the
+ * last 24 h, and whole New York days, so a day's cumulative volume (the unusual-flow rule) never restarts at the edge.
+ */
+const tradeWindowStart = (newest: Date) =>
+  newYorkInstant(newYorkDate(new Date(+newest - TRADE_WINDOW_MS)), 0).getTime();
 const FAR_FUTURE = "9999-12-31T00:00:00Z";
 
 const ms = (v: unknown) => new Date(Number(v));
@@ -48,8 +64,9 @@ const tradeColumns = sql`
   select t.trade_id, t.symbol, round(extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.expiry::text as expiry, t.strike, t."right",
          t.price, t.size, t.exchange, t.condition, t.bid, t.ask`;
 const instrumentsQuery = (env: MarketEnv) => sql`
-  select symbol, name, sector, kind, next_earnings_date::text as next_earnings_date, dividend_yield
-  from instruments where env = ${env} order by symbol`;
+  select i.symbol, i.name, i.sector, i.kind, i.next_earnings_date::text as next_earnings_date, i.dividend_yield, s.exercise_style
+  from instruments i left join instrument_exercise_styles s on s.env = i.env and s.symbol = i.symbol
+  where i.env = ${env} order by i.symbol`;
 /**
  * The newest YIELD_DATES dates with a published yield on or before the cutoff (an ISO instant), every tenor of them.
  */
@@ -126,7 +143,8 @@ export async function loadMarketSnapshot(db: Db, env: MarketEnv, opts: LoadOptio
         cross join lateral (select max(ts) as newest from option_trades
                             where env = i.env and symbol = i.symbol and ts <= ${cutoff}::timestamptz) n
         join option_trades t on t.env = i.env and t.symbol = i.symbol
-          and t.ts > n.newest - interval '24 hours' and t.ts <= n.newest
+          and t.ts >= ((n.newest - interval '24 hours') at time zone 'America/New_York')::date::timestamp at time zone 'America/New_York'
+          and t.ts <= n.newest
         where i.env = ${env}
         order by t.ts, t.trade_id`);
       const yieldRows = await tx.execute<Row>(yieldsQuery(env, cutoff));
@@ -246,11 +264,11 @@ function merge(previous: MarketSnapshot, newer: MarketSnapshot): MarketSnapshot 
     );
     const all = [...oldTrades, ...(newer.tradesBySymbol.get(symbol) ?? []).filter((t) => !seen.has(t.tradeId))];
     if (all.length) {
-      // The 24 h ending at the newest print, as the full read selects them.
-      const since = +all[all.length - 1].ts - TRADE_WINDOW_MS;
+      // As the full read selects them: from the New York midnight starting the day 24 h before the newest print.
+      const since = tradeWindowStart(all[all.length - 1].ts);
       tradesBySymbol.set(
         symbol,
-        all.filter((t) => +t.ts > since),
+        all.filter((t) => +t.ts >= since),
       );
     }
   }
@@ -279,6 +297,7 @@ function assemble(
     kind: r.kind as Instrument["kind"],
     nextEarningsDate: (r.next_earnings_date as string | null) ?? null,
     dividendYield: num(r.dividend_yield),
+    ...(r.exercise_style ? { exerciseStyle: r.exercise_style as ExerciseStyle } : {}),
   }));
   const dailyBarsBySymbol = new Map<string, Bar[]>();
   for (const r of barRows) {

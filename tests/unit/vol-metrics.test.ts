@@ -244,6 +244,7 @@ test("computeSymbolMetrics on a flat 25 % chain with a hand-checkable price hist
     kind: "equity",
     nextEarningsDate: "2026-01-20",
     dividendYield: q,
+    exerciseStyle: "european", // the chain is priced with BSM: this test is about assembling the metrics
   };
   const flow = { bullishPremium: 0, bearishPremium: 0, netPremium: 0, sweepCount: 0, blockCount: 0, unusualCount: 0 };
   const ivHistory = [0.1, 0.4, ...Array(17).fill(0.2)].map((atmIv30, i) => ({

@@ -1,8 +1,9 @@
 /**
- * Option quotes of the demo market: BSM prices off the demo surface, spreads that widen away from the money and at
+ * Option quotes of the demo market: BSM (American for DEMO_AMERICAN names) prices off the demo surface, spreads that widen away from the money and at
  * the short and long ends, and volume / open interest concentrated near the money and in the front months.
  */
 import { bsmPrice, type OptionRight } from "../../analytics/bsm";
+import { americanPrice } from "../../analytics/american";
 import type { OptionQuote } from "../../analytics/types";
 import { DAY_MS, sessionMinute, cumulativeVolumeShare } from "./calendar";
 import { Rng, extendKey, fmix32, rngFor, streamKey } from "./prng";
@@ -17,7 +18,7 @@ import {
   type ExpiryPoint,
   type SurfaceContext,
 } from "./surface";
-import type { DemoSymbol } from "./universe";
+import { demoExerciseStyle, type DemoSymbol } from "./universe";
 
 const RIGHTS: OptionRight[] = ["C", "P"];
 
@@ -66,7 +67,8 @@ export function expiryQuoter(ctx: SurfaceContext, expiry: Expiry, tilt: number):
 export function quoteContract(q: ExpiryQuoter, strike: number, right: OptionRight): OptionQuote {
   const { ctx, expiry, days } = q;
   const sp = surfacePoint(ctx, q.live, strike);
-  const mid = bsmPrice({
+  const model = demoExerciseStyle(ctx.sym) === "american" ? americanPrice : bsmPrice;
+  const mid = model({
     spot: ctx.spot,
     strike,
     years: q.live.years,

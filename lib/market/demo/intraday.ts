@@ -46,7 +46,7 @@ const scratch = new Float64Array(SESSION_MINUTES + 1);
 /** Log prices at minutes 0…390 into `scratch` (index 0 = open, 390 = close). */
 function logPath(seed: number | string, symbol: string, dayMs: number): Float64Array {
   const point = dailyPoint(seed, symbol, dayMs);
-  const kind = demoSymbol(symbol)!.kind;
+  const kind = demoSymbol(symbol)?.kind ?? "equity";
   const rho = CORRELATION[kind];
   const common = marketShocks(seed, dayMs);
   const rng = rngFor(seed, "minute", symbol, dayMs);

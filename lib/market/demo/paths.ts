@@ -67,10 +67,23 @@ function walk(seed: string, sym: DemoSymbol): SymbolWalk {
   return { sym, rng: rngFor(seed, "daily", sym.symbol), logPrice: Math.log(sym.basePrice), volState: 0, points: [] };
 }
 
+/** The one demo symbol matching `pick` (the universe always lists one index and one volatility index). */
+function universeMember(pick: (s: (typeof DEMO_UNIVERSE)[number]) => boolean): (typeof DEMO_UNIVERSE)[number] {
+  const s = DEMO_UNIVERSE.find(pick);
+  if (!s) throw new Error("demo universe lacks a required symbol");
+  return s;
+}
+
 function createState(seed: string): PathState {
   const equities = new Map(DEMO_UNIVERSE.filter(isTradedProduct).map((s) => [s.symbol, walk(seed, s)]));
-  const index = walk(seed, DEMO_UNIVERSE.find((s) => s.kind === "index")!);
-  const vix = walk(seed, DEMO_UNIVERSE.find((s) => s.kind === "volatility_index")!);
+  const index = walk(
+    seed,
+    universeMember((s) => s.kind === "index"),
+  );
+  const vix = walk(
+    seed,
+    universeMember((s) => s.kind === "volatility_index"),
+  );
   return { seed, marketRng: rngFor(seed, "market"), regime: "calm", indexVol: 0.15, days: [], index, vix, equities };
 }
 

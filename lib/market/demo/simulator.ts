@@ -7,7 +7,7 @@ import { DAY_MS, chainAsOf, currentSession, isoDate, sessionClose, sessionOpen, 
 import { reducedChain, symbolChain } from "./chain";
 import { dailyBarAt, fiveMinuteBars } from "./intraday";
 import { generateTradesBetween } from "./trades";
-import { nextEarnings, selectUniverse } from "./universe";
+import { demoExerciseStyle, nextEarnings, selectUniverse } from "./universe";
 import { yieldCurve } from "./yields";
 
 export { generateTradesBetween } from "./trades";
@@ -44,6 +44,7 @@ export function demoInstruments(seed: number | string, t: Date | number, symbols
       kind: s.kind,
       nextEarningsDate: earnings === null ? null : isoDate(earnings),
       dividendYield: s.dividendYield,
+      exerciseStyle: demoExerciseStyle(s),
     };
   });
 }

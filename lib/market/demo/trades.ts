@@ -106,7 +106,12 @@ function eventTrades(seed: number | string, sym: DemoSymbol, dayMs: number, seq:
   const block = !sweep && kind < 0.08;
   let pickW = rng.next() * expiries.reduce((s, _e, i) => s + 1 / (1 + 0.6 * i), 0);
   let ei = 0;
-  while (ei < expiries.length - 1 && (pickW -= 1 / (1 + 0.6 * ei)) > 0) ei++;
+  for (;;) {
+    if (ei >= expiries.length - 1) break;
+    pickW -= 1 / (1 + 0.6 * ei);
+    if (!(pickW > 0)) break;
+    ei++;
+  }
   const expiry = expiries[ei];
   const tilt = putTilt(ctx);
   const right = rng.next() < 1 / (1 + tilt) ? "C" : "P";

@@ -149,6 +149,16 @@ export const DEMO_UNIVERSE: readonly DemoSymbol[] = [
   })),
 ];
 
+/**
+ * The demo's options are priced by its own model with this exercise style (the analytics read it from the
+ * instrument): European everywhere except the dividend payers in DEMO_AMERICAN, priced American (lib/analytics/american)
+ * as listed US equity options are, so the demo runs the same American, implied-forward and event code as live data.
+ */
+export const DEMO_AMERICAN: ReadonlySet<string> = new Set(["XOM", "PG", "JNJ"]);
+export function demoExerciseStyle(sym: Pick<DemoSymbol, "symbol">): "american" | "european" {
+  return DEMO_AMERICAN.has(sym.symbol) ? "american" : "european";
+}
+
 /** Kinds that follow their own price path driven by the index factor (everything but the index and the VIX). */
 export const isTradedProduct = (sym: DemoSymbol) => sym.kind === "equity" || sym.kind === "etf";
 

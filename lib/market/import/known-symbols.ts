@@ -14,9 +14,10 @@ export async function findUnknownSymbols<R>(
   env: MarketEnv,
   lines?: readonly number[],
 ): Promise<ImportError[]> {
-  if (!spec.symbol) return [];
+  const symbolFn = spec.symbol;
+  if (!symbolFn) return [];
   const symbolOf = (row: R): string | null => {
-    const s = spec.symbol!(row);
+    const s = symbolFn(row);
     return typeof s === "string" && SYMBOL_RE.test(s) ? s : null;
   };
   const wanted = [...new Set(rows.map(symbolOf).filter((s): s is string => s !== null))];

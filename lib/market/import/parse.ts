@@ -67,7 +67,9 @@ export function parseCsvText<K extends ImportKind>(kind: K, text: string): Parse
       continue;
     }
     const cells: Cells = {};
-    names.forEach((n, i) => (cells[n] = rec.fields[i]));
+    names.forEach((n, i) => {
+      cells[n] = rec.fields[i];
+    });
     const parsed = spec.parse(cells);
     for (const reason of parsed.errors) out.errors.push({ line: rec.line, reason });
     for (const row of parsed.rows) {

@@ -38,8 +38,8 @@ export async function upsertRows(
     const batch = values.slice(i, i + batchSize);
     const written = await tx
       .insert(table)
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- generic over the kind tables
-      .values(batch as any)
+      // Generic over the kind tables: drizzle types values per table, these rows come from KIND_TABLES' mappings.
+      .values(batch as never)
       .onConflictDoUpdate({ target, set, setWhere: sql`(${changed})` })
       .returning({ inserted: sql<boolean>`(xmax = 0)` });
     const fresh = written.filter((r) => r.inserted).length;

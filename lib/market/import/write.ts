@@ -4,7 +4,8 @@
  * record an import_runs row and bump the environment's market-data version — in ONE transaction.
  */
 import { createHash } from "node:crypto";
-import { importRuns } from "../../../db/schema";
+import { importRuns, instrumentExerciseStyles } from "../../../db/schema";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { Bar, Instrument, MarketEnv, OptionQuote, TreasuryYield } from "../../analytics/types";
 import { invalidateIvHistory } from "../iv-history-store";
@@ -56,6 +57,7 @@ export async function writeRows<K extends ImportKind>(
     const target = KIND_TABLES[kind] as KindTable<KindRow<K>>;
     const values = rows.map((r) => target.values(r, env));
     const counts = await upsertRows(tx, target.table, target.keyProps, values);
+    if (kind === "instruments") await writeExerciseStyles(tx, rows as readonly Instrument[], env);
     await invalidateDerived(tx, kind, rows, env);
     const source = opts.source ?? {
       fileName: `(${kind} rows)`,
@@ -70,6 +72,23 @@ export async function writeRows<K extends ImportKind>(
 }
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** An instrument row with an exercise style stores it; one without drops any stored one (back to by-kind). */
+async function writeExerciseStyles(tx: Tx, rows: readonly Instrument[], env: MarketEnv): Promise<void> {
+  const styled = rows.filter((r) => r.exerciseStyle !== undefined);
+  const unstyled = rows.filter((r) => r.exerciseStyle === undefined).map((r) => r.symbol);
+  if (unstyled.length)
+    await tx
+      .delete(instrumentExerciseStyles)
+      .where(and(eq(instrumentExerciseStyles.env, env), inArray(instrumentExerciseStyles.symbol, unstyled)));
+  if (styled.length)
+    await upsertRows(
+      tx,
+      instrumentExerciseStyles,
+      ["env", "symbol"],
+      styled.map((r) => ({ env, symbol: r.symbol, exerciseStyle: r.exerciseStyle })),
+    );
+}
 
 /** Cached daily ATM IVs depend on chains, closes, curves and dividend yields: drop those this write rewrote. */
 async function invalidateDerived<K extends ImportKind>(

@@ -38,17 +38,19 @@ export const barsSpec: KindSpec<Bar> = {
     const ts = r.read("timestamp", (s) => parseBarTime(s, interval));
     const [open, high, low, close] = (["open", "high", "low", "close"] as const).map((c) => r.read(c, parseNumber));
     const volume = r.read("volume", parseCount);
-    if (r.errors.length) return { rows: [], errors: r.errors };
-    const row: Bar = {
-      symbol: symbol!,
-      interval: interval!,
-      ts: ts!,
-      open: open!,
-      high: high!,
-      low: low!,
-      close: close!,
-      volume: volume!,
-    };
+    if (
+      r.errors.length ||
+      symbol === undefined ||
+      interval === undefined ||
+      ts === undefined ||
+      open === undefined ||
+      high === undefined ||
+      low === undefined ||
+      close === undefined ||
+      volume === undefined
+    )
+      return { rows: [], errors: r.errors };
+    const row: Bar = { symbol, interval, ts, open, high, low, close, volume };
     const errors = barsSpec.check(row, cells);
     return errors.length ? { rows: [], errors } : { rows: [row], errors };
   },

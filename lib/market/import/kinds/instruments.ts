@@ -5,11 +5,12 @@ import { RowChecker } from "../checks";
 import type { Cells, KindSpec } from "../types";
 
 const KINDS = ["equity", "etf", "index", "volatility_index"] as const;
+const STYLES = ["american", "european"] as const;
 
 export const instrumentsSpec: KindSpec<Instrument> = {
   kind: "instruments",
   required: ["symbol", "name", "sector", "kind", "next_earnings_date", "dividend_yield"],
-  optional: [],
+  optional: ["exercise_style"],
 
   parse(cells: Cells) {
     const r = new CellReader(cells);
@@ -19,15 +20,19 @@ export const instrumentsSpec: KindSpec<Instrument> = {
     const kind = r.read("kind", (s) => s.toLowerCase()) as Instrument["kind"];
     const nextEarningsDate = r.read("next_earnings_date", parseOptionalIsoDate);
     const dividendYield = r.read("dividend_yield", (s, c) => (s === "" ? 0 : parseNumber(s, c)));
-    if (r.errors.length) return { rows: [], errors: r.errors };
-    const row: Instrument = {
-      symbol: symbol!,
-      name: name!,
-      sector: sector!,
-      kind,
-      nextEarningsDate: nextEarningsDate!,
-      dividendYield: dividendYield!,
-    };
+    const style = r.text("exercise_style").toLowerCase();
+    if (
+      r.errors.length ||
+      symbol === undefined ||
+      name === undefined ||
+      sector === undefined ||
+      nextEarningsDate === undefined ||
+      dividendYield === undefined
+    )
+      return { rows: [], errors: r.errors };
+    const row: Instrument = { symbol, name, sector, kind, nextEarningsDate, dividendYield };
+    // Blank: by kind (american for equities and ETFs, european for indices); anything else is checked below.
+    if (style !== "") row.exerciseStyle = style as Instrument["exerciseStyle"];
     const errors = instrumentsSpec.check(row, cells);
     return errors.length ? { rows: [], errors } : { rows: [row], errors };
   },
@@ -43,6 +48,7 @@ export const instrumentsSpec: KindSpec<Instrument> = {
         c.fail(`next_earnings_date must be blank for kind ${row.kind}`);
       }
     }
+    if (row.exerciseStyle !== undefined) c.oneOf("exercise_style", row.exerciseStyle, STYLES);
     c.number("dividend_yield", row.dividendYield, {
       min: 0,
       max: 0.5,

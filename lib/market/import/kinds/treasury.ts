@@ -63,7 +63,7 @@ export const treasurySpec: KindSpec<TreasuryYield> = {
     const c = new RowChecker(cells);
     c.isoDate("Date", row.date);
     const tenorOk = c.oneOf("tenor", row.tenor, TENORS);
-    const col = tenorOk ? Object.keys(TREASURY_COLUMNS).find((k) => TREASURY_COLUMNS[k] === row.tenor)! : "yield";
+    const col = (tenorOk && Object.keys(TREASURY_COLUMNS).find((k) => TREASURY_COLUMNS[k] === row.tenor)) || "yield";
     c.number(col, row.yieldPct, YIELD_RULE);
     return c.errors;
   },
