@@ -4,6 +4,7 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  (await import("./lib/security/peer-stamp")).installPeerStamp(); // the socket address for TRUSTED_PROXIES=0
   if (process.env.NEXT_PHASE !== "phase-production-build") (await import("./lib/auth/settings")).exitWithoutSecret();
   if (!process.env.DATABASE_URL) return;
   const { sharedGateway } = await import("./lib/server/gateway");
