@@ -85,7 +85,13 @@ async function main() {
   }
   // The key and the curl line are printed once the server answers with its gateway and analytics warm.
   void announceWhenReady(demo);
-  const extraEnv = { DATABASE_URL: url, PORT: String(env.PORT), AUTH_SECRET: ensureAuthSecret(dataDir) };
+  const extraEnv: Record<string, string> = {
+    DATABASE_URL: url,
+    PORT: String(env.PORT),
+    AUTH_SECRET: ensureAuthSecret(dataDir),
+  };
+  // The embedded local demo has no mail server: its links go to the log, said explicitly (lib/auth/settings.ts).
+  if (embedded && !env.SMTP_URL && !env.MAIL_TO_LOG) extraEnv.MAIL_TO_LOG = "on";
   const next = join("node_modules", ".bin", "next");
   let code: number;
   if (args.has("--dev")) {

@@ -10,7 +10,7 @@ import ipaddr from "ipaddr.js";
 export const PEER_HEADER = "x-ora-peer-address";
 
 /** TRUSTED_PROXIES as a hop count: a whole number 0–10, anything else is 0. */
-export function trustedProxies(env: NodeJS.ProcessEnv = process.env): number {
+export function trustedProxies(env: Record<string, string | undefined> = process.env): number {
   const raw = env.TRUSTED_PROXIES?.trim();
   if (!raw || !/^\d{1,2}$/.test(raw)) return 0;
   return Math.min(Number(raw), 10);
