@@ -1,4 +1,4 @@
-/** The seed of the plan catalogue, from spec §8 (A and B tables name the same four levels, CONTRACT §3). */
+/** The seed of the plan catalogue, from spec §8 (A and B tables name the same four levels, CONTRACT §3); maxActiveKeys is docs/security.md's key cap. */
 export const PLAN_SEED = [
   {
     id: "sandbox",
@@ -13,6 +13,7 @@ export const PLAN_SEED = [
     webhooks: false,
     dataEntitlement: "demo",
     liveKeyStyles: [] as string[],
+    maxActiveKeys: 10,
   },
   {
     id: "starter",
@@ -27,6 +28,7 @@ export const PLAN_SEED = [
     webhooks: false,
     dataEntitlement: "delayed-15m",
     liveKeyStyles: ["sk"],
+    maxActiveKeys: 20,
   },
   {
     id: "pro",
@@ -41,6 +43,7 @@ export const PLAN_SEED = [
     webhooks: true,
     dataEntitlement: "live",
     liveKeyStyles: ["live", "sk"],
+    maxActiveKeys: 50,
   },
   {
     id: "enterprise",
@@ -55,6 +58,7 @@ export const PLAN_SEED = [
     webhooks: true,
     dataEntitlement: "live",
     liveKeyStyles: ["live", "sk"],
+    maxActiveKeys: 200,
   },
 ];
 
