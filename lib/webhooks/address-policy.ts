@@ -29,8 +29,8 @@ function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
 export function refusedRange(address: string): string | null {
   const parsed = parseAddress(address);
   if (!parsed) return "unparseable";
-  const range = alwaysRefused(parsed) ?? parsed.range();
-  return range === "unicast" ? null : range;
+  const range = parsed.range();
+  return range === "unicast" ? alwaysRefused(parsed) : range;
 }
 
 /** Cloud metadata services: AWS/GCP/Azure/OpenStack (169.254.169.254), AWS IPv6, Alibaba, Oracle's second address. */

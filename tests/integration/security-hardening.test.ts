@@ -274,7 +274,7 @@ describe("the audit log resists the app's own role", () => {
 describe("smaller ends", () => {
   it("webhook targets: ::/96 and link-local/metadata refused, the latter even when private targets are allowed", async () => {
     assert.equal(refusedRange("::7f00:1"), "loopback");
-    assert.equal(refusedRange("[::a9fe:a9fe]"), "metadata");
+    assert.equal(refusedRange("[::a9fe:a9fe]"), "linkLocal");
     assert.equal(alwaysRefusedRange("169.254.169.254"), "metadata");
     assert.equal(alwaysRefusedRange("::ffff:169.254.169.254"), "metadata");
     assert.equal(alwaysRefusedRange("fd00:ec2::254"), "metadata");
