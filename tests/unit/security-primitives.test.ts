@@ -133,3 +133,20 @@ describe("client address", () => {
     assert.equal(trustedProxies({ TRUSTED_PROXIES: "-1" }), 0);
   });
 });
+
+describe("peer stamp", () => {
+  it("overwrites a forged peer header with the socket's address on every request", async () => {
+    const { installPeerStamp } = await import("../../lib/security/peer-stamp");
+    const http = await import("node:http");
+    installPeerStamp();
+    const server = http.createServer((req, res) => res.end(String(req.headers[PEER_HEADER])));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as { port: number };
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/`, { headers: { [PEER_HEADER]: "203.0.113.66" } });
+      assert.equal(await res.text(), "127.0.0.1");
+    } finally {
+      server.close();
+    }
+  });
+});
