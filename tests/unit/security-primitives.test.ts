@@ -150,3 +150,24 @@ describe("peer stamp", () => {
     }
   });
 });
+
+describe("origin check against APP_URL", () => {
+  it("compares the full origin and ignores X-Forwarded-Host", async () => {
+    const { sameOriginRequest } = await import("../../lib/security/origin");
+    const req = (headers: Record<string, string>) =>
+      new Request("http://internal:3000/api/portal/x", { method: "POST", headers });
+    const app = "https://portal.example";
+    assert.equal(sameOriginRequest(req({ origin: "https://portal.example" }), app), true);
+    assert.equal(sameOriginRequest(req({ origin: "http://portal.example" }), app), false);
+    assert.equal(sameOriginRequest(req({ origin: "https://portal.example:8443" }), app), false);
+    assert.equal(
+      sameOriginRequest(
+        req({ origin: "https://evil.example", "x-forwarded-host": "evil.example", host: "evil.example" }),
+        app,
+      ),
+      false,
+    );
+    assert.equal(sameOriginRequest(req({ "sec-fetch-site": "same-origin" }), app), true);
+    assert.equal(sameOriginRequest(req({}), app), false);
+  });
+});
