@@ -45,8 +45,7 @@ DECLARE
   v_quota int[];
   v_b int;
   v_q int;
-  v_ekeys text[];
-  v_map int[];
+  v_acct int[];
 BEGIN
   IF v_n = 0 THEN
     RETURN;
@@ -71,22 +70,20 @@ BEGIN
     END IF;
   END LOOP;
   -- The quota is the account's per environment, shared by all its keys (docs/api-contract.md); the burst stays per key.
-  -- Each quota slot's row is re-keyed by quota_counter_key, and slots that now name the same row become one.
-  SELECT array_agg(coalesce(q.k, u.k) ORDER BY u.j) INTO v_ekeys
-  FROM unnest(p_slot_keys) WITH ORDINALITY AS u(k, j)
-  LEFT JOIN (SELECT DISTINCT c.s, quota_counter_key(c.kid) AS k FROM unnest(p_quota_slots, p_key_ids) AS c(s, kid)) q ON q.s = u.j;
-  IF array_position(v_ekeys, NULL) IS NOT NULL THEN
+  -- Each distinct quota slot gets a companion row keyed by quota_counter_key (appended to the slots): that row decides,
+  -- and the key's own quota row keeps tallying the key's share (the account row is never behind any of its keys' rows).
+  SELECT array_agg(a.e ORDER BY a.i) INTO v_acct FROM (
+    SELECT u.i, v_slots + dense_rank() OVER (ORDER BY quota_counter_key(u.kid) COLLATE "C", p_slot_buckets[u.s] COLLATE "C", p_slot_starts[u.s])::int AS e
+    FROM unnest(p_quota_slots, p_key_ids) WITH ORDINALITY AS u(s, kid, i)) a;
+  SELECT p_slot_keys || array_agg(d.k ORDER BY d.k COLLATE "C", d.b COLLATE "C", d.st),
+    p_slot_buckets || array_agg(d.b ORDER BY d.k COLLATE "C", d.b COLLATE "C", d.st),
+    p_slot_starts || array_agg(d.st ORDER BY d.k COLLATE "C", d.b COLLATE "C", d.st)
+  INTO p_slot_keys, p_slot_buckets, p_slot_starts
+  FROM (SELECT DISTINCT quota_counter_key(u.kid) AS k, p_slot_buckets[u.s] AS b, p_slot_starts[u.s] AS st
+        FROM unnest(p_quota_slots, p_key_ids) AS u(s, kid)) d;
+  IF array_position(p_slot_keys, NULL) IS NOT NULL THEN
     RAISE EXCEPTION 'admit_batch: a call names a key that does not exist';
   END IF;
-  SELECT array_agg(x.e ORDER BY x.j) INTO v_map FROM (
-    SELECT u.j, dense_rank() OVER (ORDER BY u.k COLLATE "C", u.b COLLATE "C", u.s)::int AS e
-    FROM unnest(v_ekeys, p_slot_buckets, p_slot_starts) WITH ORDINALITY AS u(k, b, s, j)) x;
-  SELECT array_agg(d.k ORDER BY d.k COLLATE "C", d.b COLLATE "C", d.s), array_agg(d.b ORDER BY d.k COLLATE "C", d.b COLLATE "C", d.s),
-    array_agg(d.s ORDER BY d.k COLLATE "C", d.b COLLATE "C", d.s)
-  INTO p_slot_keys, p_slot_buckets, p_slot_starts
-  FROM (SELECT DISTINCT u.k, u.b, u.s FROM unnest(v_ekeys, p_slot_buckets, p_slot_starts) AS u(k, b, s)) d;
-  SELECT array_agg(v_map[u.s] ORDER BY u.i) INTO p_burst_slots FROM unnest(p_burst_slots) WITH ORDINALITY AS u(s, i);
-  SELECT array_agg(v_map[u.s] ORDER BY u.i) INTO p_quota_slots FROM unnest(p_quota_slots) WITH ORDINALITY AS u(s, i);
   v_slots := cardinality(p_slot_keys);
 
   -- Creates the missing rows and locks every row in sorted order, without writing a new version of the existing ones
@@ -110,7 +107,8 @@ BEGIN
   v_quota := array_fill(0, ARRAY[v_n]);
   FOR i IN 1..v_n LOOP
     v_b := v_count[p_burst_slots[i]];
-    v_q := v_count[p_quota_slots[i]];
+    -- The account row decides; a key row ahead of it (counts from before this migration) is honoured, never forgotten.
+    v_q := greatest(v_count[v_acct[i]], v_count[p_quota_slots[i]]);
     IF v_b IS NULL OR v_q IS NULL THEN
       RAISE EXCEPTION 'admit_batch: call % names no slot', i;
     END IF;
@@ -127,7 +125,8 @@ BEGIN
         v_status[i] := 403;
         v_quota[i] := p_quota_limits[i];
       ELSIF p_statuses[i] >= 200 AND p_statuses[i] < 300 THEN
-        v_count[p_quota_slots[i]] := v_q + 1;
+        v_count[v_acct[i]] := v_q + 1;
+        v_count[p_quota_slots[i]] := v_count[p_quota_slots[i]] + 1;
         v_status[i] := p_statuses[i];
         v_quota[i] := v_q + 1;
       ELSE
