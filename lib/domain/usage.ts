@@ -98,7 +98,7 @@ async function minuteCells(db: Db, accountId: string, now: Date, family: Map<str
   return { minutes, cells, from, to };
 }
 
-/** Quota used in the current windows by each key's account and environment (shared by its keys), from the gateway's own counter rows. */
+/** Quota used per key in the current windows, read from the very counter rows the gateway increments. */
 async function keyQuotas(db: Db, accountId: string, keys: UsageKey[], now: Date): Promise<KeyQuota[]> {
   const active = keys.filter((k) => k.status !== "revoked");
   if (active.length === 0) return [];
@@ -110,12 +110,12 @@ async function keyQuotas(db: Db, accountId: string, keys: UsageKey[], now: Date)
   const monthStart = quotaWindow("A", { aPerMonth: 0, bPerDay: 0 }, now).start.toISOString();
   const dayStart = quotaWindow("B", { aPerMonth: 0, bPerDay: 0 }, now).start.toISOString();
   const counters = await db.execute<{ key_id: string; bucket: string; count: number }>(sql`
-    select k.id as key_id, c.bucket, c.count from api_keys k join usage_counters c on c.key_id = quota_counter_key(k.id)
-    where k.id in (${sql.join(
+    select key_id, bucket, count from usage_counters
+    where key_id in (${sql.join(
       active.map((k) => sql`${k.id}`),
       sql`, `,
     )})
-      and ((c.bucket = 'A:month' and c.window_start = ${monthStart}::timestamptz) or (c.bucket = 'B:day' and c.window_start = ${dayStart}::timestamptz))`);
+      and ((bucket = 'A:month' and window_start = ${monthStart}::timestamptz) or (bucket = 'B:day' and window_start = ${dayStart}::timestamptz))`);
   const used = new Map(counters.map((c) => [`${c.key_id}|${c.bucket}`, c.count]));
   return active.map((k) => {
     const planId = planOf(k);
