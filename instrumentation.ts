@@ -4,6 +4,7 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  (await import("./lib/security/peer-stamp")).installPeerStamp(); // the socket address for TRUSTED_PROXIES=0
   if (process.env.NEXT_PHASE !== "phase-production-build") (await import("./lib/auth/settings")).exitWithoutSecret();
   (await import("./lib/server/process-guard")).exitOnUnexpectedErrors("next server", { rejections: false });
   if (!process.env.DATABASE_URL) return;

@@ -1,8 +1,29 @@
-/** Pages only: a fresh nonce per request in the Content-Security-Policy (Next puts it on its own inline scripts). */
+/**
+ * Pages: a fresh nonce per request in the Content-Security-Policy (Next puts it on its own inline scripts).
+ * /api/v1 paths with a percent sign: a malformed percent-encoding is answered here with the contract's 400, because Next
+ * would otherwise fail decoding the route parameters with a plain-text error page.
+ */
 import { NextResponse, type NextRequest } from "next/server";
-import { pageCsp } from "./lib/security/headers";
+import { API_CSP, commonSecurityHeaders, pageCsp } from "./lib/security/headers";
+
+function decodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export function proxy(request: NextRequest) {
+  if (request.nextUrl.pathname.startsWith("/api/")) {
+    if (decodable(request.nextUrl.pathname)) return NextResponse.next();
+    const headers = new Headers({ "content-type": "application/json", "cache-control": "no-store" });
+    headers.set("content-security-policy", API_CSP);
+    for (const h of commonSecurityHeaders(process.env.NODE_ENV === "production")) headers.set(h.key, h.value);
+    const body = { error: { code: "invalid_request", message: "The request path is not valid percent-encoding." } };
+    return new NextResponse(JSON.stringify(body), { status: 400, headers });
+  }
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const csp = pageCsp(nonce, process.env.NODE_ENV === "development");
   const requestHeaders = new Headers(request.headers);
@@ -16,6 +37,10 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Not the JSON API (next.config.ts gives it a strict CSP) nor static assets.
-  matcher: [{ source: "/((?!api/|_next/static|_next/image|favicon.ico).*)" }],
+  matcher: [
+    // Not the JSON API (next.config.ts gives it a strict CSP) nor static assets…
+    { source: "/((?!api/|_next/static|_next/image|favicon.ico).*)" },
+    // …except /api/v1 paths carrying a percent sign, checked for a well-formed encoding.
+    { source: "/api/v1/:path(.*%.*)" },
+  ],
 };

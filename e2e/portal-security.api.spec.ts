@@ -298,6 +298,7 @@ test("with AUTH_GITHUB_ID and AUTH_GITHUB_SECRET set, GitHub sign-in is offered 
     AUTH_GITHUB_ID: "Iv1.e2e-client-id",
     AUTH_GITHUB_SECRET: "e2e-client-secret",
     DEMO_TICKER: "off",
+    MAIL_TO_LOG: "on", // production without SMTP_URL starts only when told to log mail links
     PORT: undefined,
   };
   const child = spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], {

@@ -23,7 +23,11 @@ const envSchema = z.object({
   AUTH_INSECURE_COOKIES: z.enum(["true", "false"]).optional(),
   /** Outgoing mail (smtp://user:pass@host:port or smtps://…); without it, mail links are written to the server log. */
   SMTP_URL: z.string().url().optional(),
+  /** Production only: "on" lets mail links go to the server log when SMTP_URL is not set (otherwise the server refuses to start). */
+  MAIL_TO_LOG: z.enum(["on", "off"]).optional(),
   MAIL_FROM: z.string().min(3).default("Options Research API <no-reply@localhost>"),
+  /** How many reverse proxies stand in front of the app; 0 (default) takes the client address from the socket. */
+  TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   /** The portal's public origin, used in the links that mails carry (never taken from a request's Host header). */
   APP_URL: z.string().url().optional(),
   /** Development and tests only: let webhooks reach private, loopback and link-local addresses, and plain http. */

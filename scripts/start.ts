@@ -99,6 +99,8 @@ async function main() {
   // The embedded engine runs one statement at a time in this process: a long demo-market write holds every query for
   // longer than a networked server's deadline would allow (docs/reliability.md).
   if (embedded && !process.env.DB_DEADLINE_MS) extraEnv.DB_DEADLINE_MS = String(EMBEDDED_DEADLINE_MS);
+  // The embedded local demo has no mail server: its links go to the log, said explicitly (lib/auth/settings.ts).
+  if (embedded && !env.SMTP_URL && !env.MAIL_TO_LOG) extraEnv.MAIL_TO_LOG = "on";
   const next = join("node_modules", ".bin", "next");
   let code: number;
   if (args.has("--dev")) {

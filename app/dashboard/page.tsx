@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { SignOutEverywhereButton } from "@/components/auth/sign-out-everywhere";
 import { ResendVerificationButton } from "@/components/portal/resend-verification";
 import { requirePortalUser } from "@/lib/auth/portal-user";
 import { mailSettings } from "@/lib/mail/mailer";
@@ -97,6 +98,13 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
             </li>
           ))}
         </ol>
+      </section>
+      <section aria-labelledby="sessions-heading" className="space-y-2">
+        <h2 id="sessions-heading" className="text-xl font-semibold">
+          Sessions
+        </h2>
+        <p className="text-sm text-slate-700">Signed in on a browser you no longer use? End every session at once.</p>
+        <SignOutEverywhereButton />
       </section>
     </div>
   );

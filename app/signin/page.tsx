@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { sameOriginPath } from "@/lib/security/redirect";
 import { SignInForm } from "@/components/auth/signin-form";
 import { githubConfigured } from "@/lib/auth/settings";
 
@@ -22,7 +23,7 @@ export default async function SignInPage({
             : "Sign-in did not complete; try again."}
         </p>
       ) : null}
-      <SignInForm callbackUrl={callbackUrl} github={githubConfigured()} />
+      <SignInForm callbackUrl={sameOriginPath(callbackUrl)} github={githubConfigured()} />
       <p className="text-sm">
         No account yet? <Link href="/signup">Sign up</Link>
       </p>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { sameOriginPath } from "@/lib/security/redirect";
 import { AcceptTermsButton } from "@/components/auth/accept-terms";
 import { currentPortalSession } from "@/lib/auth/portal-user";
 import { TERMS_POINTS, TERMS_VERSION } from "@/lib/domain/terms";
@@ -28,7 +29,7 @@ export default async function TermsPage({ searchParams }: { searchParams: Promis
             Your account needs the current version (new accounts from GitHub, or after the terms change) before the
             dashboard opens.
           </p>
-          <AcceptTermsButton version={TERMS_VERSION} callbackUrl={callbackUrl} />
+          <AcceptTermsButton version={TERMS_VERSION} callbackUrl={sameOriginPath(callbackUrl)} />
         </section>
       ) : session ? (
         <p className="text-sm">

@@ -5,11 +5,12 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { waitMessage } from "@/lib/shared/wait-message";
+import { sameOriginPath } from "@/lib/security/redirect";
 import { Field } from "./field";
 
 /** Only same-site paths are followed after sign-in. */
 export function safeCallback(url: string | null | undefined): string {
-  return url && url.startsWith("/") && !url.startsWith("//") ? url : "/dashboard";
+  return sameOriginPath(url, typeof window === "undefined" ? undefined : window.location.origin);
 }
 
 /** The message for Auth.js's error code: `rate_limited:<seconds>` carries the time to wait. */

@@ -24,6 +24,8 @@ export const apiKeys = pgTable(
     lastUsedAt: tstz("last_used_at"),
     /** Set when a key is rolled with an overlap: the key stops working at this time on every process. */
     expiresAt: tstz("expires_at"),
+    /** Why the key was switched off by something other than its owner ("account_deactivated"): reactivation undoes exactly these. */
+    disabledBy: text("disabled_by"),
   },
   (t) => [index("api_keys_account_idx").on(t.accountId)],
 );

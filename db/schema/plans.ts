@@ -19,4 +19,6 @@ export const plans = pgTable("plans", {
   dataEntitlement: text("data_entitlement").notNull(),
   /** Which live key styles this plan admits: svc_live_ ("live") and svc_sk_live_ ("sk"). */
   liveKeyStyles: text("live_key_styles").array().notNull(),
+  /** Most keys an account on this plan holds active at once (rolled keys on their way out not counted). */
+  maxActiveKeys: integer("max_active_keys").notNull().default(10),
 });

@@ -67,20 +67,32 @@ export async function settle(
       ${status >= 400 && status < 500 ? 1 : 0}, ${status >= 500 ? 1 : 0}, ${m.latencyMs})
     ${addToDaily(sql)}
     returning (select count from usage_counters where key_id = ${m.keyId} and bucket = ${windows.burst.bucket} and window_start = ${windows.burst.start.toISOString()}::timestamptz) as burst_used,
-      (select count from usage_counters where key_id = ${m.keyId} and bucket = ${windows.quota.bucket} and window_start = ${windows.quota.start.toISOString()}::timestamptz) as quota_used`;
+      (select max(count) from usage_counters where key_id in (${m.keyId}, quota_counter_key(${m.keyId})) and bucket = ${windows.quota.bucket} and window_start = ${windows.quota.start.toISOString()}::timestamptz) as quota_used`;
   return { burstUsed: rows[0]?.burst_used ?? 0, quotaUsed: rows[0]?.quota_used ?? 0 };
 }
 
 /**
  * Takes one quota unit inside the caller's transaction, only if one is left; null when the quota is spent (the caller
  * then rolls back whatever its handler wrote). Used by calls that change account state, so that only successful calls
- * consume quota and concurrent callers still get exactly min(N, limit).
+ * consume quota and concurrent callers still get exactly min(N, limit). The quota row is the account's per environment.
  */
 export async function takeQuota(tx: { execute: Db["execute"] }, keyId: string, quota: Window): Promise<number | null> {
+  // The account's row (per environment) decides, never behind the key's own row, which tallies the key's share (as admit_batch).
+  const start = quota.start.toISOString();
   const rows = await tx.execute<{ count: number }>(drizzleSql`
-    insert into usage_counters as c (key_id, bucket, window_start, count)
-    values (${keyId}, ${quota.bucket}, ${quota.start.toISOString()}::timestamptz, 1)
-    on conflict (key_id, bucket, window_start) do update set count = c.count + 1 where c.count < ${quota.limit}::int
-    returning c.count`);
+    with own_now as (
+      select coalesce((select count from usage_counters where key_id = ${keyId} and bucket = ${quota.bucket} and window_start = ${start}::timestamptz), 0) as n
+    ), account as (
+      insert into usage_counters as c (key_id, bucket, window_start, count)
+      select quota_counter_key(${keyId}), ${quota.bucket}, ${start}::timestamptz, n + 1 from own_now where n < ${quota.limit}::int
+      on conflict (key_id, bucket, window_start) do update set count = greatest(c.count, excluded.count - 1) + 1
+        where greatest(c.count, excluded.count - 1) < ${quota.limit}::int
+      returning c.count
+    ), own as (
+      insert into usage_counters as c (key_id, bucket, window_start, count)
+      select ${keyId}, ${quota.bucket}, ${start}::timestamptz, 1 from account
+      on conflict (key_id, bucket, window_start) do update set count = c.count + 1
+    )
+    select count from account`);
   return rows.length ? Number(rows[0].count) : null;
 }

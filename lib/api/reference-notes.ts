@@ -36,7 +36,8 @@ deactivated key stops working on every server within 5 seconds. A key rolled on 
 overlap chosen (none, 1 hour, 24 hours or 7 days), then expires: refused from that instant on every server.
 
 ## Limits
-Limits belong to the calling key's plan (test keys: Sandbox; live keys: the account's plan) and are counted per key.
+Limits belong to the calling key's plan (test keys: Sandbox; live keys: the account's plan). The per-minute burst is counted
+per key; the quota per account and environment, shared by all of the account's test keys (or all its live keys).
 Family A: per minute and per calendar month (UTC); family B: per minute and per UTC day, plus a maximum request body.
 Order: credentials → body size (B, 413 \`payload_too_large\`) → licensing (403 \`endpoint_pending_licensing\`) → per-minute
 burst (429 \`rate_limit_exceeded\` with \`Retry-After\` seconds) → quota (403 \`plan_limit_exceeded\`). Windows are fixed UTC

@@ -1,19 +1,27 @@
 /**
  * Auth.js (next-auth v5): e-mail + password (argon2id) and, when AUTH_GITHUB_ID and AUTH_GITHUB_SECRET are set, GitHub.
- * JWT sessions in httpOnly, SameSite=Lax cookies (Secure in production). Failed sign-ins are throttled per e-mail and
- * per client address; a throttled attempt fails with the code `rate_limited:<seconds>` the sign-in form shows.
+ * Encrypted JWT cookies (httpOnly, SameSite=Lax, Secure in production) that carry a session id checked against
+ * portal_sessions on every use (lib/domain/sessions.ts), so sign-out, "sign out everywhere", a password change, 24 h idle
+ * and 7 days after sign-in all end a session whatever the cookie says. Failed sign-ins wait growing delays per e-mail
+ * and count per client address (lib/domain/signin-throttle.ts); a throttled attempt fails with the code
+ * `rate_limited:<seconds>` the sign-in form shows. Every sign-in, failed sign-in and sign-out is audited.
  */
 import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
 import { verifyCredentials } from "../domain/users";
 import { normaliseEmail } from "../domain/accounts";
+import { recordAudit } from "../domain/audit";
 import { DomainError } from "../domain/errors";
 import { takeSigninAttempt } from "../domain/signin-throttle";
-import { clientAddress } from "../util/request-origin";
+import { checkSession, endSession, SESSION_IDLE_SECONDS, startSession } from "../domain/sessions";
+import { requestIdFrom } from "../util/request-id";
+import { clientAddress } from "../security/client-address";
+import { sameOriginPath } from "../security/redirect";
 import { errorFields, log } from "../log";
 import { portalDb } from "../server/portal-db";
 import { portalAdapter } from "./adapter";
+import { PASSWORD_MAX } from "../crypto/password";
 import { githubConfigured, secureCookies } from "./settings";
 
 /** The sign-in was refused before the password was checked; `code` carries the seconds to wait. */
@@ -29,7 +37,8 @@ async function config(): Promise<NextAuthConfig> {
   return {
     trustHost: true,
     secret: process.env.AUTH_SECRET,
-    session: { strategy: "jwt", maxAge: 7 * 24 * 3600 },
+    // The cookie lives as long as the idle timeout; the session table caps the absolute lifetime at 7 days.
+    session: { strategy: "jwt", maxAge: SESSION_IDLE_SECONDS },
     useSecureCookies: secureCookies(),
     pages: { signIn: "/signin", error: "/signin" },
     // Auth.js's own messages go through the structured log; a refused sign-in is routine, not an error.
@@ -48,24 +57,37 @@ async function config(): Promise<NextAuthConfig> {
         async authorize(credentials, request) {
           const email = typeof credentials?.email === "string" ? credentials.email : "";
           const password = typeof credentials?.password === "string" ? credentials.password : "";
-          if (!email || !password) return null;
+          // A password longer than any we store is wrong without hashing it (argon2 over megabytes is a cost lever).
+          if (!email || !password || email.length > 320 || password.length > PASSWORD_MAX) return null;
           let normalised: string;
           try {
             normalised = normaliseEmail(email);
           } catch {
             return null;
           }
+          const origin = {
+            requestId: requestIdFrom(request.headers),
+            ip: clientAddress(request),
+            userAgent: request.headers.get("user-agent") ?? undefined,
+          };
           let attempt: Awaited<ReturnType<typeof takeSigninAttempt>>;
           try {
-            attempt = await takeSigninAttempt(db, { email: normalised, ip: clientAddress(request) });
+            attempt = await takeSigninAttempt(db, { email: normalised, ip: origin.ip });
           } catch (err) {
-            if (err instanceof DomainError && err.code === "rate_limited")
+            if (err instanceof DomainError && err.code === "rate_limited") {
+              await audit("auth.signin_throttled", normalised, origin);
               throw new SigninThrottled(err.detail.retryAfterSeconds ?? 60);
+            }
             throw err;
           }
           const user = await verifyCredentials(db, normalised, password);
-          if (user) await attempt.release();
-          return user;
+          if (!user) {
+            await audit("auth.signin_failure", normalised, origin);
+            return null;
+          }
+          await attempt.release();
+          await audit("auth.signin", normalised, origin, user.id);
+          return { ...user, sid: await startSession(db, user.id, origin) };
         },
       }),
       ...(githubConfigured()
@@ -73,19 +95,63 @@ async function config(): Promise<NextAuthConfig> {
         : []),
     ],
     callbacks: {
-      // The sign-in time rides in the token (iat changes whenever the cookie is re-issued): a later password change ends the session.
-      jwt({ token, user }) {
-        if (user) token.authAt = Date.now();
+      // Only same-origin paths: resolved against this site's origin, anything else goes to the dashboard.
+      redirect({ url, baseUrl }) {
+        const path = url.startsWith(baseUrl) ? url.slice(baseUrl.length) || "/" : url;
+        return `${baseUrl}${sameOriginPath(path, baseUrl)}`;
+      },
+      async jwt({ token, user }) {
+        if (user) {
+          token.authAt = Date.now();
+          const sid = (user as { sid?: string }).sid;
+          token.sid = sid ?? (user.id ? await startSession(db, user.id) : undefined);
+          return token;
+        }
+        // Every use of the cookie asks the session table; an ended session clears the cookie.
+        const sid = typeof token.sid === "string" ? token.sid : "";
+        if (!token.sub || !(await checkSession(db, sid, token.sub))) return null;
         return token;
       },
       session({ session, token }) {
         if (token.sub && session.user) session.user.id = token.sub;
         return Object.assign(session, {
           authAt: typeof token.authAt === "number" ? token.authAt : (token.iat ?? 0) * 1000,
+          sid: typeof token.sid === "string" ? token.sid : undefined,
         });
       },
     },
+    events: {
+      async signIn({ user, account }) {
+        if (account?.provider !== "credentials" && user.id && user.email)
+          await audit("auth.signin", user.email, { requestId: undefined }, user.id, { provider: account?.provider });
+      },
+      async signOut(message) {
+        const token = "token" in message ? message.token : null;
+        if (!token) return;
+        if (typeof token.sid === "string") await endSession(db, token.sid, "sign_out");
+        if (token.sub) await audit("auth.signout", token.email ?? "", {}, token.sub);
+      },
+    },
   };
+
+  async function audit(
+    action: string,
+    email: string,
+    origin: { requestId?: string; ip?: string; userAgent?: string },
+    userId?: string,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> {
+    try {
+      await recordAudit(db, {
+        actor: { type: "user", id: userId ?? `email:${email}`, ...origin },
+        action,
+        target: userId ? `user:${userId}` : `email:${email}`,
+        after: { email, ...extra },
+      });
+    } catch (err) {
+      log.error("audit write failed", { action, ...errorFields(err) });
+    }
+  }
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth(config);

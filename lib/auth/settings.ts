@@ -12,9 +12,15 @@ export function missingSecretReason(env: NodeJS.ProcessEnv = process.env): strin
   return "AUTH_SECRET is required in production: set it to 32+ random bytes (e.g. `openssl rand -base64 32`); `npm start` generates one in the data directory.";
 }
 
-/** The Next server's start: production without AUTH_SECRET stops here with the reason on one line. */
+/** Production without SMTP_URL would write reset links to the log: refused unless MAIL_TO_LOG=on says that is wanted. */
+export function missingMailReason(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (env.NODE_ENV !== "production" || env.SMTP_URL || env.MAIL_TO_LOG === "on") return null;
+  return "SMTP_URL is required in production (reset and verification links would otherwise go to the log): set SMTP_URL, or MAIL_TO_LOG=on to log them deliberately.";
+}
+
+/** The Next server's start: production without AUTH_SECRET, or without SMTP_URL (and MAIL_TO_LOG=on), stops here with the reason on one line. */
 export function exitWithoutSecret(): void {
-  const reason = missingSecretReason();
+  const reason = missingSecretReason() ?? missingMailReason();
   if (!reason) return;
   process.stderr.write(`${reason}\n`);
   process.exit(1);

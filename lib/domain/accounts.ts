@@ -5,7 +5,8 @@
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { accounts, memberships, users } from "../../db/schema";
+import { accounts, apiKeys, memberships, users } from "../../db/schema";
+import { endUserSessions } from "./sessions";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
 import { PLAN_IDS, type PlanId } from "./plans-catalogue";
@@ -19,11 +20,27 @@ export interface AccountView {
   admin: boolean;
 }
 
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
+/**
+ * A strict address grammar: a dot-atom local part (letters, digits and !#$%&'*+/=?^_`{|}~- , dots only between atoms)
+ * and a domain of LDH labels with an alphabetic top-level label; no quotes, comments, IP literals or markup.
+ */
+const LOCAL = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+export function isEmailAddress(e: string): boolean {
+  if (e.length > 254) return false;
+  const at = e.lastIndexOf("@");
+  if (at < 1 || at > 64) return false;
+  const local = e.slice(0, at);
+  const labels = e.slice(at + 1).split(".");
+  if (!LOCAL.test(local) || labels.length < 2) return false;
+  if (!labels.every((l) => LABEL.test(l))) return false;
+  return /^[a-z]{2,63}$/.test(labels[labels.length - 1]) || /^xn--[a-z0-9-]{1,59}$/.test(labels[labels.length - 1]);
+}
 
 export function normaliseEmail(email: string): string {
   const e = email.trim().toLowerCase();
-  if (!EMAIL.test(e))
+  if (!isEmailAddress(e))
     throw new DomainError("invalid", `'${email.slice(0, 80)}' is not an e-mail address`, { field: "email" });
   return e;
 }
@@ -163,6 +180,11 @@ export async function setAccountPlan(db: Db, accountId: string, plan: string, ac
   });
 }
 
+/**
+ * Deactivation switches the account off: its active keys become inactive (marked disabled_by 'account_deactivated') and
+ * its members' sessions end; sign-in is refused while it is off. Reactivation switches back on exactly the keys the
+ * deactivation switched off, nothing the owner had switched off or revoked. The audit row lists the keys either way.
+ */
 export async function setAccountStatus(db: Db, accountId: string, status: "active" | "inactive", actor: Actor) {
   return db.transaction(async (tx) => {
     const [before] = await tx
@@ -172,17 +194,44 @@ export async function setAccountStatus(db: Db, accountId: string, status: "activ
       .for("update");
     if (!before) throw new DomainError("not_found", "no such account");
     const [after] = await tx.update(accounts).set({ status }).where(eq(accounts.id, accountId)).returning();
+    let keys: { id: string }[] = [];
+    if (before.status !== status && status === "inactive") {
+      keys = await tx
+        .update(apiKeys)
+        .set({ status: "inactive", disabledBy: DISABLED_BY_DEACTIVATION })
+        .where(and(eq(apiKeys.accountId, accountId), eq(apiKeys.status, "active")))
+        .returning({ id: apiKeys.id });
+      const members = await tx
+        .select({ userId: memberships.userId })
+        .from(memberships)
+        .where(eq(memberships.accountId, accountId));
+      for (const m of members) await endUserSessions(tx, m.userId, "deactivated");
+    } else if (before.status !== status) {
+      keys = await tx
+        .update(apiKeys)
+        .set({ status: "active", disabledBy: null })
+        .where(
+          and(
+            eq(apiKeys.accountId, accountId),
+            eq(apiKeys.status, "inactive"),
+            eq(apiKeys.disabledBy, DISABLED_BY_DEACTIVATION),
+          ),
+        )
+        .returning({ id: apiKeys.id });
+    }
     await recordAudit(tx, {
       actor,
       accountId,
       action: `account.${status === "active" ? "activate" : "deactivate"}`,
       target: `account:${accountId}`,
       before: { status: before.status },
-      after: { status },
+      after: { status, keys: keys.map((k) => k.id).sort() },
     });
     return { accountId, plan: after.planId as PlanId, status };
   });
 }
+
+export const DISABLED_BY_DEACTIVATION = "account_deactivated";
 
 /** Whether a user belongs to an account, and as what; portal routes check it before touching the account. */
 export async function membershipOf(db: Db, userId: string, accountId: string) {

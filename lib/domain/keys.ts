@@ -1,12 +1,13 @@
 /** API key lifecycle. The full key leaves this module once, in the creator's answer; only its digest is stored. */
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, apiKeys, plans, users } from "../../db/schema";
 import { generateKey, keyKindFor } from "../keys/format";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
+import { keyCreateCounters, takeHourly } from "./portal-limits";
 
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type KeyRow = typeof apiKeys.$inferSelect;
@@ -58,8 +59,25 @@ export async function insertKey(
   input: { accountId: string; env: "test" | "live"; style: "standard" | "sk"; name: string },
   actor: Actor,
 ): Promise<CreatedKey> {
-  const [account] = await tx.select({ planId: accounts.planId }).from(accounts).where(eq(accounts.id, input.accountId));
+  // The account row is locked, so concurrent creations count each other's keys against the cap.
+  const [account] = await tx
+    .select({ planId: accounts.planId, status: accounts.status, cap: plans.maxActiveKeys, planName: plans.nameA })
+    .from(accounts)
+    .innerJoin(plans, eq(plans.id, accounts.planId))
+    .where(eq(accounts.id, input.accountId))
+    .for("update", { of: accounts });
   if (!account) throw new DomainError("not_found", "no such account");
+  if (account.status !== "active")
+    throw new DomainError("forbidden", "This account is deactivated: it cannot create keys. Contact support.");
+  const [{ active }] = await tx
+    .select({ active: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.accountId, input.accountId), eq(apiKeys.status, "active"), isNull(apiKeys.expiresAt)));
+  if (active >= account.cap)
+    throw new DomainError(
+      "conflict",
+      `The ${account.planName} plan allows ${account.cap} active keys and this account has ${active}: revoke one first, or change the plan.`,
+    );
   const generated = generateKey(keyKindFor(input.env, input.style));
   const id = `key_${randomBytes(12).toString("hex")}`;
   const { name, env, style } = input;
@@ -140,6 +158,7 @@ export async function createOwnKey(
     throw new DomainError("invalid", "Environment is Test or Live.", { field: "env" });
   const env = input.env;
   const name = keyName(typeof input.name === "string" ? input.name : "", env);
+  await takeHourly(db, keyCreateCounters(input.accountId, actor.ip), "keys created");
   return db.transaction(async (tx) => {
     if (env === "live") await assertMayHoldLiveKey(tx, input.accountId, input.userId, "standard");
     return insertKey(tx, { accountId: input.accountId, env, style: "standard", name }, actor);
@@ -167,9 +186,17 @@ export async function changeKeyStatus(
     if (!(rule.from as readonly string[]).includes(key.status)) {
       throw new DomainError("conflict", `key ${id} is ${key.status}; cannot ${action}`);
     }
+    if (action === "activate") {
+      const [account] = await tx
+        .select({ status: accounts.status })
+        .from(accounts)
+        .where(eq(accounts.id, key.accountId));
+      if (account?.status !== "active")
+        throw new DomainError("forbidden", "This account is deactivated: its keys stay off until it is reactivated.");
+    }
     const [updated] = await tx
       .update(apiKeys)
-      .set({ status: rule.to, revokedAt: rule.to === "revoked" ? new Date() : key.revokedAt })
+      .set({ status: rule.to, revokedAt: rule.to === "revoked" ? new Date() : key.revokedAt, disabledBy: null })
       .where(eq(apiKeys.id, id))
       .returning();
     await recordAudit(tx, {

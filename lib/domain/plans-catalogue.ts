@@ -1,4 +1,7 @@
-/** The seed of the plan catalogue (the A and B tables name the same four levels, docs/api-contract.md §3). */
+/**
+ * The seed of the plan catalogue (the A and B tables name the same four levels, docs/api-contract.md §3);
+ * maxActiveKeys is the key cap documented in docs/security.md.
+ */
 import "server-only";
 export const PLAN_SEED = [
   {
@@ -14,6 +17,7 @@ export const PLAN_SEED = [
     webhooks: false,
     dataEntitlement: "demo",
     liveKeyStyles: [] as string[],
+    maxActiveKeys: 10,
   },
   {
     id: "starter",
@@ -28,6 +32,7 @@ export const PLAN_SEED = [
     webhooks: false,
     dataEntitlement: "delayed-15m",
     liveKeyStyles: ["sk"],
+    maxActiveKeys: 20,
   },
   {
     id: "pro",
@@ -42,6 +47,7 @@ export const PLAN_SEED = [
     webhooks: true,
     dataEntitlement: "live",
     liveKeyStyles: ["live", "sk"],
+    maxActiveKeys: 50,
   },
   {
     id: "enterprise",
@@ -56,6 +62,7 @@ export const PLAN_SEED = [
     webhooks: true,
     dataEntitlement: "live",
     liveKeyStyles: ["live", "sk"],
+    maxActiveKeys: 200,
   },
 ];
 

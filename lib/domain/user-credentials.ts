@@ -9,6 +9,7 @@ import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
 import { consumeToken, issueToken } from "./one-time-tokens";
 import { assertPassword } from "./users";
+import { endUserSessions } from "./sessions";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -90,9 +91,21 @@ export async function markEmailVerified(
 }
 
 /** A reset token when the address belongs to a user, else null; callers answer the same either way. */
-export async function startPasswordReset(db: Db, email: string): Promise<{ email: string; token: string } | null> {
+export async function startPasswordReset(
+  db: Db,
+  email: string,
+  origin: Omit<Actor, "type" | "id"> = {},
+): Promise<{ email: string; token: string } | null> {
   const normalised = normaliseEmail(email);
   const [user] = await db.select({ id: users.id }).from(users).where(eq(users.email, normalised));
+  // Every request is audited, for a known address or not (the audit trail is not an answer to the caller).
+  await recordAudit(db, {
+    actor: { ...origin, type: "user", id: user?.id ?? `email:${normalised}` },
+    accountId: user ? await primaryAccountId(db, user.id) : null,
+    action: "user.reset_request",
+    target: user ? `user:${user.id}` : `email:${normalised}`,
+    after: { email: normalised, known: Boolean(user) },
+  });
   if (!user) return null;
   return { email: normalised, token: await issueToken(db, "reset", normalised) };
 }
@@ -105,7 +118,19 @@ async function writePassword(
   actor: Actor,
 ): Promise<void> {
   await tx.update(users).set({ passwordHash, passwordChangedAt: new Date() }).where(eq(users.id, userId));
-  await recordAudit(tx, { actor, accountId: await primaryAccountId(tx, userId), action, target: `user:${userId}` });
+  // A new password ends every session of the user (a reset link may be all the real owner has left).
+  const ended = await endUserSessions(
+    tx,
+    userId,
+    action === "user.reset_password" ? "password_reset" : "password_change",
+  );
+  await recordAudit(tx, {
+    actor,
+    accountId: await primaryAccountId(tx, userId),
+    action,
+    target: `user:${userId}`,
+    after: { sessionsEnded: ended },
+  });
 }
 
 /** Completes a reset: a valid password and a live token, used once. */

@@ -2,10 +2,11 @@
 import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { memberships, users } from "../../db/schema";
+import { accounts, memberships, users } from "../../db/schema";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "../crypto/password";
 import { createAccount, normaliseEmail, type SignupActor } from "./accounts";
 import { DomainError } from "./errors";
+import { signupCounters, takeHourly } from "./portal-limits";
 import { TERMS_VERSION } from "./terms";
 
 /**
@@ -43,6 +44,7 @@ export async function signUp(db: Db, input: SignupInput, actor: SignupActor) {
   assertPassword(input.password);
   if (input.acceptTerms !== true)
     throw new DomainError("invalid", "Accept the terms of use to create an account.", { field: "acceptTerms" });
+  await takeHourly(db, signupCounters(actor.ip), "sign-ups from this address");
   const passwordHash = await hashPassword(input.password);
   return createAccount(
     db,
@@ -77,7 +79,15 @@ export async function verifyCredentials(
     .from(users)
     .where(eq(users.email, normalised));
   const ok = await verifyPassword(row?.passwordHash ?? null, password);
-  return ok && row ? { id: row.id, email: row.email, name: row.name } : null;
+  if (!ok || !row) return null;
+  // A person whose every account is deactivated cannot sign in (the same answer as a wrong password).
+  const live = await db
+    .select({ id: accounts.id })
+    .from(memberships)
+    .innerJoin(accounts, eq(accounts.id, memberships.accountId))
+    .where(and(eq(memberships.userId, row.id), eq(accounts.status, "active")))
+    .limit(1);
+  return live.length ? { id: row.id, email: row.email, name: row.name } : null;
 }
 
 /** The portal's view of a signed-in user, read fresh so a removed membership or a new verification shows at once. */

@@ -1,7 +1,8 @@
 /** Which URLs a webhook may be registered with: https (plain http only in development with private targets allowed), and no refused address. */
 import "server-only";
 import { appEnv } from "../env";
-import { checkTargetHost, type Resolver } from "../webhooks/address-policy";
+import { isIP } from "node:net";
+import { alwaysRefusedRange, checkTargetHost, type Resolver } from "../webhooks/address-policy";
 import { DomainError } from "./errors";
 
 export interface TargetPolicy {
@@ -23,7 +24,12 @@ export async function checkWebhookUrl(raw: string, policy: TargetPolicy): Promis
     return "must be an https URL (plain http only in development with WEBHOOKS_ALLOW_PRIVATE_TARGETS=true)";
   }
   if (url.username || url.password) return "must not carry credentials";
-  if (policy.allowPrivate) return null;
+  if (policy.allowPrivate) {
+    // Even where private targets are allowed (development), link-local and cloud-metadata addresses stay refused.
+    const literal = url.hostname.replace(/^\[|\]$/g, "");
+    const always = isIP(literal) ? alwaysRefusedRange(literal) : null;
+    return always ? `refused: ${always} (link-local and metadata addresses are never reachable)` : null;
+  }
   const refused = await checkTargetHost(url.hostname, policy.resolver);
   return refused
     ? `refused: ${refused} (private, loopback, link-local, CGNAT and metadata addresses are not reachable)`

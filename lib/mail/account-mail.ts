@@ -7,6 +7,7 @@ import { normaliseEmail } from "../domain/accounts";
 import { DomainError } from "../domain/errors";
 import { takeSlot, windowOf, type Counter } from "../domain/portal-counters";
 import { mailSettings, sendMail, type Delivery, type MailSettings } from "./mailer";
+import { enqueueMail } from "./queue";
 
 export function verificationMail(to: string, link: string) {
   return {
@@ -52,10 +53,22 @@ export async function sendVerificationMail(
   return sendMail(verificationMail(email, `${appUrl()}/verify-email?token=${token}`), settings);
 }
 
-/** Sends a reset link when the address has an account; the answer (how mail is delivered) is the same either way. */
-export async function sendResetMail(db: Db, email: string, settings: MailSettings = mailSettings()): Promise<Delivery> {
-  await takeMailSlot(db, "mail:reset", normaliseEmail(email));
-  const started = await startPasswordReset(db, email);
-  if (!started) return settings.smtpUrl ? "smtp" : "log";
-  return sendMail(resetMail(started.email, `${appUrl()}/reset-password?token=${started.token}`), settings);
+/**
+ * Queues a reset link for the address (sent only when it has an account) and answers at once how mail is delivered: the
+ * same answer, in the same time, whether or not the address exists. The per-address limit is taken before answering.
+ */
+export async function sendResetMail(
+  db: Db,
+  email: string,
+  settings: MailSettings = mailSettings(),
+  origin: { requestId?: string; ip?: string; userAgent?: string } = {},
+): Promise<Delivery> {
+  const normalised = normaliseEmail(email);
+  await takeMailSlot(db, "mail:reset", normalised);
+  enqueueMail("reset", async () => {
+    const started = await startPasswordReset(db, normalised, origin);
+    if (started)
+      await sendMail(resetMail(started.email, `${appUrl()}/reset-password?token=${started.token}`), settings);
+  });
+  return settings.smtpUrl ? "smtp" : "log";
 }

@@ -12,7 +12,8 @@ import { DomainError } from "../domain/errors";
 import { isStoreUnreachable } from "../db/deadline";
 import { errorFields, log } from "../log";
 import { requestIdFrom } from "../util/request-id";
-import { clientAddress, sameOrigin } from "../util/request-origin";
+import { clientAddress } from "../security/client-address";
+import { sameOrigin } from "../util/request-origin";
 import type { PortalUser } from "./types";
 
 /** Largest JSON body a portal route reads; the read stops there. */

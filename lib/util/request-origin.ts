@@ -1,8 +1,4 @@
-/** Where a browser request comes from: the client's address (for throttles and audits) and whether it is same-origin. */
-
-export function clientAddress(request: Request): string | undefined {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || request.headers.get("x-real-ip") || undefined;
-}
+/** Whether a browser request comes from this site (the client's address is lib/security/client-address.ts). */
 
 /** A state-changing request must come from this site: the browser's Origin (or Sec-Fetch-Site) says so; SameSite=Lax cookies are the second layer. */
 export function sameOrigin(request: Request): boolean {

@@ -1,24 +1,55 @@
 /**
  * SSRF rules: which addresses a webhook may reach. Only globally routable unicast addresses pass; private, loopback,
  * link-local (cloud metadata 169.254.169.254), CGNAT, unique-local (fd00:ec2::254), multicast, reserved and tunnelling
- * prefixes are refused, IPv4-mapped IPv6 judged as its IPv4 address. Checked at registration and on every connection.
+ * prefixes are refused, IPv4-mapped and IPv4-compatible (::/96) IPv6 judged as their IPv4 address. Link-local and
+ * metadata addresses stay refused even where private targets are allowed (tests). Checked at registration and on every
+ * connection.
  */
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  try {
+    let parsed: ipaddr.IPv4 | ipaddr.IPv6 = ipaddr.parse(address.replace(/^\[|\]$/g, "").split("%")[0]);
+    if (parsed.kind() === "ipv6") {
+      const v6 = parsed as ipaddr.IPv6;
+      if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
+      // The deprecated IPv4-compatible form (::a.b.c.d, ::/96 but :: and ::1) is judged as its IPv4 address too.
+      else if (v6.parts.slice(0, 6).every((p) => p === 0) && (v6.parts[6] !== 0 || v6.parts[7] > 1))
+        parsed = ipaddr.fromByteArray(v6.toByteArray().slice(12));
+    }
+    return parsed;
+  } catch {
+    return null;
+  }
+}
+
 /** null when the address may be reached, else the name of its refused range. */
 export function refusedRange(address: string): string | null {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    parsed = ipaddr.parse(address.replace(/^\[|\]$/g, "").split("%")[0]);
-  } catch {
-    return "unparseable";
-  }
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const parsed = parseAddress(address);
+  if (!parsed) return "unparseable";
   const range = parsed.range();
-  return range === "unicast" ? null : range;
+  return range === "unicast" ? alwaysRefused(parsed) : range;
+}
+
+/** Cloud metadata services: AWS/GCP/Azure/OpenStack (169.254.169.254), AWS IPv6, Alibaba, Oracle's second address. */
+const METADATA = ["169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200", "192.0.0.192"];
+
+function alwaysRefused(parsed: ipaddr.IPv4 | ipaddr.IPv6): string | null {
+  if (METADATA.some((m) => ipaddr.parse(m).toNormalizedString() === parsed.toNormalizedString())) return "metadata";
+  if (parsed.range() === "linkLocal") return "linkLocal";
+  return null;
+}
+
+/**
+ * What stays refused even when WEBHOOKS_ALLOW_PRIVATE_TARGETS lets tests reach private and loopback addresses:
+ * link-local and cloud-metadata addresses (in any IPv4-mapped or -compatible IPv6 form). null when not one of them.
+ */
+export function alwaysRefusedRange(address: string): string | null {
+  const parsed = parseAddress(address);
+  if (!parsed) return "unparseable";
+  return alwaysRefused(parsed);
 }
 
 export class RefusedAddressError extends Error {
@@ -61,14 +92,18 @@ export async function checkTargetHost(hostname: string, resolver: Resolver = sys
 }
 
 /** A `lookup` for node:http(s) that resolves with `resolver` and refuses to hand a forbidden address to connect(). */
-export function guardedLookup(resolver: Resolver = systemResolver): LookupFunction {
+export function guardedLookup(
+  resolver: Resolver = systemResolver,
+  opts: { allowPrivate?: boolean } = {},
+): LookupFunction {
+  const judge = opts.allowPrivate ? alwaysRefusedRange : refusedRange;
   return ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     resolver(hostname).then(
       (addresses) => {
-        const allowed = addresses.filter((a) => refusedRange(a) === null);
+        const allowed = addresses.filter((a) => judge(a) === null);
         if (allowed.length === 0) {
           const first = addresses[0] ?? "no address";
-          const range = addresses[0] ? (refusedRange(first) ?? "none") : "none";
+          const range = addresses[0] ? (judge(first) ?? "none") : "none";
           return callback(new RefusedAddressError(hostname, first, range));
         }
         const entries = allowed.map((address) => ({ address, family: isIP(address) }));

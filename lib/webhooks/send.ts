@@ -5,7 +5,7 @@
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
-import { guardedLookup, refusedRange, systemResolver, type Resolver } from "./address-policy";
+import { alwaysRefusedRange, guardedLookup, refusedRange, systemResolver, type Resolver } from "./address-policy";
 import { ATTEMPT_TIMEOUT_MS, MAX_RESPONSE_BYTES, RESPONSE_EXCERPT_CHARS } from "./schedule";
 
 export type AttemptError = "timeout" | "refused_address" | "connection_error" | "redirect" | "http_status";
@@ -60,14 +60,15 @@ export function sendAttempt(
       }),
     );
   }
-  if (!options.allowPrivate && isIP(host) && refusedRange(host)) {
+  const refused = isIP(host) ? (options.allowPrivate ? alwaysRefusedRange(host) : refusedRange(host)) : null;
+  if (refused) {
     return Promise.resolve(
       done({
         ok: false,
         statusCode: null,
         excerpt: null,
         error: "refused_address",
-        detail: `${host} is a ${refusedRange(host)} address`,
+        detail: `${host} is a ${refused} address`,
       }),
     );
   }
@@ -90,7 +91,7 @@ export function sendAttempt(
         "user-agent": "options-research-webhooks/1",
       },
       agent: options.agents ? (isHttps ? options.agents.https : options.agents.http) : undefined,
-      lookup: options.allowPrivate ? undefined : guardedLookup(options.resolver ?? systemResolver),
+      lookup: guardedLookup(options.resolver ?? systemResolver, { allowPrivate: options.allowPrivate }),
     });
     const timer = setTimeout(() => {
       req.destroy();

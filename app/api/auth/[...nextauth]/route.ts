@@ -1,4 +1,6 @@
 import { handlers } from "@/lib/auth/config";
+import { boundedAuthPost } from "@/lib/auth/bounded-handler";
 
 export const runtime = "nodejs";
-export const { GET, POST } = handlers;
+export const GET = handlers.GET;
+export const POST = boundedAuthPost(handlers.POST);
