@@ -32,7 +32,7 @@ export default defineConfig({
   webServer: {
     command: "node e2e/serve.mjs",
     url: `${baseURL}/api/v1/health`,
-    timeout: 300_000,
+    timeout: 600_000,
     reuseExistingServer: !process.env.CI,
     // SIGTERM (not the default SIGKILL) so e2e/serve.mjs stops the database and removes its temp dir.
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
