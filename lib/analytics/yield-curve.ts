@@ -28,13 +28,15 @@ export interface YieldCurve {
 
 /** A tenor's newest yield counts only when published within this many calendar days before the curve date. */
 export const CURVE_STALENESS_DAYS = 7;
+/** A newest date whose window holds fewer tenors than this is a stray row, not a curve, when an older date has more. */
+export const MIN_CURVE_TENORS = 3;
 /** |longest − shortest| at or below this many basis points is "flat". */
 export const FLAT_BAND_BP = 25;
 /** An interior peak must exceed the higher end by more than this many basis points to be "humped". */
 export const HUMP_MIN_BP = 10;
 
 export const definitions: Record<string, string> = {
-  date: "Date (YYYY-MM-DD) of the curve: the newest date in the source rows that has at least one published yield, regardless of row order.",
+  date: `Date (YYYY-MM-DD) of the curve: the newest date in the source rows with at least one published yield whose ${CURVE_STALENESS_DAYS}-day window holds at least ${MIN_CURVE_TENORS} tenors, regardless of row order (a stray row more than ${CURVE_STALENESS_DAYS} days newer than the rest does not reduce the curve to one point); the newest date with a yield when no date qualifies.`,
   oldestDate: `Oldest publication date (YYYY-MM-DD) among the curve's points; equals date when every tenor was published that day. At most ${CURVE_STALENESS_DAYS} calendar days before date.`,
   curve: `Array of { tenor, years, yieldPct, date } ordered from shortest to longest: each tenor's newest published yield dated within ${CURVE_STALENESS_DAYS} calendar days before the curve date (inclusive), so a partial newest day (e.g. only the 1-month yield out yet) does not hide the rest of the curve. Tenors with nothing that recent are omitted, never filled; a yield that is not a number or lies outside (−100, 1000) percent counts as blank. tenor is one of 1M…30Y; years is the tenor length in years (1M = 1/12); yieldPct is the published par yield in percent (4.25 = 4.25 %), as published (2 decimals); date is the day that yield was published.`,
   interpolation:
@@ -77,14 +79,20 @@ function spreadBp(byTenor: Map<Tenor, { yieldPct: number }>, long: Tenor, short:
  * usable (no rows, or every yield blank).
  */
 export function buildYieldCurve(rows: readonly TreasuryYield[]): YieldCurve | null {
-  let date: string | null = null;
-  for (const r of rows) if (usable(r) && (date === null || r.date > date)) date = r.date;
-  if (date === null) return null;
-  const from = new Date(Date.parse(`${date}T00:00:00Z`) - CURVE_STALENESS_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const dates = [...new Set(rows.filter(usable).map((r) => r.date))].sort().reverse();
+  if (dates.length === 0) return null;
+  const windowStart = (d: string) =>
+    new Date(Date.parse(`${d}T00:00:00Z`) - CURVE_STALENESS_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const tenorsIn = (d: string) => {
+    const start = windowStart(d);
+    return new Set(rows.filter((r) => usable(r) && r.date >= start && r.date <= d).map((r) => r.tenor)).size;
+  };
+  const date = dates.find((d) => tenorsIn(d) >= MIN_CURVE_TENORS) ?? dates[0];
+  const from = windowStart(date);
 
   const byTenor = new Map<Tenor, { date: string; yieldPct: number }>();
   for (const r of rows) {
-    if (!usable(r) || r.date < from) continue;
+    if (!usable(r) || r.date < from || r.date > date) continue;
     const seen = byTenor.get(r.tenor);
     if (!seen || r.date >= seen.date) byTenor.set(r.tenor, { date: r.date, yieldPct: r.yieldPct });
   }

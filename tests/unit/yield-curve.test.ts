@@ -135,11 +135,12 @@ test("a partial newest day does not hide the curve: each tenor's newest yield wi
   assert.equal(c.shape, "inverted");
   // The one new rate does not price every maturity.
   close(riskFreeRate(c.curve)(10), 2 * Math.log1p(4.4 / 200), 1e-15, "10y from the full day");
-  // Older than 7 days is stale: dropped.
-  const stale = buildYieldCurve([...full, { date: "2024-05-09", tenor: "1M", yieldPct: 5.35 }])!;
+  // A stray row more than 7 days newer than the rest is not a curve: the curve stays on the full day.
+  const stray = buildYieldCurve([...full, { date: "2024-05-09", tenor: "1M", yieldPct: 5.35 }])!;
+  assert.equal(stray.date, "2024-05-01");
   assert.deepEqual(
-    stale.curve.map((p) => p.tenor),
-    ["1M"],
+    stray.curve.map((p) => p.tenor),
+    ["1M", "3M", "2Y", "10Y", "30Y"],
   );
   assert.equal(
     buildYieldCurve([...full, { date: "2024-05-08", tenor: "1M", yieldPct: 5.35 }])!.curve.length,
