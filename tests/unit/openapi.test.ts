@@ -20,7 +20,17 @@ test("the reference is OpenAPI 3.1 and documents every served route and method",
 test("parameters and bodies come from the validating schemas", () => {
   const flow = doc.paths["/api/v1/options-flow"].get;
   const names = flow.parameters.map((p: any) => p.name).sort();
-  assert.deepEqual(names, ["limit", "min_premium", "since", "symbol", "type"]);
+  assert.deepEqual(names, [
+    "expiry_from",
+    "expiry_to",
+    "limit",
+    "min_premium",
+    "moneyness",
+    "side",
+    "since",
+    "symbol",
+    "type",
+  ]);
   const summary = doc.paths["/api/v1/ticker/{symbol}/summary"].get;
   assert.deepEqual(
     summary.parameters.map((p: any) => [p.name, p.in, p.required]),

@@ -26,6 +26,10 @@ test("fields come from the document: path and query parameters, body properties 
       ["type", "query", false, "enum"],
       ["since", "query", false, "text"],
       ["limit", "query", false, "text"],
+      ["side", "query", false, "enum"],
+      ["expiry_from", "query", false, "text"],
+      ["expiry_to", "query", false, "text"],
+      ["moneyness", "query", false, "enum"],
     ],
   );
   assert.deepEqual(flow.fields.find((f) => f.name === "type")!.options, ["sweep", "block", "unusual"]);

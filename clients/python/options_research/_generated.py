@@ -349,7 +349,7 @@ OPERATIONS: Dict[str, Operation] = {
         path="/api/v1/options-flow",
         family="A",
         path_params=(),
-        query_params=("symbol", "min_premium", "type", "since", "limit", ),
+        query_params=("symbol", "min_premium", "type", "since", "limit", "side", "expiry_from", "expiry_to", "moneyness", ),
         body_fields=(),
         has_body=False,
         success_status=200,
@@ -671,13 +671,17 @@ class GeneratedMethods:
         type: Optional[Literal["sweep", "block", "unusual"]] = None,
         since: Optional[str] = None,
         limit: Optional[Union[int, str]] = None,
+        side: Optional[Literal["ask", "ask_side", "mid", "bid_side", "bid", "unknown"]] = None,
+        expiry_from: Optional[str] = None,
+        expiry_to: Optional[str] = None,
+        moneyness: Optional[Literal["itm", "atm", "otm"]] = None,
         timeout: Optional[float] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> "Result[ListOptionsFlowData]":
         """Options-flow events (GET /api/v1/options-flow)."""
         return self._call(
             "listOptionsFlow",
-            {"symbol": symbol, "min_premium": min_premium, "type": type, "since": since, "limit": limit},
+            {"symbol": symbol, "min_premium": min_premium, "type": type, "since": since, "limit": limit, "side": side, "expiry_from": expiry_from, "expiry_to": expiry_to, "moneyness": moneyness},
             timeout=timeout,
             headers=headers,
         )

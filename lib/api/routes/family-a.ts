@@ -5,6 +5,11 @@ import { defineRoute } from "../route";
 import { caseInsensitiveEnum, isoDateTimeString, nonNegativeIntString, symbolParams, symbolSchema } from "./inputs";
 import { schemas } from "../../contract/responses";
 
+/** A calendar date YYYY-MM-DD (flow expiry filters). */
+const isoDateString = z
+  .string()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { message: "must be a date YYYY-MM-DD" });
+
 /** What family A's symbol routes answer: the keyed route's codes and an unknown symbol. */
 const SYMBOL_ERRORS = [...KEYED_ROUTE_ERRORS, "symbol_not_found"] as const;
 
@@ -56,6 +61,14 @@ export const optionsFlowQuery = z
       .refine((n) => n >= 1, { message: "must be at least 1" })
       .optional()
       .describe("At most this many events (1–500, default 50)."),
+    side: caseInsensitiveEnum(["ask", "ask_side", "mid", "bid_side", "bid", "unknown"])
+      .optional()
+      .describe("Only events with this side against the quote (case-insensitive)."),
+    expiry_from: isoDateString.optional().describe("Only contracts expiring on or after this date (YYYY-MM-DD)."),
+    expiry_to: isoDateString.optional().describe("Only contracts expiring on or before this date (YYYY-MM-DD)."),
+    moneyness: caseInsensitiveEnum(["itm", "atm", "otm"])
+      .optional()
+      .describe("Only contracts in, at (strike within ±2.5 % of spot) or out of the money (case-insensitive)."),
   })
   .strict();
 
@@ -81,6 +94,10 @@ export const optionsFlow = defineRoute({
       type: query.type,
       since: query.since,
       limit: query.limit ?? 50,
+      side: query.side,
+      expiryFrom: query.expiry_from,
+      expiryTo: query.expiry_to,
+      moneyness: query.moneyness,
     }),
 });
 

@@ -214,7 +214,11 @@ export const OPERATIONS = {
       "min_premium",
       "type",
       "since",
-      "limit"
+      "limit",
+      "side",
+      "expiry_from",
+      "expiry_to",
+      "moneyness"
     ],
     "bodyFields": [],
     "hasBody": false,

@@ -402,7 +402,7 @@ export interface paths {
         };
         /**
          * Health check and version
-         * @description status ok, or degraded when the database does not answer within 2 s (the check is shared for 1 s); version; uptime in seconds.
+         * @description status ok (200), or degraded (503) when the database does not answer within 2 s (the check is shared for 1 s) or admission is failing; version; uptime in seconds.
          *
          *     Family B. No key needed; never metered.
          */
@@ -1306,6 +1306,14 @@ export interface operations {
                  * @example 50
                  */
                 limit?: string | number;
+                /** @description Only events with this side against the quote (case-insensitive). */
+                side?: "ask" | "ask_side" | "mid" | "bid_side" | "bid" | "unknown";
+                /** @description Only contracts expiring on or after this date (YYYY-MM-DD). */
+                expiry_from?: string;
+                /** @description Only contracts expiring on or before this date (YYYY-MM-DD). */
+                expiry_to?: string;
+                /** @description Only contracts in, at (strike within ±2.5 % of spot) or out of the money (case-insensitive). */
+                moneyness?: "itm" | "atm" | "otm";
             };
             header?: never;
             path?: never;
