@@ -26,3 +26,4 @@ export * from "./webhook-events";
 export * from "./webhook-deliveries";
 export * from "./webhook-attempts";
 export * from "./webhook-event-state";
+export * from "./idempotency-keys";
