@@ -178,7 +178,12 @@ describe("Idempotency-Key on POST and PATCH", () => {
         },
       });
       req.on("error", () => resolve());
-      req.end(body, () => setTimeout(() => (req.destroy(), resolve()), 5)); // sent, then the connection is lost
+      req.end(body, () =>
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 5),
+      ); // sent, then the connection is lost
     });
     for (let i = 0; i < 100 && (await claimRow(pro.accountId, "dropped-1"))?.state !== "completed"; i++)
       await new Promise((r) => setTimeout(r, 50));
