@@ -127,8 +127,8 @@ export async function releaseClaim(sql: postgres.Sql, accountId: string, key: st
 /** Deletes keys past their 24 hours; answers how many. */
 export async function deleteExpiredKeys(sql: postgres.Sql, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
-  const rows = await sql`delete from idempotency_keys where created_at <= ${cutoff}::timestamptz returning 1`;
-  return rows.length;
+  const result = await sql`delete from idempotency_keys where created_at <= ${cutoff}::timestamptz`;
+  return result.count;
 }
 
 /** Runs the sweep at start and then daily in every process (deleting is safe to repeat); answers a stop function. */
