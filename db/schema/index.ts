@@ -27,3 +27,4 @@ export * from "./webhook-deliveries";
 export * from "./webhook-attempts";
 export * from "./webhook-event-state";
 export * from "./security";
+export * from "./idempotency-keys";

@@ -13,7 +13,9 @@ export const ERROR_STATUS = {
   not_found: 404,
   symbol_not_found: 404,
   method_not_allowed: 405,
+  idempotency_key_in_use: 409,
   payload_too_large: 413,
+  idempotency_key_reused: 422,
   rate_limit_exceeded: 429,
   internal_error: 500,
   data_source_unavailable: 503,
@@ -39,6 +41,11 @@ export const LIMIT_ERRORS = [
   "plan_limit_exceeded",
   "data_source_unavailable",
 ] as const satisfies readonly ErrorCode[];
+/** POST and PATCH routes: the Idempotency-Key rules (docs/api-contract.md "Idempotent requests"). */
+export const IDEMPOTENCY_ERRORS = [
+  "idempotency_key_in_use",
+  "idempotency_key_reused",
+] as const satisfies readonly ErrorCode[];
 /** Every keyed, metered route answers these. */
 export const KEYED_ROUTE_ERRORS = [...REQUEST_ERRORS, ...AUTH_ERRORS, ...LIMIT_ERRORS] as const;
 
@@ -57,6 +64,10 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   symbol_not_found: "The symbol is well-formed but the service has no data for it.",
   method_not_allowed: "The route exists but not with this HTTP method; see the Allow header.",
   payload_too_large: "The request body exceeds the plan's maximum payload.",
+  idempotency_key_in_use:
+    "A request with this Idempotency-Key is still being processed; retry after it finishes to get its answer.",
+  idempotency_key_reused:
+    "This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours.",
   rate_limit_exceeded: "The per-minute burst limit is spent; retry after the Retry-After seconds.",
   internal_error: "An unexpected failure; quote the request id to support.",
   data_source_unavailable: "The data source for this request has no data or cannot be reached.",

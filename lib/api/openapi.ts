@@ -10,6 +10,8 @@ import type { RouteDef } from "./route";
 import type { OpenApiDocument } from "../contract/openapi-document";
 import { REFERENCE_NOTES, metricDefinitions } from "./reference-notes";
 import { WEBHOOK_NOTES, webhookOperations } from "./webhook-reference";
+import { IDEMPOTENCY_KEY_PARAMETER } from "./idempotency-reference";
+import { IDEMPOTENT_METHODS } from "./idempotency";
 
 type Json = Record<string, unknown>;
 type OpenApiOperation = OpenApiDocument["paths"][string][string];
@@ -124,7 +126,11 @@ export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
       description: `${route.description}\n\n${notes}`,
       tags: route.tags,
       "x-family": route.family,
-      parameters: [...objectParams(route.params, "path"), ...objectParams(route.query, "query")],
+      parameters: [
+        ...objectParams(route.params, "path"),
+        ...objectParams(route.query, "query"),
+        ...(IDEMPOTENT_METHODS.has(route.method) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+      ],
       responses: responsesFor(route),
       security: route.authenticated ? [{ bearer: [] }, { apiKey: [] }, { serviceKey: [] }] : [],
     };

@@ -1,6 +1,6 @@
 /**
  * The one pipeline every /api/v1 request goes through (docs/api-contract.md §1–§6). `serve` reads top to bottom:
- * resolve route → authenticate → read body → licensing → execute → admit and meter → respond.
+ * resolve route → authenticate → read body → licensing → idempotency (POST, PATCH) → execute → admit and meter → respond.
  * The handler runs before the limits statement so that limits and metering share one database round trip; handlers
  * that touch account state run only after their call is admitted. A stage answers synchronously when it can answer from
  * memory (cached key, configuration and payload), so a cache hit waits only for its admission batch.
@@ -21,6 +21,17 @@ import { DomainError } from "../domain/errors";
 import { AdmissionBatcher, type BatchOptions } from "./admission";
 import { type LimitOutcome, type Metered, settle, takeQuota } from "./limits";
 import { touchLastUsed } from "./last-used";
+import {
+  type Claim,
+  claim,
+  IDEMPOTENT_METHODS,
+  idempotencyKeyOf,
+  releaseClaim,
+  REPLAYED_HEADER,
+  requestDigest,
+  settleClaim,
+  type StoredAnswer,
+} from "./idempotency";
 import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
 import { rateLimitHeaders } from "./rate-headers";
 import { requestIdFrom } from "./request-id";
@@ -133,6 +144,11 @@ export function createPipeline(deps: PipelineDeps) {
     const unlicensed = checkLicensing(keyed);
     if (unlicensed) return unlicensed;
 
+    return IDEMPOTENT_METHODS.has(keyed.route.method) ? serveOnce(keyed) : executeAndRespond(keyed);
+  }
+
+  /** execute → admit and meter → respond. */
+  async function executeAndRespond(keyed: KeyedCall): Promise<Response> {
     if (keyed.route.touchesAccountState) {
       const decided = await admitThenExecute(keyed);
       return decided instanceof Response ? decided : respond(keyed, decided.outcome, decided.limits);
@@ -301,6 +317,76 @@ export function createPipeline(deps: PipelineDeps) {
         `${route.method} ${route.path} is switched off for ${caller.env} keys pending a data-licensing review.`,
       ),
     );
+  }
+
+  // ------------------------------------------------------------------------------------------------- idempotency
+
+  /**
+   * POST and PATCH with an Idempotency-Key: the first call for (account, key) runs and its answer is kept; a retry of the
+   * same request is answered the kept answer, another request with the key 422, a retry during the first call 409.
+   */
+  async function serveOnce(call: KeyedCall): Promise<Response> {
+    const key = idempotencyKeyOf(call.request.headers);
+    if (key === null) return executeAndRespond(call);
+    if (key instanceof ApiError) return refuse(call, key);
+    const { sql } = deps.database;
+    const account = call.caller.accountId;
+    let claimed: Claim;
+    try {
+      claimed = await claim(sql, account, key, requestDigest(call.route.method, call.path, call.bodyText), call.now);
+    } catch (err) {
+      return limitsFailed(call, err);
+    }
+    if (claimed.kind === "reused")
+      return refuse(
+        call,
+        new ApiError("idempotency_key_reused", "This Idempotency-Key was used with another request."),
+      );
+    if (claimed.kind === "in_use")
+      return refuse(
+        call,
+        new ApiError("idempotency_key_in_use", "A request with this Idempotency-Key is still running; retry shortly.", {
+          "retry-after": "1",
+        }),
+      );
+    if (claimed.kind === "replay") return replay(call, claimed.answer);
+    let response: Response;
+    try {
+      response = await executeAndRespond(call);
+    } catch (err) {
+      await releaseClaim(sql, account, key).catch(logMeterError(call.requestId));
+      throw err;
+    }
+    return settleClaim(sql, account, key, response);
+  }
+
+  /** A kept answer, byte for byte: it takes a burst unit like any request, but no quota and no usage event. */
+  async function replay(call: KeyedCall, answer: StoredAnswer): Promise<Response> {
+    let limits: LimitOutcome;
+    try {
+      limits = await admission.admit({
+        m: metered(call),
+        burst: call.burst,
+        quota: call.quota,
+        status: 0, // not a 2xx: takes no quota unit
+        errorCode: null,
+        record: false,
+      });
+    } catch (err) {
+      return limitsFailed(call, err);
+    }
+    if (limits.limited === "burst") {
+      await settle(deps.database.sql, metered(call), 429, "rate_limit_exceeded", call).catch(
+        logMeterError(call.requestId),
+      );
+      return respond(call, { ok: false, error: new ApiError("internal_error", "") }, limits);
+    }
+    log.info("idempotent replay", { request_id: call.requestId, replayed_request_id: answer.headers["x-request-id"] });
+    const headers = rateLimitHeaders(call.burst, limits.burstUsed, call.quota, limits.quotaUsed, call.now);
+    return new Response(answer.body, {
+      status: answer.status,
+      headers: { ...answer.headers, ...headers, [REPLAYED_HEADER]: "true" },
+    });
   }
 
   // ------------------------------------------------------------------------------------------------------ execute

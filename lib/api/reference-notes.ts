@@ -17,6 +17,7 @@ import { definitions as strategySchemaDefs } from "../analytics/strategy-schema"
 import { definitions as strategyDefs } from "../analytics/strategy";
 import { definitions as payoffDefs } from "../analytics/strategy-payoff";
 import { IMPORT_FORMATS } from "../market/import/formats";
+import { IDEMPOTENCY_NOTES } from "./idempotency-reference";
 
 /** The prose part of the API reference: rules that apply to every route. */
 export const REFERENCE_NOTES = `
@@ -48,7 +49,7 @@ Every authenticated response carries \`RateLimit-Policy\` (e.g. \`"minute";q=10;
 \`RateLimit\` (e.g. \`"minute";r=7;t=42, "month";r=93;t=1209600\`: r = remaining, t = seconds to reset), and the classic
 \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` (burst window) and \`X-RateLimit-Reset\` (Unix time, seconds, when the
 burst window resets). Every response carries \`X-Request-Id\` (yours echoed if it is 1–128 of \`A–Z a–z 0–9 . _ : -\`).
-
+${IDEMPOTENCY_NOTES}
 ## Licensing
 Each endpoint is \`enabled\` or \`pending_licensing\` per key environment. By default live \`GET /api/v1/options-flow\`
 is pending; everything else is enabled. Pending calls are not counted against quota.

@@ -1,7 +1,7 @@
 /**
  * Wires database, reference data, analytics engine and pipeline; one per process. The gateway owns the process's
- * background jobs (usage partition maintenance, webhook worker, last-used flusher, the engine's ticker) and stops
- * them in close().
+ * background jobs (usage partition maintenance, idempotency key expiry, webhook worker, last-used flusher, the engine's
+ * ticker) and stops them in close().
  */
 import "server-only";
 import { openDatabase, withRequestDeadline, type Database } from "../db/client";
@@ -16,6 +16,7 @@ import { startMarketEngine } from "../engine/engine";
 import { errorFields, log } from "../log";
 import { flushLastUsed } from "../api/last-used";
 import { startUsagePartitionMaintenance } from "../api/usage-partitions";
+import { startIdempotencyExpiry } from "../api/idempotency";
 import { eventProducer } from "../webhooks/producer";
 import { startWebhookWorker } from "../webhooks/worker";
 
@@ -60,6 +61,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
   const requestDatabase = withRequestDeadline(database, env.DB_DEADLINE_MS);
   const stopPartitions = startUsagePartitionMaintenance(database.sql, env.USAGE_EVENTS_RETENTION_DAYS); // now, then daily
+  const stopIdempotencyExpiry = startIdempotencyExpiry(database.sql); // now, then daily
   // Every server process delivers; the outbox's row leases share the work between them.
   const webhookWorker = startWebhookWorker(database, {
     allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
@@ -104,6 +106,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     close() {
       closing ??= (async () => {
         stopPartitions();
+        stopIdempotencyExpiry();
         await step("webhook worker", () => webhookWorker.stop());
         await step("engine", () => engine.stop());
         await step("last-used flush", () => flushLastUsed(requestDatabase));

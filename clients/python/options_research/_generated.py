@@ -10,8 +10,8 @@ if TYPE_CHECKING:
 API_VERSION = "0.1.0"
 
 # Every error code the API answers with.
-ErrorCode = Literal["data_source_unavailable", "endpoint_pending_licensing", "inactive_key", "internal_error", "invalid_api_key", "invalid_request", "method_not_allowed", "missing_api_key", "not_found", "payload_too_large", "plan_limit_exceeded", "rate_limit_exceeded", "subscription_required", "symbol_not_found"]
-ERROR_CODES: Tuple[str, ...] = ("data_source_unavailable", "endpoint_pending_licensing", "inactive_key", "internal_error", "invalid_api_key", "invalid_request", "method_not_allowed", "missing_api_key", "not_found", "payload_too_large", "plan_limit_exceeded", "rate_limit_exceeded", "subscription_required", "symbol_not_found", )
+ErrorCode = Literal["data_source_unavailable", "endpoint_pending_licensing", "idempotency_key_in_use", "idempotency_key_reused", "inactive_key", "internal_error", "invalid_api_key", "invalid_request", "method_not_allowed", "missing_api_key", "not_found", "payload_too_large", "plan_limit_exceeded", "rate_limit_exceeded", "subscription_required", "symbol_not_found"]
+ERROR_CODES: Tuple[str, ...] = ("data_source_unavailable", "endpoint_pending_licensing", "idempotency_key_in_use", "idempotency_key_reused", "inactive_key", "internal_error", "invalid_api_key", "invalid_request", "method_not_allowed", "missing_api_key", "not_found", "payload_too_large", "plan_limit_exceeded", "rate_limit_exceeded", "subscription_required", "symbol_not_found", )
 
 
 CreateAlertDataParams = TypedDict("CreateAlertDataParams", {"ivRankAbove": float, "ivRankBelow": float, "ivChangeAbove": float, "description": str}, total=False)

@@ -1,6 +1,5 @@
 """Safe retries end to end: a POST whose answer is lost after the server processed it is retried with the same
-Idempotency-Key and the server replays the first answer: one resource. Skipped, with the reason, while the server does
-not answer Idempotent-Replayed (the server side lands separately)."""
+Idempotency-Key and the server replays the first answer: one resource."""
 import json
 import unittest
 import urllib.request
@@ -12,7 +11,6 @@ from options_research._client import _Answer
 
 from ._support import BASE_URL, ErrorAssertions, key, needs_server
 
-SKIP = "the server does not answer Idempotent-Replayed yet (server-side Idempotency-Key support not merged)"
 
 
 def alert(n: int) -> dict:
@@ -53,10 +51,8 @@ class LosesFirstAnswer(Client):
 
 @needs_server
 class Idempotency(ErrorAssertions):
-    @classmethod
-    def setUpClass(cls) -> None:
-        if not server_replays():
-            raise unittest.SkipTest(SKIP)
+    def test_server_replays_with_header(self) -> None:
+        self.assertTrue(server_replays(), "a retried POST is answered with Idempotent-Replayed: true")
 
     def test_lost_answer_retried_creates_one_webhook(self) -> None:
         api = LosesFirstAnswer(api_key=key("PRO"), base_url=BASE_URL or "")

@@ -6,7 +6,7 @@ import { listDeliveries, sendTestEvent } from "../../domain/webhook-deliveries";
 import { replayWebhook } from "../../domain/webhook-registration";
 import { rotateWebhookSecret, setWebhookStatus } from "../../domain/webhook-status";
 import { getWebhook } from "../../domain/webhooks";
-import { invalid, KEYED_ROUTE_ERRORS } from "../errors";
+import { IDEMPOTENCY_ERRORS, invalid, KEYED_ROUTE_ERRORS } from "../errors";
 import { defineRoute, type RouteDef } from "../route";
 import { requireWebhooks, webhookCall, webhookParams } from "./alerts-common";
 import { alertSchemas, deliveriesQuery, patchAlertBody, replayBody } from "./alerts-schemas";
@@ -26,7 +26,7 @@ export const patchAlert = defineRoute({
   operationId: "updateAlert",
   method: "PATCH",
   path: "/api/v1/alerts/{webhookId}",
-  errors: [...KEYED_ROUTE_ERRORS, "not_found", "payload_too_large"],
+  errors: [...KEYED_ROUTE_ERRORS, ...IDEMPOTENCY_ERRORS, "not_found", "payload_too_large"],
   summary: "Pause or resume a webhook",
   description:
     "status paused holds deliveries; active resumes them, or re-enables a webhook the service disabled. A disabled " +
@@ -52,7 +52,7 @@ export const testAlert = defineRoute({
   operationId: "testAlert",
   method: "POST",
   path: "/api/v1/alerts/{webhookId}/test",
-  errors: [...KEYED_ROUTE_ERRORS, "not_found"],
+  errors: [...KEYED_ROUTE_ERRORS, ...IDEMPOTENCY_ERRORS, "not_found"],
   summary: "Send a webhook.test event",
   description: "Queues a signed webhook.test delivery to this webhook and answers 202 with its event id.",
   response: alertSchemas.testEvent,
@@ -91,7 +91,7 @@ export const replayAlert = defineRoute({
   operationId: "replayAlert",
   method: "POST",
   path: "/api/v1/alerts/{webhookId}/replay",
-  errors: [...KEYED_ROUTE_ERRORS, "not_found", "payload_too_large"],
+  errors: [...KEYED_ROUTE_ERRORS, ...IDEMPOTENCY_ERRORS, "not_found", "payload_too_large"],
   summary: "Replay one event or a time range",
   description:
     "Queues the event(s) again with a fresh retry schedule; each keeps its webhook-id, so receivers can deduplicate.",
@@ -112,7 +112,7 @@ export const rotateAlertSecret = defineRoute({
   operationId: "rotateAlertSecret",
   method: "POST",
   path: "/api/v1/alerts/{webhookId}/rotate-secret",
-  errors: [...KEYED_ROUTE_ERRORS, "not_found"],
+  errors: [...KEYED_ROUTE_ERRORS, ...IDEMPOTENCY_ERRORS, "not_found"],
   summary: "Rotate the signing secret",
   description:
     "Returns a new secret (shown once). For 24 hours deliveries carry two signatures, new and previous secret.",

@@ -5,7 +5,7 @@
 import { deleteWebhook, getWebhook, listWebhooks } from "../../domain/webhooks";
 import { registerKeyWebhook } from "../../domain/webhook-registration";
 import { webhookBody as alertBody } from "../../contract/webhooks";
-import { invalid, KEYED_ROUTE_ERRORS } from "../errors";
+import { IDEMPOTENCY_ERRORS, invalid, KEYED_ROUTE_ERRORS } from "../errors";
 import { defineRoute } from "../route";
 import { schemas } from "../../contract/responses";
 import { requireWebhooks, webhookCall, webhookParams } from "./alerts-common";
@@ -16,7 +16,7 @@ export const createAlert = defineRoute({
   path: "/api/v1/alerts",
   family: "B",
   envelope: "B",
-  errors: [...KEYED_ROUTE_ERRORS, "payload_too_large"],
+  errors: [...KEYED_ROUTE_ERRORS, ...IDEMPOTENCY_ERRORS, "payload_too_large"],
   tags: ["Alerts (webhooks)"],
   authenticated: true,
   touchesAccountState: true,

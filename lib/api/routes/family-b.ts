@@ -1,6 +1,6 @@
 /** Family B analytics routes (docs/api-contract.md §1): the flat envelope with isMockData, timestamp, dataLabel. */
 import { z } from "zod";
-import { invalid, KEYED_ROUTE_ERRORS } from "../errors";
+import { IDEMPOTENCY_ERRORS, invalid, KEYED_ROUTE_ERRORS } from "../errors";
 import { defineRoute } from "../route";
 import { symbolSchema, tickerParams } from "./inputs";
 import { schemas } from "../../contract/responses";
@@ -130,7 +130,7 @@ export const researchOutputs = defineRoute({
   path: "/api/v1/outputs",
   family: "B",
   envelope: "B",
-  errors: [...SYMBOL_ERRORS, "payload_too_large"],
+  errors: [...SYMBOL_ERRORS, ...IDEMPOTENCY_ERRORS, "payload_too_large"],
   tags: ["Research"],
   summary: "Structured research output for a strategy",
   description:

@@ -299,4 +299,4 @@ export const OPERATIONS = {
 export type OperationId = keyof typeof OPERATIONS;
 
 /** Every error code the API answers with. */
-export const ERROR_CODES = ["data_source_unavailable","endpoint_pending_licensing","inactive_key","internal_error","invalid_api_key","invalid_request","method_not_allowed","missing_api_key","not_found","payload_too_large","plan_limit_exceeded","rate_limit_exceeded","subscription_required","symbol_not_found"] as const;
+export const ERROR_CODES = ["data_source_unavailable","endpoint_pending_licensing","idempotency_key_in_use","idempotency_key_reused","inactive_key","internal_error","invalid_api_key","invalid_request","method_not_allowed","missing_api_key","not_found","payload_too_large","plan_limit_exceeded","rate_limit_exceeded","subscription_required","symbol_not_found"] as const;

@@ -858,7 +858,7 @@ export interface components {
              * @description See x-error-codes.
              * @enum {string}
              */
-            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "inactive_key" | "subscription_required" | "plan_limit_exceeded" | "endpoint_pending_licensing" | "not_found" | "symbol_not_found" | "method_not_allowed" | "payload_too_large" | "rate_limit_exceeded" | "internal_error" | "data_source_unavailable";
+            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "inactive_key" | "subscription_required" | "plan_limit_exceeded" | "endpoint_pending_licensing" | "not_found" | "symbol_not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "data_source_unavailable";
             /** @description Says what to fix; never a stack trace. */
             message: string;
         };
@@ -2183,7 +2183,13 @@ export interface operations {
     createOutput: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description 1 to 255 printable ASCII characters (a UUID is a good choice). The first answer is kept for 24 hours and replayed for a retry of the same request with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`, a retry while the first call runs is 409 `idempotency_key_in_use`.
+                 * @example 6f1c9d2e-3b7a-4c55-9a0e-2d8f41b7c310
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2335,6 +2341,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_key_in_use`: A request with this Idempotency-Key is still being processed; retry after it finishes to get its answer. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_in_use";
+                        };
+                    };
+                };
+            };
             /** @description `payload_too_large`: The request body exceeds the plan's maximum payload. */
             413: {
                 headers: {
@@ -2345,6 +2365,20 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "payload_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused";
                         };
                     };
                 };
@@ -2796,7 +2830,13 @@ export interface operations {
     createAlert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description 1 to 255 printable ASCII characters (a UUID is a good choice). The first answer is kept for 24 hours and replayed for a retry of the same request with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`, a retry while the first call runs is 409 `idempotency_key_in_use`.
+                 * @example 6f1c9d2e-3b7a-4c55-9a0e-2d8f41b7c310
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2898,6 +2938,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_key_in_use`: A request with this Idempotency-Key is still being processed; retry after it finishes to get its answer. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_in_use";
+                        };
+                    };
+                };
+            };
             /** @description `payload_too_large`: The request body exceeds the plan's maximum payload. */
             413: {
                 headers: {
@@ -2908,6 +2962,20 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "payload_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused";
                         };
                     };
                 };
@@ -3255,7 +3323,13 @@ export interface operations {
     updateAlert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description 1 to 255 printable ASCII characters (a UUID is a good choice). The first answer is kept for 24 hours and replayed for a retry of the same request with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`, a retry while the first call runs is 409 `idempotency_key_in_use`.
+                 * @example 6f1c9d2e-3b7a-4c55-9a0e-2d8f41b7c310
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example wh_0123456789abcdef01234567 */
                 webhookId: string;
@@ -3366,6 +3440,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_key_in_use`: A request with this Idempotency-Key is still being processed; retry after it finishes to get its answer. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_in_use";
+                        };
+                    };
+                };
+            };
             /** @description `payload_too_large`: The request body exceeds the plan's maximum payload. */
             413: {
                 headers: {
@@ -3376,6 +3464,20 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "payload_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused";
                         };
                     };
                 };
@@ -3427,7 +3529,13 @@ export interface operations {
     testAlert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description 1 to 255 printable ASCII characters (a UUID is a good choice). The first answer is kept for 24 hours and replayed for a retry of the same request with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`, a retry while the first call runs is 409 `idempotency_key_in_use`.
+                 * @example 6f1c9d2e-3b7a-4c55-9a0e-2d8f41b7c310
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example wh_0123456789abcdef01234567 */
                 webhookId: string;
@@ -3502,6 +3610,34 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with this Idempotency-Key is still being processed; retry after it finishes to get its answer. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_in_use";
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused";
                         };
                     };
                 };
@@ -3707,7 +3843,13 @@ export interface operations {
     replayAlert: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description 1 to 255 printable ASCII characters (a UUID is a good choice). The first answer is kept for 24 hours and replayed for a retry of the same request with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`, a retry while the first call runs is 409 `idempotency_key_in_use`.
+                 * @example 6f1c9d2e-3b7a-4c55-9a0e-2d8f41b7c310
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example wh_0123456789abcdef01234567 */
                 webhookId: string;
@@ -3804,6 +3946,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description `idempotency_key_in_use`: A request with this Idempotency-Key is still being processed; retry after it finishes to get its answer. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_in_use";
+                        };
+                    };
+                };
+            };
             /** @description `payload_too_large`: The request body exceeds the plan's maximum payload. */
             413: {
                 headers: {
@@ -3814,6 +3970,20 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "payload_too_large";
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused";
                         };
                     };
                 };
@@ -3865,7 +4035,13 @@ export interface operations {
     rotateAlertSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description 1 to 255 printable ASCII characters (a UUID is a good choice). The first answer is kept for 24 hours and replayed for a retry of the same request with `Idempotent-Replayed: true`; the same key with another request is 422 `idempotency_key_reused`, a retry while the first call runs is 409 `idempotency_key_in_use`.
+                 * @example 6f1c9d2e-3b7a-4c55-9a0e-2d8f41b7c310
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @example wh_0123456789abcdef01234567 */
                 webhookId: string;
@@ -3943,6 +4119,34 @@ export interface operations {
                         error: {
                             /** @enum {string} */
                             code: "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_key_in_use`: A request with this Idempotency-Key is still being processed; retry after it finishes to get its answer. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_in_use";
+                        };
+                    };
+                };
+            };
+            /** @description `idempotency_key_reused`: This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "idempotency_key_reused";
                         };
                     };
                 };
