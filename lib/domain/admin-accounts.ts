@@ -123,7 +123,7 @@ export async function setAdminFlag(
   actor: Actor,
 ): Promise<{ userId: string; email: string; admin: boolean }> {
   if (!UUID.test(userId)) throw new DomainError("not_found", "no such user", { field: "userId" });
-  if (!admin && actor.type === "user" && actor.id === userId)
+  if (!admin && actor.id === userId)
     throw new DomainError("forbidden", "You cannot remove your own admin flag; ask another admin.");
   return db.transaction(async (tx) => {
     // Locks every admin row so two concurrent removals cannot both see "another admin remains".
