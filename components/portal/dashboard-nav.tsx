@@ -13,12 +13,14 @@ export const DASHBOARD_NAV = [
   { href: "/dashboard/webhooks", label: "Webhooks" },
 ] as const;
 
-export function DashboardNav() {
+/** `admin`: the signed-in user has the admin flag (checked on the server), so the nav links to /admin. */
+export function DashboardNav({ admin = false }: { admin?: boolean }) {
   const path = usePathname();
+  const items = admin ? [...DASHBOARD_NAV, { href: "/admin", label: "Admin" }] : DASHBOARD_NAV;
   return (
     <nav aria-label="Dashboard">
       <ul className="flex flex-wrap gap-2 md:flex-col md:gap-1">
-        {DASHBOARD_NAV.map((item) => {
+        {items.map((item) => {
           const current = item.href === "/dashboard" ? path === item.href : path.startsWith(item.href);
           return (
             <li key={item.href}>
