@@ -30,10 +30,10 @@ const flowCode = async (request: APIRequestContext, key: string) => {
 
 async function changeState(page: Page, state: string, reason: string) {
   await page.goto("/admin/licensing");
-  await page.getByLabel("Endpoint").selectOption("GET /api/v1/options-flow");
-  await page.getByLabel("Environment").selectOption("live");
-  await page.getByLabel("State").selectOption(state);
-  await page.getByLabel("Reason").fill(reason);
+  await page.getByLabel("Endpoint", { exact: true }).selectOption("GET /api/v1/options-flow");
+  await page.getByLabel("Environment", { exact: true }).selectOption("live");
+  await page.getByLabel("State", { exact: true }).selectOption(state);
+  await page.getByLabel("Reason", { exact: true }).fill(reason);
   const preview = page.locator("pre").or(page.getByText(/are served/));
   await expect(preview.first()).toBeVisible();
   if (state === "pending_licensing") await expect(page.locator("pre")).toContainText('"endpoint_pending_licensing"');
@@ -142,7 +142,7 @@ test("reject needs a reason; a key deactivated by an admin gets 403 inactive_key
   await expect.poll(call, { timeout: 5_000, intervals: [1000] }).toBe(200);
 
   // Plan change from the account page, audited.
-  await page.getByLabel("Plan").selectOption("starter");
+  await page.getByLabel("Plan", { exact: true }).selectOption("starter");
   await page.getByRole("button", { name: "Change plan" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Plan changed" })).toBeVisible();
   await page.goto(`/admin/audit?target=${account.accountId}&action=account.set_plan`);

@@ -75,33 +75,34 @@ export function LicensingForm({
         Change a state
       </h2>
       <div className="grid gap-3 md:grid-cols-3">
-        <label className="block text-sm font-medium md:col-span-3">
-          Endpoint
-          <select className={field} value={values.endpointId} onChange={set("endpointId")}>
+        <div className="block text-sm font-medium md:col-span-3">
+          <label htmlFor={`${id}-endpoint`}>Endpoint</label>
+          <select id={`${id}-endpoint`} className={field} value={values.endpointId} onChange={set("endpointId")}>
             {endpoints.map((e) => (
               <option key={e.id} value={e.id}>
                 {e.label}
               </option>
             ))}
           </select>
-        </label>
-        <label className="block text-sm font-medium">
-          Environment
-          <select className={field} value={values.env} onChange={set("env")}>
+        </div>
+        <div className="block text-sm font-medium">
+          <label htmlFor={`${id}-env`}>Environment</label>
+          <select id={`${id}-env`} className={field} value={values.env} onChange={set("env")}>
             <option value="live">live</option>
             <option value="test">test</option>
           </select>
-        </label>
-        <label className="block text-sm font-medium">
-          State
-          <select className={field} value={values.state} onChange={set("state")}>
+        </div>
+        <div className="block text-sm font-medium">
+          <label htmlFor={`${id}-state`}>State</label>
+          <select id={`${id}-state`} className={field} value={values.state} onChange={set("state")}>
             <option value="enabled">enabled</option>
             <option value="pending_licensing">pending_licensing</option>
           </select>
-        </label>
-        <label className="block text-sm font-medium md:col-span-3">
-          Reason
+        </div>
+        <div className="block text-sm font-medium md:col-span-3">
+          <label htmlFor={`${id}-reason`}>Reason</label>
           <input
+            id={`${id}-reason`}
             className={field}
             required
             minLength={3}
@@ -110,7 +111,7 @@ export function LicensingForm({
             onChange={set("reason")}
             aria-describedby={`${id}-preview`}
           />
-        </label>
+        </div>
       </div>
       <div id={`${id}-preview`} className="space-y-1 text-sm" aria-live="polite">
         <p className="font-medium">Preview of what callers get</p>

@@ -26,8 +26,8 @@ export function PlanForm({ accountId, plan, plans }: { accountId: string; plan: 
   }
   return (
     <form onSubmit={submit} className="flex flex-wrap items-end gap-2">
-      <label htmlFor={`${id}-p`} className="text-sm font-medium">
-        Plan
+      <div className="text-sm font-medium">
+        <label htmlFor={`${id}-p`}>Plan</label>
         <select
           id={`${id}-p`}
           value={value}
@@ -40,7 +40,7 @@ export function PlanForm({ accountId, plan, plans }: { accountId: string; plan: 
             </option>
           ))}
         </select>
-      </label>
+      </div>
       <button
         type="submit"
         className="rounded bg-blue-700 px-3 py-1.5 font-medium text-white hover:bg-blue-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700"
