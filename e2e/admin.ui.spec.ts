@@ -51,11 +51,12 @@ test("licensing: enable live options-flow with a reason, set it back; enforced w
   const email = `pro_${Date.now()}@example.com`;
   await cli(baseURL, "account", "create", "--email", email, "--plan", "pro");
   const key = (await cli(baseURL, "key", "create", "--email", email, "--env", "live")).key as string;
-  for (const kind of ["instruments", "chain", "trades"])
+  for (const kind of ["instruments", "bars", "chain", "trades"])
     await cli(baseURL, "import", kind, "--file", `tests/fixtures/import/${kind}-good.csv`, "--env", "live");
 
   await changeState(page, "enabled", "Licence for options flow signed");
-  await expect.poll(() => flowCode(page.request, key), { timeout: 5_000 }).toBe(200);
+  // The first live answer also waits for the engine to compute the freshly imported market, hence the longer wait.
+  await expect.poll(() => flowCode(page.request, key), { timeout: 30_000 }).toBe(200);
   await changeState(page, "pending_licensing", "Licence suspended pending renewal");
   await expect.poll(() => flowCode(page.request, key), { timeout: 5_000 }).toBe("endpoint_pending_licensing");
 
