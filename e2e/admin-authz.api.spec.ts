@@ -5,6 +5,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { adminPages, adminRoutes, adminServerActionFiles } from "../tests/helpers/admin-surface";
+import { e2eCli } from "../tests/helpers/e2e-cli";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 
 const routes = adminRoutes();
@@ -60,4 +61,31 @@ test("a user without the admin flag gets 403 on every admin route and 404 on eve
     const res = await request.get(page, { maxRedirects: 0 });
     expect(res.status(), page).toBe(404);
   }
+});
+
+test("as an admin, bad input on every admin write route is refused with a clear message and writes nothing", async ({
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const admin = await signUpAndSignIn(request, baseURL);
+  expect((await e2eCli(baseURL, "admin", "grant", "--email", admin.email)).code).toBe(0);
+  const newest = async () =>
+    ((await (await request.get("/api/admin/audit")).json()) as { data: { rows: { id: number }[] } }).data.rows[0]?.id;
+  const before = await newest();
+  for (const r of routes.filter((x) => x.method !== "GET")) {
+    const res = await request.fetch(r.path, {
+      method: r.method,
+      headers: { ...portalOrigin(baseURL), "content-type": "application/json" },
+      data: JSON.stringify({ bogus: 1 }),
+    });
+    expect([400, 404], `${r.method} ${r.path}`).toContain(res.status());
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.message.length, `${r.path} says why`).toBeGreaterThan(5);
+  }
+  for (const path of ["/api/admin/audit?from=soon", "/api/admin/accounts?q=a", "/api/admin/licensing/history"]) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(400);
+  }
+  expect(await newest(), "no audit row was written").toBe(before);
 });
