@@ -29,6 +29,8 @@ const envSchema = z.object({
   /** How many reverse proxies stand in front of the app; 0 (default) takes the client address from the socket. */
   TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   /** The portal's public origin, used in the links that mails carry (never taken from a request's Host header). */
+  /** on: `npm start` creates and prints the demo account and key; default on for the embedded database only. */
+  DEMO_ACCOUNT: z.enum(["on", "off"]).optional(),
   APP_URL: z.string().url().optional(),
   /** Development and tests only: let webhooks reach private, loopback and link-local addresses, and plain http. */
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: z

@@ -19,6 +19,7 @@ import { appEnv } from "../lib/env";
 import { ACCESS_USAGE, runAccess } from "./cli-access";
 import { runUserCommand, USER_USAGE } from "./cli-user";
 import { LIST_USAGE, runListCommand } from "./cli-list";
+import { ADMIN_USAGE, runAdminCommand, STREAMED } from "./cli-admin";
 
 class UsageError extends Error {}
 const ACTOR = adminActor(`cli:${process.env.USER ?? "operator"}`);
@@ -34,7 +35,7 @@ const USAGE = `usage: cli <command>     (JSON on stdout; \`cli help\` lists ever
   endpoint list
   endpoint set-licensing --path P --env live|test --state enabled|pending_licensing --reason R [--method M]
   import <${IMPORT_KINDS.join("|")}> --file F [--env live|demo]
-  demo seed${USER_USAGE}
+  demo seed${USER_USAGE}${ADMIN_USAGE}
 ${ACCESS_USAGE}`;
 
 function need(flags: Flags, name: string): string {
@@ -59,6 +60,13 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
     usage: (m) => new UsageError(m),
   });
   if (listed !== undefined) return listed;
+  const admin = await runAdminCommand(db, cmd, {
+    actor: ACTOR,
+    need: (n) => need(flags, n),
+    flag: (n) => flags[n] as string | undefined,
+    usage: (m) => new UsageError(m),
+  });
+  if (admin !== undefined) return admin;
   switch (cmd) {
     case "account create":
       return createAccount(
@@ -156,6 +164,16 @@ const PARSE_CONFIG = {
     reason: { type: "string" },
     file: { type: "string" },
     days: { type: "string" },
+    q: { type: "string" },
+    prefix: { type: "string" },
+    actor: { type: "string" },
+    action: { type: "string" },
+    target: { type: "string" },
+    from: { type: "string" },
+    to: { type: "string" },
+    cursor: { type: "string" },
+    limit: { type: "string" },
+    format: { type: "string" },
     help: { type: "boolean" },
   },
 } satisfies ParseArgsConfig;
@@ -181,7 +199,7 @@ async function main(): Promise<number> {
   try {
     await seedReferenceData(database.db, endpointCatalogue());
     const result = await run(database, parsed.positionals, parsed.values);
-    process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+    if (result !== STREAMED) process.stdout.write(JSON.stringify(result, null, 2) + "\n");
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {

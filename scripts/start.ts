@@ -14,7 +14,7 @@ import { appEnv } from "../lib/env";
 import { ensureAuthSecret } from "../lib/auth/secret";
 import { errorFields, log } from "../lib/log";
 import { endpointCatalogue } from "../lib/api/routes";
-import { ensureDemoAccess } from "../lib/domain/demo-access";
+import { type DemoAccess, demoAccessOnStart } from "../lib/domain/demo-startup";
 import { seedReferenceData } from "../lib/domain/seed";
 import { seedDemoMarket } from "../lib/market/demo-market-writer";
 
@@ -73,24 +73,28 @@ async function main() {
     log.info("embedded database started", { data_dir: join(dataDir, "pglite") });
   }
   const database = openDatabase(url, { max: 4 });
-  let demo: DemoAccess;
+  let demo: DemoAccess | null;
   try {
     await runMigrations(database);
     await seedReferenceData(database.db, endpointCatalogue());
     const t0 = Date.now();
     await seedDemoMarket(database.db, { seed: env.DEMO_SEED, now: new Date() });
     log.info("demo market ready", { ms: Date.now() - t0 });
-    demo = await ensureDemoAccess(database.db, dataDir);
+    // A production start (DATABASE_URL) creates no account or key unless DEMO_ACCOUNT=on; the embedded default does.
+    demo = await demoAccessOnStart(database.db, dataDir, {
+      embedded: !env.DATABASE_URL,
+      demoAccount: env.DEMO_ACCOUNT,
+    });
   } finally {
     await database.close();
   }
   if (args.has("--no-serve")) {
-    printDemoAccess(demo);
+    if (demo) printDemoAccess(demo);
     await embedded?.stop();
     return;
   }
   // The key and the curl line are printed once the server answers with its gateway and analytics warm.
-  void announceWhenReady(demo);
+  if (demo) void announceWhenReady(demo);
   const extraEnv: Record<string, string> = {
     DATABASE_URL: url,
     PORT: String(env.PORT),
@@ -116,8 +120,6 @@ async function main() {
   await embedded?.stop();
   process.exit(code);
 }
-
-type DemoAccess = Awaited<ReturnType<typeof ensureDemoAccess>>;
 
 /** The address a person on this machine types: loopback when the server listens on every interface or on loopback. */
 function localBase(): string {

@@ -8,11 +8,11 @@ export const dynamic = "force-dynamic";
 
 /** Every dashboard page: signed in with the current terms accepted, the section nav fixed at the side, the content full width. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  await requirePortalUser();
+  const user = await requirePortalUser();
   return (
     <div data-shell="dashboard" className="flex min-w-0 flex-1 flex-col md:flex-row">
       <div className="border-line bg-canvas max-md:sticky max-md:top-topbar max-md:z-20 max-md:border-b md:sticky md:top-topbar md:flex md:h-[calc(100vh-var(--spacing-topbar))] md:w-sidebar md:shrink-0 md:flex-col md:border-r">
-        <DashboardNav />
+        <DashboardNav admin={user.isAdmin} />
         <div className="mt-auto space-y-1 border-t border-line px-6 py-4 text-sm max-md:hidden">
           <Link href="/docs" className="block text-muted no-underline hover:text-fg">
             API reference

@@ -16,14 +16,16 @@ export const DASHBOARD_NAV = [
 
 /**
  * The dashboard's sections: a fixed sidebar from md up; on phones one row of tabs under the top bar that scrolls
- * sideways inside itself (the page never does).
+ * sideways inside itself (the page never does). `admin`: the signed-in user has the admin flag (checked on the
+ * server), so the nav links to /admin.
  */
-export function DashboardNav() {
+export function DashboardNav({ admin = false }: { admin?: boolean }) {
   const path = usePathname();
+  const items = admin ? [...DASHBOARD_NAV, { href: "/admin", label: "Admin" }] : DASHBOARD_NAV;
   return (
     <nav aria-label="Dashboard" className="md:py-4">
       <ul className="flex gap-1 overflow-x-auto px-3 py-2 [scrollbar-width:none] md:flex-col md:overflow-visible md:p-0 md:px-3">
-        {DASHBOARD_NAV.map((item) => {
+        {items.map((item) => {
           const current = item.href === "/dashboard" ? path === item.href : path.startsWith(item.href);
           return (
             <li key={item.href} className="shrink-0">

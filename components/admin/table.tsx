@@ -1,0 +1,26 @@
+import type { ReactNode } from "react";
+
+/** A semantic table that wraps its cells rather than scrolling sideways. */
+export function AdminTable({ caption, head, children }: { caption: string; head: string[]; children: ReactNode }) {
+  return (
+    <table className="w-full table-fixed border-collapse text-left text-sm">
+      <caption className="sr-only">{caption}</caption>
+      <thead>
+        <tr className="border-b border-slate-300">
+          {head.map((h) => (
+            <th key={h} scope="col" className="px-2 py-2 font-semibold break-words">
+              {h}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+export const cell = "px-2 py-2 align-top break-words";
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="rounded border border-dashed border-slate-400 p-4 text-slate-700">{children}</p>;
+}

@@ -1,0 +1,37 @@
+/**
+ * What a caller of an endpoint gets after a licensing change, as the admin's preview shows it: the gateway's own error
+ * body for a pending endpoint (built with the API's error and envelope modules), or the note that calls are served.
+ */
+import "server-only";
+import { ApiError } from "../api/errors";
+import { errorBody } from "../api/envelope";
+
+export interface LicensingPreview {
+  status: number;
+  body: unknown;
+  summary: string;
+}
+
+export function licensingPreview(
+  endpoint: { method: string; path: string; family: "A" | "B" },
+  env: "test" | "live",
+  state: "enabled" | "pending_licensing",
+  now = new Date(),
+): LicensingPreview {
+  if (state === "enabled")
+    return {
+      status: 200,
+      body: null,
+      summary: `${env} keys' calls to ${endpoint.method} ${endpoint.path} are served (200, within their plan's limits).`,
+    };
+  // The same message the pipeline's licensing stage answers with.
+  const error = new ApiError(
+    "endpoint_pending_licensing",
+    `${endpoint.method} ${endpoint.path} is switched off for ${env} keys pending a data-licensing review.`,
+  );
+  return {
+    status: error.status,
+    body: errorBody(endpoint.family, error, { env, label: env === "test" ? "demo" : "none", now }),
+    summary: `${env} keys' calls to ${endpoint.method} ${endpoint.path} get ${error.status} ${error.code}.`,
+  };
+}
