@@ -15,10 +15,10 @@ test("docs renders the OpenAPI document with Scalar, loading nothing from anothe
   });
   await expect(reference).toContainText("rate_limit_exceeded"); // the reference notes, from the document's description
   // Scalar renders sections as they scroll into view.
-  await reference.getByRole("heading", { name: "Market analytics" }).scrollIntoViewIfNeeded();
+  await reference.getByRole("heading", { name: "Market analytics", exact: true }).scrollIntoViewIfNeeded();
   await expect(reference).toContainText("/api/v1/ticker/{symbol}/summary");
   await expect(reference).toContainText("Research summary for a ticker");
-  await reference.getByRole("heading", { name: "Research" }).scrollIntoViewIfNeeded();
+  await reference.getByRole("heading", { name: "Research", exact: true }).scrollIntoViewIfNeeded();
   await expect(reference).toContainText("/api/v1/ai/symbol/{ticker}/no-trade");
   await expect(page.getByRole("status")).toHaveCount(0);
   await page.waitForLoadState("networkidle");

@@ -103,7 +103,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         <h2 id="sessions-heading" className="text-xl font-semibold">
           Sessions
         </h2>
-        <p className="text-sm text-slate-700">Signed in on a browser you no longer use? End every session at once.</p>
+        <p className="text-sm text-muted">Signed in on a browser you no longer use? End every session at once.</p>
         <SignOutEverywhereButton />
       </section>
     </div>
