@@ -7,10 +7,12 @@ export async function register(): Promise<void> {
   (await import("./lib/security/peer-stamp")).installPeerStamp(); // the socket address for TRUSTED_PROXIES=0
   if (process.env.NEXT_PHASE !== "phase-production-build") (await import("./lib/auth/settings")).exitWithoutSecret();
   (await import("./lib/server/process-guard")).exitOnUnexpectedErrors("next server", { rejections: false });
+  if (process.env.NEXT_PHASE === "phase-production-build") return;
+  const { sharedGateway, startedSharedGateway } = await import("./lib/server/gateway");
+  const { drainNextOnSignals } = await import("./lib/server/next-shutdown");
+  drainNextOnSignals((await import("./lib/env")).appEnv().SHUTDOWN_GRACE_MS, startedSharedGateway);
   if (!process.env.DATABASE_URL) return;
-  const { closeSharedGatewayOnSignals, sharedGateway } = await import("./lib/server/gateway");
   const { errorFields, log } = await import("./lib/log");
   // Not awaited: the server starts listening meanwhile; early API calls wait on the same promise.
   sharedGateway().catch((err) => log.error("gateway failed to start", errorFields(err)));
-  closeSharedGatewayOnSignals((await import("./lib/env")).appEnv().SHUTDOWN_GRACE_MS);
 }

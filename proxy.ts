@@ -1,7 +1,8 @@
 /**
  * Pages: a fresh nonce per request in the Content-Security-Policy (Next puts it on its own inline scripts).
- * /api/v1 paths with a percent sign: a malformed percent-encoding is answered here with the contract's 400, because Next
- * would otherwise fail decoding the route parameters with a plain-text error page.
+ * /api/ paths with a percent sign: a malformed percent-encoding is answered here with a 400 in the family's error shape
+ * (the contract's for /api/v1, the portal's elsewhere), because Next would otherwise fail decoding the route parameters
+ * with a plain-text error page.
  */
 import { NextResponse, type NextRequest } from "next/server";
 import { API_CSP, commonSecurityHeaders, pageCsp } from "./lib/security/headers";
@@ -21,7 +22,8 @@ export function proxy(request: NextRequest) {
     const headers = new Headers({ "content-type": "application/json", "cache-control": "no-store" });
     headers.set("content-security-policy", API_CSP);
     for (const h of commonSecurityHeaders(process.env.NODE_ENV === "production")) headers.set(h.key, h.value);
-    const body = { error: { code: "invalid_request", message: "The request path is not valid percent-encoding." } };
+    const code = request.nextUrl.pathname.startsWith("/api/v1/") ? "invalid_request" : "invalid";
+    const body = { error: { code, message: "The request path is not valid percent-encoding." } };
     return new NextResponse(JSON.stringify(body), { status: 400, headers });
   }
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
@@ -40,7 +42,7 @@ export const config = {
   matcher: [
     // Not the JSON API (next.config.ts gives it a strict CSP) nor static assets…
     { source: "/((?!api/|_next/static|_next/image|favicon.ico).*)" },
-    // …except /api/v1 paths carrying a percent sign, checked for a well-formed encoding.
-    { source: "/api/v1/:path(.*%.*)" },
+    // …except API paths carrying a percent sign, checked for a well-formed encoding.
+    { source: "/api/:path(.*%.*)" },
   ],
 };

@@ -85,6 +85,8 @@ async function main() {
             keyId: keyIds[i % KEYS],
             accountId: first.accountId,
             endpointId: "GET /api/v1/ticker/{symbol}/summary",
+            path: "/api/v1/ticker/AAPL/summary", // as the pipeline keeps it (lib/api/logged-path.ts)
+            bytes: 1843, // the answer's size, and the refusals' below, as the pipeline sends them (migration 0020)
             latencyMs: 1,
             now,
           };
@@ -95,6 +97,7 @@ async function main() {
             status: 200,
             errorCode: null,
             record: true,
+            refusedBytes: { burst: 97, quota: 95 },
           });
         });
       } finally {

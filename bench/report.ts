@@ -2,12 +2,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AmericanBenchResult } from "./american";
+import type { HistoryBenchResult } from "./history";
 import type { EngineResult } from "./engine";
 import type { TickerResult } from "./ticker";
 import type { UsageBenchResult } from "./usage";
 import type { LoadResult } from "./load";
 import type { MemoryReport } from "./proc";
 import type { WebhookBenchRun } from "./webhooks";
+import type { StreamBenchRun } from "./stream";
 
 export interface ServerRuns {
   constant?: LoadResult;
@@ -38,7 +40,9 @@ export interface BenchResults {
   engine?: EngineResult | { error: string };
   ticker?: TickerResult | { error: string };
   usage?: UsageBenchResult | { error: string };
+  history?: HistoryBenchResult | { error: string };
   webhooks?: WebhookBenchRun[] | { error: string };
+  stream?: StreamBenchRun | { error: string };
   targets?: Target[];
   /** req/s of each route over the same server's constant route in this run (what the README quotes). */
   ratios?: Record<string, number | null>;
@@ -63,6 +67,7 @@ export function evaluate(r: BenchResults): Target[] {
   const american = r.american && "solvesPerSecond" in r.american ? r.american : undefined;
   const ticker = r.ticker && "nodeCores" in r.ticker ? r.ticker : undefined;
   const usage = r.usage && "pageP95Ms" in r.usage ? r.usage : undefined;
+  const history = r.history && "p95Ms" in r.history ? r.history : undefined;
   const sRatio = ratioTo(sp, sc);
   const nRatio = ratioTo(np, nc);
   const rss = r.standalone.memory
@@ -70,7 +75,20 @@ export function evaluate(r: BenchResults): Target[] {
     : undefined;
   const heavy = r.standalone.heavy;
   const failures = runs.reduce((s, x) => s + x.non2xx + x.errors + x.timeouts, 0);
+  const stream = r.stream && "p99Ms" in r.stream ? r.stream : undefined;
   return [
+    {
+      name: "stream: 1,000 streams × a 1,000-event burst, p99 delivery ≤ 1 s, all delivered",
+      value: stream ? `${f(stream.p99Ms, 0)} ms (${stream.delivered}/${stream.expected})` : "—",
+      pass: stream
+        ? stream.p99Ms <= 1000 && stream.delivered === stream.expected && stream.opened === stream.streams
+        : null,
+    },
+    {
+      name: "stream: server peak RSS ≤ 400 MB",
+      value: stream ? `${stream.peakRssMb} MB` : "—",
+      pass: stream ? stream.peakRssMb <= 400 : null,
+    },
     {
       name: "standalone pipeline ≥ 40 % of its constant route",
       value: sRatio === undefined ? "—" : `${f(sRatio * 100)} %`,
@@ -114,6 +132,13 @@ export function evaluate(r: BenchResults): Target[] {
       name: "demo ticker at rest ≤ 5 % of a core (60 s)",
       value: ticker ? `${f(ticker.nodeCores * 100)} % (+ postgres ${f(ticker.postgresCores * 100)} %)` : "—",
       pass: ticker ? ticker.nodeCores <= 0.05 : null,
+    },
+    {
+      name: "400-day history of one symbol ≤ 20 ms (p95)",
+      value: history
+        ? `${f(history.p95Ms)} ms (${history.rows} rows; ${f(history.p95Ratio, 2)} × the constant route's p95 ${f(history.constantP95Ms)} ms)`
+        : "—",
+      pass: history ? history.p95Ms <= 20 : null,
     },
     {
       name: "portal usage page data, 1M events ≤ 300 ms (p95)",
@@ -243,6 +268,13 @@ export function printReport(r: BenchResults): void {
       );
     }
   } else if (r.webhooks) lines.push(`webhooks: ${r.webhooks.error}`);
+  if (r.stream && "p99Ms" in r.stream) {
+    const st = r.stream;
+    lines.push(
+      `stream, ${st.opened}/${st.streams} streams × ${st.events} events: ${st.delivered}/${st.expected} delivered, ` +
+        `burst→arrival p50 ${f(st.p50Ms, 0)} ms, p99 ${f(st.p99Ms, 0)} ms, last ${f(st.lastMs, 0)} ms; server peak RSS ${st.peakRssMb} MB`,
+    );
+  } else if (r.stream) lines.push(`stream: ${r.stream.error}`);
   if (r.standalone.error) lines.push(`standalone: ERROR ${r.standalone.error}`);
   if (r.next.error) lines.push(`next: ERROR ${r.next.error}`);
   if (r.standalone.note) lines.push(`standalone: ${r.standalone.note}`);

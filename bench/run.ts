@@ -5,7 +5,8 @@
  * bench/results/latest.json.
  * Env: TEST_PG_URL, API_POOL_MAX (default 10), BENCH_DURATION_S (15 s per scenario, split into BENCH_ROUNDS (3)
  * interleaved rounds), BENCH_KEYS (8), BENCH_LOAD_TOOL=autocannon,
- * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_AMERICAN=off, BENCH_ENGINE=off, BENCH_TICKER=off, BENCH_USAGE=off, BENCH_WEBHOOKS=off,
+ * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_AMERICAN=off, BENCH_HISTORY=off, BENCH_ENGINE=off, BENCH_TICKER=off, BENCH_USAGE=off, BENCH_WEBHOOKS=off,
+ * BENCH_STREAM=off,
  * BENCH_USAGE_EVENTS (1000000), BENCH_LOG_LEVEL (warn); diagnostics: BENCH_SERVER_NODE_ARGS / BENCH_NEXT_NODE_ARGS
  * (e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof") are extra node flags for the standalone / Next server, BENCH_PG_PARAMS (e.g.
@@ -24,6 +25,8 @@ import { evaluate, printReport, ratios, writeResults, type BenchResults, type Se
 import { createFixture } from "./setup";
 import type { TestDatabase } from "../fixtures/test-db";
 import { benchWebhooks } from "./webhooks";
+import { benchHistory } from "./history";
+import { benchStream } from "./stream";
 
 const CONNECTIONS = 50;
 const WARMUP_S = 2;
@@ -33,7 +36,9 @@ const KEY_COUNT = Number(process.env.BENCH_KEYS ?? 8);
 const POOL_MAX = Number(process.env.API_POOL_MAX ?? 10);
 const BUDGET_MS =
   // hard stop: cleanup and report whatever was measured
-  (process.env.BENCH_WEBHOOKS === "off" ? 305_000 : 425_000) + (process.env.BENCH_TICKER === "off" ? 0 : 75_000);
+  (process.env.BENCH_WEBHOOKS === "off" ? 305_000 : 425_000) +
+  (process.env.BENCH_TICKER === "off" ? 0 : 75_000) +
+  (process.env.BENCH_STREAM === "off" ? 0 : 300_000);
 const PIPELINE_PATH = "/api/v1/ticker/AAPL/summary";
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn"; // "info" adds the per-request access log line
 
@@ -240,6 +245,17 @@ async function main(): Promise<void> {
       keys,
       api.baseUrl + HEAVY_PATH,
     );
+    const base = api.baseUrl;
+    results.history = await part("BENCH_HISTORY", async () => {
+      const to = fixture.seedAt.toISOString().slice(0, 10);
+      const from = new Date(+fixture.seedAt - 399 * 86_400_000).toISOString().slice(0, 10);
+      say(`history: 400 days of AAPL (${from}..${to}) against the constant route, p95`);
+      const h = await benchHistory(base, keys[0], from, to);
+      say(
+        `  ${h.rows} rows, ${h.bytes} bytes: p95 ${h.p95Ms} ms (constant ${h.constantP95Ms} ms, ratio ${h.p95Ratio})`,
+      );
+      return h;
+    });
   } catch (err) {
     results.standalone.error = String(err);
   } finally {
@@ -253,6 +269,7 @@ async function main(): Promise<void> {
   else await benchNext(database, keys);
 
   results.webhooks = await part("BENCH_WEBHOOKS", () => benchWebhooks(database, say));
+  results.stream = await part("BENCH_STREAM", () => benchStream(database, say));
 }
 
 async function benchNext(database: TestDatabase, keys: string[]): Promise<void> {

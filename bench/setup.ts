@@ -1,13 +1,15 @@
 /**
  * The benchmark's throwaway database: migrated, reference data + the demo market seeded, one account with several
- * test keys, and the Sandbox plan's limits raised to 1e9 so the load measures the pipeline, not 429s.
+ * test keys, and the Sandbox plan's limits raised to 1e9 (and its history window to 400 days) so the load measures the
+ * pipeline, not 429s.
  */
 import { sql } from "drizzle-orm";
 import { endpointCatalogue } from "../lib/api/routes";
 import { createKey } from "../lib/domain/keys";
 import { systemActor } from "../lib/domain/audit";
 import { seedReferenceData } from "../lib/domain/seed";
-import { seedDemoMarket, type SeedResult } from "../lib/market/demo-market-writer";
+import type { SeedResult } from "../lib/market/demo-market-writer";
+import { seedDemoMarketWithHistory } from "../lib/engine/history";
 import { currentSession, isWeekday, dayStart, sessionClose, sessionOpen } from "../lib/market/demo/calendar";
 import { accountWithKey } from "../fixtures/accounts";
 import { createTestDatabase, type TestDatabase } from "../fixtures/test-db";
@@ -38,7 +40,7 @@ export async function createFixture(keyCount: number, onDatabase: (db: TestDatab
   onDatabase(database); // registered for cleanup before anything else can fail
   await seedReferenceData(database.db, endpointCatalogue());
   const seedAt = new Date(seedTime());
-  const seed = await seedDemoMarket(database.db, { seed: DEMO_SEED, now: seedAt });
+  const seed = await seedDemoMarketWithHistory(database.db, { seed: DEMO_SEED, now: seedAt });
   const first = await accountWithKey(database.db, { plan: "sandbox", env: "test" });
   const keys = [first.key];
   for (let i = 1; i < keyCount; i++) {
@@ -54,7 +56,8 @@ export async function createFixture(keyCount: number, onDatabase: (db: TestDatab
   }
   // Plans are data: test keys are metered on the Sandbox plan, whose limits this throwaway database raises.
   await database.db.execute(sql`
-    update plans set a_per_minute = ${RAISED_LIMIT}, a_per_month = ${RAISED_LIMIT}, b_per_minute = ${RAISED_LIMIT}, b_per_day = ${RAISED_LIMIT}
+    update plans set a_per_minute = ${RAISED_LIMIT}, a_per_month = ${RAISED_LIMIT}, b_per_minute = ${RAISED_LIMIT}, b_per_day = ${RAISED_LIMIT},
+      history_days = 400
     where id = 'sandbox'`);
   return { database, keys, seedAt, seed };
 }

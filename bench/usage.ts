@@ -104,7 +104,7 @@ export async function benchUsage(
         requestLog(db.db, target.accountId, { limit: 25, cursor: first.nextCursor! }, at),
       );
       const [, f] = await timed(() =>
-        requestLog(db.db, target.accountId, { limit: 25, statusClass: "5xx", keyId: keyIds[1] }, at),
+        requestLog(db.db, target.accountId, { limit: 25, status: "5xx", keyId: keyIds[1] }, at),
       );
       if (i < 3) continue; // warm-up
       page.push(p);

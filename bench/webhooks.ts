@@ -4,6 +4,7 @@
  * second (first queued → last received) and the p50/p99 time from an event's creation to its first receipt.
  * Run alone: `npx tsx bench/webhooks.ts` (uses TEST_PG_URL like the rest of the benchmark).
  */
+import { systemActor } from "../lib/domain/audit";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
@@ -64,6 +65,7 @@ async function runOnce(
       database.db,
       { accountId: a.accountId, keyId: a.keyId, env: "live" },
       { url: rx.url, events: ["no_trade.decision_changed"], symbols: ["AAPL"] },
+      systemActor("bench"),
     );
     for (let i = 0; i < processes; i++) {
       servers.push(

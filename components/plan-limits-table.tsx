@@ -97,8 +97,8 @@ export function FamilyATable({ plans, current }: TableProps) {
       current={current}
       caption={
         <>
-          Family A limits (<code>/ticker</code>, <code>/signal-score</code>, <code>/options-flow</code>), per key.
-          Windows are UTC.
+          Family A limits (<code>/ticker</code>, <code>/signal-score</code>, <code>/options-flow</code>): per minute per
+          key; per month per account and environment, shared by its keys. Windows are UTC.
         </>
       }
       columns={[
@@ -118,8 +118,8 @@ export function FamilyBTable({ plans, current, aliases }: TableProps) {
       aliases={aliases}
       caption={
         <>
-          Family B limits (<code>/ai</code>, <code>/data</code>, <code>/alerts</code>, <code>/outputs</code>), per key.
-          Windows are UTC.
+          Family B limits (<code>/ai</code>, <code>/data</code>, <code>/alerts</code>, <code>/outputs</code>): per
+          minute per key; per day per account and environment, shared by its keys. Windows are UTC.
         </>
       }
       columns={[

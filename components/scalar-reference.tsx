@@ -23,7 +23,7 @@ const CONTRAST_CSS = `
 
 /** Everything Scalar would fetch from its own hosts is off: no fonts, telemetry, proxy, client or agent. */
 const CONFIG = {
-  url: "/api/v1/openapi.json",
+  url: "/docs/openapi.json", // the API's document with our clients' code samples (app/docs/openapi.json)
   layout: "modern",
   theme: "default",
   withDefaultFonts: false,

@@ -33,3 +33,23 @@ test("the dashboard redirects a signed-out visitor to sign-in; the API helper si
   await page.goto("/dashboard");
   await expect(page.getByText(`Signed in as ${user.email}`)).toBeVisible();
 });
+
+test("sign-up with an address that already has an account says a message was sent, like any sign-up", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const other = await playwright.request.newContext({ baseURL });
+  const owner = await signUpAndSignIn(other, baseURL);
+  await other.dispose();
+  await page.goto("/signup");
+  await page.getByLabel("E-mail").fill(owner.email);
+  await page.getByLabel("Password").fill("somebody else's password");
+  await page.getByLabel("I accept the terms of use").check();
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("status")).toHaveText(
+    `We sent a message to ${owner.email}. If you already have an account, it tells you how to sign in or reset your password.`,
+  );
+  await expect(page).toHaveURL(/\/signup$/);
+  await page.screenshot({ path: "test-results/signup-existing-address.png" });
+});

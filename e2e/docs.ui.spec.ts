@@ -20,7 +20,7 @@ test("docs renders the OpenAPI document with Scalar, loading nothing from anothe
   await expect(reference).toContainText("Research summary for a ticker");
   await reference.getByRole("heading", { name: "Research", exact: true }).scrollIntoViewIfNeeded();
   await expect(reference).toContainText("/api/v1/ai/symbol/{ticker}/no-trade");
-  await expect(page.getByRole("status")).toHaveCount(0);
+  await expect(page.getByRole("status").filter({ hasText: "Loading the API reference" })).toHaveCount(0);
   await page.waitForLoadState("networkidle");
   expect(foreign).toEqual([]);
 });
@@ -72,4 +72,20 @@ test("every guide is linked from /docs and renders; limits come from the databas
   await page.goto("/docs/guides/errors");
   await expect(page.getByRole("rowheader", { name: "endpoint_pending_licensing" })).toBeVisible();
   expect((await page.request.get("/docs/guides/nope")).status()).toBe(404);
+});
+
+test("the reference's code samples are our clients' beside curl, against this address", async ({ page, baseURL }) => {
+  const doc = await (await page.request.get("/docs/openapi.json")).json();
+  const op = doc.paths["/api/v1/ticker/{symbol}/summary"].get;
+  expect(op["x-codeSamples"].map((s: { label: string }) => s.label)).toEqual([
+    "curl",
+    "TypeScript (@options-research/client)",
+    "Python (options_research)",
+  ]);
+  expect(op["x-codeSamples"][0].source).toContain(`'${baseURL}/api/v1/ticker/AAPL/summary'`);
+  expect(op["x-codeSamples"][1].source).toContain('api.getTickerSummary({ symbol: "AAPL" })');
+  expect(op["x-codeSamples"][2].source).toContain('client.get_ticker_summary(symbol="AAPL")');
+  // The API's own document stays free of them.
+  const own = await (await page.request.get("/api/v1/openapi.json")).json();
+  expect(own.paths["/api/v1/ticker/{symbol}/summary"].get["x-codeSamples"]).toBeUndefined();
 });

@@ -23,6 +23,15 @@ async function createKey(page: Page, name: string, env: "Test" | "Live" = "Test"
 const row = (page: Page, name: string) =>
   page.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
 
+/** Opens the row's actions menu and picks an item (Roll, Revoke). */
+async function rowAction(page: Page, name: string, action: "Roll" | "Revoke") {
+  await row(page, name)
+    .first()
+    .getByRole("button", { name: /^Actions for key/ })
+    .click();
+  await page.getByRole("menuitem", { name: action, exact: true }).click();
+}
+
 test("create a test key, copy it once, call the API, revoke: the same call gets 401 invalid_api_key within 5 s", async ({
   page,
   context,
@@ -46,7 +55,7 @@ test("create a test key, copy it once, call the API, revoke: the same call gets 
 
   expect((await apiCall(page.request, key)).status).toBe(200);
 
-  await row(page, "e2e first key").getByRole("button", { name: "Revoke" }).click();
+  await rowAction(page, "e2e first key", "Revoke");
   const dialog = page.getByRole("dialog");
   await expect(dialog).toContainText("Revoke key “e2e first key”?");
   await dialog.getByRole("button", { name: "Revoke key" }).click();
@@ -60,7 +69,7 @@ test("roll with a 1-hour overlap: both keys work; with 'now': only the new one",
   await signUpAndSignIn(page.request, baseURL);
   await page.goto("/dashboard/keys");
   const rollAndRead = async (name: string, overlap: string) => {
-    await row(page, name).first().getByRole("button", { name: "Roll" }).click();
+    await rowAction(page, name, "Roll");
     const dialog = page.getByRole("dialog");
     await dialog.getByLabel(overlap).check();
     await dialog.getByRole("button", { name: "Roll key" }).click();
@@ -120,7 +129,7 @@ test("axe: the keys page with a key shown once and the roll dialog open", async 
   await signUpAndSignIn(page.request, baseURL);
   await page.goto("/dashboard/keys");
   await createKey(page, "axe key");
-  await row(page, "axe key").getByRole("button", { name: "Roll" }).click();
+  await rowAction(page, "axe key", "Roll");
   await expect(page.getByRole("dialog")).toBeVisible();
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");

@@ -22,6 +22,7 @@ for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
     const foreign = await blockOtherHosts(context, baseURL);
     await signUpAndSignIn(page.request, baseURL);
+    await page.request.post("/api/portal/playground/key", { headers: { origin: new URL(baseURL!).origin } });
     await page.request.post("/api/portal/playground/call", {
       data: { operation: "GET /api/v1/data/yield-curve" },
       headers: { origin: new URL(baseURL!).origin },

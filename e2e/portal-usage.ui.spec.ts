@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signUpAndSignIn } from "../tests/helpers/portal";
+import { chooseRoute } from "./helpers/playground";
 
 test("a call from the playground appears in the usage chart and the request log", async ({ page, baseURL }, info) => {
   await signUpAndSignIn(page.request, baseURL);
@@ -7,6 +8,12 @@ test("a call from the playground appears in the usage chart and the request log"
   await expect(page.getByRole("complementary", { name: "Disclaimer" })).toContainText("not financial advice");
   await expect(page.getByLabel("Route")).toHaveValue("GET /api/v1/ticker/{symbol}/summary");
   await expect(page.getByLabel(/^symbol/)).toHaveValue("AAPL");
+  // Without a key of its own the playground sends nothing on the user's behalf: it says so and offers to create one.
+  await page.getByRole("button", { name: "Send request" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "no playground test key" })).toBeVisible();
+  expect((await (await page.request.get("/api/portal/playground/key")).json()).data).toBeNull();
+  await page.getByRole("button", { name: "Create a test key" }).click();
+  await expect(page.getByTestId("new-key")).toHaveValue(/^svc_test_/);
   await page.getByRole("button", { name: "Send request" }).click();
 
   const response = page.getByTestId("playground-response");
@@ -16,7 +23,7 @@ test("a call from the playground appears in the usage chart and the request log"
   await expect(response.getByText(/Disclaimer in the response/)).toBeVisible();
   await expect(response.getByRole("row", { name: /^ratelimit-policy/ })).toContainText('"minute";q=10;w=60');
   await expect(response.getByLabel("Response body")).toContainText('"not_financial_advice": true');
-  await expect(response.getByLabel("curl command")).toContainText("/api/v1/ticker/AAPL/summary");
+  await expect(page.getByLabel("curl command")).toContainText("/api/v1/ticker/AAPL/summary");
   const requestId = (await response
     .getByRole("row", { name: /^x-request-id/ })
     .getByRole("cell")
@@ -27,7 +34,11 @@ test("a call from the playground appears in the usage chart and the request log"
 
   // A bad parameter is answered by the gateway itself, in the route family's error shape.
   await page.getByLabel(/^symbol/).fill("not a symbol");
+  const answered = page.waitForResponse((r) => r.url().endsWith("/api/portal/playground/call"));
   await page.getByRole("button", { name: "Send request" }).click();
+  // What the API answered the 400 (as the playground relays it): its body and rate-limit headers.
+  const bad = (await (await answered).json()).data as { body: unknown; headers: Record<string, string> };
+  const badBytes = new TextEncoder().encode(JSON.stringify(bad.body)).length;
   await expect(response.getByTestId("pg-status")).toHaveText("HTTP 400");
   await expect(response.getByLabel("Response body")).toContainText("invalid_request");
 
@@ -38,15 +49,47 @@ test("a call from the playground appears in the usage chart and the request log"
   await expect(page.getByTestId("daily-chart-summary")).toContainText("2 calls in the last 30 days");
   await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
   const log = page.getByRole("table", { name: "Request log" });
-  await expect(log.getByRole("row", { name: new RegExp(requestId) })).toContainText("/api/v1/ticker/{symbol}/summary");
+  // The requested path, not the route template.
+  await expect(log.getByRole("row", { name: new RegExp(requestId) })).toContainText("/api/v1/ticker/AAPL/summary");
   await expect(log.getByRole("row", { name: new RegExp(requestId) })).toContainText("200");
   await expect(page.getByText(/Family A quota: 1 of 100 calls this month/)).toBeVisible();
   await page.screenshot({ path: info.outputPath("usage.png"), fullPage: true });
 
-  await page.getByLabel("Status class").selectOption("4xx");
+  await expect(page.getByTestId("quota-test")).toContainText("shared by");
+
+  await page.getByLabel("Status", { exact: true }).selectOption("4xx");
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(log.getByRole("row")).toHaveCount(2); // header + the 400
   await expect(log).toContainText("invalid_request");
+  await expect(log).toContainText("/api/v1/ticker/not%20a%20symbol/summary");
+
+  await page.getByRole("button", { name: "Clear" }).click();
+  await page.getByLabel("Symbol").fill("aapl");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(log.getByRole("row")).toHaveCount(2); // header + the 200 for AAPL
+  await page.getByLabel("Symbol").fill("");
+  await page.getByLabel("Status", { exact: true }).selectOption("400");
+  await page.getByLabel("Error code").selectOption("invalid_request");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(log.getByRole("row")).toHaveCount(2);
+  await log
+    .locator("tbody tr")
+    .first()
+    .getByRole("button", { name: /^Details of/ })
+    .click();
+  const drawer = page.getByRole("dialog");
+  await expect(drawer.getByTestId("detail-path")).toHaveText("/api/v1/ticker/not%20a%20symbol/summary");
+  await expect(drawer.getByTestId("detail-query")).toHaveText("none");
+  await expect(drawer.getByLabel("curl command")).toContainText("/api/v1/ticker/not%20a%20symbol/summary");
+  // The answer's size and the rate-limit state after the call, as the response's headers said.
+  expect(badBytes).toBeGreaterThan(0);
+  await expect(drawer.getByTestId("detail-size")).toHaveText(new RegExp(`^${badBytes.toLocaleString("en-US")} bytes`));
+  const quotaLeft = /"month";r=(\d+)/.exec(bad.headers.ratelimit)![1];
+  await expect(drawer.getByTestId("detail-rate-limit")).toHaveText(
+    `Burst: ${bad.headers["x-ratelimit-remaining"]} of 10 left this minuteQuota: ${quotaLeft} of 100 left`,
+  );
+  expect(quotaLeft).toBe("99"); // hand-checked: one 2xx so far this month on Sandbox's 100
+  await page.screenshot({ path: info.outputPath("request-detail.png"), fullPage: true });
 });
 
 test("usage and playground portal routes answer 401 signed out; the pages redirect to sign-in", async ({
@@ -74,6 +117,7 @@ test("another account's key is a 404 in the request log filter; bad filters are 
   browser,
 }) => {
   await signUpAndSignIn(page.request, baseURL);
+  await page.request.post("/api/portal/playground/key", { headers: { origin: new URL(baseURL!).origin } });
   await page.request.post("/api/portal/playground/call", {
     data: { operation: "GET /api/v1/data/yield-curve" },
     headers: { origin: new URL(baseURL!).origin },
@@ -84,8 +128,17 @@ test("another account's key is a 404 in the request log filter; bad filters are 
   const stolen = await other.request.get(`/api/portal/usage/requests?key=${mine}`);
   expect(stolen.status()).toBe(404);
   const summary = (await (await other.request.get("/api/portal/usage")).json()).data;
-  expect(summary.quotas.map((q: { keyId: string }) => q.keyId)).not.toContain(mine);
-  expect((await other.request.get(`/api/portal/usage/requests?status=3xx`)).status()).toBe(400);
+  expect(summary.keyCalls.map((k: { keyId: string }) => k.keyId)).not.toContain(mine);
+  for (const [query, field] of [
+    ["status=3xx", "status"],
+    ["status=600", "status"],
+    ["error_code=Not%20Found", "error_code"],
+    ["symbol=AAPL1", "symbol"],
+  ]) {
+    const bad = await other.request.get(`/api/portal/usage/requests?${query}`);
+    expect(bad.status(), query).toBe(400);
+    expect((await bad.json()).error.field, query).toBe(field);
+  }
   const badCursor = await other.request.get(`/api/portal/usage/requests?cursor=nope`);
   expect(badCursor.status()).toBe(400);
   expect((await badCursor.json()).error.field).toBe("cursor");
@@ -102,8 +155,9 @@ test("a body route's form builds the JSON body from the document; a pasted key i
   baseURL,
 }) => {
   await signUpAndSignIn(page.request, baseURL);
+  await page.request.post("/api/portal/playground/key", { headers: { origin: new URL(baseURL!).origin } });
   await page.goto("/dashboard/playground");
-  await page.getByLabel("Route").selectOption("POST /api/v1/alerts");
+  await chooseRoute(page, "POST /api/v1/alerts");
   await page.getByLabel(/^url/).fill("http://localhost:9/hook");
   await page
     .getByRole("group", { name: /^events/ })
@@ -117,8 +171,8 @@ test("a body route's form builds the JSON body from the document; a pasted key i
   await expect(response.getByTestId("pg-status")).toHaveText("HTTP 403");
   await expect(response.getByLabel("Response body")).toContainText('"code": "subscription_required"');
   await expect(response.getByLabel("Response body")).toContainText('"isMockData": true');
-  await expect(response.getByLabel("curl command")).toContainText(
-    `--data '{"url":"http://localhost:9/hook","events":["iv_rank.crossed_above"],"symbols":["AAPL","MSFT"],"ivRankAbove":80}'`,
+  await expect(page.getByLabel("curl command")).toContainText(
+    `-d '{"url":"http://localhost:9/hook","events":["iv_rank.crossed_above"],"symbols":["AAPL","MSFT"],"ivRankAbove":80}'`,
   );
 
   await page.getByLabel("Route").selectOption("GET /api/v1/data/market-sentiment");

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import { checkSecondUser, checkSignedOut, type PortalAuthzPlan } from "../tests/helpers/portal-authz";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { verifyEmail } from "../tests/helpers/e2e-cli";
@@ -20,6 +20,26 @@ async function proAccountWithKey(request: APIRequestContext, baseURL: string | u
   const key = await request.post("/api/portal/keys", { data: { name: "hooks", env: "test" }, headers: origin });
   expect(key.status()).toBe(201);
   return { user, keyId: (await key.json()).data.id as string, origin };
+}
+
+/** A webhook's row actions live in its "Actions" menu (Radix dropdown): open it and pick one. */
+async function rowAction(page: Page, card: Locator, item: string) {
+  await card.getByRole("button", { name: /^Actions for https?:/ }).click();
+  await page.getByRole("menuitem", { name: item }).click();
+}
+
+/** The same, with a webhook of that key registered through the portal's route (to a discard port: nothing answers). */
+async function proAccountWithWebhook(request: APIRequestContext, baseURL: string | undefined) {
+  const account = await proAccountWithKey(request, baseURL);
+  const created = await request.post("/api/portal/webhooks", {
+    headers: account.origin,
+    data: {
+      keyId: account.keyId,
+      webhook: { url: "https://127.0.0.1:9/hook", events: ["no_trade.decision_changed"], symbols: ["SPY"] },
+    },
+  });
+  expect(created.status()).toBe(201);
+  return { ...account, webhookId: (await created.json()).data.webhookId as string };
 }
 
 async function registerFromPage(page: Page, url: string) {
@@ -49,7 +69,7 @@ test("register from the page, test event verified by standardwebhooks, pause, re
     const card = page.getByTestId("webhook");
     await expect(card.getByTestId("webhook-status")).toHaveText("active");
 
-    await card.getByRole("button", { name: "Send test event" }).click();
+    await rowAction(page, card, "Send test event");
     await expect(card.getByText(/Test event msg_[0-9a-f]{24} queued/)).toBeVisible();
     await expect.poll(() => receiver.received.length, { timeout: 60_000 }).toBeGreaterThan(0);
     const got = receiver.received[0];
@@ -59,13 +79,19 @@ test("register from the page, test event verified by standardwebhooks, pause, re
     await expect(delivery.getByText("succeeded")).toBeVisible({ timeout: 30_000 });
     await expect(delivery.getByTestId("attempt")).toHaveCount(1);
     await expect(delivery.getByTestId("attempt")).toContainText("204");
+    // The delivery row's own menu replays the event: the same webhook-id arrives again.
+    await delivery.getByRole("button", { name: `Actions for event ${got.id}` }).click();
+    await page.getByRole("menuitem", { name: "Replay this event" }).click();
+    await expect(card.getByText("1 event(s) queued again.")).toBeVisible();
+    await expect.poll(() => receiver.received.length, { timeout: 60_000 }).toBeGreaterThan(1);
+    expect(receiver.received[1].id).toBe(got.id);
 
-    await card.getByRole("button", { name: "Pause" }).click();
+    await rowAction(page, card, "Pause");
     await expect(card.getByTestId("webhook-status")).toHaveText("paused");
-    await card.getByRole("button", { name: "Resume" }).click();
+    await rowAction(page, card, "Resume");
     await expect(card.getByTestId("webhook-status")).toHaveText("active");
 
-    await card.getByRole("button", { name: "Rotate secret" }).click();
+    await rowAction(page, card, "Rotate secret");
     await expect(page.getByText(/both the new and the previous secret/)).toBeVisible();
     const rotated = await page.getByTestId("new-key").inputValue();
     expect(rotated).toMatch(/^whsec_/);
@@ -73,16 +99,49 @@ test("register from the page, test event verified by standardwebhooks, pause, re
     receiver.secrets.push(rotated);
     await page.getByRole("button", { name: "I have saved the signing secret" }).click();
     // After rotation a delivery carries both signatures: each secret verifies it alone.
-    await card.getByRole("button", { name: "Send test event" }).click();
-    await expect.poll(() => receiver.received.length, { timeout: 60_000 }).toBeGreaterThan(1);
+    await rowAction(page, card, "Send test event");
+    await expect.poll(() => receiver.received.length, { timeout: 60_000 }).toBeGreaterThan(2);
     expect(receiver.received.at(-1)!.verifiedBy).toEqual([0, 1]);
 
-    await card.getByRole("button", { name: "Delete" }).click();
+    await rowAction(page, card, "Delete");
     await page.getByRole("dialog").getByRole("button", { name: "Delete webhook" }).click();
     await expect(page.getByText("No webhooks yet.")).toBeVisible();
   } finally {
     await receiver.close();
   }
+});
+
+test("test sends are limited like testAlert; a revoked key's webhook shows disabled with the reason", async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const { keyId, origin, webhookId: id } = await proAccountWithWebhook(page.request, baseURL);
+  // The key is a test key: Sandbox's family B burst of 5 a minute, the same as POST /api/v1/alerts/{id}/test.
+  const seconds = new Date().getUTCSeconds();
+  if (seconds > 45) await page.waitForTimeout((61 - seconds) * 1000); // all seven in one minute window
+  const answers = [];
+  for (let i = 0; i < 7; i++)
+    answers.push(await page.request.post(`/api/portal/webhooks/${id}/test`, { headers: origin }));
+  expect(answers.map((a) => a.status())).toEqual([200, 200, 200, 200, 200, 429, 429]);
+  expect((await answers[5].json()).error.code).toBe("rate_limited");
+  expect(Number(answers[5].headers()["retry-after"])).toBeGreaterThan(0);
+
+  expect((await page.request.post(`/api/portal/keys/${keyId}/revoke`, { headers: origin })).status()).toBe(200);
+  await page.goto("/dashboard/webhooks");
+  const card = page.getByTestId("webhook");
+  await expect(card.getByTestId("webhook-status")).toHaveText("disabled");
+  await expect(card.getByTestId("webhook-disabled-reason")).toContainText("that registered it was revoked");
+  await card.getByRole("button", { name: /^Actions for https?:/ }).click();
+  await expect(page.getByRole("menuitem", { name: "Send test event" })).toHaveAttribute("aria-disabled", "true");
+  await expect(page.getByRole("menuitem", { name: /Re-enable|Resume/ })).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  const refused = await page.request.patch(`/api/portal/webhooks/${id}`, {
+    headers: origin,
+    data: { status: "active" },
+  });
+  expect(refused.status()).toBe(400);
+  expect((await refused.json()).error.message).toContain("has ended");
 });
 
 test("bad input on every form: a clear message, nothing written", async ({ page, baseURL }) => {
@@ -225,15 +284,7 @@ test("authorization: signed out 401 / redirect, a second user 404 or 403 on ever
 test("axe and a 375 px screenshot of the page with a webhook and its deliveries", async ({ page, baseURL }) => {
   test.setTimeout(120_000);
   const { default: AxeBuilder } = await import("@axe-core/playwright");
-  const { keyId, origin } = await proAccountWithKey(page.request, baseURL);
-  const created = await page.request.post("/api/portal/webhooks", {
-    headers: origin,
-    data: {
-      keyId,
-      webhook: { url: "https://127.0.0.1:9/hook", events: ["no_trade.decision_changed"], symbols: ["SPY"] },
-    },
-  });
-  const id = (await created.json()).data.webhookId as string;
+  const { origin, webhookId: id } = await proAccountWithWebhook(page.request, baseURL);
   expect((await page.request.post(`/api/portal/webhooks/${id}/test`, { headers: origin })).status()).toBe(200);
   await page.setViewportSize({ width: 375, height: 900 });
   await page.goto("/dashboard/webhooks");
@@ -243,4 +294,14 @@ test("axe and a 375 px screenshot of the page with a webhook and its deliveries"
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   await page.screenshot({ path: test.info().outputPath("webhooks-375.png"), fullPage: true });
   await page.screenshot({ path: "test-results/webhooks-375.png", fullPage: true });
+  // The row menu open at desktop width: axe-clean too.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page
+    .getByTestId("webhook")
+    .getByRole("button", { name: /^Actions for https?:/ })
+    .click();
+  await expect(page.getByRole("menuitem", { name: "Rotate secret" })).toBeVisible();
+  const open = await new AxeBuilder({ page }).analyze();
+  expect(open.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  await page.screenshot({ path: "test-results/webhooks-menu-1280.png" });
 });

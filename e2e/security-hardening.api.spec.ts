@@ -1,12 +1,14 @@
 /**
- * The security review's attacks over real HTTP against the running product: a 200 MB body to the Auth.js callback,
- * a saved session cookie after sign-out, a forged X-Forwarded-For against the sign-in throttle, a malformed /api/v1 path.
+ * The security review's attacks over real HTTP against the running product: a 200 MB body to the Auth.js callback and
+ * to a portal route, a saved session cookie after sign-out, a forged X-Forwarded-For against the sign-in throttle,
+ * malformed paths and deeply nested JSON bodies on /api/v1 and the portal.
  */
 import { expect, test } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import http from "node:http";
 import { readFileSync } from "node:fs";
-import { signUpAndSignIn } from "../tests/helpers/portal";
+import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
+import { verifyEmail } from "../tests/helpers/e2e-cli";
 
 /** The resident memory of the process listening on the server's port, in bytes (null when it cannot be read). */
 function serverRss(port: string): number | null {
@@ -23,13 +25,21 @@ function serverRss(port: string): number | null {
 }
 
 /** Streams `total` bytes as a form body (declared or not) and answers the status the server sent and the bytes it took. */
-function streamBody(base: string, path: string, total: number, declare: boolean) {
+function streamBody(
+  base: string,
+  path: string,
+  total: number,
+  declare: boolean,
+  contentType = "application/x-www-form-urlencoded",
+  extra: Record<string, string> = {},
+) {
   return new Promise<{ status: number; written: number }>((resolve, reject) => {
     const url = new URL(path, base);
     const req = http.request(url, {
       method: "POST",
       headers: {
-        "content-type": "application/x-www-form-urlencoded",
+        "content-type": contentType,
+        ...extra,
         ...(declare ? { "content-length": String(total) } : { "transfer-encoding": "chunked" }),
       },
     });
@@ -64,6 +74,86 @@ test("a 200 MB body to the Auth.js callback is refused with 413 before memory gr
   }
   const afterRss = serverRss(port);
   if (before !== null && afterRss !== null) expect(afterRss - before).toBeLessThan(10 * 1024 * 1024);
+});
+
+test("a 200 MB JSON body to a portal route is refused with 413 before memory grows", async ({ baseURL }) => {
+  const port = new URL(baseURL!).port;
+  const before = serverRss(port);
+  for (const path of ["/api/portal/signup", "/api/portal/password-reset"]) {
+    for (const declare of [true, false]) {
+      const got = await streamBody(
+        baseURL!,
+        path,
+        200 * 1024 * 1024,
+        declare,
+        "application/json",
+        portalOrigin(baseURL),
+      );
+      expect(got.status, `${path} declared=${declare}`).toBe(413);
+      expect(got.written).toBeLessThan(200 * 1024 * 1024);
+    }
+  }
+  const afterRss = serverRss(port);
+  if (before !== null && afterRss !== null) expect(afterRss - before).toBeLessThan(10 * 1024 * 1024);
+});
+
+test("a portal body just over 64 kB is a 413 in the portal's shape; malformed JSON and paths are 400s with the security headers", async ({
+  request,
+  baseURL,
+}) => {
+  const origin = portalOrigin(baseURL);
+  const big = await request.post("/api/portal/signup", {
+    data: Buffer.from(JSON.stringify({ email: "a@example.com", pad: "x".repeat(64 * 1024) })),
+    headers: { ...origin, "content-type": "application/json" },
+  });
+  expect(big.status()).toBe(413);
+  expect(await big.json()).toEqual({
+    error: { code: "payload_too_large", message: "The request body is larger than 64 kB." },
+  });
+  const deep = await request.post("/api/portal/password-reset", {
+    data: Buffer.from('{"a":'.repeat(10_000) + "1" + "}".repeat(10_000)),
+    headers: { ...origin, "content-type": "application/json" },
+  });
+  expect(deep.status()).toBe(400);
+  expect((await deep.json()).error).toEqual({
+    code: "invalid",
+    message: "The request body nests deeper than 64 levels.",
+  });
+  for (const res of [
+    deep,
+    await request.get("/api/portal/keys/%ff"),
+    await request.post("/api/portal/keys/%E0%A4%A/revoke", { headers: origin }),
+  ]) {
+    expect(res.status()).toBe(400);
+    expect(res.headers()["content-type"]).toMatch(/json/);
+    expect(res.headers()["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers()["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+  }
+  expect((await (await request.get("/api/portal/keys/%ff")).json()).error.code).toBe("invalid");
+});
+
+test("a JSON body nested 1,500 deep (under Sandbox's 10 kB) to /api/v1 is a 400 in the contract's shape, with the security headers", async ({
+  request,
+  baseURL,
+}) => {
+  const user = await signUpAndSignIn(request, baseURL);
+  await verifyEmail(baseURL, user.email);
+  const created = await request.post("/api/portal/keys", {
+    data: { name: "deep", env: "test" },
+    headers: portalOrigin(baseURL),
+  });
+  expect(created.status()).toBe(201);
+  const { key } = ((await created.json()) as { data: { key: string } }).data;
+  const res = await request.post("/api/v1/outputs", {
+    data: Buffer.from('{"a":'.repeat(1_500) + "1" + "}".repeat(1_500)),
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+  });
+  expect(res.status()).toBe(400);
+  const body = (await res.json()) as { error: { code: string; message: string } };
+  expect(body.error.code).toBe("invalid_request");
+  expect(body.error.message).toBe("The request body nests deeper than 64 levels.");
+  expect(res.headers()["x-content-type-options"]).toBe("nosniff");
+  expect(res.headers()["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
 });
 
 test("a saved session cookie gets 401 after sign-out, and /api/auth/session hands back nothing", async ({

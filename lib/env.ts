@@ -2,6 +2,11 @@ import { z } from "zod";
 
 const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * The role that owns the schema and runs migrations (docs/security.md); DATABASE_URL is then a member of ora_app that
+   * cannot alter or empty audit_log. Unset: migrations run on DATABASE_URL's role when it can apply them.
+   */
+  DATABASE_OWNER_URL: z.string().url().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   API_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
   HOST: z.string().default("127.0.0.1"),

@@ -14,7 +14,7 @@ import { DomainError } from "../lib/domain/errors";
 import { endpointCatalogue } from "../lib/api/routes";
 import { seedReferenceData } from "../lib/domain/seed";
 import { IMPORT_KINDS, importFile, isImportKind, formatImportError } from "../lib/market/import";
-import { seedDemoMarket } from "../lib/market/demo-market-writer";
+import { seedDemoMarketWithHistory, snapshotsAfterImport } from "../lib/engine/history";
 import { appEnv } from "../lib/env";
 import { ACCESS_USAGE, runAccess } from "./cli-access";
 import { runUserCommand, USER_USAGE } from "./cli-user";
@@ -113,7 +113,7 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
         ACTOR,
       );
     case "demo seed":
-      await seedDemoMarket(db, { seed: appEnv().DEMO_SEED, now: new Date() });
+      await seedDemoMarketWithHistory(db, { seed: appEnv().DEMO_SEED, now: new Date() });
       return { ok: true };
     default:
       if (group === "access") {
@@ -140,7 +140,8 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
             `import rejected: ${report.errors.length} bad row(s), nothing written${first ? `; first: ${formatImportError(first)}` : ""}`,
           );
         }
-        return report;
+        // Days the import changed get their daily snapshots recomputed here, once (docs/analytics.md "History").
+        return { ...report, snapshots: await snapshotsAfterImport(db, env, report.changedFrom ?? null) };
       }
       throw new UsageError(`unknown command '${words.join(" ")}'`);
   }

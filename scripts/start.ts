@@ -5,48 +5,25 @@
  *   --no-serve  prepare the database and print the demo key, then exit
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { openDatabase } from "../lib/db/client";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../lib/db/embedded";
-import { runMigrations } from "../lib/db/migrate";
+import { prepareSchema } from "../lib/db/migrate";
 import { appEnv } from "../lib/env";
 import { ensureAuthSecret } from "../lib/auth/secret";
 import { errorFields, log } from "../lib/log";
 import { endpointCatalogue } from "../lib/api/routes";
 import { type DemoAccess, demoAccessOnStart } from "../lib/domain/demo-startup";
 import { seedReferenceData } from "../lib/domain/seed";
-import { seedDemoMarket } from "../lib/market/demo-market-writer";
+import { seedDemoMarketWithHistory } from "../lib/engine/history";
+import { nextNeedsBuild } from "../lib/util/next-build";
 
 const args = new Set(process.argv.slice(2));
 const EMBEDDED_DEADLINE_MS = 10_000;
 const env = appEnv();
 const dataDir = resolve(env.DATA_DIR);
-
-function newestMtime(dir: string): number {
-  if (!existsSync(dir)) return 0;
-  if (!statSync(dir).isDirectory()) return statSync(dir).mtimeMs;
-  return readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
-    const p = join(dir, e.name);
-    return Math.max(m, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }, 0);
-}
-
-function needsBuild(): boolean {
-  const buildId = join(".next", "BUILD_ID");
-  if (!existsSync(buildId)) return true;
-  const built = statSync(buildId).mtimeMs;
-  return [
-    "app",
-    "components",
-    "lib",
-    "db/schema",
-    "instrumentation.ts",
-    "proxy.ts",
-    "next.config.ts",
-    "package-lock.json",
-  ].some((p) => newestMtime(p) > built);
-}
 
 function run(cmd: string, argv: string[], extraEnv: Record<string, string>): Promise<number> {
   return new Promise((resolveExit) => {
@@ -63,7 +40,22 @@ function run(cmd: string, argv: string[], extraEnv: Record<string, string>): Pro
   });
 }
 
+/** Why the app could not listen on its port, or null when it can (checked before any migration or seeding). */
+function cannotListen(port: number, host: string): Promise<NodeJS.ErrnoException | null> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", resolve);
+    probe.listen(port, host, () => probe.close(() => resolve(null)));
+  });
+}
+
 async function main() {
+  const taken = args.has("--no-serve") ? null : await cannotListen(env.PORT, env.HOST);
+  if (taken) {
+    const reason = taken.code === "EADDRINUSE" ? "address already in use" : taken.message;
+    log.error(`app cannot listen on ${env.HOST}:${env.PORT}: ${reason}`, { code: taken.code });
+    process.exit(1);
+  }
   mkdirSync(dataDir, { recursive: true });
   let embedded: EmbeddedDatabase | null = null;
   let url = env.DATABASE_URL;
@@ -75,11 +67,11 @@ async function main() {
   const database = openDatabase(url, { max: 4 });
   let demo: DemoAccess | null;
   try {
-    await runMigrations(database);
+    await prepareSchema(database);
     await seedReferenceData(database.db, endpointCatalogue());
     const t0 = Date.now();
-    await seedDemoMarket(database.db, { seed: env.DEMO_SEED, now: new Date() });
-    log.info("demo market ready", { ms: Date.now() - t0 });
+    const seeded = await seedDemoMarketWithHistory(database.db, { seed: env.DEMO_SEED, now: new Date() });
+    log.info("demo market ready", { ms: Date.now() - t0, snapshot_ms: seeded.snapshots.ms });
     // A production start (DATABASE_URL) creates no account or key unless DEMO_ACCOUNT=on; the embedded default does.
     demo = await demoAccessOnStart(database.db, dataDir, {
       embedded: !env.DATABASE_URL,
@@ -88,6 +80,8 @@ async function main() {
   } finally {
     await database.close();
   }
+  // The app then runs with ora_app's grants, as a deployment's does (docs/security.md).
+  await embedded?.runAsApp();
   if (args.has("--no-serve")) {
     if (demo) printDemoAccess(demo);
     await embedded?.stop();
@@ -110,7 +104,7 @@ async function main() {
   if (args.has("--dev")) {
     code = await run(next, ["dev", "-p", String(env.PORT), "-H", env.HOST], extraEnv);
   } else {
-    if (needsBuild()) {
+    if (nextNeedsBuild()) {
       log.info("building the app (first run or sources changed)");
       const built = await run(next, ["build"], {});
       if (built !== 0) throw new Error("next build failed");
@@ -131,12 +125,30 @@ function localBase(): string {
   return `http://${host}:${env.PORT}`;
 }
 
+/** The demo's way in, as one block: printed last, once the server answers, so no build or start-up line follows it. */
 function printDemoAccess(demo: DemoAccess): void {
   const base = localBase();
+  const signIn = demo.password
+    ? `${base}/signin  as ${demo.email}, password ${demo.password}`
+    : `${base}/signin  as ${demo.email} with the password you set (to replace it: printf '%s' NEW | npm run cli -- user set-password --email ${demo.email})`;
+  const rule = "─".repeat(72);
   process.stdout.write(
-    `\nDemo account: ${demo.email}\nDemo test key (Sandbox plan, demo data): ${demo.key}\n` +
-      `Try:  curl -H "Authorization: Bearer ${demo.key}" ${base}/api/v1/ticker/AAPL/summary\n` +
-      `Portal: ${base}/  ·  API reference: ${base}/docs\n\n`,
+    [
+      "",
+      rule,
+      "  Options Research API is ready, on demo data",
+      "",
+      `  Portal           ${base}/`,
+      `  Sign in          ${signIn}`,
+      `  API reference    ${base}/docs`,
+      `  Demo test key    ${demo.key}  (Sandbox plan, demo data)`,
+      "",
+      "  Try it:",
+      `  curl -H "Authorization: Bearer ${demo.key}" ${base}/api/v1/ticker/AAPL/summary`,
+      rule,
+      "",
+      "",
+    ].join("\n"),
   );
 }
 

@@ -1,21 +1,21 @@
 "use client";
 
+import { Button } from "@/components/ui/button";
+
+/** An admin page whose server data failed: said plainly, with a retry and the reference to quote. */
 export default function AdminError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
   return (
-    <div role="alert" className="space-y-3 rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
-      <p>This admin page could not be loaded. Retry; if it keeps failing, the service may be restarting.</p>
+    <div role="alert" className="max-w-2xl space-y-3 rounded-lg border border-bad/40 bg-bad-soft p-4 text-sm text-bad">
+      <p className="font-medium">This admin page could not be loaded.</p>
+      <p>Retry; if it keeps failing, the service or its database may be restarting.</p>
       {error.digest ? (
-        <p className="text-sm">
+        <p>
           Reference: <code>{error.digest}</code>
         </p>
       ) : null}
-      <button
-        type="button"
-        onClick={reset}
-        className="rounded bg-blue-700 px-3 py-1.5 font-medium text-white hover:bg-blue-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700"
-      >
+      <Button size="sm" onClick={reset}>
         Try again
-      </button>
+      </Button>
     </div>
   );
 }

@@ -1,118 +1,185 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { BarChart } from "@/components/admin/bar-chart";
-import { utc } from "@/components/admin/format";
+import { ago, pct, utc } from "@/components/admin/format";
+import { OverviewChart } from "@/components/admin/overview-chart";
 import { requireAdmin } from "@/components/admin/require-admin";
-import { AdminTable, cell, Empty } from "@/components/admin/table";
-import { adminOverview } from "@/lib/domain/admin-overview";
+import { AdminTable, Cell, Row } from "@/components/admin/table";
+import { Badge } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Card, PageHeader, Section } from "@/components/ui/page";
+import { adminOverview, DEMO_STALE_MS, IMPORT_STALE_MS } from "@/lib/domain/admin-overview";
 import { portalDb } from "@/lib/server/portal-db";
 
 export const metadata: Metadata = { title: "Admin overview" };
 export const dynamic = "force-dynamic";
 
-const pct = (n: number, d: number) => (d === 0 ? "0%" : `${((100 * n) / d).toFixed(1)}%`);
+const STATUSES = [
+  ["401", "s401"],
+  ["403", "s403"],
+  ["429", "s429"],
+  ["5xx", "s5xx"],
+] as const;
+const short = (path: string) => path.replace(/^\/api\/v1/, "");
 
 export default async function AdminOverviewPage() {
   await requireAdmin("/admin");
-  const o = await adminOverview(await portalDb());
-  const byFamily = (f: "A" | "B") =>
-    o.days.map((_, i) => o.routes.filter((r) => r.family === f).reduce((n, r) => n + r.perDay[i], 0));
-  const sum = (k: "calls" | "s401" | "s403" | "s429" | "s5xx") => o.rates.reduce((n, r) => n + r[k], 0);
-  const calls = sum("calls");
+  const now = new Date();
+  const o = await adminOverview(await portalDb(), now);
+  const calls = o.rates.reduce((n, r) => n + r.calls, 0);
+  const refused = (k: (typeof STATUSES)[number][1]) => o.rates.reduce((n, r) => n + r[k], 0);
+  const family = (f: "A" | "B") => o.routes.filter((r) => r.family === f);
+  const topMax = Math.max(1, ...o.topAccounts.map((a) => a.calls));
   return (
     <div className="space-y-8">
-      <h1 className="text-3xl font-bold">Admin overview</h1>
-      <ul className="flex flex-wrap gap-4">
-        <li>
-          <Link href="/admin/access-requests" className="font-medium">
-            Pending access requests: {o.pendingAccessRequests}
+      <PageHeader
+        title="Admin overview"
+        description="The last 30 days (UTC) of every metered call, the freshness of every data source, and what waits for an admin."
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Card>
+          <p className="text-sm text-muted">Pending access requests</p>
+          <p className="text-2xl font-semibold tabular-nums">{o.pendingAccessRequests}</p>
+          <Link href="/admin/access-requests" className="text-sm">
+            Review access requests
           </Link>
-        </li>
-        <li>
-          <Link href="/admin/licensing" className="font-medium">
-            Pending endpoints: {o.pendingEndpoints}
+        </Card>
+        <Card>
+          <p className="text-sm text-muted">Endpoints pending licensing (endpoint × environment)</p>
+          <p className="text-2xl font-semibold tabular-nums">{o.pendingEndpoints}</p>
+          <Link href="/admin/licensing" className="text-sm">
+            Open the licensing review
           </Link>
-        </li>
-      </ul>
-      <section className="space-y-3">
-        <h2 className="text-xl font-semibold">Calls per day (30 days)</h2>
-        <BarChart
-          title="Calls per day by family"
-          labels={o.days}
-          series={[
-            { name: "Family A", values: byFamily("A"), colour: "#1d4ed8" },
-            { name: "Family B", values: byFamily("B"), colour: "#b45309" },
+        </Card>
+      </div>
+
+      <Section id="calls-h" title="Calls per route per day">
+        <div className="grid gap-4">
+          {(["A", "B"] as const).map((f) => {
+            const routes = family(f).filter((r) => r.total > 0); // the table below lists every route
+            const total = routes.reduce((n, r) => n + r.total, 0);
+            return (
+              <OverviewChart
+                key={f}
+                id={`family-${f}`}
+                title={`Family ${f}: calls per route per day`}
+                days={o.days}
+                kind="stacked"
+                series={routes.map((r) => ({ name: `${r.method} ${short(r.path)}`, values: r.perDay }))}
+                summary={`${total.toLocaleString("en-US")} calls to family ${f} in 30 days.`}
+                empty={`No calls to family ${f} in the last 30 days.`}
+              />
+            );
+          })}
+        </div>
+        <AdminTable
+          caption="Calls per route, 30 days"
+          columns={[
+            { label: "Route" },
+            { label: "Family", width: "w-24" },
+            { label: "Calls (30 days)", width: "w-36" },
+            { label: "Today", width: "w-28" },
           ]}
-        />
-        <AdminTable caption="Calls per route, 30 days" head={["Family", "Route", "Calls (30 days)", "Today"]}>
+        >
           {o.routes.map((r) => (
-            <tr key={r.endpointId} className="border-b border-slate-200">
-              <td className={cell}>{r.family}</td>
-              <td className={cell}>
-                <code>
+            <Row key={r.endpointId}>
+              <Cell label="Route">
+                <code className="text-xs">
                   {r.method} {r.path}
                 </code>
-              </td>
-              <td className={cell}>{r.total}</td>
-              <td className={cell}>{r.perDay.at(-1)}</td>
-            </tr>
+              </Cell>
+              <Cell label="Family">{r.family}</Cell>
+              <Cell label="Calls (30 days)" className="tabular-nums">
+                {r.total.toLocaleString("en-US")}
+              </Cell>
+              <Cell label="Today" className="tabular-nums">
+                {(r.perDay.at(-1) ?? 0).toLocaleString("en-US")}
+              </Cell>
+            </Row>
           ))}
         </AdminTable>
-      </section>
-      <section className="space-y-3">
-        <h2 className="text-xl font-semibold">Error and limit rates (30 days)</h2>
-        <BarChart
-          title="Refused calls per day"
-          labels={o.days}
-          series={[
-            { name: "401", values: o.rates.map((r) => r.s401), colour: "#7c3aed" },
-            { name: "403", values: o.rates.map((r) => r.s403), colour: "#be123c" },
-            { name: "429", values: o.rates.map((r) => r.s429), colour: "#b45309" },
-            { name: "5xx", values: o.rates.map((r) => r.s5xx), colour: "#0f172a" },
-          ]}
+      </Section>
+
+      <Section id="rates-h" title="Error and limit rates">
+        <OverviewChart
+          id="rates"
+          title="Share of calls answered 401, 403, 429 and 5xx, per day"
+          days={o.days}
+          kind="percent"
+          series={STATUSES.map(([name, k]) => ({
+            name,
+            values: o.rates.map((r) => (r.calls === 0 ? 0 : (100 * r[k]) / r.calls)),
+          }))}
+          summary={`Of ${calls.toLocaleString("en-US")} metered calls in 30 days: ${STATUSES.map(([name, k]) => `${name} ${pct(refused(k), calls)}`).join(", ")}.`}
+          empty="No metered calls in the last 30 days."
         />
-        <p className="text-sm text-slate-700">
-          Of {calls} metered calls: 401 {pct(sum("s401"), calls)}, 403 {pct(sum("s403"), calls)}, 429{" "}
-          {pct(sum("s429"), calls)}, 5xx {pct(sum("s5xx"), calls)}.
-        </p>
-      </section>
-      <section className="space-y-3">
-        <h2 className="text-xl font-semibold">Top accounts by calls</h2>
+      </Section>
+
+      <Section id="top-h" title="Top accounts by calls">
         {o.topAccounts.length === 0 ? (
-          <Empty>No calls in the last 30 days.</Empty>
+          <EmptyState title="No calls in the last 30 days." />
         ) : (
-          <AdminTable caption="Top accounts by calls" head={["Account", "Owner", "Calls (30 days)"]}>
+          <AdminTable
+            caption="Top accounts by calls, 30 days"
+            columns={[
+              { label: "Account", width: "w-1/4" },
+              { label: "Owner", width: "w-1/4" },
+              { label: "Calls (30 days)" },
+            ]}
+          >
             {o.topAccounts.map((a) => (
-              <tr key={a.accountId} className="border-b border-slate-200">
-                <td className={cell}>
+              <Row key={a.accountId}>
+                <Cell label="Account">
                   <Link href={`/admin/accounts/${a.accountId}`}>{a.name}</Link>
-                </td>
-                <td className={cell}>{a.owner ?? "—"}</td>
-                <td className={cell}>{a.calls}</td>
-              </tr>
+                </Cell>
+                <Cell label="Owner">{a.owner ?? "—"}</Cell>
+                <Cell label="Calls (30 days)">
+                  <span className="flex items-center gap-3">
+                    <span className="w-16 shrink-0 text-right tabular-nums">{a.calls.toLocaleString("en-US")}</span>
+                    <span aria-hidden="true" className="h-3 min-w-0 flex-1">
+                      <span
+                        className="block h-3 rounded-sm bg-accent"
+                        style={{ width: `${Math.max(1, (100 * a.calls) / topMax)}%` }}
+                      />
+                    </span>
+                  </span>
+                </Cell>
+              </Row>
             ))}
           </AdminTable>
         )}
-      </section>
-      <section className="space-y-3">
-        <h2 className="text-xl font-semibold">Data freshness</h2>
-        <AdminTable caption="Newest data per source" head={["Source", "Store", "Newest", "Status"]}>
+      </Section>
+
+      <Section id="fresh-h" title="Data freshness">
+        <p className="max-w-3xl text-sm text-muted">
+          The newest import of each kind per store, and the demo simulator's newest tick. An import older than{" "}
+          {IMPORT_STALE_MS / 86_400_000} days is stale; so is a demo market more than {DEMO_STALE_MS / 60_000} minutes
+          behind the demo clock (it ticks in sessions, 14:30–21:00 UTC on weekdays).
+        </p>
+        <AdminTable
+          caption="Newest data per source"
+          columns={[
+            { label: "Source" },
+            { label: "Store", width: "w-24" },
+            { label: "Newest", width: "w-48" },
+            { label: "Age", width: "w-32" },
+            { label: "Status", width: "w-28" },
+          ]}
+        >
           {o.freshness.map((f) => (
-            <tr key={`${f.source}-${f.env}`} className="border-b border-slate-200">
-              <td className={cell}>{f.source}</td>
-              <td className={cell}>{f.env}</td>
-              <td className={cell}>{utc(f.newestAt)}</td>
-              <td className={cell}>
-                {f.stale ? (
-                  <strong className="text-red-800">Stale</strong>
-                ) : (
-                  <span className="text-green-800">Fresh</span>
-                )}
-              </td>
-            </tr>
+            <Row key={`${f.source}-${f.env}`} tone={f.stale ? "bad" : undefined}>
+              <Cell label="Source">
+                <code className="text-xs">{f.source}</code>
+              </Cell>
+              <Cell label="Store">{f.env}</Cell>
+              <Cell label="Newest" className="tabular-nums">
+                {utc(f.newestAt)}
+              </Cell>
+              <Cell label="Age">{ago(f.newestAt, now)}</Cell>
+              <Cell label="Status">{f.stale ? <Badge tone="bad">Stale</Badge> : <Badge tone="ok">Fresh</Badge>}</Cell>
+            </Row>
           ))}
         </AdminTable>
-      </section>
+      </Section>
     </div>
   );
 }

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { DisclaimerNote } from "@/components/disclaimer-note";
 import { ScalarReference } from "@/components/scalar-reference";
+import { QuickStartCode } from "@/components/docs/quick-start-code";
+import Link from "next/link";
 
 export const metadata: Metadata = {
   title: "API reference",
@@ -20,6 +22,34 @@ export default function DocsPage() {
       <div className="px-4 pb-2 sm:px-6">
         <DisclaimerNote />
       </div>
+      <section
+        aria-labelledby="docs-quick-start"
+        className="mx-4 my-3 grid gap-4 rounded-lg border border-line bg-surface p-4 sm:mx-6 lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)]"
+      >
+        <div className="space-y-2 text-sm">
+          <h2 id="docs-quick-start" className="text-base font-semibold">
+            Quick start
+          </h2>
+          <ol className="list-decimal space-y-1 pl-5 text-muted">
+            <li>
+              Create a free test key on <Link href="/dashboard/keys">API keys</Link> (or{" "}
+              <Link href="/signup">sign up</Link> first).
+            </li>
+            <li>
+              <code>export API_KEY=svc_test_…</code>
+            </li>
+            <li>
+              Call an endpoint with curl, the TypeScript client (<code>@options-research/client</code>) or the Python
+              client (<code>options_research</code>).
+            </li>
+          </ol>
+          <p className="text-muted">
+            More in the <Link href="/docs/guides/quick-start">quick start guide</Link>; every route can be tried in the{" "}
+            <Link href="/dashboard/playground">playground</Link>.
+          </p>
+        </div>
+        <QuickStartCode />
+      </section>
       <ScalarReference />
     </div>
   );

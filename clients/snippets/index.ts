@@ -77,6 +77,8 @@ export function codeSamples(
     ...(op.hasBody ? [`-d ${shellQuote(JSON.stringify(body))}`] : []),
   ].join(" \\\n  ");
 
+  if (operationId === "openStream") return streamSamples(curl.replace("curl -sS", "curl -sSN"), KEY_ENV, base, given);
+
   const typescript = [
     `import { createClient } from "@options-research/client";`,
     "",
@@ -86,9 +88,7 @@ export function codeSamples(
     "console.log(disclaimer); // show it with the analytics",
   ].join("\n");
 
-  const kwargs = Object.entries(given)
-    .map(([k, v]) => `${PY_KEYWORDS.has(k) ? `${k}_` : k}=${py(v)}`)
-    .join(", ");
+  const kwargs = pyKwargs(given);
   const python = [
     "import os",
     "from options_research import Client",
@@ -101,3 +101,30 @@ export function codeSamples(
 
   return { curl, typescript, python };
 }
+
+/** The stream is read as it arrives: an async iterator in TypeScript, a generator in Python (both resume by id). */
+function streamSamples(curl: string, KEY_ENV: string, base: string, given: Record<string, unknown>): CodeSamples {
+  const typescript = [
+    `import { createClient } from "@options-research/client";`,
+    "",
+    `const api = createClient({ apiKey: process.env.${KEY_ENV}!, baseUrl: ${JSON.stringify(base)} });`,
+    `for await (const ev of api.openStream(${ts(given)})) {`,
+    "  console.log(ev.id, ev.type, ev.symbol, ev.data);",
+    "}",
+  ].join("\n");
+  const kwargs = pyKwargs(given);
+  const python = [
+    "import os",
+    "from options_research import Client",
+    "",
+    `client = Client(api_key=os.environ[${JSON.stringify(KEY_ENV)}], base_url=${JSON.stringify(base)})`,
+    `for ev in client.open_stream(${kwargs}):`,
+    '    print(ev["id"], ev["type"], ev["symbol"], ev["data"])',
+  ].join("\n");
+  return { curl, typescript, python };
+}
+
+const pyKwargs = (given: Record<string, unknown>) =>
+  Object.entries(given)
+    .map(([k, v]) => `${PY_KEYWORDS.has(k) ? `${k}_` : k}=${py(v)}`)
+    .join(", ");

@@ -4,6 +4,8 @@ import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { ErrorNote } from "@/components/portal/error-note";
 import { portalFetch } from "@/components/portal/portal-fetch";
+import { Button } from "@/components/ui/button";
+import { fieldMessage, SelectField } from "./fields";
 
 /** `Plan` choice and `Change plan` for one account. */
 export function PlanForm({ accountId, plan, plans }: { accountId: string; plan: string; plans: readonly string[] }) {
@@ -11,48 +13,46 @@ export function PlanForm({ accountId, plan, plans }: { accountId: string; plan: 
   const id = useId();
   const [value, setValue] = useState(plan);
   const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
   async function submit(event: React.FormEvent) {
     event.preventDefault();
     setError(null);
     setDone(false);
+    setBusy(true);
     try {
       await portalFetch(`/api/admin/accounts/${accountId}/plan`, { method: "POST", body: { plan: value } });
       setDone(true);
       router.refresh();
     } catch (err) {
       setError(err);
+    } finally {
+      setBusy(false);
     }
   }
+  const planError = fieldMessage(error, "plan");
   return (
-    <form onSubmit={submit} className="flex flex-wrap items-end gap-2">
-      <div className="text-sm font-medium">
-        <label htmlFor={`${id}-p`}>Plan</label>
-        <select
+    <form onSubmit={submit} noValidate className="space-y-2">
+      <div className="flex flex-wrap items-end gap-2">
+        <SelectField
           id={`${id}-p`}
+          label="Plan"
+          className="w-48"
           value={value}
           onChange={(e) => setValue(e.target.value)}
-          className="mt-1 block rounded border border-slate-400 px-2 py-1.5"
-        >
-          {plans.map((p) => (
-            <option key={p} value={p}>
-              {p}
-            </option>
-          ))}
-        </select>
+          options={plans}
+          error={planError}
+        />
+        <Button type="submit" disabled={busy}>
+          Change plan
+        </Button>
       </div>
-      <button
-        type="submit"
-        className="rounded bg-blue-700 px-3 py-1.5 font-medium text-white hover:bg-blue-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700"
-      >
-        Change plan
-      </button>
       {done ? (
-        <p role="status" className="text-sm text-green-800">
+        <p role="status" className="text-sm text-ok">
           Plan changed.
         </p>
       ) : null}
-      <ErrorNote error={error} />
+      {error && !planError ? <ErrorNote error={error} /> : null}
     </form>
   );
 }

@@ -4,6 +4,8 @@ import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { ErrorNote } from "@/components/portal/error-note";
 import { portalFetch } from "@/components/portal/portal-fetch";
+import { Button } from "@/components/ui/button";
+import { fieldMessage, TextField } from "./fields";
 
 /** `Reject` with a required `Reason` the requester will see. */
 export function RejectForm({ requestId, company }: { requestId: string; company: string }) {
@@ -28,28 +30,26 @@ export function RejectForm({ requestId, company }: { requestId: string; company:
       setBusy(false);
     }
   }
+  const reasonError = fieldMessage(error, "reason");
   return (
-    <form onSubmit={submit} className="flex flex-col gap-1">
-      <label htmlFor={`${id}-r`} className="text-xs font-medium">
-        Reason<span className="sr-only"> for rejecting {company}</span>
-      </label>
-      <input
+    <form onSubmit={submit} noValidate className="flex min-w-0 flex-col gap-2">
+      <TextField
         id={`${id}-r`}
+        label={
+          <>
+            Reason<span className="sr-only"> for rejecting {company}</span>
+          </>
+        }
         required
-        minLength={3}
         maxLength={500}
         value={reason}
         onChange={(e) => setReason(e.target.value)}
-        className="w-full rounded border border-slate-400 px-2 py-1 text-sm"
+        error={reasonError}
       />
-      <button
-        type="submit"
-        disabled={busy}
-        className="self-start rounded border border-red-700 px-2 py-1 text-sm font-medium text-red-800 hover:bg-red-50 disabled:opacity-60 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700"
-      >
+      <Button type="submit" size="sm" variant="danger" disabled={busy} className="self-start">
         Reject
-      </button>
-      <ErrorNote error={error} />
+      </Button>
+      {error && !reasonError ? <ErrorNote error={error} /> : null}
     </form>
   );
 }

@@ -1,32 +1,57 @@
 import type { ReactNode } from "react";
-import { ScrollRegion } from "@/components/scroll-region";
+import { cx } from "@/components/ui/cx";
+import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
+
+export interface Column {
+  label: string;
+  /** Width class of a fixed column (e.g. "w-32"); one column without a width takes what is left. */
+  width?: string;
+  /** Visually hidden header (an actions column). */
+  hidden?: boolean;
+}
 
 /**
- * A semantic table that wraps its cells; on a phone, where six columns cannot fit, it scrolls inside its own focusable
- * region and the page itself never scrolls sideways.
+ * The portal's data table (components/ui/table.ts): fixed layout that fits its column at 1280 px, each row a stacked
+ * card below 768 px with every cell labelled. Rows are `Row`s of `Cell`s in the columns' order.
  */
-export function AdminTable({ caption, head, children }: { caption: string; head: string[]; children: ReactNode }) {
+export function AdminTable({
+  caption,
+  columns,
+  children,
+}: {
+  caption: string;
+  columns: Column[];
+  children: ReactNode;
+}) {
   return (
-    <ScrollRegion label={caption} className="max-w-full overflow-x-auto">
-      <table className="w-full table-fixed border-collapse text-left text-sm">
+    <div className={frame}>
+      <table className={table}>
         <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr className="border-b border-slate-300">
-            {head.map((h) => (
-              <th key={h} scope="col" className="px-2 py-2 font-semibold break-words [overflow-wrap:anywhere]">
-                {h}
+        <thead className={thead}>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.label} scope="col" className={cx(th, c.width)}>
+                {c.hidden ? <span className="sr-only">{c.label}</span> : c.label}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody>{children}</tbody>
+        <tbody className={tbody}>{children}</tbody>
       </table>
-    </ScrollRegion>
+    </div>
   );
 }
 
-export const cell = "px-2 py-2 align-top break-words [overflow-wrap:anywhere]";
+export function Row({ children, tone }: { children: ReactNode; tone?: "bad" }) {
+  return <tr className={cx(tr, tone === "bad" && "bg-bad-soft/60 hover:bg-bad-soft")}>{children}</tr>;
+}
 
-export function Empty({ children }: { children: ReactNode }) {
-  return <p className="rounded border border-dashed border-slate-400 p-4 text-slate-700">{children}</p>;
+/** A cell with its column's label shown before the value when rows stack; long values wrap inside the cell. */
+export function Cell({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
+  return (
+    <td className={cx(td, "min-w-0 break-words [overflow-wrap:anywhere]", className)}>
+      <span className={cellLabel}>{label}</span>
+      {children}
+    </td>
+  );
 }

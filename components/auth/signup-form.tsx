@@ -13,6 +13,7 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
   const router = useRouter();
   const [errors, setErrors] = useState<Errors>({});
   const [pending, setPending] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -24,6 +25,7 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
     };
     setPending(true);
     setErrors({});
+    setSentTo(null);
     try {
       const res = await portalResult("/api/portal/signup", input);
       if (!res.ok) {
@@ -32,8 +34,9 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
         return;
       }
       const signedIn = await signIn("credentials", { email: input.email, password: input.password, redirect: false });
+      // The address already had an account (its mail says so), or sign-in is held back: the answer does not tell which.
       if (!signedIn || signedIn.error) {
-        router.push("/signin");
+        setSentTo(input.email);
         return;
       }
       router.push("/dashboard");
@@ -84,6 +87,12 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
           </p>
         ) : null}
       </fieldset>
+      {sentTo ? (
+        <p role="status" className="text-sm">
+          We sent a message to {sentTo}. If you already have an account, it tells you how to sign in or reset your
+          password.
+        </p>
+      ) : null}
       {errors.form ? (
         <p role="alert" className="text-sm text-bad">
           {errors.form}

@@ -7,7 +7,7 @@ import { PlanLimitsTable } from "@/components/plan-limits-table";
 import { DisclaimerNote } from "@/components/disclaimer-note";
 import type { GuideSlug } from "./guides";
 import { ScrollRegion } from "@/components/scroll-region";
-import { baseUrl } from "@/components/base-url";
+import { QuickStartCode } from "./quick-start-code";
 
 const Pre = ({ label, children }: { label: string; children: string }) => (
   <pre
@@ -20,8 +20,7 @@ const Pre = ({ label, children }: { label: string; children: string }) => (
 );
 const H2 = ({ children }: { children: ReactNode }) => <h2 className="pt-2 text-xl font-semibold">{children}</h2>;
 
-async function QuickStart() {
-  const base = await baseUrl();
+function QuickStart() {
   return (
     <>
       <ol className="list-decimal space-y-2 pl-6">
@@ -39,7 +38,12 @@ async function QuickStart() {
           Watch the call arrive in <Link href="/dashboard/usage">Usage</Link>, counted exactly as the limits count it.
         </li>
       </ol>
-      <Pre label="curl example">{`export API_KEY=svc_test_…\ncurl -H "Authorization: Bearer $API_KEY" \\\n  "${base}/api/v1/ticker/AAPL/summary"`}</Pre>
+      <p>
+        Put the key in an environment variable (<code>export API_KEY=svc_test_…</code>), then call an endpoint with curl
+        or one of the client libraries: TypeScript (<code>@options-research/client</code>, in{" "}
+        <code>clients/typescript</code>) or Python (<code>options_research</code>, in <code>clients/python</code>).
+      </p>
+      <QuickStartCode />
       <p>
         Test keys are free, use the Sandbox plan and always read the service&apos;s synthetic demo market (
         <code>dataLabel: demo</code>).
@@ -142,7 +146,8 @@ function Limits() {
     <>
       <p>
         Limits belong to the calling key&apos;s plan (test keys: Sandbox; live keys: the account&apos;s plan) and are
-        counted per key, in fixed UTC windows.
+        counted in fixed UTC windows: the per-minute burst per key, the quota per account and environment (all your test
+        keys share one quota, all your live keys another, so a new key adds no quota).
       </p>
       <ul className="list-disc space-y-1 pl-6">
         <li>
@@ -156,14 +161,16 @@ function Limits() {
           Limits are exact: N concurrent calls against a limit L admit exactly min(N, L), on any number of servers.
         </li>
       </ul>
-      <Pre label="rate-limit headers">{`RateLimit-Policy: "minute";q=10;w=60, "month";q=100;w=2592000\nRateLimit: "minute";r=7;t=42, "month";r=93;t=1209600\nX-RateLimit-Limit: 10\nX-RateLimit-Remaining: 7\nX-RateLimit-Reset: 1795425600`}</Pre>
+      <Pre label="rate-limit headers">{`RateLimit-Policy: "minute";q=10;w=60;pk=:3Cm9f0qLx2Ue:, "month";q=100;w=2592000;pk=:Qk1xv8cN0aZr:\nRateLimit: "minute";r=7;t=42;pk=:3Cm9f0qLx2Ue:, "month";r=93;t=1209600;pk=:Qk1xv8cN0aZr:\nX-RateLimit-Limit: 10\nX-RateLimit-Remaining: 7\nX-RateLimit-Reset: 1795425600`}</Pre>
       <p>
         <code>r</code> is what remains, <code>t</code> the seconds until the window resets; <code>X-RateLimit-*</code>{" "}
-        describe the minute window (reset as Unix seconds).
+        describe the minute window (reset as Unix seconds). <code>pk</code> names the counter a window is counted in:
+        the minute one differs per key, the month or day one is the same for all your keys of one environment.
       </p>
       <PlanLimitsTable aliases />
       <p>
-        Your own usage against these limits, per key, is on the <Link href="/dashboard/usage">Usage</Link> page.
+        Your account&apos;s quota per environment, and each key&apos;s calls, are on the{" "}
+        <Link href="/dashboard/usage">Usage</Link> page.
       </p>
     </>
   );

@@ -20,13 +20,26 @@ export const DASHBOARD_NAV = [
  * server), so the nav links to /admin.
  */
 export function DashboardNav({ admin = false }: { admin?: boolean }) {
-  const path = usePathname();
   const items = admin ? [...DASHBOARD_NAV, { href: "/admin", label: "Admin" }] : DASHBOARD_NAV;
+  return <SectionNav label="Dashboard" items={items} home="/dashboard" />;
+}
+
+/** A shell's section links (dashboard, admin console); `home` is current only on its own path. */
+export function SectionNav({
+  label,
+  items,
+  home,
+}: {
+  label: string;
+  items: readonly { href: string; label: string }[];
+  home: string;
+}) {
+  const path = usePathname();
   return (
-    <nav aria-label="Dashboard" className="md:py-4">
+    <nav aria-label={label} className="md:py-4">
       <ul className="flex gap-1 overflow-x-auto px-3 py-2 [scrollbar-width:none] md:flex-col md:overflow-visible md:p-0 md:px-3">
         {items.map((item) => {
-          const current = item.href === "/dashboard" ? path === item.href : path.startsWith(item.href);
+          const current = item.href === home ? path === item.href : path.startsWith(item.href);
           return (
             <li key={item.href} className="shrink-0">
               <Link

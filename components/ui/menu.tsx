@@ -37,13 +37,15 @@ export function MenuItem({
   onSelect,
   children,
   danger,
+  disabled,
 }: {
   onSelect: () => void;
   children: ReactNode;
   danger?: boolean;
+  disabled?: boolean;
 }) {
   return (
-    <DropdownMenu.Item onSelect={onSelect} className={cx(item, danger && "text-bad")}>
+    <DropdownMenu.Item onSelect={onSelect} disabled={disabled} className={cx(item, danger && "text-bad")}>
       {children}
     </DropdownMenu.Item>
   );

@@ -28,3 +28,5 @@ export * from "./webhook-attempts";
 export * from "./webhook-event-state";
 export * from "./security";
 export * from "./idempotency-keys";
+export * from "./metric-snapshots";
+export * from "./stream-events";

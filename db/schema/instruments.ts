@@ -29,3 +29,15 @@ export const instrumentExerciseStyles = pgTable(
   },
   (t) => [primaryKey({ columns: [t.env, t.symbol] })],
 );
+
+/** Discrete cash dividends per share by ex-date (`cli import dividends`, or the demo market's own schedule). */
+export const cashDividends = pgTable(
+  "cash_dividends",
+  {
+    env: marketEnv("env").notNull(),
+    symbol: text("symbol").notNull(),
+    exDate: date("ex_date", { mode: "string" }).notNull(),
+    amount: doublePrecision("amount").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.env, t.symbol, t.exDate] })],
+);

@@ -21,4 +21,6 @@ export const plans = pgTable("plans", {
   liveKeyStyles: text("live_key_styles").array().notNull(),
   /** Most keys an account on this plan holds active at once (rolled keys on their way out not counted). */
   maxActiveKeys: integer("max_active_keys").notNull().default(10),
+  /** How many calendar days back a key on this plan may read history and `as_of` (docs/api-contract.md §7). */
+  historyDays: integer("history_days").notNull().default(30),
 });

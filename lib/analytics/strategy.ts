@@ -15,9 +15,9 @@ import {
   type StrategyName,
   type StrategyRequestInput,
 } from "./strategy-schema";
-import type { ExerciseStyle, OptionQuote } from "./types";
+import type { CashDividendRow, ExerciseStyle, OptionQuote } from "./types";
 import { calendarDaysUntil, expectedMoveToDate } from "./vol-metrics";
-import { yearFraction } from "./vol-surface";
+import { cashDividendsBefore, yearFraction } from "./vol-surface";
 import { nearest } from "../util/nearest";
 
 export { StrategyInputError } from "./strategy-schema";
@@ -31,6 +31,8 @@ export interface StrategyContext {
   nextEarningsDate: string | null; // YYYY-MM-DD
   /** Exercise style of the symbol's options; European when unset. */
   exerciseStyle?: ExerciseStyle;
+  /** The symbol's discrete cash dividends: those going ex before the expiry price American legs (see americanModel). */
+  cashDividends?: readonly CashDividendRow[];
 }
 
 export interface StrategyLeg {
@@ -177,8 +179,9 @@ export function buildStrategyOutput(
       `expiry ${req.expiry} is not listed for ${symbol}${nearestExpiries(ctx.chain, symbol, req.expiry, asOf)}`,
     );
   const rate = ctx.rate(years);
-  const base = { spot, years, rate, dividendYield: q };
   const american = ctx.exerciseStyle === "american";
+  const cash = american ? cashDividendsBefore(ctx.cashDividends ?? [], asOf, years) : [];
+  const base = { spot, years, rate, dividendYield: q, ...(cash.length ? { cashDividends: cash } : {}) };
   const solve = american ? americanImpliedVol : impliedVol;
   const greeksAt = american ? americanGreeks : bsmGreeks;
   const atmIv = atmIvNearestSpot(rows, spot, (c, mid) => solve(mid, { ...base, strike: c.strike, right: c.right }));

@@ -15,6 +15,18 @@ export interface Instrument {
   dividendYield: number; // continuous, decimal (0.012 = 1.2 %)
   /** Unset: by kind (see exerciseStyleOf). */
   exerciseStyle?: ExerciseStyle;
+  /**
+   * Discrete cash dividends known for the instrument (imported or the demo's schedule), ascending by ex-date. When
+   * any go ex before an expiry, that expiry's options are priced on them instead of on dividendYield.
+   */
+  cashDividends?: CashDividendRow[];
+}
+
+/** A cash dividend per share (USD) going ex on exDate (YYYY-MM-DD): the stock trades without it from that day's open. */
+export interface CashDividendRow {
+  symbol: string;
+  exDate: string;
+  amount: number;
 }
 
 /** American: exercisable any day to expiry (US equity and ETF options); European: at expiry only (index options). */

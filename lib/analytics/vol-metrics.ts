@@ -75,7 +75,15 @@ export const symbolMetricsDefinitions = {
   ...chainDefinitions,
   ...eventDefinitions,
   skew25d: surfaceDefinitions.skew25d,
-  forwards: surfaceDefinitions.impliedForward,
+  forwards:
+    "Per listed expiry (ascending) the list { expiry, forward, implied_yield, source }: the forward F of that expiry " +
+    "(USD, 4 decimals), the carry yield it implies q = r − ln(F/S)/T (dividends plus borrow, continuous, decimal, 6 " +
+    "decimals) and the method, parity or yield. " +
+    surfaceDefinitions.impliedForward,
+  eventMovePct:
+    "expected_move.event_move_pct: the event's own one-standard-deviation move as a fraction of spot, sqrt(ve) from the " +
+    "split of the ATM total variance into base and event (see expectedMoveEvent); null when no event premium is priced. " +
+    "4 decimals.",
   termSlope: surfaceDefinitions.termSlope,
 } as const;
 
@@ -139,7 +147,7 @@ export function computeSymbolMetrics(input: SymbolMetricsInput): SymbolMetrics {
   const spot = closes[closes.length - 1];
   const q = instrument.dividendYield;
 
-  const smiles = impliedVolSmile(chain, spot, asOf, rate, q, exerciseStyleOf(instrument));
+  const smiles = impliedVolSmile(chain, spot, asOf, rate, q, exerciseStyleOf(instrument), instrument.cashDividends);
   const atmIv30 = constantMaturityAtmIvFromSmiles(smiles, 30);
   const atmIv90 = constantMaturityAtmIvFromSmiles(smiles, 90);
   const rank =

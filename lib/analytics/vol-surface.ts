@@ -5,9 +5,9 @@
 import { bsmGreeks, bsmPrice, normCdf } from "./bsm";
 import type { OptionRight } from "./bsm";
 import { impliedVol } from "./iv";
-import { americanImpliedVol } from "./american";
-import type { ExerciseStyle, OptionQuote } from "./types";
-import { expiryClose } from "./exchange-calendar";
+import { americanImpliedVol, type CashDividend } from "./american";
+import type { CashDividendRow, ExerciseStyle, OptionQuote } from "./types";
+import { expiryClose, newYorkInstant } from "./exchange-calendar";
 
 export type RateFn = (years: number) => number;
 
@@ -69,7 +69,10 @@ export const definitions = {
     "forward is stripped again. The implied carry yield q = r − ln(F/S)/T (dividends plus borrow, continuous, decimal) " +
     "is published per expiry and every IV, delta, moneyness, ATM and skew figure of that expiry uses F and q. When no " +
     "strike qualifies, or the implied q is above 1 or below −0.01 (a forward beyond the cash-and-carry bound " +
-    "S·e^((r + 0.01)T) is an arbitrage, so the quotes are inconsistent), the forward is S·e^((r−q)T) with the instrument's dividend yield, and the source says yield.",
+    "S·e^((r + 0.01)T) is an arbitrage, so the quotes are inconsistent), the forward is S·e^((r−q)T) with the instrument's dividend yield, and the source says yield. For an American-style " +
+    "instrument with cash dividends going ex before the expiry (at 00:00 New York of the ex-date) they replace the " +
+    "yield: the yield forward is (S − PV(D))·e^(rT), PV(D) = Σ D·e^(−r·t_D), and the American implied vols use the " +
+    "escrowed spot S* = S − PV(D) with the carry that grows S* to F (see americanModel).",
   atmIv:
     "At-the-money implied volatility of one expiry (decimal): the smile's IV at the forward F = S·e^((r−q)T), linearly " +
     "interpolated in strike between the two listed strikes bracketing F. When F is not bracketed, the IV of the nearest " +
@@ -116,6 +119,19 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m] : 0.5 * (s[m - 1] + s[m]);
 };
 
+/**
+ * The cash dividends going ex after asOf and before an expiry `years` away, each at its time from asOf to 00:00 New
+ * York of its ex-date (ACT/365, as yearFraction).
+ */
+export function cashDividendsBefore(dividends: readonly CashDividendRow[], asOf: Date, years: number): CashDividend[] {
+  const out: CashDividend[] = [];
+  for (const d of dividends) {
+    const t = (newYorkInstant(d.exDate, 0).getTime() - asOf.getTime()) / (365 * 86_400_000);
+    if (t > 0 && t <= years && d.amount > 0) out.push({ years: t, amount: d.amount });
+  }
+  return out;
+}
+
 /** Forward of one expiry from put–call parity (see definitions.impliedForward); the yield forward when none qualifies. */
 export function impliedForward(
   quotes: readonly OptionQuote[],
@@ -124,8 +140,18 @@ export function impliedForward(
   rate: number,
   q: number,
   style: ExerciseStyle = "european",
+  cash: readonly CashDividend[] = [],
 ): ImpliedForward {
-  const fallback: ImpliedForward = { forward: spot * Math.exp((rate - q) * years), dividendYield: q, source: "yield" };
+  // With cash dividends before expiry the yield forward is the escrowed spot grown at r (they replace the yield).
+  const pvCash = cash.reduce((s, d) => s + d.amount * Math.exp(-rate * d.years), 0);
+  const fallback: ImpliedForward =
+    cash.length > 0
+      ? {
+          forward: (spot - pvCash) * Math.exp(rate * years),
+          dividendYield: -Math.log(1 - pvCash / spot) / years,
+          source: "yield",
+        }
+      : { forward: spot * Math.exp((rate - q) * years), dividendYield: q, source: "yield" };
   const pairs = new Map<number, { C?: OptionQuote; P?: OptionQuote }>();
   for (const quote of quotes) {
     if (Math.abs(quote.strike / spot - 1) > PARITY_BAND || usableMid(quote) === null) continue;
@@ -146,14 +172,17 @@ export function impliedForward(
   let forward = median(estimates);
   if (style === "american" && forward > 0) {
     // American mids carry early-exercise premia that parity does not: strip them at each contract's own vol.
-    const carry = rate - Math.log(forward / spot) / years;
-    const base = { spot, years, rate, dividendYield: carry };
+    // With cash dividends the American model runs on S* = S − PV(D) and the carry that grows S* to the forward.
+    const sStar = spot - pvCash;
+    const carry = rate - Math.log(forward / sStar) / years;
+    const base = { spot, years, rate, dividendYield: carry, cashDividends: cash };
     const european = mids.flatMap((m) => {
       const cv = americanImpliedVol(m.call, { ...base, strike: m.strike, right: "C" });
       const pv = americanImpliedVol(m.put, { ...base, strike: m.strike, right: "P" });
       if (cv === null || pv === null) return [];
-      const c = bsmPrice({ ...base, strike: m.strike, right: "C", vol: cv });
-      const p = bsmPrice({ ...base, strike: m.strike, right: "P", vol: pv });
+      const eu = { spot: sStar, years, rate, dividendYield: carry, strike: m.strike };
+      const c = bsmPrice({ ...eu, right: "C", vol: cv });
+      const p = bsmPrice({ ...eu, right: "P", vol: pv });
       return [m.strike + growth * (c - p)];
     });
     if (european.length > 0) {
@@ -181,6 +210,7 @@ export function impliedVolSmile(
   rate: RateFn,
   q: number,
   style: ExerciseStyle = "european",
+  dividends: readonly CashDividendRow[] = [],
 ): ExpirySmile[] {
   const solve = style === "american" ? americanImpliedVol : impliedVol;
   const byExpiry = new Map<string, OptionQuote[]>();
@@ -194,8 +224,12 @@ export function impliedVolSmile(
     const years = yearFraction(asOf, expiry);
     if (!(years > 0)) continue;
     const r = rate(years);
-    const implied = impliedForward(list, spot, years, r, q, style);
+    const cash = style === "american" ? cashDividendsBefore(dividends, asOf, years) : [];
+    const implied = impliedForward(list, spot, years, r, q, style, cash);
     const { forward, dividendYield } = implied;
+    // The American solve's carry: the one that grows S* = S − PV(D) to the forward (the forward's own q without cash).
+    const pvCash = cash.reduce((s, d) => s + d.amount * Math.exp(-r * d.years), 0);
+    const solveCarry = cash.length > 0 ? r - Math.log(forward / (spot - pvCash)) / years : dividendYield;
     const byStrike = new Map<number, { C?: OptionQuote; P?: OptionQuote }>();
     for (const quote of list) {
       if (usableMid(quote) === null) continue;
@@ -209,7 +243,18 @@ export function impliedVolSmile(
       const candidates = [pair[otm], pair[otm === "P" ? "C" : "P"]].filter((x): x is OptionQuote => x !== undefined);
       for (const quote of candidates) {
         const m = mid(quote);
-        const iv = solve(m, { spot, strike, years, rate: r, dividendYield, right: quote.right });
+        const iv =
+          cash.length > 0
+            ? americanImpliedVol(m, {
+                spot,
+                strike,
+                years,
+                rate: r,
+                dividendYield: solveCarry,
+                right: quote.right,
+                cashDividends: cash,
+              })
+            : solve(m, { spot, strike, years, rate: r, dividendYield, right: quote.right });
         if (iv === null) continue;
         const callDelta = bsmGreeks({ spot, strike, years, rate: r, dividendYield, vol: iv, right: "C" }).delta;
         points.push({ strike, right: quote.right, mid: m, iv, callDelta });

@@ -1,7 +1,7 @@
 /**
  * Admission batching (group commit): calls that arrive while a batch is being decided wait in a bounded
  * in-process queue and are decided together by the next call of the database function admit_batch (migration 0009): one
- * statement, one round trip. It locks each (key, window) counter row once per batch, assigns the calls to it in arrival
+ * statement, one round trip (its signature as of migration 0020, which added the answers' sizes; 0014 the paths). It locks each (key, window) counter row once per batch, assigns the calls to it in arrival
  * order, and writes counters, events and daily aggregates. The row locks keep limits exact across processes; every call
  * is committed before its promise resolves.
  */
@@ -72,7 +72,11 @@ export async function runBatch(
   const requestIds = new Array<string>(n),
     keyIds = new Array<string>(n),
     accountIds = new Array<string>(n),
-    endpointIds = new Array<string>(n);
+    endpointIds = new Array<string>(n),
+    paths = new Array<string | null>(n),
+    sizes = new Array<number | null>(n),
+    burstSizes = new Array<number | null>(n),
+    quotaSizes = new Array<number | null>(n);
   const statuses = new Array<number>(n),
     errorCodes = new Array<string | null>(n),
     latencies = new Array<number>(n),
@@ -88,6 +92,10 @@ export async function runBatch(
     keyIds[i] = c.m.keyId;
     accountIds[i] = c.m.accountId;
     endpointIds[i] = c.m.endpointId;
+    paths[i] = c.m.path ?? null;
+    sizes[i] = c.m.bytes ?? null;
+    burstSizes[i] = c.refusedBytes?.burst ?? null;
+    quotaSizes[i] = c.refusedBytes?.quota ?? null;
     statuses[i] = c.status;
     errorCodes[i] = c.errorCode;
     latencies[i] = c.m.latencyMs;
@@ -106,7 +114,8 @@ export async function runBatch(
       ${a(slotKeys)}::text[], ${a(slotBuckets)}::text[], ${a(slotStarts)}::timestamptz[],
       ${a(requestIds)}::text[], ${a(keyIds)}::text[], ${a(accountIds)}::uuid[], ${a(endpointIds)}::text[], ${a(statuses)}::int[],
       ${a(errorCodes)}::text[], ${a(latencies)}::float8[], ${a(createdAt)}::timestamptz[], ${a(record)}::bool[],
-      ${a(burstSlots)}::int[], ${a(burstLimits)}::int[], ${a(quotaSlots)}::int[], ${a(quotaLimits)}::int[])`;
+      ${a(burstSlots)}::int[], ${a(burstLimits)}::int[], ${a(quotaSlots)}::int[], ${a(quotaLimits)}::int[],
+      ${a(paths)}::text[], ${a(sizes)}::int[], ${a(burstSizes)}::int[], ${a(quotaSizes)}::int[])`;
   if (rows.length !== calls.length)
     throw new Error(`admit_batch answered ${rows.length} outcomes for ${calls.length} calls`);
   return rows.map((r) => ({ limited: r.limited, status: r.status, burstUsed: r.burst_used, quotaUsed: r.quota_used }));

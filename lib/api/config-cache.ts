@@ -14,6 +14,8 @@ export interface Plan {
   webhooks: boolean;
   dataEntitlement: "demo" | "delayed-15m" | "live";
   liveKeyStyles: string[];
+  /** How many calendar days back (today included) history and `as_of` reach on this plan. */
+  historyDays: number;
 }
 
 export type LicensingState = "enabled" | "pending_licensing";
@@ -30,7 +32,7 @@ export class ConfigCache {
     this.cache = new TtlCache(ttlMs, 1, async () => {
       const [planRows, licensingRows] = await Promise.all([
         database.sql`select id, name_a, name_b, a_per_minute, a_per_month, b_per_minute, b_per_day,
-          b_max_payload_bytes, webhooks, data_entitlement, live_key_styles from plans`,
+          b_max_payload_bytes, webhooks, data_entitlement, live_key_styles, history_days from plans`,
         database.sql`select endpoint_id, env, state from endpoint_licensing`,
       ]);
       const plans = new Map<string, Plan>();
@@ -47,6 +49,7 @@ export class ConfigCache {
           webhooks: r.webhooks,
           dataEntitlement: r.data_entitlement,
           liveKeyStyles: r.live_key_styles,
+          historyDays: r.history_days,
         });
       }
       const licensing = new Map<string, LicensingState>();

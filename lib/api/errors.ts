@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   idempotency_key_reused: 422,
   rate_limit_exceeded: 429,
+  slow_consumer: 429,
   internal_error: 500,
   data_source_unavailable: 503,
 } as const;
@@ -58,7 +59,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   inactive_key: "The key, or the account that owns it, is deactivated.",
   subscription_required: "The account's plan does not include what the request needs (live key style, or webhooks).",
   plan_limit_exceeded:
-    "The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent.",
+    "The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment.",
   endpoint_pending_licensing: "The endpoint is switched off for this key environment pending a data-licensing review.",
   not_found: "No such route, or no such resource for this account.",
   symbol_not_found: "The symbol is well-formed but the service has no data for it.",
@@ -68,7 +69,9 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "A request with this Idempotency-Key is still being processed; retry after it finishes to get its answer.",
   idempotency_key_reused:
     "This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours.",
-  rate_limit_exceeded: "The per-minute burst limit is spent; retry after the Retry-After seconds.",
+  rate_limit_exceeded: "The calling key's per-minute burst limit is spent; retry after the Retry-After seconds.",
+  slow_consumer:
+    "Live stream only, as its final error event (never an HTTP answer): the client read so slowly that more than 4 MiB waited unsent; reconnect with Last-Event-ID to resume.",
   internal_error: "An unexpected failure; quote the request id to support.",
   data_source_unavailable: "The data source for this request has no data or cannot be reached.",
 };

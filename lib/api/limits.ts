@@ -13,6 +13,10 @@ export interface Metered {
   keyId: string;
   accountId: string;
   endpointId: string;
+  /** The requested path and query as the log keeps them (lib/api/logged-path.ts); null where there is none to keep. */
+  path?: string | null;
+  /** The answer's body in bytes (0 for HEAD); null where the answer is not known yet. */
+  bytes?: number | null;
   latencyMs: number;
   now: Date;
 }
@@ -44,7 +48,16 @@ export interface AdmissionCall {
   status: number;
   errorCode: string | null;
   record: boolean;
+  /** The answer's size should admission refuse the call (m.bytes is its size if admitted); recorded with the event. */
+  refusedBytes?: { burst: number; quota: number };
 }
+
+/**
+ * The rate-limit state a settled call's answer reports: read from the counter rows by the same statement ("counters":
+ * the caller builds its headers from what settle answers), given (the caller's headers use these), or none (the answer
+ * has no rate-limit headers, so the event keeps none).
+ */
+export type SettledLimits = "counters" | { burstUsed: number; quotaUsed: number } | null;
 
 /**
  * Records a call that was decided outside the admission batch: refused before the limits (inactive key, pending licensing,
@@ -56,18 +69,30 @@ export async function settle(
   status: number,
   errorCode: string | null,
   windows: { burst: Window; quota: Window },
+  limits: SettledLimits = "counters",
 ): Promise<{ burstUsed: number; quotaUsed: number }> {
+  const { burst, quota } = windows;
+  const given = limits !== null && limits !== "counters" ? limits : null;
   const rows = await sql`
-    with event as (
-      insert into usage_events (request_id, key_id, account_id, endpoint_id, status, error_code, latency_ms, created_at)
-      values (${m.requestId}, ${m.keyId}, ${m.accountId}::uuid, ${m.endpointId}, ${status}, ${errorCode}, ${m.latencyMs}, ${m.now.toISOString()}::timestamptz)
+    with used as (
+      select (select count from usage_counters where key_id = ${m.keyId} and bucket = ${burst.bucket} and window_start = ${burst.start.toISOString()}::timestamptz) as burst_used,
+        (select max(count) from usage_counters where key_id in (${m.keyId}, quota_counter_key(${m.keyId})) and bucket = ${quota.bucket} and window_start = ${quota.start.toISOString()}::timestamptz) as quota_used
+    ), event as (
+      insert into usage_events (request_id, key_id, account_id, endpoint_id, path, status, error_code, latency_ms, created_at,
+        response_bytes, burst_remaining, burst_limit, quota_remaining, quota_limit)
+      select ${m.requestId}, ${m.keyId}, ${m.accountId}::uuid, ${m.endpointId}, ${m.path ?? null}, ${status}, ${errorCode}, ${m.latencyMs}, ${m.now.toISOString()}::timestamptz,
+        ${m.bytes ?? null}::int,
+        case when ${limits !== null}::boolean then greatest(0, ${burst.limit}::int - coalesce(${given?.burstUsed ?? null}::int, used.burst_used, 0)) end,
+        case when ${limits !== null}::boolean then ${burst.limit}::int end,
+        case when ${limits !== null}::boolean then greatest(0, ${quota.limit}::int - coalesce(${given?.quotaUsed ?? null}::int, used.quota_used, 0)) end,
+        case when ${limits !== null}::boolean then ${quota.limit}::int end
+      from used
     )
     insert into usage_daily as d (key_id, account_id, day, endpoint_id, calls, ok_calls, client_errors, server_errors, latency_ms_sum)
     values (${m.keyId}, ${m.accountId}::uuid, ${day(m.now)}::date, ${m.endpointId}, 1, ${status >= 200 && status < 300 ? 1 : 0},
       ${status >= 400 && status < 500 ? 1 : 0}, ${status >= 500 ? 1 : 0}, ${m.latencyMs})
     ${addToDaily(sql)}
-    returning (select count from usage_counters where key_id = ${m.keyId} and bucket = ${windows.burst.bucket} and window_start = ${windows.burst.start.toISOString()}::timestamptz) as burst_used,
-      (select max(count) from usage_counters where key_id in (${m.keyId}, quota_counter_key(${m.keyId})) and bucket = ${windows.quota.bucket} and window_start = ${windows.quota.start.toISOString()}::timestamptz) as quota_used`;
+    returning (select burst_used from used) as burst_used, (select quota_used from used) as quota_used`;
   return { burstUsed: rows[0]?.burst_used ?? 0, quotaUsed: rows[0]?.quota_used ?? 0 };
 }
 

@@ -1,5 +1,5 @@
 /** Builds the OpenAPI 3.1 reference from the route table: the schemas that validate requests also document them. */
-import { INPUT_EXAMPLES } from "./input-examples";
+import { exampleNamed } from "./input-examples";
 import { z } from "zod";
 import { VERSION } from "../version";
 import { PLAN_SEED } from "../domain/plans-catalogue";
@@ -34,7 +34,7 @@ function objectParams(schema: z.ZodType | undefined, where: "path" | "query"): O
     required: where === "path" || required.has(name),
     description: p.description as string | undefined,
     schema: p,
-    ...(INPUT_EXAMPLES[name] !== undefined ? { example: INPUT_EXAMPLES[name] } : {}),
+    ...(exampleNamed(name, where) !== undefined ? { example: exampleNamed(name, where) } : {}),
   }));
 }
 
@@ -44,7 +44,8 @@ const TAGS = [
     name: "Market analytics",
     description:
       "Scores, options flow and market-wide measures computed by the service. Ticker summary, signal score and " +
-      "options flow are family A (`meta` envelope); yield curve, market sentiment and watchlist ranking are family B.",
+      "options flow are family A (`meta` envelope); yield curve, market sentiment, watchlist ranking and the daily " +
+      "history of a symbol's published metrics (getHistory, getHistoryDay: a past day's numbers) are family B.",
   },
   {
     name: "Research",
@@ -58,6 +59,17 @@ const TAGS = [
   { name: "Service", description: "Health and this reference: no key, never metered." },
   { name: "Webhook events", description: "The signed deliveries the service sends to a registered webhook." },
 ];
+
+/** Streams resume after the event a client last received. */
+const LAST_EVENT_ID_PARAMETER = {
+  name: "Last-Event-ID",
+  in: "header" as const,
+  required: false,
+  description:
+    "The id of the last event received: the stream first sends the stored events after it (kept 48 hours), then live ones.",
+  schema: { type: "string", pattern: "^\\d{1,15}\\.\\d{1,3}$" },
+  example: "1234.0",
+};
 
 /** The success body: the route's data inside its envelope, or the data itself (the reference). */
 function successSchema(route: RouteDef): Json {
@@ -78,7 +90,9 @@ function responsesFor(
   const out: Record<string, { description: string; content: Record<string, { schema: Json }> }> = {
     [String(route.successStatus ?? 200)]: {
       description: "Success",
-      content: { "application/json": { schema: successSchema(route) } },
+      content: route.streams
+        ? { "text/event-stream": { schema: jsonSchema(route.response, "output") } }
+        : { "application/json": { schema: successSchema(route) } },
     },
   };
   const byStatus = new Map<number, ErrorCode[]>();
@@ -117,7 +131,9 @@ export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
   for (const route of routes) {
     const notes = [
       `Family ${route.family}.`,
-      route.authenticated ? "" : " No key needed; never metered.",
+      route.authenticated
+        ? ` Limits: the per-minute burst per key; the ${route.family === "A" ? "monthly" : "daily"} quota per account and key environment, shared by all of the account's keys of that environment.`
+        : " No key needed; never metered.",
       DEFAULT_PENDING_LIVE.has(route.id) ? " Live keys: pending licensing by default." : "",
     ].join("");
     const op: OpenApiOperation = {
@@ -130,6 +146,7 @@ export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
         ...objectParams(route.params, "path"),
         ...objectParams(route.query, "query"),
         ...(IDEMPOTENT_METHODS.has(route.method) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+        ...(route.streams ? [LAST_EVENT_ID_PARAMETER] : []),
       ],
       responses: responsesFor(route),
       security: route.authenticated ? [{ bearer: [] }, { apiKey: [] }, { serviceKey: [] }] : [],
@@ -247,6 +264,7 @@ export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
         perDay: p.bPerDay,
         maxPayloadBytes: p.bMaxPayloadBytes,
         webhooks: p.webhooks,
+        streamsPerKey: p.streamsPerKey,
       },
       liveData: p.dataEntitlement,
     })),

@@ -1,5 +1,6 @@
 /** Turns path, query and body into validated handler inputs, or an invalid_request naming the field. */
 import type { z } from "zod";
+import { BodyError, parseBoundedJson, readBoundedText } from "../http/bounded-body";
 import { ApiError, invalid } from "./errors";
 import { exampleFor } from "./input-examples";
 import type { RouteDef } from "./route";
@@ -41,7 +42,7 @@ function expected(issue: z.core.$ZodIssue): string {
   }
 }
 
-function firstIssue(where: string, error: z.ZodError): ApiError {
+function firstIssue(where: "path" | "query" | "body", error: z.ZodError): ApiError {
   const issue = error.issues[0];
   const field = issue.path.length
     ? issue.path
@@ -54,7 +55,7 @@ function firstIssue(where: string, error: z.ZodError): ApiError {
       `Unknown ${where} field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}. The reference lists the fields each route takes.`,
     );
   }
-  const example = exampleFor(field);
+  const example = exampleFor(field, where);
   const sample =
     example === undefined
       ? ""
@@ -87,40 +88,29 @@ export function parseQuery(route: RouteDef, search: URLSearchParams): unknown {
   return result.data;
 }
 
-/** Reads at most `limit` bytes; a longer body is refused without reading it all. */
+/** The body as text, at most `limit` bytes (the one bounded reader); too large → 413, unreadable → 400. */
 export async function readBody(request: Request, limit: number): Promise<string> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
+  try {
+    return await readBoundedText(request, limit);
+  } catch (err) {
+    if (!(err instanceof BodyError)) throw err;
+    throw err.status === 413
+      ? new ApiError("payload_too_large", `The request body exceeds this plan's maximum payload of ${limit} bytes.`)
+      : invalid(err.message);
   }
-  return Buffer.concat(chunks).toString("utf8");
 }
-
-const tooLarge = (limit: number) =>
-  new ApiError("payload_too_large", `The request body exceeds this plan's maximum payload of ${limit} bytes.`);
 
 export function parseJsonBody(route: RouteDef, request: Request, text: string): unknown {
   if (!route.body) return undefined;
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type))
     throw invalid("The request body must be JSON, sent with Content-Type: application/json.");
+  if (text.trim() === "") throw invalid("The request body is not valid JSON.");
   let json: unknown;
   try {
-    json = JSON.parse(text);
-  } catch {
-    throw invalid("The request body is not valid JSON.");
+    json = parseBoundedJson(text);
+  } catch (err) {
+    throw invalid(err instanceof BodyError ? err.message : "The request body is not valid JSON.");
   }
   const result = route.body.safeParse(json);
   if (!result.success) throw firstIssue("body", result.error);

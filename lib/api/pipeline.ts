@@ -33,9 +33,10 @@ import {
   type StoredAnswer,
 } from "./idempotency";
 import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
+import { loggedPath } from "./logged-path";
 import { rateLimitHeaders } from "./rate-headers";
 import { requestIdFrom } from "./request-id";
-import type { HandlerResult, RouteDef } from "./route";
+import type { HandlerResult, RouteDef, StreamAnswer } from "./route";
 import { createRouter } from "./router";
 import { burstWindow, quotaWindow, secondsLeft, type Window } from "../limits/windows";
 
@@ -82,6 +83,13 @@ interface KeyedCall extends Call {
 }
 
 type Outcome = { ok: true; result: HandlerResult } | { ok: false; error: ApiError };
+
+/** An answer before its rate-limit headers: rendered before admission so that its size is metered with the call. */
+interface Answer {
+  status: number;
+  text: string;
+  headers: Record<string, string> | undefined;
+}
 
 const JSON_TYPE = "application/json; charset=utf-8";
 const DEMO_VIEW: ViewSpec = { env: "demo", entitlement: "demo" };
@@ -151,19 +159,24 @@ export function createPipeline(deps: PipelineDeps) {
   async function executeAndRespond(keyed: KeyedCall): Promise<Response> {
     if (keyed.route.touchesAccountState) {
       const decided = await admitThenExecute(keyed);
-      return decided instanceof Response ? decided : respond(keyed, decided.outcome, decided.limits);
+      return decided instanceof Response ? decided : respond(keyed, decided.answer, decided.limits);
     }
 
     const executed = execute(keyed);
     const outcome = executed instanceof Promise ? await executed : executed;
+    const answer = answerOf(keyed, outcome);
 
     let limits: LimitOutcome;
     try {
-      limits = await admitAndMeter(keyed, outcome);
+      limits = await admitAndMeter(keyed, outcome, answer);
     } catch (err) {
+      if (outcome.ok) outcome.result.stream?.cancel();
       return limitsFailed(keyed, err);
     }
-    return respond(keyed, outcome, limits);
+    const stream = outcome.ok ? outcome.result.stream : undefined;
+    if (stream && !limits.limited && keyed.request.method !== "HEAD") return openStream(keyed, stream, limits);
+    stream?.cancel();
+    return respond(keyed, limits.limited ? answerOf(keyed, outcome, limits.limited) : answer, limits);
   }
 
   // ------------------------------------------------------------------------------------------------ resolve route
@@ -267,9 +280,10 @@ export function createPipeline(deps: PipelineDeps) {
     if (!auth.ok) {
       if (!auth.caller) return fail(call, auth.error);
       const refused = withCaller(call, cfg, auth.caller);
-      return settle(deps.database.sql, metered(refused), auth.error.status, auth.error.code, refused)
+      const answer = errorAnswer(refused, auth.error);
+      return settle(deps.database.sql, metered(refused, answer), auth.error.status, auth.error.code, refused, null)
         .catch(logMeterError(call.requestId))
-        .then(() => fail(refused, auth.error));
+        .then(() => send(refused, answer));
     }
     return withCaller(call, cfg, auth.caller);
   }
@@ -376,13 +390,14 @@ export function createPipeline(deps: PipelineDeps) {
       return limitsFailed(call, err);
     }
     if (limits.limited === "burst") {
-      await settle(deps.database.sql, metered(call), 429, "rate_limit_exceeded", call).catch(
+      const refused = answerOf(call, { ok: false, error: new ApiError("internal_error", "") }, "burst");
+      await settle(deps.database.sql, metered(call, refused), 429, "rate_limit_exceeded", call, limits).catch(
         logMeterError(call.requestId),
       );
-      return respond(call, { ok: false, error: new ApiError("internal_error", "") }, limits);
+      return respond(call, refused, limits);
     }
     log.info("idempotent replay", { request_id: call.requestId, replayed_request_id: answer.headers["x-request-id"] });
-    const headers = rateLimitHeaders(call.burst, limits.burstUsed, call.quota, limits.quotaUsed, call.now);
+    const headers = rateLimitHeaders(call.burst, limits.burstUsed, call.quota, limits.quotaUsed, call.now, call.caller);
     return new Response(answer.body, {
       status: answer.status,
       headers: { ...answer.headers, ...headers, [REPLAYED_HEADER]: "true" },
@@ -405,6 +420,9 @@ export function createPipeline(deps: PipelineDeps) {
         database,
         requestId: call.requestId,
         now: call.now,
+        accept: call.request.headers.get("accept"),
+        headers: call.request.headers,
+        recheck: () => recheck(call),
       });
       return result instanceof Promise
         ? result.then(
@@ -440,17 +458,34 @@ export function createPipeline(deps: PipelineDeps) {
     };
   }
 
+  /** The key and licensing checks again, as a new call with this request's credentials would meet them (streams). */
+  async function recheck(call: Call): Promise<Caller | ApiError> {
+    const cfg = await config.get();
+    const auth = await authenticate(call.request.headers, verifier, cfg);
+    if (!auth.ok) return auth.error;
+    if (licensingState(cfg, call.route.id, auth.caller.env) !== "enabled")
+      return new ApiError(
+        "endpoint_pending_licensing",
+        `${call.route.id} is switched off pending a data-licensing review.`,
+      );
+    return auth.caller;
+  }
+
   // ----------------------------------------------------------------------------------------------- admit and meter
 
   /** The call's burst and quota units and its usage event, decided in the next admission batch. */
-  function admitAndMeter(call: KeyedCall, outcome: Outcome): Promise<LimitOutcome> {
+  function admitAndMeter(call: KeyedCall, outcome: Outcome, answer: Answer): Promise<LimitOutcome> {
     return admission.admit({
-      m: metered(call),
+      m: metered(call, answer),
       burst: call.burst,
       quota: call.quota,
       status: statusOf(call, outcome),
       errorCode: outcome.ok ? null : outcome.error.code,
       record: true,
+      refusedBytes: {
+        burst: bytesOf(call, answerOf(call, outcome, "burst", true)),
+        quota: bytesOf(call, answerOf(call, outcome, "quota", true)),
+      },
     });
   }
 
@@ -458,7 +493,7 @@ export function createPipeline(deps: PipelineDeps) {
    * For handlers that touch account state: burst is taken and the quota checked first; the handler then runs in a
    * transaction that also takes its quota unit, and the call is metered after it.
    */
-  async function admitThenExecute(call: KeyedCall): Promise<{ outcome: Outcome; limits: LimitOutcome } | Response> {
+  async function admitThenExecute(call: KeyedCall): Promise<{ answer: Answer; limits: LimitOutcome } | Response> {
     try {
       let limits = await admission.admit({
         m: metered(call),
@@ -484,8 +519,9 @@ export function createPipeline(deps: PipelineDeps) {
             : outcome.ok
               ? null
               : outcome.error.code;
-      await settle(deps.database.sql, metered(call), status, code, call);
-      return { outcome, limits };
+      const answer = answerOf(call, outcome, limits.limited);
+      await settle(deps.database.sql, metered(call, answer), status, code, call, limits);
+      return { answer, limits };
     } catch (err) {
       return limitsFailed(call, err);
     }
@@ -533,29 +569,58 @@ export function createPipeline(deps: PipelineDeps) {
 
   // ------------------------------------------------------------------------------------------------------ respond
 
-  /** The limit error, the handler's error, or the data in the route's envelope; always with the windows' headers. */
-  function respond(call: KeyedCall, outcome: Outcome, limits: LimitOutcome): Response {
+  /** A streamed answer (routes with `streams`), opened once the call is admitted, with the windows' headers. */
+  function openStream(call: KeyedCall, stream: StreamAnswer, limits: LimitOutcome): Response {
     const { caller, burst, quota, now } = call;
-    const headers = rateLimitHeaders(burst, limits.burstUsed, quota, limits.quotaUsed, now);
+    const headers = rateLimitHeaders(burst, limits.burstUsed, quota, limits.quotaUsed, now, caller);
     touchLastUsed(deps.database, caller.keyId, now);
-    if (limits.limited === "burst") {
+    return stream.open({ ...headers, "x-request-id": call.requestId }, limits.quotaUsed);
+  }
+
+  /** The answer with the windows' rate-limit headers. */
+  function respond(call: KeyedCall, answer: Answer, limits: LimitOutcome): Response {
+    const { caller, burst, quota, now } = call;
+    const headers = rateLimitHeaders(burst, limits.burstUsed, quota, limits.quotaUsed, now, caller);
+    touchLastUsed(deps.database, caller.keyId, now);
+    return reply(
+      answer.status,
+      answer.text,
+      call.requestId,
+      answer.headers ? { ...answer.headers, ...headers } : headers,
+    );
+  }
+
+  /**
+   * The limit error (when `limited`), the handler's error, or the data in the route's envelope, without the windows'
+   * headers. `probe`: rendered only for its size (an answer the call may not get), so an undeclared code is not logged.
+   */
+  function answerOf(call: KeyedCall, outcome: Outcome, limited: LimitOutcome["limited"] = null, probe = false): Answer {
+    const { caller, burst, quota, now } = call;
+    if (limited === "burst") {
       const wait = String(secondsLeft(burst, now));
       const error = new ApiError(
         "rate_limit_exceeded",
         `Per-minute limit of ${burst.limit} requests reached; retry in ${wait} s.`,
       );
-      return fail(call, error, { ...headers, "retry-after": wait });
+      return errorAnswer(call, error, { "retry-after": wait }, probe);
     }
-    if (limits.limited === "quota") {
+    if (limited === "quota") {
       const window = quota.name === "month" ? "monthly" : "daily";
       const error = new ApiError(
         "plan_limit_exceeded",
         `The ${caller.plan.nameA} plan's ${window} quota of ${quota.limit} calls is spent.`,
       );
-      return fail(call, error, headers);
+      return errorAnswer(call, error, undefined, probe);
     }
-    if (!outcome.ok) return fail(call, outcome.error, headers);
+    if (!outcome.ok) return errorAnswer(call, outcome.error, undefined, probe);
     const { result } = outcome;
+    if (result.text) {
+      return {
+        status: statusOf(call, outcome),
+        text: result.text.body,
+        headers: { "cache-control": "no-store", "content-type": result.text.contentType },
+      };
+    }
     const label = result.asOf ? dataLabel(call.view, result.asOf, now) : call.view.env === "demo" ? "demo" : "none";
     const envelope = call.route.envelope === "none" ? null : call.route.envelope;
     const body =
@@ -569,40 +634,57 @@ export function createPipeline(deps: PipelineDeps) {
             requestId: call.requestId,
             now,
           });
-    headers["cache-control"] = "no-store";
-    return reply(statusOf(call, outcome), body, call.requestId, headers);
+    const text = typeof body === "string" ? body : JSON.stringify(body); // successJson answers the JSON text itself
+    return { status: statusOf(call, outcome), text, headers: { "cache-control": "no-store" } };
   }
 
   // ------------------------------------------------------------------------------------------------------ helpers
 
   /** Refused after authentication, before the limits: metered, not counted, and told where its windows stand. */
   async function refuse(call: KeyedCall, error: ApiError): Promise<Response> {
+    const answer = errorAnswer(call, error);
     try {
-      const used = await settle(deps.database.sql, metered(call), error.status, error.code, call);
-      return fail(call, error, rateLimitHeaders(call.burst, used.burstUsed, call.quota, used.quotaUsed, call.now));
+      const used = await settle(deps.database.sql, metered(call, answer), error.status, error.code, call, "counters");
+      const headers = rateLimitHeaders(call.burst, used.burstUsed, call.quota, used.quotaUsed, call.now, call.caller);
+      return reply(answer.status, answer.text, call.requestId, { ...answer.headers, ...headers });
     } catch (err) {
       logMeterError(call.requestId)(err);
-      return fail(call, error);
+      return send(call, answer);
     }
   }
 
-  function metered(call: KeyedCall): Metered {
+  /** What the usage event keeps of a call; `answer` is what it will be answered (its size is metered). */
+  function metered(call: KeyedCall, answer?: Answer): Metered {
     return {
       requestId: call.requestId,
       keyId: call.caller.keyId,
       accountId: call.caller.accountId,
       endpointId: call.route.id,
+      path: loggedPath(call.url),
+      bytes: answer ? bytesOf(call, answer) : null,
       latencyMs: performance.now() - call.started,
       now: call.now,
     };
   }
 
   /** An error answer in the route family's shape. A code the route does not declare is a bug in the route table. */
-  function fail(call: Call, error: ApiError, extra?: Record<string, string>): Response {
-    if (!call.route.errors.includes(error.code))
+  function errorAnswer(call: Call, error: ApiError, extra?: Record<string, string>, probe = false): Answer {
+    if (!probe && !call.route.errors.includes(error.code))
       log.error("undeclared error code", { request_id: call.requestId, endpoint: call.route.id, code: error.code });
     const headers = extra ? { ...error.headers, ...extra } : error.headers;
-    return reply(error.status, errorBody(call.route.family, error, call.errorContext), call.requestId, headers);
+    return {
+      status: error.status,
+      text: JSON.stringify(errorBody(call.route.family, error, call.errorContext)),
+      headers,
+    };
+  }
+
+  function fail(call: Call, error: ApiError, extra?: Record<string, string>): Response {
+    return send(call, errorAnswer(call, error, extra));
+  }
+
+  function send(call: Call, answer: Answer): Response {
+    return reply(answer.status, answer.text, call.requestId, answer.headers);
   }
 
   return { handle, invalidateConfig: () => config.invalidate() };
@@ -610,7 +692,12 @@ export function createPipeline(deps: PipelineDeps) {
 
 function reply(status: number, body: unknown, requestId: string, extra?: Record<string, string>): Response {
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  return new Response(text, { status, headers: { "content-type": JSON_TYPE, "x-request-id": requestId, ...extra } });
+  return new Response(text, { status, headers: { "content-type": JSON_TYPE, ...extra, "x-request-id": requestId } });
+}
+
+/** The body's size in bytes as sent: none for HEAD, which answers like GET without the body. */
+function bytesOf(call: Call, answer: Answer): number {
+  return call.request.method === "HEAD" ? 0 : Buffer.byteLength(answer.text, "utf8");
 }
 
 function statusOf(call: Call, outcome: Outcome): number {

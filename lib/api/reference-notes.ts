@@ -38,7 +38,8 @@ overlap chosen (none, 1 hour, 24 hours or 7 days), then expires: refused from th
 
 ## Limits
 Limits belong to the calling key's plan (test keys: Sandbox; live keys: the account's plan). The per-minute burst is counted
-per key; the quota per account and environment, shared by all of the account's test keys (or all its live keys).
+per key; the quota per account and environment, shared by all of the account's test keys (or all its live keys), so a
+new key adds no quota.
 Family A: per minute and per calendar month (UTC); family B: per minute and per UTC day, plus a maximum request body.
 Order: credentials → body size (B, 413 \`payload_too_large\`) → licensing (403 \`endpoint_pending_licensing\`) → per-minute
 burst (429 \`rate_limit_exceeded\` with \`Retry-After\` seconds) → quota (403 \`plan_limit_exceeded\`). Windows are fixed UTC
@@ -48,7 +49,9 @@ use quota. Limits are exact across any number of servers. See \`x-plans\` for th
 Every authenticated response carries \`RateLimit-Policy\` (e.g. \`"minute";q=10;w=60, "month";q=100;w=2592000\`) and
 \`RateLimit\` (e.g. \`"minute";r=7;t=42, "month";r=93;t=1209600\`: r = remaining, t = seconds to reset), and the classic
 \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` (burst window) and \`X-RateLimit-Reset\` (Unix time, seconds, when the
-burst window resets). Every response carries \`X-Request-Id\` (yours echoed if it is 1–128 of \`A–Z a–z 0–9 . _ : -\`).
+burst window resets). Each \`RateLimit-Policy\` and \`RateLimit\` item ends with the draft's partition key \`pk=:…:\`
+(opaque): the minute item's is the calling key's, the month or day item's is shared by the account's keys of that
+environment. Every response carries \`X-Request-Id\` (yours echoed if it is 1–128 of \`A–Z a–z 0–9 . _ : -\`).
 ${IDEMPOTENCY_NOTES}
 ## Licensing
 Each endpoint is \`enabled\` or \`pending_licensing\` per key environment. By default live \`GET /api/v1/options-flow\`
@@ -70,12 +73,12 @@ One rounding rule for every published number: half away from zero at the field's
 after removing binary noise (4.2 − 4.6 is −0.4, not −0.39999…); −0 is published as 0. No number is ever NaN or
 Infinity: a value that cannot be computed from the data is \`null\` and the surrounding text says it is unavailable.
 Precision by field: decimals and ratios (\`atm_iv_30d\`, \`hv_30d\`, \`skew_25d\`, \`term_slope\`, \`avg_spread_pct\`,
-\`momentum_20d\`, \`trend_50d\`, put/call ratios, \`expected_move.move_pct\`, signal components, flow \`avg_price\`
+\`momentum_20d\`, \`trend_50d\`, put/call ratios, \`expected_move.move_pct\` and \`.event_move_pct\`, \`forwards[].forward\`, signal components, flow \`avg_price\`
 and \`volume_oi_ratio\`, research-output leg prices, greeks, IVs and probability of profit) 4 decimals; \`iv_rank\`,
 \`iv_percentile\`, \`liquidity_score\`, watchlist \`score\` and market-sentiment \`score\` 1 decimal; USD amounts
 (\`premium\`, flow premium sums, \`expected_move.move\`, research-output net premium, max profit and loss) 2 decimals (cents);
 yield-curve spreads, slope and hump 0.1 bp; \`confidence\` and sentiment \`coverage\` 2 decimals; \`service_score\`,
-counts, days and \`iv_lookback_days\` integers; published yields, closes and strikes as received.
+counts, days and \`iv_lookback_days\` integers; \`forwards[].implied_yield\` 6 decimals; published yields, closes and strikes as received.
 
 ## Exchange clock
 Expiries, "today" and day counts follow the exchange: America/New_York (daylight saving included). Options stop

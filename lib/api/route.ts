@@ -6,7 +6,7 @@ import type { z } from "zod";
 import type { Database } from "../db/client";
 import type { AnalyticsEngine, ViewSpec } from "../engine/types";
 import type { Caller } from "./credentials";
-import type { ErrorCode } from "./errors";
+import type { ApiError, ErrorCode } from "./errors";
 
 export type Family = "A" | "B";
 /** The success body's shape: family A's `data` + `meta`, family B's flat envelope, or the bare data (the reference). */
@@ -29,6 +29,12 @@ export interface HandlerContext<
   database: Database;
   requestId: string;
   now: Date;
+  /** The request's Accept header (routes that can answer another media type, e.g. CSV). */
+  accept: string | null;
+  /** The request's headers (the stream reads Last-Event-ID). */
+  headers: Headers;
+  /** Runs the key and licensing checks again with this request's credentials (the stream, every second). */
+  recheck: () => Caller | ApiError | Promise<Caller | ApiError>;
 }
 
 export interface HandlerResult<T = unknown> {
@@ -36,7 +42,23 @@ export interface HandlerResult<T = unknown> {
   /** As-of time of the market data used; absent for account resources (webhooks). */
   asOf?: Date;
   status?: number;
+  /** A body in another media type (e.g. CSV), sent as is instead of the JSON envelope. */
+  text?: { contentType: string; body: string };
+  /**
+   * A streamed answer (routes with `streams`): once the call is admitted the pipeline answers `open(headers)`; when it
+   * is refused (limits, HEAD) it calls `cancel()` instead. `data` is then unused.
+   */
+  stream?: StreamAnswer;
 }
+
+export interface StreamAnswer {
+  /** `quotaUsed`: the quota window's use after admitting this call (the stream meters against it). */
+  open(headers: Record<string, string>, quotaUsed: number): Response;
+  cancel(): void;
+}
+
+/** What a `streams` route's handler answers: the stream to open once admitted, no data. */
+export type StreamedResult = HandlerResult<undefined> & { stream: StreamAnswer };
 
 type Input<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 
@@ -67,6 +89,8 @@ export interface RouteDef {
   successStatus?: number;
   /** Every error code the route can answer; the reference lists exactly these. */
   errors: readonly ErrorCode[];
+  /** Answers Server-Sent Events: `response` documents one event, the reference lists `text/event-stream` and Last-Event-ID. */
+  streams?: boolean;
   /** Method syntax on purpose: each route's handler takes its own schemas' types (checked in defineRoute). */
   handler(ctx: HandlerContext<unknown, unknown, unknown, Caller | null>): Promise<HandlerResult> | HandlerResult;
 }
@@ -93,7 +117,7 @@ export function defineRoute<
         BS extends z.ZodType ? z.output<BS> : undefined,
         A extends true ? Caller : null
       >,
-    ): Promise<HandlerResult<z.output<RS>>> | HandlerResult<z.output<RS>>;
+    ): Promise<HandlerResult<z.output<RS>>> | HandlerResult<z.output<RS>> | StreamedResult;
   },
 ): RouteDef {
   return { ...route, id: `${route.method} ${route.path}` };

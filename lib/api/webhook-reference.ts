@@ -183,9 +183,15 @@ says which), \`deleted\` (by the owner, final; queued deliveries are cancelled).
 \`paused → active\`, \`disabled → active\` (re-enable, via \`PATCH\` with \`status: active\`), any → \`deleted\` (\`DELETE\`); service
 \`active → disabled\`. A disabled webhook cannot be paused.
 
+**Key and account**: a webhook delivers only while the API key that registered it is active and unexpired and its account
+is active; both the fan-out and every delivery attempt check this. Revoking the key, or its expiry after a roll, disables
+the webhook for good (queued deliveries are cancelled; it cannot be re-enabled, test-sent or replayed to). Deactivating
+the key or the account disables it until the key or account is switched back on, which restores exactly the webhooks it
+disabled. \`disabledReason\` says which.
+
 **Safety**: in production only \`https\` URLs. Private (10/8, 172.16/12, 192.168/16, fc00::/7), loopback, link-local
 (including the cloud metadata addresses 169.254.169.254 and fd00:ec2::254), CGNAT (100.64/10), unspecified, multicast, reserved
 and IPv6 tunnelling prefixes are refused, IPv4-mapped IPv6 addresses judged as their IPv4 address: when registering, the
 literal address or every address the name resolves to; and again at every delivery, on the address actually connected to.
-Secrets appear only in the create and rotate answers, never in listings or logs.
+Secrets appear only in the create and rotate answers, never in listings or logs; they are stored encrypted.
 `.trim();

@@ -3,10 +3,8 @@
  * is refused with 413 (Content-Length first, then the stream is cut) before Auth.js reads it.
  */
 import { NextRequest } from "next/server";
-import { BodyError, withBoundedBody } from "../http/bounded-body";
+import { AUTH_BODY_LIMIT, BodyError, withBoundedBody } from "../http/bounded-body";
 import { requestIdFrom } from "../api/request-id";
-
-export const AUTH_BODY_LIMIT = 16 * 1024;
 
 export function boundedAuthPost(post: (request: NextRequest) => Promise<Response>) {
   return async (request: NextRequest): Promise<Response> => {

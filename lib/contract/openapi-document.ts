@@ -60,6 +60,7 @@ export const openApiDocument = z.object({
         perDay: z.number(),
         maxPayloadBytes: z.number(),
         webhooks: z.boolean(),
+        streamsPerKey: z.number().describe("Concurrent live streams (GET /api/v1/stream) a key may hold open."),
       }),
       liveData: z.string(),
     }),

@@ -35,10 +35,39 @@ const metricsA = z.object({
   momentum_20d: nnum("20-session return, decimal."),
   trend_50d: nnum("Close / 50-session simple moving average − 1, decimal."),
   expected_move: z
-    .object({ date: z.string(), days: z.number(), move: z.number(), move_pct: z.number() })
+    .object({
+      date: z.string().describe("The earnings date, YYYY-MM-DD (New York)."),
+      days: num("Calendar days from the as-of date in New York to the event."),
+      move: num("Expected move into the event, USD (see expectedMoveEvent)."),
+      move_pct: num("move as a fraction of spot."),
+      event_move_pct: nnum(
+        "The event's own one-standard-deviation move as a fraction of spot, sqrt(ve) from the split of the ATM total " +
+          "variance into base and event (see expectedMoveEvent); null when the chain prices no event premium.",
+      ),
+    })
     .nullable()
     .describe(
-      "Expected move to the next earnings date: spot × IV × √(days/365); move in USD, move_pct a fraction of spot.",
+      "Expected move to the next earnings date, with the event variance counted in full (see expectedMoveEvent): " +
+        "move in USD, move_pct and event_move_pct fractions of spot. Null without an earnings date ahead or a usable ATM IV.",
+    ),
+  forwards: z
+    .array(
+      z.object({
+        expiry: z.string().describe("Expiry date, YYYY-MM-DD."),
+        forward: num("The forward of this expiry, USD per share (see impliedForward)."),
+        implied_yield: num(
+          "The carry yield the forward implies, q = r − ln(F/S)/T: dividends plus borrow, continuous, decimal.",
+        ),
+        source: z
+          .enum(["parity", "yield"])
+          .describe(
+            "parity: stripped from put–call parity on the liquid strikes near the money; yield: the fallback " +
+              "S·e^((r−q)T) with the instrument's dividend yield, when parity could not be formed.",
+          ),
+      }),
+    )
+    .describe(
+      "Per listed expiry (ascending), the forward every IV, delta, moneyness, ATM and skew figure of that expiry uses.",
     ),
 });
 

@@ -153,7 +153,7 @@ export const webhook = z.object({
     .string()
     .nullable()
     .describe(
-      "Why the service disabled the webhook (410 Gone, or 5 days of failed deliveries); null unless status is disabled.",
+      "Why the webhook is disabled: the endpoint answered 410 Gone, 5 days of failed deliveries, the API key that registered it was revoked, expired or deactivated, or the account was deactivated; null unless status is disabled.",
     ),
   createdAt: z.string(),
 });

@@ -3,6 +3,8 @@ import postgres from "postgres";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import * as schema from "../../db/schema";
 import { sqlWithDeadline } from "./deadline";
+import { renewingPool } from "./renewing-pool";
+import { log } from "../log";
 
 export type Db = PostgresJsDatabase<typeof schema>;
 export interface Database {
@@ -38,9 +40,14 @@ function driverOptions(options: DatabaseOptions) {
   };
 }
 
-/** Opens a pool; callers own its lifetime. Never called at import time. */
+/**
+ * Opens a pool; callers own its lifetime. Never called at import time. After a connection error the pool starts
+ * afresh, and again once the database answers (lib/db/renewing-pool.ts).
+ */
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
-  const sql = postgres(url, { max: options.max ?? 10, ...driverOptions(options) });
+  const sql = renewingPool(() => postgres(url, { max: options.max ?? 10, ...driverOptions(options) }), {
+    onRenew: (reason) => log.info("database pool renewed", { reason }),
+  });
   const db = drizzle(sql, { schema });
   return { sql, db, close: () => sql.end({ timeout: 5 }), url };
 }

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { appEnv } from "../env";
 import { openDatabase, type Database } from "./client";
 import { runningEmbeddedUrl, startEmbeddedDatabase } from "./embedded";
-import { runMigrations } from "./migrate";
+import { prepareSchema } from "./migrate";
 
 export async function connectForTool(): Promise<Database> {
   const env = appEnv();
@@ -17,7 +17,7 @@ export async function connectForTool(): Promise<Database> {
 }
 
 async function migrated(database: Database, stopEngine: (() => Promise<void>) | null): Promise<Database> {
-  await runMigrations(database);
+  await prepareSchema(database);
   if (!stopEngine) return database;
   return {
     ...database,

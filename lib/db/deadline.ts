@@ -4,6 +4,7 @@
  * when it can be, and the caller answers 503 (docs/reliability.md).
  */
 import type postgres from "postgres";
+import { isConnectionLost } from "./renewing-pool";
 
 export class DeadlineError extends Error {
   readonly code = "DB_DEADLINE";
@@ -95,17 +96,14 @@ export function sqlWithDeadline(sql: postgres.Sql, ms: number): postgres.Sql {
  * looks through a query builder's wrapper at the driver's error.
  */
 export function isStoreUnreachable(err: unknown): boolean {
+  if (isConnectionLost(err)) return true;
   const cause = (err as { cause?: unknown } | null)?.cause;
   if (cause !== undefined && cause !== err && isStoreUnreachable(cause)) return true;
-  const code = (err as { code?: unknown } | null)?.code;
   if (err instanceof DeadlineError) return true;
-  if (typeof code !== "string") return false;
+  const code = (err as { code?: unknown } | null)?.code;
   return (
-    code.startsWith("CONNECT") ||
-    code.startsWith("CONNECTION_") ||
-    /^E(CONN|TIMEDOUT|PIPE|HOSTUNREACH|NETUNREACH|HOSTDOWN|AI_AGAIN|NOTFOUND)/.test(code) ||
-    code === "57P01" || // admin shutdown
-    code === "57P03" || // cannot connect now (starting up)
+    code === "CONNECTION_ENDED" || // the pool is closing (shutdown)
+    code === "CONNECTION_DESTROYED" ||
     code === "57014" // cancelled at its deadline
   );
 }

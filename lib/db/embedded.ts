@@ -10,8 +10,16 @@ import { join, resolve } from "node:path";
 
 export interface EmbeddedDatabase {
   url: string;
+  /**
+   * From now on every connection runs as EMBEDDED_APP_ROLE, a member of ora_app: the grants a deployment's application
+   * has (no TRUNCATE or ALTER of audit_log, no session_replication_role). Call it after migrating. It is not a
+   * boundary: PGlite's one session was opened by its superuser, which any SQL may switch back to (docs/security.md).
+   */
+  runAsApp(): Promise<void>;
   stop(): Promise<void>;
 }
+
+export const EMBEDDED_APP_ROLE = "ora_embedded_app";
 
 interface Owner {
   pid: number;
@@ -60,6 +68,13 @@ export async function startEmbeddedDatabase(dataDir: string, port?: number): Pro
   let stopped = false;
   return {
     url,
+    async runAsApp() {
+      await db.exec(
+        `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${EMBEDDED_APP_ROLE}') THEN ` +
+          `CREATE ROLE ${EMBEDDED_APP_ROLE} LOGIN IN ROLE ora_app; END IF; END $$; ` +
+          `SET SESSION AUTHORIZATION ${EMBEDDED_APP_ROLE};`,
+      );
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -9,6 +9,7 @@ import { accounts, apiKeys, memberships, users } from "../../db/schema";
 import { endUserSessions } from "./sessions";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
+import { followAccountStatus } from "./webhook-lifecycle";
 import { PLAN_IDS, type PlanId } from "./plans-catalogue";
 
 export interface AccountView {
@@ -184,6 +185,7 @@ export async function setAccountPlan(db: Db, accountId: string, plan: string, ac
  * Deactivation switches the account off: its active keys become inactive (marked disabled_by 'account_deactivated') and
  * its members' sessions end; sign-in is refused while it is off. Reactivation switches back on exactly the keys the
  * deactivation switched off, nothing the owner had switched off or revoked. The audit row lists the keys either way.
+ * Webhooks follow the same rule (lib/domain/webhook-lifecycle.ts).
  */
 export async function setAccountStatus(db: Db, accountId: string, status: "active" | "inactive", actor: Actor) {
   return db.transaction(async (tx) => {
@@ -219,6 +221,8 @@ export async function setAccountStatus(db: Db, accountId: string, status: "activ
         )
         .returning({ id: apiKeys.id });
     }
+    // Its webhooks follow the account the same way (webhooks.disabled_by), each change with its own audit row.
+    if (before.status !== status) await followAccountStatus(tx, accountId, status, actor);
     await recordAudit(tx, {
       actor,
       accountId,

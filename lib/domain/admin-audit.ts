@@ -1,8 +1,11 @@
-/** The audit log as admins read it: filters (actor, action, target, time range), keyset pagination, and a row stream. */
+/**
+ * The audit log as admins read it: filters (actor by e-mail or id, action, target, time range), keyset pagination, a
+ * row stream, and people shown by e-mail.
+ */
 import "server-only";
-import { and, desc, eq, gte, ilike, lt, lte, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, ilike, inArray, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { auditLog } from "../../db/schema";
+import { auditLog, users } from "../../db/schema";
 import { DomainError } from "./errors";
 
 export interface AuditFilter {
@@ -18,6 +21,10 @@ export interface AuditRow {
   at: string;
   actorType: string;
   actorId: string;
+  /** The e-mail of the person (user or admin actor); null for operators, the system and keys. */
+  actorEmail: string | null;
+  /** Who, as a person reads it: the e-mail, otherwise type:id (e.g. cli:operator). */
+  actor: string;
   action: string;
   target: string;
   accountId: string | null;
@@ -58,16 +65,7 @@ export function auditWhere(filter: AuditFilter): SQL | undefined {
   const to = time(filter.to, "to");
   if (from && to && from > to) throw new DomainError("invalid", "from is after to.", { field: "from" });
   const parts: SQL[] = [];
-  if (actor) {
-    const [type, ...rest] = actor.split(":");
-    const id = rest.join(":");
-    const byId = eq(auditLog.actorId, actor);
-    parts.push(
-      id && ["user", "admin", "system", "key"].includes(type)
-        ? (and(eq(auditLog.actorType, type as "user"), eq(auditLog.actorId, id)) as SQL)
-        : byId,
-    );
-  }
+  if (actor) parts.push(actorWhere(actor));
   if (action)
     parts.push(action.endsWith(".") ? ilike(auditLog.action, `${escapeLike(action)}%`) : eq(auditLog.action, action));
   // An account id also finds everything recorded against that account (its keys, members, plan).
@@ -82,16 +80,58 @@ export function auditWhere(filter: AuditFilter): SQL | undefined {
   return parts.length ? and(...parts) : undefined;
 }
 
+const PEOPLE = ["user", "admin"] as const;
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/**
+ * An actor filter: an e-mail (optionally after user: or admin:) finds that person's entries, case-insensitively;
+ * type:id (admin:<user id>, admin:cli:operator) one actor; anything else an actor id of any type.
+ */
+function actorWhere(actor: string): SQL {
+  const colon = actor.indexOf(":");
+  const type = colon > 0 ? actor.slice(0, colon) : "";
+  const typed = ["user", "admin", "system", "key"].includes(type);
+  const id = typed ? actor.slice(colon + 1) : actor;
+  if (EMAIL.test(id)) {
+    const byEmail = sql`${auditLog.actorId} in (select ${users.id}::text from ${users} where lower(${users.email}) = ${id.toLowerCase()})`;
+    return and(
+      typed ? eq(auditLog.actorType, type as "user") : inArray(auditLog.actorType, [...PEOPLE]),
+      byEmail,
+    ) as SQL;
+  }
+  return typed
+    ? (and(eq(auditLog.actorType, type as "user"), eq(auditLog.actorId, id)) as SQL)
+    : eq(auditLog.actorId, actor);
+}
+
+/** The e-mail of each person actor's user id (ids that are not a user's are left out). */
+export async function actorEmails(db: Db, ids: Iterable<string>): Promise<Map<string, string>> {
+  const uuids = [...new Set(ids)].filter(isUuid);
+  if (uuids.length === 0) return new Map();
+  const rows = await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, uuids));
+  return new Map(rows.map((r) => [r.id, r.email]));
+}
+
+/** "type:id" as stored in endpoint_licensing.updated_by and the like, shown as the person's e-mail when it is one. */
+export function actorLabel(typeAndId: string | null, emails: Map<string, string>): string | null {
+  if (typeAndId === null) return null;
+  const [type, ...rest] = typeAndId.split(":");
+  const email = (PEOPLE as readonly string[]).includes(type) ? emails.get(rest.join(":")) : undefined;
+  return email ?? typeAndId;
+}
+
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const isUuid = (s: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
-export function toAuditRow(r: typeof auditLog.$inferSelect): AuditRow {
+export function toAuditRow(r: typeof auditLog.$inferSelect, email: string | null = null): AuditRow {
   const after = r.after as { reason?: unknown } | null;
   return {
     id: r.id,
     at: r.createdAt.toISOString(),
     actorType: r.actorType,
     actorId: r.actorId,
+    actorEmail: email,
+    actor: email ?? `${r.actorType}:${r.actorId}`,
     action: r.action,
     target: r.target,
     accountId: r.accountId,
@@ -101,6 +141,18 @@ export function toAuditRow(r: typeof auditLog.$inferSelect): AuditRow {
     requestId: r.requestId,
     ip: r.ip,
   };
+}
+
+/** Rows newest first, each with its person actor's e-mail. */
+async function selectRows(db: Db, where: SQL | undefined, limit: number): Promise<AuditRow[]> {
+  const rows = await db
+    .select({ entry: auditLog, email: users.email })
+    .from(auditLog)
+    .leftJoin(users, and(inArray(auditLog.actorType, [...PEOPLE]), sql`${users.id}::text = ${auditLog.actorId}`))
+    .where(where)
+    .orderBy(desc(auditLog.id))
+    .limit(limit);
+  return rows.map((r) => toAuditRow(r.entry, r.email));
 }
 
 function cursorId(cursor: string | undefined): number | undefined {
@@ -120,13 +172,8 @@ export async function queryAudit(
     throw new DomainError("invalid", `limit is 1–${AUDIT_PAGE_MAX}.`, { field: "limit" });
   const before = cursorId(filter.cursor);
   const where = and(auditWhere(filter), before === undefined ? undefined : lt(auditLog.id, before));
-  const rows = await db
-    .select()
-    .from(auditLog)
-    .where(where)
-    .orderBy(desc(auditLog.id))
-    .limit(limit + 1);
-  const page = rows.slice(0, limit).map(toAuditRow);
+  const rows = await selectRows(db, where, limit + 1);
+  const page = rows.slice(0, limit);
   return { rows: page, nextCursor: rows.length > limit ? String(page.at(-1)?.id) : null };
 }
 
@@ -135,13 +182,8 @@ export async function* auditRows(db: Db, filter: AuditFilter, batch = 500): Asyn
   const where = auditWhere(filter);
   let before: number | undefined;
   for (;;) {
-    const rows = await db
-      .select()
-      .from(auditLog)
-      .where(and(where, before === undefined ? undefined : lt(auditLog.id, before)))
-      .orderBy(desc(auditLog.id))
-      .limit(batch);
-    for (const r of rows) yield toAuditRow(r);
+    const rows = await selectRows(db, and(where, before === undefined ? undefined : lt(auditLog.id, before)), batch);
+    for (const r of rows) yield r;
     if (rows.length < batch) return;
     before = rows.at(-1)?.id;
   }
@@ -152,6 +194,7 @@ export const AUDIT_CSV_COLUMNS = [
   "at",
   "actorType",
   "actorId",
+  "actorEmail",
   "action",
   "target",
   "accountId",
@@ -172,6 +215,7 @@ export function auditCsvRecord(r: AuditRow): string[] {
     r.at,
     r.actorType,
     r.actorId,
+    r.actorEmail ?? "",
     r.action,
     r.target,
     r.accountId ?? "",

@@ -3,6 +3,7 @@ import "server-only";
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { auditLog, endpointLicensing, endpoints } from "../../db/schema";
+import { actorEmails, actorLabel } from "./admin-audit";
 import type { Actor } from "./audit";
 import { DomainError } from "./errors";
 import { setLicensing } from "./licensing";
@@ -20,6 +21,7 @@ export interface LicensingRow {
   env: LicensingEnv;
   state: LicensingState;
   reason: string | null;
+  /** The admin's e-mail, or type:id for an operator (cli:…) or the system. */
   changedBy: string | null;
   changedAt: string | null;
 }
@@ -31,6 +33,10 @@ export async function listLicensing(db: Db): Promise<LicensingRow[]> {
     .orderBy(asc(endpoints.family), asc(endpoints.path), asc(endpoints.method));
   const states = await db.select().from(endpointLicensing);
   const byKey = new Map(states.map((s) => [`${s.endpointId} ${s.env}`, s]));
+  const emails = await actorEmails(
+    db,
+    states.map((s) => (s.updatedBy ?? "").split(":").slice(1).join(":")),
+  );
   return eps.flatMap((e) =>
     LICENSING_ENVS.map((env) => {
       const s = byKey.get(`${e.id} ${env}`);
@@ -42,7 +48,7 @@ export async function listLicensing(db: Db): Promise<LicensingRow[]> {
         env,
         state: (s?.state ?? "pending_licensing") as LicensingState,
         reason: s?.reason ?? null,
-        changedBy: s?.updatedBy ?? null,
+        changedBy: actorLabel(s?.updatedBy ?? null, emails),
         changedAt: s?.updatedAt.toISOString() ?? null,
       };
     }),
@@ -75,13 +81,17 @@ export async function licensingHistory(db: Db, endpointId: string): Promise<Lice
     .where(and(eq(auditLog.target, `endpoint:${endpointId}`), eq(auditLog.action, "endpoint.set_licensing")))
     .orderBy(desc(auditLog.id))
     .limit(500);
+  const emails = await actorEmails(
+    db,
+    rows.map((r) => r.actorId),
+  );
   return rows.map((r) => {
     const before = (r.before ?? {}) as { env?: string; state?: string | null };
     const after = (r.after ?? {}) as { env?: string; state?: string; reason?: string };
     return {
       id: r.id,
       at: r.createdAt.toISOString(),
-      actor: `${r.actorType}:${r.actorId}`,
+      actor: actorLabel(`${r.actorType}:${r.actorId}`, emails) as string,
       env: after.env ?? before.env ?? null,
       before: before.state ?? null,
       after: after.state ?? null,

@@ -6,12 +6,23 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { IMPORT_KINDS } from "../market/import/types";
+import { currentSession, sessionClose } from "../market/demo/calendar";
 
 export const OVERVIEW_DAYS = 30;
 /** An import older than this is marked stale (daily files are expected). */
 export const IMPORT_STALE_MS = 3 * 86_400_000;
-/** The demo simulator ticks every few seconds; silence for this long means it stopped. */
+/** The demo simulator ticks every few seconds in its session; this far behind its clock means it stopped. */
 export const DEMO_STALE_MS = 10 * 60_000;
+
+/**
+ * Whether the demo market's newest tick is stale at `now`: more than DEMO_STALE_MS behind the newest moment the demo
+ * clock has data for (now in a session, the last session's close outside one: nothing ticks overnight or at weekends).
+ */
+export function demoTickStale(newest: Date | null, now: Date): boolean {
+  if (!newest) return true;
+  const expected = Math.min(now.getTime(), sessionClose(currentSession(now.getTime())));
+  return expected - newest.getTime() > DEMO_STALE_MS;
+}
 
 export interface SourceFreshness {
   source: string;
@@ -59,8 +70,8 @@ export async function adminOverview(db: Db, now = new Date()): Promise<Overview>
       from usage_daily d join accounts a on a.id = d.account_id
       where d.day >= ${from}::date group by d.account_id, a.id, a.name order by calls desc, a.name limit 10`),
     db.execute<{ day: string; calls: number; s401: number; s403: number; s429: number; s5xx: number }>(sql`
-      select (created_at at time zone 'UTC')::date::text as day, count(*)::int as calls,
-        count(*) filter (where status = 401)::int as s401, count(*) filter (where status = 403)::int as s403,
+      select (created_at at time zone 'UTC')::date::text as day, sum(units)::int as calls,
+        count(*) filter (where status = 401)::int as s401, coalesce(sum(units) filter (where status = 403), 0)::int as s403,
         count(*) filter (where status = 429)::int as s429, count(*) filter (where status >= 500)::int as s5xx
       from usage_events where created_at >= ${fromTime}::timestamptz group by 1 order by 1`),
     db.execute<{ kind: string; env: string; newest: string }>(sql`
@@ -112,7 +123,7 @@ export async function adminOverview(db: Db, now = new Date()): Promise<Overview>
     source: "demo:tick",
     env: "demo",
     newestAt: demoAt?.toISOString() ?? null,
-    stale: !demoAt || now.getTime() - demoAt.getTime() > DEMO_STALE_MS,
+    stale: demoTickStale(demoAt, now),
   });
   const [p] = [...pending];
   return {

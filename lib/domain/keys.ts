@@ -8,6 +8,7 @@ import { generateKey, keyKindFor } from "../keys/format";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
 import { keyCreateCounters, takeHourly } from "./portal-limits";
+import { followKeyStatus } from "./webhook-lifecycle";
 
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type KeyRow = typeof apiKeys.$inferSelect;
@@ -199,6 +200,8 @@ export async function changeKeyStatus(
       .set({ status: rule.to, revokedAt: rule.to === "revoked" ? new Date() : key.revokedAt, disabledBy: null })
       .where(eq(apiKeys.id, id))
       .returning();
+    // The key's webhooks follow it: revoked ends them, inactive holds them until the key is active again.
+    await followKeyStatus(tx, key, rule.to, actor);
     await recordAudit(tx, {
       actor,
       accountId: key.accountId,

@@ -1,6 +1,8 @@
 /**
  * The seed of the plan catalogue (the A and B tables name the same four levels, docs/api-contract.md §3);
- * maxActiveKeys is the key cap documented in docs/security.md.
+ * maxActiveKeys is the key cap documented in docs/security.md; historyDays the history window (docs/api-contract.md §7);
+ * streamsPerKey the concurrent live streams a key may hold open (GET /api/v1/stream, docs/api-contract.md "Live
+ * stream"; test keys use Sandbox's).
  */
 import "server-only";
 export const PLAN_SEED = [
@@ -18,6 +20,8 @@ export const PLAN_SEED = [
     dataEntitlement: "demo",
     liveKeyStyles: [] as string[],
     maxActiveKeys: 10,
+    historyDays: 30,
+    streamsPerKey: 2,
   },
   {
     id: "starter",
@@ -33,6 +37,8 @@ export const PLAN_SEED = [
     dataEntitlement: "delayed-15m",
     liveKeyStyles: ["sk"],
     maxActiveKeys: 20,
+    historyDays: 90,
+    streamsPerKey: 2,
   },
   {
     id: "pro",
@@ -48,6 +54,8 @@ export const PLAN_SEED = [
     dataEntitlement: "live",
     liveKeyStyles: ["live", "sk"],
     maxActiveKeys: 50,
+    historyDays: 400,
+    streamsPerKey: 10,
   },
   {
     id: "enterprise",
@@ -63,8 +71,13 @@ export const PLAN_SEED = [
     dataEntitlement: "live",
     liveKeyStyles: ["live", "sk"],
     maxActiveKeys: 200,
+    historyDays: 400,
+    streamsPerKey: 100,
   },
 ];
 
 export const PLAN_IDS = ["sandbox", "starter", "pro", "enterprise"] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
+
+/** Concurrent open streams per key on a plan (1 for a plan not in the catalogue). */
+export const streamsPerKey = (planId: string): number => PLAN_SEED.find((p) => p.id === planId)?.streamsPerKey ?? 1;

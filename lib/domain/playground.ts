@@ -1,7 +1,7 @@
 /**
- * The playground's test key: one per account, created on first use, kept sealed (AES-256-GCM under AUTH_SECRET,
- * lib/crypto/secret-box, bound to the account id) so the portal can call the gateway with it without showing or logging
- * it.
+ * The playground's test key: one per account, created when the owner clicks “Create a test key” (never behind their
+ * back), kept sealed (AES-256-GCM under AUTH_SECRET, lib/crypto/secret-box, bound to the account id) so the portal can
+ * call the gateway with it without showing or logging it again.
  */
 import "server-only";
 import { sql } from "drizzle-orm";
@@ -10,6 +10,7 @@ import { open, readAuthSecret, seal } from "../crypto/secret-box";
 import type { Actor } from "./audit";
 import { DomainError } from "./errors";
 import { changeKeyStatus, createKey } from "./keys";
+import { keyCreateCounters, takeHourly } from "./portal-limits";
 
 const PURPOSE = "playground-key";
 
@@ -33,34 +34,41 @@ export async function playgroundKeyInfo(db: Db, accountId: string): Promise<Play
   return row?.usable ? { keyId: row.key_id, prefix: row.prefix } : null;
 }
 
+/** The plaintext playground key, for a server-side call only; a refusal when the account has none (it is never made here). */
+export async function playgroundKey(db: Db, accountId: string): Promise<PlaygroundKeyInfo & { key: string }> {
+  const row = await current(db, accountId);
+  if (!row?.usable)
+    throw new DomainError(
+      "invalid",
+      "This account has no playground test key: create one with “Create a test key”, or paste one of your keys.",
+      { field: "key" },
+    );
+  return { keyId: row.key_id, prefix: row.prefix, key: open(row.sealed_key, readAuthSecret(), PURPOSE, accountId) };
+}
+
 /**
- * The plaintext playground key, for a server-side call only. Creates a Sandbox test key named "Playground" when the
- * account has no usable one (`mayCreate`: owners only, as for every key); a concurrent creator's extra key is revoked.
+ * Creates the account's playground key on the owner's click: a Sandbox test key named "Playground", listed with the
+ * account's keys, counted like any key created on the Keys page, returned in full this once. An account that already
+ * has a usable one gets a conflict; a concurrent creator's extra key is revoked.
  */
-export async function playgroundKey(
+export async function createPlaygroundKey(
   db: Db,
   accountId: string,
   actor: Actor,
-  mayCreate: boolean,
-): Promise<PlaygroundKeyInfo & { key: string }> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const row = await current(db, accountId);
-    if (row?.usable)
-      return { keyId: row.key_id, prefix: row.prefix, key: open(row.sealed_key, readAuthSecret(), PURPOSE, accountId) };
-    if (!mayCreate)
-      throw new DomainError(
-        "forbidden",
-        "The account has no playground key yet and only its owner can create one; paste one of your keys instead.",
-      );
-    const created = await createKey(db, { accountId, env: "test", name: "Playground" }, actor);
-    const sealed = seal(created.key, readAuthSecret(), PURPOSE, accountId);
-    const stored = await db.execute(sql`
-      insert into playground_keys (account_id, key_id, sealed_key) values (${accountId}::uuid, ${created.id}, ${sealed})
-      on conflict (account_id) do update set key_id = excluded.key_id, sealed_key = excluded.sealed_key, created_at = now()
-        where playground_keys.key_id = ${row?.key_id ?? null}
-      returning key_id`);
-    if (stored.length === 1) return { keyId: created.id, prefix: created.prefix, key: created.key };
-    await changeKeyStatus(db, created.id, "revoke", actor, accountId); // another request stored its key first
-  }
-  throw new DomainError("conflict", "The playground key changed while it was being created; try again.");
+): Promise<PlaygroundKeyInfo & { key: string; env: "test"; plan: string }> {
+  const row = await current(db, accountId);
+  if (row?.usable)
+    throw new DomainError("conflict", `This account already has a playground test key (${row.prefix}…).`);
+  await takeHourly(db, keyCreateCounters(accountId, actor.ip), "keys created");
+  const created = await createKey(db, { accountId, env: "test", name: "Playground" }, actor);
+  const sealed = seal(created.key, readAuthSecret(), PURPOSE, accountId);
+  const stored = await db.execute(sql`
+    insert into playground_keys (account_id, key_id, sealed_key) values (${accountId}::uuid, ${created.id}, ${sealed})
+    on conflict (account_id) do update set key_id = excluded.key_id, sealed_key = excluded.sealed_key, created_at = now()
+      where playground_keys.key_id = ${row?.key_id ?? null}
+    returning key_id`);
+  if (stored.length === 1)
+    return { keyId: created.id, prefix: created.prefix, key: created.key, env: "test", plan: created.plan };
+  await changeKeyStatus(db, created.id, "revoke", actor, accountId); // another request stored its key first
+  throw new DomainError("conflict", "Another request created the playground key at the same time; reload the page.");
 }

@@ -4,7 +4,8 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, memberships, users } from "../../db/schema";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "../crypto/password";
-import { createAccount, normaliseEmail, type SignupActor } from "./accounts";
+import { type AccountView, createAccount, createAccountInTx, normaliseEmail, type SignupActor } from "./accounts";
+import { recordAudit } from "./audit";
 import { DomainError } from "./errors";
 import { signupCounters, takeHourly } from "./portal-limits";
 import { TERMS_VERSION } from "./terms";
@@ -40,23 +41,55 @@ export function assertPassword(password: string): void {
 
 /** Sign-up: the user, a new Sandbox account and the owner membership in one transaction, with the accepted terms. */
 export async function signUp(db: Db, input: SignupInput, actor: SignupActor) {
+  const { email, passwordHash } = await checkSignUp(db, input, actor);
+  return createAccount(db, signUpAccount(email, input, passwordHash), actor);
+}
+
+/** What sign-up found: a new account, or an address that already has one (nothing created). */
+export type SignUpOutcome =
+  | { kind: "created"; account: AccountView }
+  | { kind: "exists"; userId: string; email: string };
+
+/**
+ * Sign-up for the portal's public form, which answers alike whether or not the address has an account (the caller
+ * mails the person what happened): the same checks, the same password hashing and one transaction with an audit row
+ * either way. An existing address is recorded (`user.signup_existing`), never changed.
+ */
+export async function signUpQuietly(db: Db, input: SignupInput, actor: SignupActor): Promise<SignUpOutcome> {
+  const { email, passwordHash } = await checkSignUp(db, input, actor);
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email));
+    if (!existing) {
+      const account = await createAccountInTx(tx, signUpAccount(email, input, passwordHash), actor);
+      return { kind: "created", account };
+    }
+    await recordAudit(tx, {
+      actor: { ...actor, type: "user", id: `email:${email}` },
+      action: "user.signup_existing",
+      target: `user:${existing.id}`,
+      after: { email },
+    });
+    return { kind: "exists", userId: existing.id, email };
+  });
+}
+
+async function checkSignUp(db: Db, input: SignupInput, actor: SignupActor) {
   const email = normaliseEmail(input.email);
   assertPassword(input.password);
   if (input.acceptTerms !== true)
     throw new DomainError("invalid", "Accept the terms of use to create an account.", { field: "acceptTerms" });
   await takeHourly(db, signupCounters(actor.ip), "sign-ups from this address");
-  const passwordHash = await hashPassword(input.password);
-  return createAccount(
-    db,
-    {
-      email,
-      name: input.name,
-      plan: "sandbox",
-      passwordHash,
-      terms: { version: TERMS_VERSION, acceptedAt: new Date() },
-    },
-    actor,
-  );
+  return { email, passwordHash: await hashPassword(input.password) };
+}
+
+function signUpAccount(email: string, input: SignupInput, passwordHash: string) {
+  return {
+    email,
+    name: input.name,
+    plan: "sandbox" as const,
+    passwordHash,
+    terms: { version: TERMS_VERSION, acceptedAt: new Date() },
+  };
 }
 
 /**

@@ -1,13 +1,15 @@
 /** Deliveries of one webhook: list with attempts, send a test event, replay one event or every event of a time range. */
 import "server-only";
 import { randomBytes } from "node:crypto";
+import type postgres from "postgres";
 import type { Database } from "../db/client";
-import { inTransaction } from "../db/tx";
+import { clientOf, iso } from "../db/tx";
 import { DISCLAIMER } from "../contract/disclaimer";
 import { enqueueEvent, type KeyEnvName } from "../webhooks/outbox";
 import { TEST_EVENT } from "../webhooks/events";
+import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
-import { iso } from "../db/tx";
+import { FINAL_CAUSES, type DisabledBy } from "./webhook-lifecycle";
 
 import { MAX_DELIVERIES_LISTED, MAX_REPLAY_RANGE_MS } from "../contract/webhooks";
 
@@ -38,16 +40,30 @@ interface Owned {
   id: string;
   env: KeyEnvName;
   status: string;
+  disabled_by: DisabledBy | null;
   events: string[];
   symbols: string[];
   params: Record<string, unknown>;
+  /** The key that registered it is active and unexpired, and the account active. */
+  deliverable: boolean;
 }
 
-async function owned(database: Database, accountId: string, webhookId: string): Promise<Owned | null> {
-  const [w] = await database.sql<
-    Owned[]
-  >`select id, env, status, events, symbols, params from webhooks where id = ${webhookId} and account_id = ${accountId} and status <> 'deleted'`;
+async function owned(sql: postgres.Sql, accountId: string, webhookId: string, now = new Date()): Promise<Owned | null> {
+  const [w] = await sql<Owned[]>`
+    select w.id, w.env, w.status, w.disabled_by, w.events, w.symbols, w.params,
+      (k.status = 'active' and (k.expires_at is null or k.expires_at > ${iso(now)}) and a.status = 'active') as deliverable
+    from webhooks w join api_keys k on k.id = w.key_id join accounts a on a.id = w.account_id
+    where w.id = ${webhookId} and w.account_id = ${accountId} and w.status <> 'deleted'`;
   return w ?? null;
+}
+
+/** A webhook whose key was revoked or expired receives nothing again: no test event, no replay. */
+function refuseEnded(w: Owned): void {
+  if (w.disabled_by && FINAL_CAUSES.includes(w.disabled_by))
+    throw new DomainError(
+      "invalid",
+      "The API key that registered this webhook has ended: nothing is delivered to it again (register it anew with an active key).",
+    );
 }
 
 /** Newest first, each with every attempt (oldest first). null when the account has no such webhook. */
@@ -57,7 +73,7 @@ export async function listDeliveries(
   webhookId: string,
   limit = 20,
 ): Promise<DeliveryView[] | null> {
-  if (!(await owned(database, accountId, webhookId))) return null;
+  if (!(await owned(database.sql, accountId, webhookId))) return null;
   const rows = await database.sql<
     {
       id: string;
@@ -99,13 +115,18 @@ export async function sendTestEvent(
   database: Database,
   accountId: string,
   webhookId: string,
+  actor: Actor,
   now = new Date(),
 ): Promise<string | null> {
-  const w = await owned(database, accountId, webhookId);
+  const w = await owned(database.sql, accountId, webhookId, now);
   if (!w) return null;
+  refuseEnded(w);
   if (w.status !== "active")
     throw new DomainError("invalid", `The webhook is ${w.status}; only an active webhook receives test events.`);
-  return inTransaction(database.sql, async (tx) => {
+  if (!w.deliverable)
+    throw new DomainError("invalid", "The API key that registered this webhook, or its account, is not active.");
+  return database.db.transaction(async (dtx) => {
+    const tx = clientOf(dtx);
     const payload = {
       type: TEST_EVENT,
       timestamp: now.toISOString(),
@@ -135,13 +156,20 @@ export async function sendTestEvent(
     if (!e) throw new Error("the test event was not stored");
     await tx`insert into webhook_deliveries (event_id, webhook_id, account_id, next_attempt_at, created_at)
       values (${e.eventId}, ${webhookId}, ${accountId}, ${iso(now)}, ${iso(now)})`;
+    await recordAudit(dtx, {
+      actor,
+      accountId,
+      action: "webhook.test",
+      target: `webhook:${webhookId}`,
+      after: { eventId: e.eventId },
+    });
     return e.eventId;
   });
 }
 
 /** Starts a fresh schedule for deliveries of (event, webhook), creating it when missing; the webhook-id stays the event id. */
 async function requeue(
-  tx: Database["sql"] | import("postgres").TransactionSql,
+  tx: postgres.Sql | postgres.TransactionSql,
   webhookId: string,
   accountId: string,
   eventIds: string[],
@@ -161,13 +189,39 @@ export async function replayEvent(
   accountId: string,
   webhookId: string,
   eventId: string,
+  actor: Actor,
   now = new Date(),
 ): Promise<boolean | null> {
-  if (!(await owned(database, accountId, webhookId))) return null;
+  const w = await owned(database.sql, accountId, webhookId, now);
+  if (!w) return null;
+  refuseEnded(w);
   const [d] =
     await database.sql`select 1 from webhook_deliveries where webhook_id = ${webhookId} and event_id = ${eventId}`;
   if (!d) return false;
-  return (await requeue(database.sql, webhookId, accountId, [eventId], now)) === 1;
+  return (await auditedRequeue(database, accountId, webhookId, [eventId], { eventId }, actor, now)) === 1;
+}
+
+/** Queues the events again and records the replay, in one transaction. */
+function auditedRequeue(
+  database: Database,
+  accountId: string,
+  webhookId: string,
+  eventIds: string[],
+  asked: Record<string, string>,
+  actor: Actor,
+  now: Date,
+): Promise<number> {
+  return database.db.transaction(async (dtx) => {
+    const queued = await requeue(clientOf(dtx), webhookId, accountId, eventIds, now);
+    await recordAudit(dtx, {
+      actor,
+      accountId,
+      action: "webhook.replay",
+      target: `webhook:${webhookId}`,
+      after: { ...asked, queued },
+    });
+    return queued;
+  });
 }
 
 /**
@@ -180,10 +234,12 @@ export async function replayRange(
   webhookId: string,
   from: Date,
   to: Date,
+  actor: Actor,
   now = new Date(),
 ): Promise<number | null> {
-  const w = await owned(database, accountId, webhookId);
+  const w = await owned(database.sql, accountId, webhookId, now);
   if (!w) return null;
+  refuseEnded(w);
   if (!(from < to)) throw new DomainError("invalid", "from must be before to.");
   if (to.getTime() - from.getTime() > MAX_REPLAY_RANGE_MS)
     throw new DomainError("invalid", "A replay covers at most 31 days.");
@@ -197,11 +253,7 @@ export async function replayRange(
         or (e.type = 'iv_rank.crossed_above' and e.threshold::numeric = ${(p.ivRankAbove as number) ?? null}::numeric)
         or (e.type = 'iv_rank.crossed_below' and e.threshold::numeric = ${(p.ivRankBelow as number) ?? null}::numeric)
         or (e.type = 'iv.day_change_exceeded' and e.threshold::numeric = ${(p.ivChangeAbove as number) ?? null}::numeric))))`;
-  return requeue(
-    database.sql,
-    webhookId,
-    accountId,
-    rows.map((r) => r.id),
-    now,
-  );
+  const asked = { from: from.toISOString(), to: to.toISOString() };
+  const ids = rows.map((r) => r.id);
+  return auditedRequeue(database, accountId, webhookId, ids, asked, actor, now);
 }

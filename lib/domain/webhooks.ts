@@ -2,11 +2,14 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { newSigningSecret } from "../webhooks/signing";
+import { sealSigningSecret } from "../webhooks/secret-store";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { webhookDeliveries, webhooks } from "../../db/schema";
 import { MAX_WEBHOOKS_PER_ACCOUNT, type WebhookEvent } from "../contract/webhooks";
+import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
+import { disableExpiredKeyWebhooks, type DisabledBy } from "./webhook-lifecycle";
 
 export { MAX_WEBHOOKS_PER_ACCOUNT, WEBHOOK_EVENTS, type WebhookEvent } from "../contract/webhooks";
 
@@ -28,8 +31,10 @@ export interface WebhookView {
   symbols: string[];
   params: Record<string, unknown>;
   environment: "test" | "live";
-  /** Why the service disabled it (410, or 5 days of failures); null otherwise. */
+  /** Why it is disabled (410, 5 days of failures, its key revoked, expired or deactivated, the account deactivated). */
   disabledReason: string | null;
+  /** What disabled it when not the endpoint (webhook-lifecycle.ts); the portal's page only, the API says it in words. */
+  disabledBy: DisabledBy | null;
   createdAt: string;
 }
 
@@ -44,14 +49,25 @@ export const toView = (r: Row): WebhookView => ({
   params: r.params as Record<string, unknown>,
   environment: r.env,
   disabledReason: r.status === "disabled" ? r.disabledReason : null,
+  disabledBy: r.status === "disabled" ? (r.disabledBy as DisabledBy | null) : null,
   createdAt: r.createdAt.toISOString(),
 });
 
-/** Stores a registration as given (callers check the plan and the target first: see webhook-registration.ts). */
+/** The URL as the audit log keeps it: without query or fragment, which may carry the receiver's own token. */
+export const auditedUrl = (raw: string) => {
+  const u = new URL(raw);
+  return `${u.origin}${u.pathname}`;
+};
+
+/**
+ * Stores a registration as given (callers check the plan and the target first: see webhook-registration.ts). The
+ * secret is answered once in clear and stored sealed.
+ */
 export async function registerWebhook(
   db: Db,
   owner: { accountId: string; keyId: string; env: "test" | "live" },
   input: WebhookInput,
+  actor: Actor,
 ): Promise<WebhookView & { signingSecret: string }> {
   return db.transaction(async (tx) => {
     // Serialise registrations per account so the cap holds under concurrency.
@@ -68,10 +84,11 @@ export async function registerWebhook(
     if (input.ivRankBelow !== undefined) params.ivRankBelow = input.ivRankBelow;
     if (input.ivChangeAbove !== undefined) params.ivChangeAbove = input.ivChangeAbove;
     if (input.description !== undefined) params.description = input.description;
+    const id = `wh_${randomBytes(12).toString("hex")}`;
     const [row] = await tx
       .insert(webhooks)
       .values({
-        id: `wh_${randomBytes(12).toString("hex")}`,
+        id,
         accountId: owner.accountId,
         keyId: owner.keyId,
         env: owner.env,
@@ -79,14 +96,30 @@ export async function registerWebhook(
         events: input.events,
         symbols: input.symbols,
         params,
-        signingSecret,
+        signingSecret: sealSigningSecret(signingSecret, id),
       })
       .returning();
+    await recordAudit(tx, {
+      actor,
+      accountId: owner.accountId,
+      action: "webhook.register",
+      target: `webhook:${id}`,
+      after: {
+        url: auditedUrl(input.url),
+        events: input.events,
+        symbols: input.symbols,
+        params,
+        keyId: owner.keyId,
+        env: owner.env,
+      },
+    });
     return { ...toView(row), signingSecret };
   });
 }
 
-export async function listWebhooks(db: Db, accountId: string): Promise<WebhookView[]> {
+/** Every webhook of the account but deleted ones (those of keys that expired since the last look shown disabled). */
+export async function listWebhooks(db: Db, accountId: string, now = new Date()): Promise<WebhookView[]> {
+  await disableExpiredKeyWebhooks(db, now, accountId);
   const rows = await db
     .select()
     .from(webhooks)
@@ -95,7 +128,8 @@ export async function listWebhooks(db: Db, accountId: string): Promise<WebhookVi
   return rows.map(toView);
 }
 
-export async function getWebhook(db: Db, accountId: string, id: string): Promise<WebhookView | null> {
+export async function getWebhook(db: Db, accountId: string, id: string, now = new Date()): Promise<WebhookView | null> {
+  await disableExpiredKeyWebhooks(db, now, accountId);
   const rows = await db
     .select()
     .from(webhooks)
@@ -104,14 +138,27 @@ export async function getWebhook(db: Db, accountId: string, id: string): Promise
 }
 
 /** Deletes (terminal) and cancels the deliveries still queued for it. */
-export async function deleteWebhook(db: Db, accountId: string, id: string): Promise<WebhookView | null> {
+export async function deleteWebhook(db: Db, accountId: string, id: string, actor: Actor): Promise<WebhookView | null> {
   return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ status: webhooks.status })
+      .from(webhooks)
+      .where(and(eq(webhooks.accountId, accountId), eq(webhooks.id, id), ne(webhooks.status, "deleted")))
+      .for("update");
+    if (!before) return null;
     const rows = await tx
       .update(webhooks)
       .set({ status: "deleted", deletedAt: new Date(), statusChangedAt: new Date() })
-      .where(and(eq(webhooks.accountId, accountId), eq(webhooks.id, id), ne(webhooks.status, "deleted")))
+      .where(eq(webhooks.id, id))
       .returning();
-    if (!rows[0]) return null;
+    await recordAudit(tx, {
+      actor,
+      accountId,
+      action: "webhook.delete",
+      target: `webhook:${id}`,
+      before: { status: before.status },
+      after: { status: "deleted" },
+    });
     await tx
       .update(webhookDeliveries)
       .set({ status: "cancelled", leaseToken: null })

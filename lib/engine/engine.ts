@@ -11,6 +11,7 @@ import { readMarketVersions } from "../market/versions";
 import { loadMarketInput, type LoadedMarket } from "./load";
 import { IvHistoryTracker } from "./iv-history";
 import { startDemoTicker } from "../market/store-ticker";
+import { snapshotsAfterTick } from "./history";
 import { computeMarketView, type MarketSnapshotInput, type MarketView } from "./compute";
 import { createQueries } from "./queries";
 import type { AnalyticsEngine, ViewSpec } from "./types";
@@ -157,7 +158,12 @@ export async function startMarketEngine(database: Database, options: EngineOptio
   await engine.warm();
   const clock = options.now;
   const stopTicker = options.demoTicker
-    ? startDemoTicker(database, { seed: options.seed, now: clock ? () => clock().getTime() : undefined })
+    ? startDemoTicker(database, {
+        seed: options.seed,
+        now: clock ? () => clock().getTime() : undefined,
+        // Only the leader writes: the day's snapshots when a session closes, a year of them after a reseed.
+        afterWrite: (w) => snapshotsAfterTick(database.db, options.seed, w),
+      })
     : null;
   const queries = createQueries((spec) => engine.view(spec), options.now ?? (() => new Date()));
   return {

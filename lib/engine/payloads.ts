@@ -64,8 +64,15 @@ export function signalScoreData(a: SymbolAnalytics): PayloadInput<"signalScore">
             days: m.expectedMove.days,
             move: n(m.expectedMove.move, 2),
             move_pct: n(m.expectedMove.movePct, 4),
+            event_move_pct: r(m.expectedMove.eventMovePct ?? null),
           }
         : null,
+      forwards: (m.forwards ?? []).map((f) => ({
+        expiry: f.expiry,
+        forward: n(f.forward, 4),
+        implied_yield: n(f.impliedYield, 6),
+        source: f.source,
+      })),
     },
     as_of: a.asOf.toISOString(),
   };

@@ -245,6 +245,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
             dividendYield: a.instrument.dividendYield,
             exerciseStyle: exerciseStyleOf(a.instrument),
             nextEarningsDate: a.instrument.nextEarningsDate,
+            cashDividends: a.instrument.cashDividends,
           });
           return served(schemas.researchOutput.parse({ output, riskFlags, disclaimer: DISCLAIMER }), a.asOf);
         } catch (err) {

@@ -1,7 +1,8 @@
 /**
- * Request bodies read with a bound while they stream: a declared Content-Length over the limit is refused before a
- * byte is read, and the stream is cut as soon as it passes the limit, so an oversized body never sits in memory.
- * JSON is parsed only after its nesting depth is checked, so a deeply nested body cannot exhaust the parser's stack.
+ * The one reader of request bodies (portal routes, Auth.js callbacks, the playground, /api/v1): a declared
+ * Content-Length over the limit is refused before a byte is read, and the stream is cut as soon as it passes the limit,
+ * so an oversized body never sits in memory. JSON is parsed only after its nesting depth is checked, so a deeply nested
+ * body cannot exhaust the parser's stack. Each caller turns a BodyError into its own family's error shape.
  */
 
 /** Thrown for a body the route refuses: `status` is 413 (too large) or 400 (not readable, not JSON, too deep). */
@@ -10,18 +11,23 @@ export class BodyError extends Error {
     readonly status: 400 | 413,
     readonly code: "payload_too_large" | "invalid_body",
     message: string,
+    /** The limit that was passed (413 only). */
+    readonly limit?: number,
   ) {
     super(message);
     this.name = "BodyError";
   }
 }
 
+/** Portal JSON bodies (forms, the playground's request). */
 export const PORTAL_JSON_LIMIT = 64 * 1024;
+/** Auth.js's endpoints: a sign-in form is a few hundred bytes. */
+export const AUTH_BODY_LIMIT = 16 * 1024;
 /** Nesting deeper than this is refused before parsing (no legitimate body of this product comes near it). */
 export const JSON_MAX_DEPTH = 64;
 
 const tooLarge = (limit: number) =>
-  new BodyError(413, "payload_too_large", `The request body is larger than ${formatBytes(limit)}.`);
+  new BodyError(413, "payload_too_large", `The request body is larger than ${formatBytes(limit)}.`, limit);
 
 function formatBytes(n: number): string {
   return n % 1024 === 0 ? `${n / 1024} kB` : `${n} bytes`;

@@ -1,12 +1,22 @@
 /**
  * Writes the demo market into the store (env "demo"): a full, idempotent seed, and real-time increments that keep
- * the chain table bounded (only the newest intraday snapshot survives; end-of-day snapshots at 21:00 UTC stay).
+ * the chain table bounded (only the newest intraday snapshot survives; end-of-day snapshots at each session's close stay).
  */
 import { invalidateIvHistory } from "./iv-history-store";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { bumpMarketVersion, readMarketVersions } from "./versions";
-import { BARS, INSTRUMENTS, INSTRUMENT_STYLES, QUOTES, TRADES, YIELDS, bulkInsert, type Tx } from "./store-bulk";
+import {
+  BARS,
+  CASH_DIVIDENDS,
+  INSTRUMENTS,
+  INSTRUMENT_STYLES,
+  QUOTES,
+  TRADES,
+  YIELDS,
+  bulkInsert,
+  type Tx,
+} from "./store-bulk";
 import {
   generateDemoMarket,
   generateBarsAt,
@@ -59,6 +69,7 @@ export async function seedDemoMarket(db: Db, opts: { seed: number | string; now:
       "bars",
       "treasury_yields",
       "instrument_exercise_styles",
+      "cash_dividends",
       "instruments",
     ]) {
       await tx.execute(sql`delete from ${sql.raw(table)} where env = 'demo'`);
@@ -69,6 +80,12 @@ export async function seedDemoMarket(db: Db, opts: { seed: number | string; now:
       "demo",
       INSTRUMENT_STYLES,
       m.instruments.filter((i) => i.exerciseStyle !== undefined),
+    );
+    await bulkInsert(
+      tx,
+      "demo",
+      CASH_DIVIDENDS,
+      m.instruments.flatMap((i) => i.cashDividends ?? []),
     );
     await bulkInsert(tx, "demo", BARS, [...m.dailyBars, ...m.intradayBars]);
     await bulkInsert(tx, "demo", YIELDS, m.yields);
@@ -139,6 +156,13 @@ export async function advanceDemoMarket(
       await bulkInsert(tx, "demo", INSTRUMENTS, instruments, "update");
       const styled = instruments.filter((i) => i.exerciseStyle !== undefined);
       await bulkInsert(tx, "demo", INSTRUMENT_STYLES, styled, "update");
+      await bulkInsert(
+        tx,
+        "demo",
+        CASH_DIVIDENDS,
+        instruments.flatMap((i) => i.cashDividends ?? []),
+        "update",
+      );
       await pruneIntraday(tx, sessionOpen(currentSession(to)) - KEEP_INTRADAY_MS);
     }
     if (newChain) await writeChain(tx, seed, prevAsOf, asOf, to);
@@ -173,12 +197,16 @@ async function writeChain(tx: Tx, seed: number | string, prevAsOf: number, asOf:
     ...eod.flatMap((d) => generateEodChain(seed, d)),
     ...generateChainAt(seed, to),
   ]);
-  const lower = new Date(sessionOpen(previousSession(currentSession(prevAsOf)))).toISOString();
+  const first = previousSession(currentSession(prevAsOf));
+  const lower = new Date(sessionOpen(first)).toISOString();
+  // The end-of-day snapshots in the window stay: 21:00 UTC, or 13:00 New York on an early-close day.
+  const keep: string[] = [];
+  for (let d = first; d <= currentSession(asOf); d = nextSession(d)) keep.push(new Date(sessionClose(d)).toISOString());
   await tx.execute(sql`
     delete from option_quotes
     where env = 'demo' and symbol = any(${symbolsParam()})
       and as_of >= ${lower}::timestamptz and as_of < ${new Date(asOf).toISOString()}::timestamptz
-      and (as_of at time zone 'UTC')::time <> time '21:00'`);
+      and as_of <> all(${`{${keep.join(",")}}`}::timestamptz[])`);
 }
 
 async function pruneIntraday(tx: Tx, before: number): Promise<void> {

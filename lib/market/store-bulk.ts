@@ -5,7 +5,15 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { arrayLiteral, type Cell } from "../db/array-literal";
-import type { Bar, Instrument, MarketEnv, OptionQuote, OptionTrade, TreasuryYield } from "../analytics/types";
+import type {
+  Bar,
+  CashDividendRow,
+  Instrument,
+  MarketEnv,
+  OptionQuote,
+  OptionTrade,
+  TreasuryYield,
+} from "../analytics/types";
 
 export type Tx = Pick<Db, "execute" | "insert">;
 type PgType = "text" | "float8" | "int8" | "int4" | "timestamptz" | "date";
@@ -40,6 +48,17 @@ export const INSTRUMENT_STYLES: TableSpec<Instrument> = {
   columns: [
     ["symbol", "text", (r) => r.symbol],
     ["exercise_style", "text", (r) => r.exerciseStyle ?? null],
+  ],
+};
+
+/** Discrete cash dividends per symbol and ex-date. */
+export const CASH_DIVIDENDS: TableSpec<CashDividendRow> = {
+  table: "cash_dividends",
+  key: "env, symbol, ex_date",
+  columns: [
+    ["symbol", "text", (r) => r.symbol],
+    ["ex_date", "date", (r) => r.exDate],
+    ["amount", "float8", (r) => r.amount],
   ],
 };
 

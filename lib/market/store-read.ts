@@ -64,7 +64,10 @@ const tradeColumns = sql`
   select t.trade_id, t.symbol, round(extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.expiry::text as expiry, t.strike, t."right",
          t.price, t.size, t.exchange, t.condition, t.bid, t.ask`;
 const instrumentsQuery = (env: MarketEnv) => sql`
-  select i.symbol, i.name, i.sector, i.kind, i.next_earnings_date::text as next_earnings_date, i.dividend_yield, s.exercise_style
+  select i.symbol, i.name, i.sector, i.kind, i.next_earnings_date::text as next_earnings_date, i.dividend_yield, s.exercise_style,
+    (select json_agg(json_build_object('exDate', d.ex_date::text, 'amount', d.amount) order by d.ex_date)
+     from cash_dividends d
+     where d.env = i.env and d.symbol = i.symbol and d.ex_date >= current_date - ${HISTORY_DAYS}::int) as cash_dividends
   from instruments i left join instrument_exercise_styles s on s.env = i.env and s.symbol = i.symbol
   where i.env = ${env} order by i.symbol`;
 /**
@@ -78,6 +81,13 @@ const yieldsQuery = (env: MarketEnv, cutoff: string) => sql`
   order by date, tenor`;
 const num = (v: unknown) => Number(v);
 type Row = Record<string, unknown>;
+/** The instrument row's cash dividends (a json array, parsed by some drivers and not others), when it has any. */
+function cashDividendsOf(r: Row): Pick<Instrument, "cashDividends"> {
+  const raw = typeof r.cash_dividends === "string" ? JSON.parse(r.cash_dividends) : r.cash_dividends;
+  if (!Array.isArray(raw) || raw.length === 0) return {};
+  const symbol = r.symbol as string;
+  return { cashDividends: raw.map((d: Row) => ({ symbol, exDate: String(d.exDate), amount: num(d.amount) })) };
+}
 
 function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
@@ -298,6 +308,7 @@ function assemble(
     nextEarningsDate: (r.next_earnings_date as string | null) ?? null,
     dividendYield: num(r.dividend_yield),
     ...(r.exercise_style ? { exerciseStyle: r.exercise_style as ExerciseStyle } : {}),
+    ...cashDividendsOf(r),
   }));
   const dailyBarsBySymbol = new Map<string, Bar[]>();
   for (const r of barRows) {

@@ -19,6 +19,8 @@ export interface DemoTickerOptions {
   seed: number | string;
   intervalMs?: number;
   now?: () => number;
+  /** Run by the leader after each write (a reseed, or an advance over (from, to]); failures are logged, not retried. */
+  afterWrite?: (w: { reseeded: boolean; from: number; to: number }) => Promise<unknown>;
 }
 
 /** Where the stored demo market stands: the newest chain snapshot of the index (one indexed lookup). */
@@ -69,13 +71,20 @@ export function startDemoTicker(database: Database, options: DemoTickerOptions):
         const r = await seedDemoMarket(database.db, { seed: options.seed, now: to });
         log.info("demo market reseeded by ticker", { as_of: r.asOf.toISOString(), write_ms: r.writeMs });
         from = to;
+        await after({ reseeded: true, from: to, to });
         return;
       }
       from = stored;
     }
     if (to <= from) return;
     await advanceDemoMarket(database.db, { seed: options.seed, from, to });
+    const done = { reseeded: false, from, to };
     from = to;
+    await after(done);
+  }
+
+  async function after(w: { reseeded: boolean; from: number; to: number }): Promise<void> {
+    await options.afterWrite?.(w).catch((err) => log.warn("demo ticker's after-write step failed", errorFields(err)));
   }
 
   function schedule(): void {

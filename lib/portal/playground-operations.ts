@@ -1,6 +1,6 @@
 /**
  * The playground's operations and form fields, derived from the OpenAPI document (lib/api/openapi.ts), and the request
- * path built from a form's values. Pure: the page, the browser (copy-as-curl) and the portal route share it.
+ * path built from a form's values. Pure: the page, the browser (copy-as-code) and the portal route share it.
  */
 export type FieldKind = "text" | "number" | "integer" | "enum" | "enum-list" | "list" | "number-list";
 
@@ -141,21 +141,23 @@ export function bodyValue(f: PlaygroundField, raw: string | string[]): unknown {
   return text;
 }
 
-/** A shell-safe single-quoted string. */
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** The same call as a curl command; the key stays a shell variable so the command can be shared. */
-export function curlCommand(
-  origin: string,
-  op: Pick<PlaygroundOperation, "method" | "authenticated">,
-  path: string,
-  body?: unknown,
-): string {
-  const parts = ["curl", "-sS"];
-  if (op.method !== "GET") parts.push("-X", op.method);
-  if (op.authenticated) parts.push("-H", '"Authorization: Bearer $API_KEY"');
-  if (body !== undefined)
-    parts.push("-H", quote("content-type: application/json"), "--data", quote(JSON.stringify(body)));
-  parts.push(quote(origin + path));
-  return parts.join(" ");
+/**
+ * A request's values as the client libraries name and type them (clients/snippets): path values as given, numeric query
+ * values as numbers, the body as sent; empty values left out.
+ */
+export function sampleParams(
+  op: Pick<PlaygroundOperation, "fields">,
+  req: { params: Record<string, string>; query: Record<string, string>; body?: unknown },
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of op.fields) {
+    if (f.in === "body") continue;
+    const raw = f.in === "path" ? req.params[f.name] : req.query[f.name];
+    if (raw === undefined || raw === "") continue;
+    const numeric = f.in === "query" && (f.kind === "number" || f.kind === "integer");
+    out[f.name] = numeric && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+  }
+  for (const [name, value] of Object.entries((req.body ?? {}) as Record<string, unknown>))
+    if (value !== undefined && value !== "") out[name] = value;
+  return out;
 }

@@ -1,6 +1,8 @@
-/** The request log's filters and keyset cursor, as the usage page sends them in the query string. */
+/**
+ * The request log's filters and keyset cursor, as the usage page sends them in the query string. The values are only
+ * bounded here; lib/domain/usage.ts (requestLog) validates what they mean, so every caller gets the same rules.
+ */
 import { z } from "zod";
-import { STATUS_CLASSES } from "../shared/usage-types";
 
 const time = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 
@@ -8,7 +10,9 @@ export const requestLogQuery = z
   .object({
     key: z.string().min(1).max(64).optional(),
     route: z.string().min(1).max(200).optional(),
-    status: z.enum(STATUS_CLASSES).optional(),
+    status: z.string().min(1).max(8).optional(),
+    error_code: z.string().min(1).max(64).optional(),
+    symbol: z.string().min(1).max(16).optional(),
     from: time.optional(),
     to: time.optional(),
     cursor: z.string().min(1).max(200).optional(),

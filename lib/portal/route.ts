@@ -1,8 +1,9 @@
 /**
  * The one wrapper for portal route handlers (app/api/portal/**): the signed-in user, a same-origin check on every
- * state-changing method (CSRF), params, query and body parsed from the route's schemas, the database handed in, one
- * error mapping (DomainError → its status, zod → 400 naming the field, anything else → a generic 500 with the request
- * id), the success status and a structured log line. Route files hold only the call to the domain function.
+ * state-changing method (CSRF), params, query and body parsed from the route's schemas (the body read bounded, at most
+ * 64 kB: lib/http/bounded-body.ts), the database handed in, one error mapping (DomainError → its status, zod → 400
+ * naming the field, a body too large → 413, anything else → a generic 500 with the request id), the success status and
+ * a structured log line. Route files hold only the call to the domain function.
  */
 import { ZodError, type z } from "zod";
 import { currentPortalSession } from "../auth/portal-user";
@@ -13,11 +14,9 @@ import { isStoreUnreachable } from "../db/deadline";
 import { errorFields, log } from "../log";
 import { requestIdFrom } from "../util/request-id";
 import { clientAddress } from "../security/client-address";
-import { sameOrigin } from "../util/request-origin";
+import { BodyError, PORTAL_JSON_LIMIT, readBoundedJson } from "../http/bounded-body";
+import { portalOrigins, sameOriginRequest } from "../security/origin";
 import type { PortalUser } from "./types";
-
-/** Largest JSON body a portal route reads; the read stops there. */
-export const MAX_PORTAL_BODY_BYTES = 64 * 1024;
 
 type Schema = z.ZodType | undefined;
 /** What a schema gives the handler; `Else` when the route declared none. */
@@ -132,7 +131,9 @@ export function portalRoutes(openDatabase: () => Promise<Database>) {
           body: undefined,
         };
         if (spec.guard) await spec.guard(ctx);
-        const body = (spec.body ? spec.body.parse(await readJson(request)) : undefined) as Parsed<BS, undefined>;
+        const body = (
+          spec.body ? spec.body.parse(await readBoundedJson(request, PORTAL_JSON_LIMIT)) : undefined
+        ) as Parsed<BS, undefined>;
         return portalData(await handler({ ...ctx, body }), requestId, spec.status);
       });
   }
@@ -148,7 +149,9 @@ export function portalRoutes(openDatabase: () => Promise<Database>) {
           ip: clientAddress(request),
           userAgent: request.headers.get("user-agent") ?? undefined,
         };
-        const body = (spec.body ? spec.body.parse(await readJson(request)) : undefined) as Parsed<BS, undefined>;
+        const body = (
+          spec.body ? spec.body.parse(await readBoundedJson(request, PORTAL_JSON_LIMIT)) : undefined
+        ) as Parsed<BS, undefined>;
         const database = await openDatabase();
         return portalData(
           await handler({ request, requestId, origin, body, database, db: database.db }),
@@ -170,7 +173,7 @@ async function servePortal(request: Request, answer: (requestId: string) => Prom
   const started = performance.now();
   const path = new URL(request.url).pathname;
   const response = await (async () => {
-    if (!SAFE_METHODS.has(request.method) && !sameOrigin(request)) {
+    if (!SAFE_METHODS.has(request.method) && !sameOriginRequest(request, portalOrigins())) {
       return portalError(403, "csrf_rejected", "This request did not come from the portal's own pages.", requestId);
     }
     try {
@@ -208,6 +211,8 @@ function queryOf(request: Request): Record<string, string> {
 }
 
 export function toErrorResponse(err: unknown, requestId: string, path: string): Response {
+  if (err instanceof BodyError)
+    return portalError(err.status, err.status === 413 ? "payload_too_large" : "invalid", err.message, requestId);
   if (err instanceof DomainError) {
     const res = portalError(err.status, err.code, err.message, requestId, err.detail.field);
     if (err.detail.retryAfterSeconds !== undefined)
@@ -238,32 +243,4 @@ export function toErrorResponse(err: unknown, requestId: string, path: string): 
     `Something went wrong on our side. Quote request id ${requestId} to support.`,
     requestId,
   );
-}
-
-/** Reads a JSON body of at most 64 kB, stopping as soon as more arrives, or answers a clear 400. */
-export async function readJson(request: Request): Promise<unknown> {
-  const tooLarge = () => new DomainError("invalid", "The request body is larger than 64 kB.");
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > MAX_PORTAL_BODY_BYTES) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_PORTAL_BODY_BYTES) {
-        await reader.cancel().catch(() => undefined);
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  const text = Buffer.concat(chunks).toString("utf8");
-  try {
-    return text === "" ? {} : JSON.parse(text);
-  } catch {
-    throw new DomainError("invalid", "The request body is not valid JSON.");
-  }
 }

@@ -10,9 +10,10 @@ import { randomUUID } from "node:crypto";
 import { withDeadline } from "../db/deadline";
 import { appEnv, requireDatabaseUrl } from "../env";
 import { errorFields, log } from "../log";
-import { createDrain } from "./drain";
+import { drainServer, listenerWith, trackConnections } from "./drain";
 import { startGateway, type Gateway } from "./gateway";
 import { exitOnUnexpectedErrors } from "./process-guard";
+import { missingSecretReason } from "../auth/settings";
 import { unavailableResponse } from "./unavailable";
 
 const MAX_HEADER_BYTES = 32 * 1024;
@@ -53,8 +54,14 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 export async function runApiServer(): Promise<void> {
   exitOnUnexpectedErrors("api server");
   const env = appEnv();
+  // Webhook signing secrets are sealed under AUTH_SECRET: in production, as under `next start`, no start without it.
+  const noSecret = missingSecretReason();
+  if (noSecret) {
+    log.error(noSecret);
+    process.exit(1);
+  }
   const databaseUrl = requireDatabaseUrl();
-  const drain = createDrain();
+  const connections = trackConnections();
   let gateway: Gateway | null = null;
   // The benchmark's baseline (BENCH_CONSTANT_ROUTE=1 only): the same server answering constant JSON, no pipeline.
   const constant = process.env.BENCH_CONSTANT_ROUTE === "1";
@@ -62,12 +69,12 @@ export async function runApiServer(): Promise<void> {
     if (constant && new URL(req.url).pathname === "/__bench/constant")
       return Response.json({ ok: true, data: { value: 42 } });
     if (!gateway) return unavailableResponse(); // starting: bound before the migrations ran
-    return drain.track(gateway.handle(req));
+    return gateway.handle(req);
   };
   const server = createAdaptorServer({
     fetch,
     createServer: ((options: object, listener: Parameters<typeof createServer>[1]) =>
-      createServer(options, drain.listener(listener as never))) as never,
+      createServer(options, listenerWith(connections, listener as never))) as never,
     serverOptions: { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 },
   }) as Server;
   answerClientErrors(server);
@@ -87,12 +94,13 @@ export async function runApiServer(): Promise<void> {
     stopping = true;
     const started = Date.now();
     const grace = env.SHUTDOWN_GRACE_MS;
-    log.info("draining", { signal, in_flight: drain.inFlight, grace_ms: grace });
+    log.info("draining", { signal, in_flight: gateway?.inFlight ?? 0, grace_ms: grace });
     setTimeout(() => {
       log.error("shutdown did not finish within SHUTDOWN_GRACE_MS; exiting", { grace_ms: grace });
       process.exit(1);
     }, grace).unref();
-    await drain.drain(server, started + grace * (1 - STEPS_SHARE));
+    const settle = (by: number) => gateway?.drain(by) ?? Promise.resolve();
+    await drainServer(server, connections, settle, started + grace * (1 - STEPS_SHARE));
     // The steps are bounded one by one; together they get what is left of the grace (the database may be gone).
     const left = Math.max(0, started + grace - EXIT_MARGIN_MS - Date.now());
     await withDeadline(gateway?.close() ?? Promise.resolve(), left, "shutdown steps").catch((err) =>

@@ -6,7 +6,7 @@
 import "server-only";
 import { openDatabase, withRequestDeadline, type Database } from "../db/client";
 import { withDeadline } from "../db/deadline";
-import { runMigrations } from "../db/migrate";
+import { prepareSchema } from "../db/migrate";
 import { appEnv } from "../env";
 import { createPipeline } from "../api/pipeline";
 import { allRoutes, endpointCatalogue } from "../api/routes";
@@ -18,7 +18,11 @@ import { flushLastUsed } from "../api/last-used";
 import { startUsagePartitionMaintenance } from "../api/usage-partitions";
 import { startIdempotencyExpiry } from "../api/idempotency";
 import { eventProducer } from "../webhooks/producer";
+import { streamProducer } from "../webhooks/stream-producer";
+import { closeStreamHub } from "../api/stream-hub";
 import { startWebhookWorker } from "../webhooks/worker";
+import { trackCalls } from "./drain";
+import { disableExpiredKeyWebhooks } from "../domain/webhook-lifecycle";
 
 export interface Gateway {
   handle(request: Request): Promise<Response>;
@@ -29,7 +33,9 @@ export interface Gateway {
   engine: AnalyticsEngine;
   /** Stops the background jobs, flushes last-used times and closes the pool; each step bounded, never throws. */
   close(): Promise<void>;
-  /** From now on every answer carries `Connection: close`; resolves when no call is in flight or at `by` (epoch ms). */
+  /** Calls being answered right now. */
+  readonly inFlight: number;
+  /** Waits for the calls in flight until `by` (epoch ms), then answers the rest with 503 (shutdown). */
   drain(by: number): Promise<void>;
 }
 
@@ -48,12 +54,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const database = openDatabase(options.databaseUrl, { max: options.poolMax ?? 10, deadlineMs: env.DB_DEADLINE_MS });
   let engine: AnalyticsEngine;
   try {
-    await runMigrations(database);
+    await prepareSchema(database);
     await seedReferenceData(database.db, endpointCatalogue());
     engine = await startMarketEngine(database, {
       seed: env.DEMO_SEED,
       demoTicker: options.demoTicker ?? env.DEMO_TICKER === "on",
-      onRecompute: eventProducer(database),
+      onRecompute: (
+        (events, stream) => (r) =>
+          Promise.all([events(r), stream(r)])
+      )(eventProducer(database), streamProducer(database)),
     });
   } catch (err) {
     await database.close().catch(() => {});
@@ -68,6 +77,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     httpsOnly: env.NODE_ENV === "production",
     leaseMs: env.WEBHOOKS_LEASE_MS,
     concurrency: env.WEBHOOKS_CONCURRENCY,
+    housekeeping: (now) => disableExpiredKeyWebhooks(database.db, now),
   });
   const pipeline = createPipeline({
     database: requestDatabase,
@@ -82,23 +92,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     withDeadline(Promise.resolve().then(run), STEP_MS, `shutdown step ${name}`).catch((err) =>
       log.warn("shutdown step failed", { step: name, ...errorFields(err) }),
     );
-  let inFlight = 0;
-  let draining = false;
-  async function handle(request: Request): Promise<Response> {
-    inFlight++;
-    try {
-      const response = await pipeline.handle(request);
-      if (draining) response.headers.set("connection", "close"); // keep-alive clients let go during a drain
-      return response;
-    } finally {
-      inFlight--;
-    }
-  }
+  const calls = trackCalls();
   return {
-    handle,
-    async drain(by) {
-      draining = true;
-      while (inFlight > 0 && Date.now() < by) await new Promise((r) => setTimeout(r, 20));
+    handle: (request) => calls.track(pipeline.handle(request)),
+    get inFlight() {
+      return calls.inFlight;
+    },
+    drain: (by) => {
+      closeStreamHub(requestDatabase.sql); // open streams end with an error event; clients resume elsewhere
+      return calls.settle(by);
     },
     database,
     requestDatabase,
@@ -107,6 +109,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       closing ??= (async () => {
         stopPartitions();
         stopIdempotencyExpiry();
+        closeStreamHub(requestDatabase.sql);
         await step("webhook worker", () => webhookWorker.stop());
         await step("engine", () => engine.stop());
         await step("last-used flush", () => flushLastUsed(requestDatabase));
@@ -120,34 +123,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 const GLOBAL_KEY = Symbol.for("options-research-api.gateway");
 type GlobalWithGateway = typeof globalThis & { [GLOBAL_KEY]?: Promise<Gateway> };
 
-/**
- * Under Next (whose own SIGTERM handler stops accepting, waits for open connections and exits): on SIGTERM/SIGINT,
- * let the calls in flight finish, then run the gateway's shutdown steps. Next's handler exits as soon as its server
- * is closed, so until the steps are done (or the grace is spent) its process.exit waits for them.
- */
-export function closeSharedGatewayOnSignals(graceMs: number): void {
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    const started = (globalThis as GlobalWithGateway)[GLOBAL_KEY];
-    if (!started) return;
-    const steps = started
-      .then(async (gateway) => {
-        log.info("draining", { signal });
-        await gateway.drain(Date.now() + graceMs * 0.6);
-        await gateway.close();
-        log.info("gateway stopped", { signal });
-      })
-      .catch(() => {}); // a gateway that never started has nothing to stop
-    const done = withDeadline(steps, graceMs, "gateway shutdown").catch((err) =>
-      log.warn("gateway shutdown cut short", errorFields(err)),
-    );
-    const exit = process.exit.bind(process);
-    process.exit = ((code?: number) => void done.finally(() => exit(code))) as typeof process.exit;
-  };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
+/** The process-wide gateway if it was started (or is starting), for the shutdown under Next. */
+export function startedSharedGateway(): Promise<Gateway> | undefined {
+  return (globalThis as GlobalWithGateway)[GLOBAL_KEY];
 }
 
 /** The process-wide gateway for Next's route handlers; survives module reloads in development. */

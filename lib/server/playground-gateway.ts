@@ -41,6 +41,11 @@ export async function callGateway(
       body: route.body ? JSON.stringify(req.body ?? {}) : undefined,
     }),
   );
+  return playgroundResponse(res, started, path);
+}
+
+/** A gateway answer as the playground shows it: status, the headers worth showing, the body (JSON parsed), the time. */
+export async function playgroundResponse(res: Response, started: number, path: string): Promise<PlaygroundResponse> {
   const text = await res.text();
   const durationMs = Math.round((performance.now() - started) * 10) / 10;
   let body: unknown = text.length > MAX_BODY ? `${text.slice(0, MAX_BODY)}…` : text;

@@ -8,6 +8,8 @@ import type postgres from "postgres";
 import { DISABLE_AFTER_FAILING_MS, retryDelayMs } from "./schedule";
 import type { AttemptResult } from "./send";
 import { iso } from "../db/tx";
+import { errorFields, log } from "../log";
+import { openSigningSecret } from "./secret-store";
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 export type KeyEnvName = "test" | "live";
@@ -24,6 +26,14 @@ export interface NewEvent {
   dedupeKey: string;
   payload: { type: string; timestamp: string; data: Record<string, unknown> };
 }
+
+/**
+ * The webhook `w` may deliver: the key that registered it is active and unexpired and its account active. Checked at
+ * fan-out and again at every claim, so a key revoked (or an account deactivated) after an event was queued stops it.
+ */
+export const keyAndAccountActive = (sql: Sql, now: Date) => sql`exists (
+  select 1 from api_keys k join accounts a on a.id = k.account_id
+  where k.id = w.key_id and k.status = 'active' and (k.expires_at is null or k.expires_at > ${iso(now)}) and a.status = 'active')`;
 
 const PARAM_OF: Record<string, string> = {
   "iv_rank.crossed_above": "ivRankAbove",
@@ -50,6 +60,7 @@ export async function enqueueEvent(
     select ${id}, w.id, w.account_id, ${iso(now)}, ${iso(now)} from webhooks w
     where w.env = ${e.env} and w.status = 'active' and ${e.type} = any(w.events) and ${e.symbol} = any(w.symbols)
       and (${param}::text is null or (w.params ->> ${param ?? ""})::numeric = ${e.threshold}::numeric)
+      and ${keyAndAccountActive(sql, now)}
     on conflict do nothing`;
   return { eventId: id, deliveries: fanned.count };
 }
@@ -65,7 +76,10 @@ export interface ClaimedDelivery {
   secrets: string[];
 }
 
-/** Claims up to `limit` due deliveries of active webhooks and leases them for `leaseMs`. */
+/**
+ * Claims up to `limit` due deliveries of active webhooks whose key and account are active, leases them for `leaseMs`,
+ * and opens their signing secrets.
+ */
 export async function claimDue(sql: Sql, now: Date, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
   const token = randomBytes(8).toString("hex");
   const rows = await sql<
@@ -82,7 +96,7 @@ export async function claimDue(sql: Sql, now: Date, limit: number, leaseMs: numb
   >`
     with due as (
       select d.id from webhook_deliveries d join webhooks w on w.id = d.webhook_id
-      where d.status = 'pending' and d.next_attempt_at <= ${iso(now)} and w.status = 'active'
+      where d.status = 'pending' and d.next_attempt_at <= ${iso(now)} and w.status = 'active' and ${keyAndAccountActive(sql, now)}
       order by d.next_attempt_at limit ${limit}
       for update of d skip locked
     ), claimed as (
@@ -93,16 +107,32 @@ export async function claimDue(sql: Sql, now: Date, limit: number, leaseMs: numb
     select c.id, c.attempts, c.event_id, e.payload, c.webhook_id, w.url, w.signing_secret,
       case when w.previous_secret_expires_at > ${iso(now)} then w.previous_secret end as previous_secret
     from claimed c join webhook_events e on e.id = c.event_id join webhooks w on w.id = c.webhook_id`;
-  return rows.map((r) => ({
-    deliveryId: r.id,
-    leaseToken: token,
-    attempts: r.attempts,
-    eventId: r.event_id,
-    payload: r.payload,
-    webhookId: r.webhook_id,
-    url: r.url,
-    secrets: r.previous_secret ? [r.signing_secret, r.previous_secret] : [r.signing_secret],
-  }));
+  return rows.flatMap((r) => {
+    const opened = (sealed: string, which: string) => {
+      try {
+        return openSigningSecret(sealed, r.webhook_id);
+      } catch (err) {
+        log.error("webhook signing secret cannot be opened", { webhookId: r.webhook_id, which, ...errorFields(err) });
+        return null;
+      }
+    };
+    const current = opened(r.signing_secret, "current");
+    // Never sent unsigned: the lease runs out and the delivery comes due again (e.g. once AUTH_SECRET is right).
+    if (current === null) return [];
+    const previous = r.previous_secret === null ? null : opened(r.previous_secret, "previous");
+    const secrets = previous === null ? [current] : [current, previous];
+    const claimed: ClaimedDelivery = {
+      deliveryId: r.id,
+      leaseToken: token,
+      attempts: r.attempts,
+      eventId: r.event_id,
+      payload: r.payload,
+      webhookId: r.webhook_id,
+      url: r.url,
+      secrets,
+    };
+    return [claimed];
+  });
 }
 
 /** Records a batch of successful attempts in one statement (the common case, and the throughput path). */
@@ -142,6 +172,9 @@ export async function recordAttempt(
   random: () => number = Math.random,
 ): Promise<void> {
   await sql.begin(async (tx) => {
+    // The webhook's row first, as the lifecycle cascade (lib/domain/webhook-lifecycle.ts) takes it before the
+    // deliveries: one lock order, so a revocation and a failed attempt never deadlock.
+    await tx`select 1 from webhooks where id = ${claim.webhookId} for update`;
     await tx`insert into webhook_attempts (delivery_id, attempted_at, status_code, latency_ms, response_excerpt, error)
              values (${claim.deliveryId}, ${iso(attemptedAt)}, ${result.statusCode}, ${result.latencyMs}, ${result.excerpt}, ${result.error})`;
     const attempts = claim.attempts + 1;

@@ -11,7 +11,7 @@ import type { RecomputeNotice } from "../engine/engine";
 import { dataLabel } from "../engine/types";
 import { DISCLAIMER } from "../contract/disclaimer";
 import { addSubscription, detectEvents, emptySubscriptions, type SymbolState } from "./events";
-import { enqueueEvent, type KeyEnvName } from "./outbox";
+import { enqueueEvent, keyAndAccountActive, type KeyEnvName } from "./outbox";
 import { iso } from "../db/tx";
 
 const round = (x: number | null, d: number) =>
@@ -52,7 +52,7 @@ export async function produceEvents(
     if (state && state.data_version >= version) return 0;
     const subs = emptySubscriptions();
     const hooks = await tx<{ events: string[]; symbols: string[]; params: Record<string, unknown> }[]>`
-      select events, symbols, params from webhooks where env = ${keyEnv} and status = 'active'`;
+      select events, symbols, params from webhooks w where env = ${keyEnv} and status = 'active' and ${keyAndAccountActive(tx, now)}`;
     for (const h of hooks) addSubscription(subs, h.events, h.symbols, h.params);
     let written = 0;
     for (const e of detectEvents(state?.symbols ?? null, states, subs)) {

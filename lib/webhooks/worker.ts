@@ -21,7 +21,11 @@ export interface WorkerOptions {
   /** How long a claim is held; must exceed the 15 s attempt timeout in production. */
   leaseMs?: number;
   pollMs?: number;
+  /** Book-keeping run before a background pass, at most every 30 s (the gateway ends the webhooks of expired keys). */
+  housekeeping?: (now: Date) => Promise<unknown>;
 }
+
+const HOUSEKEEPING_MS = 30_000;
 
 const LANES = 4;
 
@@ -100,9 +104,18 @@ export function startWebhookWorker(
       0,
     );
 
+  let keptAt = -Infinity;
+  const housekeeping = async () => {
+    const at = now();
+    if (!options.housekeeping || at.getTime() - keptAt < HOUSEKEEPING_MS) return;
+    keptAt = at.getTime();
+    await options.housekeeping(at).catch((err) => log.warn("webhook housekeeping failed", errorFields(err)));
+  };
+
   const tick = () => {
     if (stopped) return;
-    loop = runLanes()
+    loop = housekeeping()
+      .then(runLanes)
       .catch((err) => log.warn("webhook worker pass failed", errorFields(err)))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, pollMs);

@@ -32,22 +32,27 @@ export async function startApiServer(
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  return superviseServer(child, `http://127.0.0.1:${port}`, "api server", startupTimeoutMs);
+}
+
+/** Collects a server child's output and waits until its health answers 200; then the handle to stop it. */
+export async function superviseServer(
+  child: ChildProcess,
+  baseUrl: string,
+  name: string,
+  startupTimeoutMs: number,
+): Promise<RunningServer> {
   let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const baseUrl = `http://127.0.0.1:${port}`;
+  child.stdout?.on("data", (d) => (out += d));
+  child.stderr?.on("data", (d) => (out += d));
   const deadline = Date.now() + startupTimeoutMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`api server exited (${child.exitCode}):\n${out}`);
-    try {
-      const res = await fetch(`${baseUrl}/api/v1/health`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${out}`);
+    const res = await fetch(`${baseUrl}/api/v1/health`).catch(() => null);
+    if (res?.ok) break;
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`api server did not become healthy:\n${out}`);
+      throw new Error(`${name} did not become healthy:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 150));
   }

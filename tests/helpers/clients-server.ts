@@ -8,6 +8,7 @@ import { startApiServer, type RunningServer } from "./api-server";
 import { accountWithKey } from "./accounts";
 import { lastFridayClose } from "./live-data";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
+import { demoInstrumentsOn, writeDailySnapshots } from "../../lib/engine/history";
 import { changeKeyStatus } from "../../lib/domain/keys";
 import { systemActor } from "../../lib/domain/audit";
 
@@ -28,8 +29,13 @@ export async function startClientsServer(label: string, opts: { market?: boolean
   const t = await createTestDatabase(label);
   let server: RunningServer | undefined;
   try {
-    if (opts.market !== false)
-      await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: lastFridayClose(new Date()) });
+    if (opts.market !== false) {
+      const now = lastFridayClose(new Date());
+      await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now });
+      // A week of daily snapshots for the history methods (the seed writes a year; a week is enough here).
+      const since = new Date(+now - 7 * 86_400_000).toISOString().slice(0, 10);
+      await writeDailySnapshots(t.db, "demo", { since, instrumentsOn: demoInstrumentsOn("options-research-demo-v1") });
+    }
     server = await startApiServer(t.url, { WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true", NODE_ENV: "development" });
     await t.sql`update plans set a_per_minute = 100000, a_per_month = 100000, b_per_minute = 100000, b_per_day = 100000 where id = 'sandbox'`;
     // Pro: family A quota spent from the start (403 plan_limit_exceeded); Enterprise: one call a minute (429).

@@ -3,6 +3,7 @@
  * metered
  * route, the three credential forms, callers with fresh keys, and exact checks of both families' body shapes.
  */
+import { systemActor } from "../../lib/domain/audit";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import type postgres from "postgres";
@@ -12,6 +13,8 @@ import type { Family, RouteDef } from "../../lib/api/route";
 import { DISCLAIMER } from "../../lib/contract/disclaimer";
 import { digestKey } from "../../lib/keys/format";
 import { registerWebhook } from "../../lib/domain/webhooks";
+import { sql } from "drizzle-orm";
+import { writeDailySnapshots } from "../../lib/engine/history";
 import { accountWithKey } from "./accounts";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -118,6 +121,17 @@ export const UNKNOWN_WEBHOOK_ID = "wh_000000000000000000000000";
 export interface RouteFixture {
   /** A valid POST /api/v1/outputs body built from the seeded demo chain. */
   outputsBody: Record<string, unknown>;
+  /** A session day with stored daily snapshots (see historyFixture). */
+  historyDate?: string;
+}
+
+/** Writes the last week's daily snapshots of the seeded demo market; answers the newest day that has them. */
+export async function historyFixture(db: Db): Promise<string> {
+  await writeDailySnapshots(db, "demo", { since: new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10) });
+  const [row] = await db.execute<{ d: string }>(
+    sql`select max(date)::text as d from metric_snapshots where env = 'demo'`,
+  );
+  return row.d;
 }
 
 /**
@@ -151,6 +165,8 @@ const SAMPLES: Record<string, Sample> = {
   "GET /api/v1/data/market-sentiment": () => ({ path: "/api/v1/data/market-sentiment" }),
   "GET /api/v1/data/watchlist-ranking": () => ({ path: "/api/v1/data/watchlist-ranking?symbols=AAPL,MSFT,TSLA" }),
   "GET /api/v1/symbols": () => ({ path: "/api/v1/symbols" }),
+  "GET /api/v1/history/{symbol}": () => ({ path: "/api/v1/history/AAPL?fields=price,iv_rank" }),
+  "GET /api/v1/history/{symbol}/{date}": (_ctx, fx) => ({ path: `/api/v1/history/AAPL/${fx.historyDate}` }),
   "GET /api/v1/symbols/{symbol}/expiries": () => ({ path: "/api/v1/symbols/AAPL/expiries" }),
   "POST /api/v1/outputs": (_ctx, fx) => ({ path: "/api/v1/outputs", body: fx.outputsBody }),
   "POST /api/v1/alerts": () => ({ path: "/api/v1/alerts", body: validAlertBody() }),
@@ -176,23 +192,28 @@ const SAMPLES: Record<string, Sample> = {
   }),
 };
 
-/** Every metered route with a concrete valid request; fails if a route has no sample (new routes must be added). */
+/**
+ * Every metered route with a concrete valid request; fails if a route has no sample (new routes must be added). A
+ * streamed route (the live stream) never ends its body, so it is left to tests/integration/stream.test.ts.
+ */
 export function routeCases(fx: RouteFixture): RouteCase[] {
-  return meteredRoutes.map((def) => {
-    const sample = SAMPLES[def.id];
-    assert.ok(sample, `tests/helpers/contract.ts has no sample request for ${def.id}`);
-    return {
-      id: def.id,
-      method: def.method,
-      family: def.family,
-      template: def.path,
-      def,
-      webhooks: def.path.startsWith("/api/v1/alerts"),
-      needsWebhookId: def.path.includes("{webhookId}"),
-      hasBody: def.body !== undefined,
-      request: (ctx = {}) => ({ method: def.method, ...sample(ctx, fx) }),
-    };
-  });
+  return meteredRoutes
+    .filter((def) => !def.streams)
+    .map((def) => {
+      const sample = SAMPLES[def.id];
+      assert.ok(sample, `tests/helpers/contract.ts has no sample request for ${def.id}`);
+      return {
+        id: def.id,
+        method: def.method,
+        family: def.family,
+        template: def.path,
+        def,
+        webhooks: def.path.startsWith("/api/v1/alerts"),
+        needsWebhookId: def.path.includes("{webhookId}"),
+        hasBody: def.body !== undefined,
+        request: (ctx = {}) => ({ method: def.method, ...sample(ctx, fx) }),
+      };
+    });
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -230,6 +251,7 @@ export async function newCaller(db: Db, spec: CallerSpec): Promise<TestCaller> {
       db,
       { accountId: a.accountId, keyId: a.keyId, env },
       { ...validAlertBody(), events: ["no_trade.decision_changed"] },
+      systemActor("test"),
     );
     webhookIds.push(w.webhookId);
   }
@@ -357,24 +379,33 @@ export function expectSuccessShape(family: Family, res: Got, exp: SuccessExpecta
 // Rate-limit headers (docs/api-contract.md §4)
 
 export interface RateLimitView {
-  policy: { name: string; q: number; w: number }[];
-  limit: { name: string; r: number; t: number }[];
+  policy: { name: string; q: number; w: number; pk?: string }[];
+  limit: { name: string; r: number; t: number; pk?: string }[];
   xLimit: number;
   xRemaining: number;
   xReset: number;
 }
 
-function parseItems(value: string, where: string): { name: string; params: Record<string, number> }[] {
+function parseItems(
+  value: string,
+  where: string,
+): { name: string; params: Record<string, number>; pk: string | undefined }[] {
   return value.split(",").map((item) => {
     const [name, ...params] = item.trim().split(";");
     assert.match(name, /^"[a-z]+"$/, `structured-field item name in '${value}': ${where}`);
     const out: Record<string, number> = {};
+    let pk: string | undefined;
     for (const p of params) {
+      const bytes = /^pk=:([A-Za-z0-9+/]+=*):$/.exec(p.trim()); // the partition key: a structured-field byte sequence
+      if (bytes) {
+        pk = bytes[1];
+        continue;
+      }
       const m = /^([a-z]+)=(\d+)$/.exec(p.trim());
       assert.ok(m, `parameter '${p}' in '${value}': ${where}`);
       out[m![1]] = Number(m![2]);
     }
-    return { name: name.slice(1, -1), params: out };
+    return { name: name.slice(1, -1), params: out, pk };
   });
 }
 
@@ -388,8 +419,13 @@ export function expectRateLimitHeaders(res: Got, family: Family): RateLimitView 
   for (const h of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) {
     assert.match(res.headers.get(h) ?? "", /^\d+$/, `${h}: ${where} → ${res.status}`);
   }
-  const policy = parseItems(policyRaw!, where).map((i) => ({ name: i.name, q: i.params.q, w: i.params.w }));
-  const limit = parseItems(limitRaw!, where).map((i) => ({ name: i.name, r: i.params.r, t: i.params.t }));
+  const policy = parseItems(policyRaw!, where).map((i) => ({ name: i.name, q: i.params.q, w: i.params.w, pk: i.pk }));
+  const limit = parseItems(limitRaw!, where).map((i) => ({ name: i.name, r: i.params.r, t: i.params.t, pk: i.pk }));
+  for (let i = 0; i < 2; i++) {
+    assert.ok(policy[i].pk, `partition key on ${policy[i].name}: ${policyRaw}`);
+    assert.equal(limit[i].pk, policy[i].pk, `the same partition key in both fields: ${limitRaw} vs ${policyRaw}`);
+  }
+  assert.notEqual(policy[0].pk, policy[1].pk, "the burst and the quota count different partitions");
   const quotaName = family === "A" ? "month" : "day";
   assert.deepEqual(
     policy.map((p) => p.name),

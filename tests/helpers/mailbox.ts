@@ -31,7 +31,8 @@ export function linkIn(mail: ReceivedMail): string {
   return m[0];
 }
 
-export async function startMailbox(port = 0): Promise<Mailbox> {
+/** `holdMs`: the server keeps each message that long before accepting it (a slow mail server). */
+export async function startMailbox(port = 0, options: { holdMs?: number } = {}): Promise<Mailbox> {
   const messages: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -41,11 +42,15 @@ export async function startMailbox(port = 0): Promise<Mailbox> {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
-        messages.push({
-          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
-          raw: Buffer.concat(chunks).toString("utf8"),
-        });
-        callback();
+        const accept = () => {
+          messages.push({
+            to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+            raw: Buffer.concat(chunks).toString("utf8"),
+          });
+          callback();
+        };
+        if (options.holdMs) setTimeout(accept, options.holdMs);
+        else accept();
       });
     },
   });

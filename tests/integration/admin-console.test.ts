@@ -18,8 +18,9 @@ import { createKey } from "../../lib/domain/keys";
 import { changeLicensing, licensingHistory, listLicensing } from "../../lib/domain/admin-licensing";
 import { accountDetail, searchAccounts, setAdminFlag, setKeyActive } from "../../lib/domain/admin-accounts";
 import { queryAudit } from "../../lib/domain/admin-audit";
-import { adminOverview } from "../../lib/domain/admin-overview";
+import { adminOverview, demoTickStale } from "../../lib/domain/admin-overview";
 import { demoAccountWanted } from "../../lib/domain/demo-startup";
+import { listAllAccessRequests, submitAccessRequest } from "../../lib/domain/access-requests";
 
 let t: TestDatabase;
 const FLOW = "GET /api/v1/options-flow";
@@ -79,16 +80,13 @@ describe("admin console", () => {
       TABLES,
     );
     const row = await changeLicensing(t.db, base, adminAct);
-    assert.deepEqual(
-      [row.state, row.reason, row.changedBy],
-      ["enabled", "licence signed 2026-11", `admin:${admin.userId}`],
-    );
+    assert.deepEqual([row.state, row.reason, row.changedBy], ["enabled", "licence signed 2026-11", admin.email]);
     const rows = await listLicensing(t.db);
     assert.equal(rows.length, endpointCatalogue().length * 2, "every endpoint × environment");
     const [h] = await licensingHistory(t.db, FLOW);
     assert.deepEqual(
       [h.env, h.before, h.after, h.reason, h.actor, h.requestId],
-      ["live", "pending_licensing", "enabled", "licence signed 2026-11", `admin:${admin.userId}`, "req_admin_1"],
+      ["live", "pending_licensing", "enabled", "licence signed 2026-11", admin.email, "req_admin_1"],
     );
   });
 
@@ -153,6 +151,18 @@ describe("admin console", () => {
     assert.ok(byAction.rows.length > 0 && byAction.rows.every((r) => r.action.startsWith("key.")));
     const lic = await queryAudit(t.db, { target: `endpoint:${FLOW}` });
     assert.equal(lic.rows[0].reason, "licence signed 2026-11");
+    // People are shown by e-mail, and the actor filter takes an e-mail (any case, with or without the type).
+    assert.deepEqual([lic.rows[0].actorEmail, lic.rows[0].actor], [admin.email, admin.email]);
+    for (const actor of [admin.email, admin.email.toUpperCase(), `admin:${admin.email}`]) {
+      const byEmail = await queryAudit(t.db, { actor, target: `endpoint:${FLOW}` });
+      assert.deepEqual(
+        byEmail.rows.map((r) => r.id),
+        lic.rows.map((r) => r.id),
+        actor,
+      );
+    }
+    assert.deepEqual((await queryAudit(t.db, { actor: `user:${admin.email}`, target: `endpoint:${FLOW}` })).rows, []);
+    assert.deepEqual((await queryAudit(t.db, { actor: "nobody@example.com" })).rows, []);
     assert.deepEqual((await queryAudit(t.db, { from: "2999-01-01" })).rows, []);
     for (const [filter, field] of [
       [{ from: "yesterday" }, "from"],
@@ -180,6 +190,43 @@ describe("admin console", () => {
     assert.equal(o.pendingEndpoints, n * 2 - enabled);
   });
 
+  it("overview: the demo tick is stale only when more than 10 minutes behind the demo clock (sessions 14:30–21:00 UTC)", () => {
+    const at = (s: string) => new Date(s);
+    for (const [newest, now, stale] of [
+      ["2026-11-23T20:55:00Z", "2026-11-24T01:49:00Z", false], // Tuesday night: Monday's close is the newest there is
+      ["2026-11-23T20:40:00Z", "2026-11-24T01:49:00Z", true], // stopped 20 minutes before Monday's close
+      ["2026-11-24T14:55:00Z", "2026-11-24T15:00:00Z", false], // in the session: 5 minutes behind
+      ["2026-11-24T14:45:00Z", "2026-11-24T15:00:00Z", true], // 15 minutes behind
+      ["2026-11-27T20:59:00Z", "2026-11-29T12:00:00Z", false], // Sunday: Friday's close
+      ["2026-11-26T21:00:00Z", "2026-11-29T12:00:00Z", true], // Sunday, last tick on Thursday
+    ] as const)
+      assert.equal(demoTickStale(at(newest), at(now)), stale, `${newest} at ${now}`);
+    assert.equal(demoTickStale(null, at("2026-11-24T15:00:00Z")), true);
+  });
+
+  it("access requests: age in business days against the 1–3 day promise, overdue from the fourth", async () => {
+    const o = await newOwner(t.db, { plan: "starter" });
+    const r = await submitAccessRequest(
+      t.db,
+      {
+        accountId: o.accountId,
+        userId: o.userId,
+        company: "Age Test Ltd",
+        useCase: "Dashboards of options positioning for analysts.",
+        expectedVolume: "under_1k",
+      },
+      o.actor,
+    );
+    await t.sql`update access_requests set created_at = '2026-11-13T12:00:00Z' where id = ${r.id}`; // a Friday
+    const age = async (now: string) => {
+      const row = (await listAllAccessRequests(t.db, new Date(now))).find((x) => x.id === r.id);
+      return [row?.ageBusinessDays, row?.overdue];
+    };
+    assert.deepEqual(await age("2026-11-15T23:59:00Z"), [0, false]); // the weekend does not count
+    assert.deepEqual(await age("2026-11-18T09:00:00Z"), [3, false]); // Mon, Tue, Wed: the promise's last day
+    assert.deepEqual(await age("2026-11-19T09:00:00Z"), [4, true]);
+  });
+
   it("CLI: account search, key deactivate|activate --prefix, admin grant|revoke, audit export as CSV and JSON", async () => {
     const o = await newOwner(t.db);
     const key = await createKey(t.db, { accountId: o.accountId, env: "test" }, adminAct);
@@ -200,6 +247,7 @@ describe("admin console", () => {
       ["key.activate", "key.deactivate", "key.create"],
     );
     assert.equal(records[1].actorId, `cli:${process.env.USER ?? "operator"}`);
+    assert.equal(records[1].actorEmail, "", "an operator has no e-mail");
     assert.deepEqual(JSON.parse(records[1].after), { status: "inactive" });
     const json = await cli("audit", "export", "--target", `key:${key.id}`, "--format", "json");
     assert.equal(JSON.parse(json.stdout).length, 3);

@@ -22,6 +22,7 @@ import {
   expectSuccessShape,
   newCaller,
   outputsBodyFromChain,
+  historyFixture,
   quotaCounters,
   received,
   routeCases,
@@ -122,7 +123,7 @@ describe("bad input on every route", () => {
     t = await createTestDatabase("badinput");
     await seedDemoMarket(t.db, { seed: SEED, now: new Date() });
     outputsBody = await outputsBodyFromChain(t.sql);
-    routes = routeCases({ outputsBody });
+    routes = routeCases({ outputsBody, historyDate: await historyFixture(t.db) });
     server = await startApiServer(t.url); // seeds the plan catalogue
     base = server.baseUrl;
     // Hundreds of bad calls on two keys: lift the burst windows and quotas, keep the plans' payload maxima.

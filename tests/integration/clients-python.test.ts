@@ -12,6 +12,10 @@ let s: ClientsServer;
 
 before(async () => {
   s = await startClientsServer("clientspy");
+  // Four stored options-flow events on a symbol of their own, for open_stream (which replays them after "0.0").
+  for (let i = 1; i <= 4; i++)
+    await s.t.sql`insert into stream_events (env, kind, symbol, premium, dedupe_key, payload)
+      values ('test', 'flow.block', 'PYST', ${i * 100_000}, ${`py:${i}`}, ${JSON.stringify({ id: `py${i}`, symbol: "PYST", type: "block", premium: i * 100_000 })}::jsonb)`;
 });
 after(async () => {
   await s?.stop();

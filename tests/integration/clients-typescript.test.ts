@@ -71,6 +71,26 @@ describe("TypeScript client: every operation", () => {
     assert.equal(flow.dataLabel, "demo");
   });
 
+  it("history: getHistory, getHistoryDay and getHistoryCsv carry the same series", async () => {
+    const api = client(s.testKey);
+    const h = await api.getHistory({ symbol: "aapl", fields: "price,iv_rank" });
+    assert.equal(h.dataLabel, "demo");
+    assert.equal(h.disclaimer, DISCLAIMER);
+    assert.ok(h.data.count >= 1, "the week of snapshots is within the default 30 days");
+    assert.deepEqual(h.data.columns, ["price", "iv_rank"]);
+    const last = h.data.rows[h.data.rows.length - 1] as Record<string, unknown>;
+    const day = await api.getHistoryDay({ symbol: "AAPL", date: String(last.date) });
+    assert.equal((day.data as Record<string, unknown>).price, last.price);
+    const csv = await api.getHistoryCsv({ symbol: "AAPL", fields: "price,iv_rank" });
+    const lines = csv.trim().split("\n");
+    assert.equal(lines[0], `# ${DISCLAIMER}`);
+    assert.equal(lines[1], "date,data_label,as_of,price,iv_rank");
+    assert.equal(lines.length, 2 + h.data.count);
+    assert.equal(lines[lines.length - 1].split(",")[3], String(last.price));
+    await expectApiError(api.getHistory({ symbol: "AAPL", fields: "vega" }), 400, "invalid_request");
+    await expectApiError(api.getHistoryCsv({ symbol: "AAPL", from: "2026-02-30" }), 400, "invalid_request");
+  });
+
   it("family B with a test key, discovery and a research output built from it", async () => {
     const api = client(s.testKey);
     const results = [
@@ -302,5 +322,71 @@ describe("TypeScript client: errors", () => {
     await assert.rejects(pending, /caller gave up/);
     const already = AbortSignal.abort(new Error("before start"));
     await assert.rejects(client(s.testKey).getHealth(undefined, { signal: already }), /before start/);
+  });
+});
+
+describe("TypeScript client: openStream", () => {
+  const flowRow = (symbol: string, i: number) =>
+    s.t.sql`insert into stream_events (env, kind, symbol, premium, dedupe_key, payload)
+      values ('test', 'flow.block', ${symbol}, ${i * 100_000}, ${`ts:${symbol}:${i}`}, ${JSON.stringify({ id: `ts${i}`, symbol, type: "block", premium: i * 100_000 })}::jsonb)`;
+
+  it("iterates the events, reconnects after a dropped connection with Last-Event-ID, none missed or twice", async () => {
+    // The first connection breaks after its second event, as a network failure would.
+    const rec = recordingFetch((n, req) => (n === 1 ? cutAfterTwo(req) : null));
+    async function cutAfterTwo(req: Request) {
+      const res = await fetch(req);
+      let events = 0;
+      const cut = new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, c) {
+          // Pass frames through up to the end of the second event, then fail the connection.
+          let text = new TextDecoder().decode(chunk);
+          let out = "";
+          for (let end = text.indexOf("\n\n"); end >= 0 && events < 2; end = text.indexOf("\n\n")) {
+            const frame = text.slice(0, end + 2);
+            text = text.slice(end + 2);
+            out += frame;
+            if (/^id: /m.test(frame)) events++;
+          }
+          if (events < 2) out += text;
+          c.enqueue(new TextEncoder().encode(out));
+          if (events >= 2) c.error(new Error("connection reset by the test"));
+        },
+      });
+      return new Response(res.body?.pipeThrough(cut), { status: res.status, headers: res.headers });
+    }
+    const api = client(s.testKey, { fetch: rec.fetch });
+    const ac = new AbortController();
+    const got: { id: string; premium: unknown }[] = [];
+    const reading = (async () => {
+      for await (const ev of api.openStream({ events: ["flow.block"], symbols: ["tsst"] }, { signal: ac.signal })) {
+        got.push({ id: ev.id, premium: ev.data.premium });
+        if (got.length === 5) ac.abort();
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 1500)); // the stream is open and the server's hub has its cursor
+    for (let i = 1; i <= 5; i++) await flowRow("TSST", i);
+    await Promise.race([
+      reading,
+      new Promise((_, no) => setTimeout(() => no(new Error(`stalled: ${JSON.stringify(got)}`)), 15_000)),
+    ]);
+    assert.deepEqual(
+      got.map((g) => g.premium),
+      [100_000, 200_000, 300_000, 400_000, 500_000],
+    );
+    assert.equal(new Set(got.map((g) => g.id)).size, 5);
+    assert.equal(rec.seen.length, 2, "one reconnection");
+    assert.equal(rec.seen[0].headers.get("last-event-id"), null);
+    assert.equal(rec.seen[1].headers.get("last-event-id"), got[1].id);
+    assert.match(rec.seen[0].url, /\/api\/v1\/stream\?events=flow\.block&symbols=tsst$/);
+  });
+
+  it("a bad filter is an ApiError before any event; an aborted signal ends the loop", async () => {
+    const api = client(s.testKey);
+    await expectApiError(api.openStream({ events: ["flow.nope"] }).next(), 400, "invalid_request");
+    const ac = new AbortController();
+    const it = api.openStream({ events: "flow.sweep" }, { signal: ac.signal });
+    const next = it.next();
+    setTimeout(() => ac.abort(), 300);
+    assert.deepEqual(await next, { done: true, value: undefined });
   });
 });

@@ -34,6 +34,7 @@ import {
   minuteHeadroom,
   newCaller,
   outputsBodyFromChain,
+  historyFixture,
   planLimits,
   received,
   routeCases,
@@ -87,7 +88,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
   before(async () => {
     t = await createTestDatabase("contractsec");
     await seedDemoMarket(t.db, { seed: SEED, now: new Date() });
-    routes = routeCases({ outputsBody: await outputsBodyFromChain(t.sql) });
+    routes = routeCases({ outputsBody: await outputsBodyFromChain(t.sql), historyDate: await historyFixture(t.db) });
     server = await startApiServer(t.url);
     base = server.baseUrl;
   });

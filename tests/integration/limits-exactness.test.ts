@@ -74,11 +74,18 @@ function parseStructured(value: string | null): Record<string, Record<string, nu
     const m = /^"([^"]+)"$/.exec(name);
     assert.ok(m, `item name is a quoted string: ${item}`);
     out[m[1]] = Object.fromEntries(
-      params.map((p) => {
-        const [k, v] = p.split("=");
-        assert.match(v, /^\d+$/, `integer parameter in ${item}`);
-        return [k, Number(v)];
-      }),
+      params
+        // The partition key (pk=:…:, a byte sequence) says whose counter the window is; checked in usage-domain.test.ts.
+        .filter((p) => {
+          if (!p.startsWith("pk=")) return true;
+          assert.match(p, /^pk=:[A-Za-z0-9+/]+=*:$/, `partition key in ${item}`);
+          return false;
+        })
+        .map((p) => {
+          const [k, v] = p.split("=");
+          assert.match(v, /^\d+$/, `integer parameter in ${item}`);
+          return [k, Number(v)];
+        }),
     );
   }
   return out;

@@ -6,6 +6,7 @@ import { advanceDemoMarket, seedDemoMarket } from "../../lib/market/demo-market-
 import { loadMarketSnapshot } from "../../lib/market/store-read";
 import { DEMO_TICKER_LOCK, startDemoTicker } from "../../lib/market/store-ticker";
 import { generateDemoMarket } from "../../lib/market/demo/simulator";
+import { dayStart, sessionClose } from "../../lib/market/demo/calendar";
 
 const SEED = "store-seed";
 const NOW = new Date("2026-11-18T17:42:31.250Z");
@@ -22,11 +23,17 @@ async function counts(t: TestDatabase): Promise<Record<string, number>> {
   return out;
 }
 
+/** Chain snapshots not at a session close (21:00 UTC, or 13:00 New York on an NYSE half-day). */
 async function intradaySnapshots(t: TestDatabase): Promise<string[]> {
   const rows = await t.db.execute<{ as_of: string }>(sql`
     select distinct to_char(as_of at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as as_of from option_quotes
-    where env = 'demo' and (as_of at time zone 'UTC')::time <> time '21:00' order by 1`);
-  return rows.map((r) => r.as_of);
+    where env = 'demo' order by 1`);
+  return rows
+    .map((r) => r.as_of)
+    .filter((at) => {
+      const ms = Date.parse(`${at.replace(" ", "T")}:00Z`);
+      return ms !== sessionClose(dayStart(ms));
+    });
 }
 
 describe("market store (demo)", () => {

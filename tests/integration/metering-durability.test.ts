@@ -40,7 +40,7 @@ async function call(
 }
 
 async function eventsFor(requestIds: string[]) {
-  return t.sql`select request_id, key_id, account_id::text as account_id, endpoint_id, status, error_code, latency_ms, created_at
+  return t.sql`select request_id, key_id, account_id::text as account_id, endpoint_id, path, status, error_code, latency_ms, created_at
     from usage_events where request_id = any(${requestIds})`;
 }
 
@@ -123,9 +123,9 @@ describe("metering and key propagation (docs/api-contract.md §2, §4)", () => {
     const rows = await eventsFor([a, b]);
     assert.equal(rows.length, 2);
     const byId = new Map(rows.map((r) => [r.request_id as string, r]));
-    for (const [id, endpoint] of [
-      [a, SUMMARY_ID],
-      [b, "GET /api/v1/data/yield-curve"],
+    for (const [id, endpoint, path] of [
+      [a, SUMMARY_ID, "/api/v1/ticker/aapl/summary"],
+      [b, "GET /api/v1/data/yield-curve", "/api/v1/data/yield-curve"],
     ] as const) {
       const r = byId.get(id)!;
       assert.deepEqual(
@@ -133,10 +133,11 @@ describe("metering and key propagation (docs/api-contract.md §2, §4)", () => {
           key_id: r.key_id,
           account_id: r.account_id,
           endpoint_id: r.endpoint_id,
+          path: r.path,
           status: r.status,
           error_code: r.error_code,
         },
-        { key_id: k.keyId, account_id: k.accountId, endpoint_id: endpoint, status: 200, error_code: null },
+        { key_id: k.keyId, account_id: k.accountId, endpoint_id: endpoint, path, status: 200, error_code: null },
       );
       assert.ok(r.latency_ms > 0 && r.latency_ms < 10_000, `latency_ms ${r.latency_ms}`);
       const at = new Date(r.created_at as string).getTime();
@@ -195,12 +196,12 @@ describe("metering and key propagation (docs/api-contract.md §2, §4)", () => {
       assert.deepEqual(
         limitedIds.map((id) => {
           const r = rows.find((x) => x.request_id === id)!;
-          return [r.status, r.error_code, r.endpoint_id];
+          return [r.status, r.error_code, r.endpoint_id, r.path];
         }),
         [
-          [200, null, "GET /api/v1/data/market-sentiment"],
-          [200, null, "GET /api/v1/data/market-sentiment"],
-          [429, "rate_limit_exceeded", "GET /api/v1/data/market-sentiment"],
+          [200, null, "GET /api/v1/data/market-sentiment", "/api/v1/data/market-sentiment"],
+          [200, null, "GET /api/v1/data/market-sentiment", "/api/v1/data/market-sentiment"],
+          [429, "rate_limit_exceeded", "GET /api/v1/data/market-sentiment", "/api/v1/data/market-sentiment"],
         ],
       );
     } finally {
@@ -216,6 +217,7 @@ describe("metering and key propagation (docs/api-contract.md §2, §4)", () => {
           key_id: r.key_id,
           account_id: r.account_id,
           endpoint_id: r.endpoint_id,
+          path: r.path,
           status: r.status,
           error_code: r.error_code,
         },
@@ -223,6 +225,7 @@ describe("metering and key propagation (docs/api-contract.md §2, §4)", () => {
           key_id: c.who.keyId,
           account_id: c.who.accountId,
           endpoint_id: c.endpoint,
+          path: c.path, // refused before admission: metered by settle, path included
           status: c.status,
           error_code: c.code,
         },

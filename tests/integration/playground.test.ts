@@ -1,6 +1,6 @@
 /**
- * The playground key is created once per account, stored only sealed, reused, replaced when revoked; a playground call
- * goes through the in-process gateway and is metered against that key.
+ * The playground key is created by the owner's click (never by a call), stored only sealed, reused, replaceable once
+ * revoked; a playground call goes through the in-process gateway and is metered against that key.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { accountWithKey } from "../helpers/accounts";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { startGateway, type Gateway } from "../../lib/server/gateway";
-import { playgroundKey, playgroundKeyInfo } from "../../lib/domain/playground";
+import { createPlaygroundKey, playgroundKey, playgroundKeyInfo } from "../../lib/domain/playground";
 import { changeKeyStatus } from "../../lib/domain/keys";
 import { systemActor } from "../../lib/domain/audit";
 import { DomainError } from "../../lib/domain/errors";
@@ -35,37 +35,49 @@ describe("playground key and calls", () => {
     await t?.drop();
   });
 
-  it("is created on first use as a Sandbox test key, stored sealed, and reused", async () => {
+  it("is created only by the owner's click, as a Sandbox test key stored sealed; a call never creates one", async () => {
     const { accountId } = await accountWithKey(t.db);
     assert.equal(await playgroundKeyInfo(t.db, accountId), null);
-    const first = await playgroundKey(t.db, accountId, actor, true);
+    await assert.rejects(
+      playgroundKey(t.db, accountId),
+      (e: unknown) => e instanceof DomainError && e.code === "invalid" && e.detail.field === "key",
+    );
+    assert.equal(await playgroundKeyInfo(t.db, accountId), null, "asking for the key made none");
+    const first = await createPlaygroundKey(t.db, accountId, actor);
     assert.match(first.key, /^svc_test_/);
+    assert.deepEqual([first.env, first.plan], ["test", "sandbox"]);
     const [row] =
       await t.sql`select p.sealed_key, k.digest, k.name, k.env from playground_keys p join api_keys k on k.id = p.key_id where p.account_id = ${accountId}`;
     assert.ok(!row.sealed_key.includes(first.key.slice(9, 20)), "the stored value does not contain the key");
     assert.equal(row.digest, digestKey(first.key));
     assert.deepEqual([row.name, row.env], ["Playground", "test"]);
-    const again = await playgroundKey(t.db, accountId, actor, true);
-    assert.deepEqual(again, first);
+    const used = await playgroundKey(t.db, accountId);
+    assert.deepEqual(used, { keyId: first.keyId, prefix: first.prefix, key: first.key });
     assert.deepEqual(await playgroundKeyInfo(t.db, accountId), { keyId: first.keyId, prefix: first.prefix });
+    await assert.rejects(
+      createPlaygroundKey(t.db, accountId, actor),
+      (e: unknown) => e instanceof DomainError && e.code === "conflict",
+    );
   });
 
-  it("a revoked playground key is replaced; a member cannot create one", async () => {
+  it("a revoked playground key is gone until the owner creates another", async () => {
     const { accountId } = await accountWithKey(t.db);
-    await assert.rejects(
-      playgroundKey(t.db, accountId, actor, false),
-      (e: unknown) => e instanceof DomainError && e.code === "forbidden",
-    );
-    const first = await playgroundKey(t.db, accountId, actor, true);
+    const first = await createPlaygroundKey(t.db, accountId, actor);
     await changeKeyStatus(t.db, first.keyId, "revoke", systemActor("test"));
     assert.equal(await playgroundKeyInfo(t.db, accountId), null);
-    const second = await playgroundKey(t.db, accountId, actor, true);
+    await assert.rejects(playgroundKey(t.db, accountId), (e: unknown) => e instanceof DomainError);
+    const second = await createPlaygroundKey(t.db, accountId, actor);
     assert.notEqual(second.keyId, first.keyId);
+    assert.equal((await playgroundKey(t.db, accountId)).keyId, second.keyId);
   });
 
-  it("concurrent first uses store one key; the extra one is revoked", async () => {
+  it("concurrent creations store one key; the others are refused and leave no active key behind", async () => {
     const { accountId } = await accountWithKey(t.db);
-    const keys = await Promise.all([1, 2, 3].map(() => playgroundKey(t.db, accountId, actor, true)));
+    const results = await Promise.allSettled([1, 2, 3].map(() => createPlaygroundKey(t.db, accountId, actor)));
+    const made = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    assert.equal(made.length, 1);
+    for (const r of results)
+      if (r.status === "rejected") assert.ok(r.reason instanceof DomainError && r.reason.code === "conflict");
     const info = await playgroundKeyInfo(t.db, accountId);
     const active =
       await t.sql`select id from api_keys where account_id = ${accountId} and name = 'Playground' and status = 'active'`;
@@ -73,12 +85,13 @@ describe("playground key and calls", () => {
       active.map((r) => r.id),
       [info!.keyId],
     );
-    assert.ok(keys.some((k) => k.keyId === info!.keyId));
+    assert.equal(made[0].keyId, info!.keyId);
   });
 
   it("a playground call goes through the gateway and is metered against the playground key", async () => {
     const { accountId } = await accountWithKey(t.db);
-    const key = () => playgroundKey(gateway.database.db, accountId, actor, true).then((k) => k.key);
+    await createPlaygroundKey(gateway.database.db, accountId, actor);
+    const key = () => playgroundKey(gateway.database.db, accountId).then((k) => k.key);
     const res = await callGateway(
       gateway.handle,
       "http://portal.test",
@@ -97,7 +110,8 @@ describe("playground key and calls", () => {
       [[info!.keyId, res.headers["x-request-id"], 200]],
     );
     const summary = await usageSummary(t.db, accountId);
-    assert.equal(summary.quotas.find((q) => q.keyId === info!.keyId)!.familyA.used, 1);
+    assert.equal(summary.quotas.find((q) => q.env === "test")!.familyA.used, 1);
+    assert.equal(summary.keyCalls.find((k) => k.keyId === info!.keyId)!.quotaA, 1);
 
     const b = await callGateway(
       gateway.handle,

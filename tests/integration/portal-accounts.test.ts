@@ -7,9 +7,10 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
-import { linkIn, startMailbox, type Mailbox } from "../helpers/mailbox";
+import { decodeBody, linkIn, startMailbox, type Mailbox } from "../helpers/mailbox";
 import { signUp, verifyCredentials, loadPortalSession } from "../../lib/domain/users";
-import { MAILS_PER_HOUR, sendResetMail, sendVerificationMail } from "../../lib/mail/account-mail";
+import { MAILS_PER_HOUR, requestSignUp, sendResetMail, sendVerificationMail } from "../../lib/mail/account-mail";
+import { mailQueueIdle } from "../../lib/mail/queue";
 import { sendMail, type MailSettings } from "../../lib/mail/mailer";
 import { resetPasswordByToken, verifyEmailByToken } from "../../lib/domain/user-credentials";
 import { issueToken, tokenDigest } from "../../lib/domain/one-time-tokens";
@@ -140,6 +141,108 @@ describe("portal accounts", () => {
         t.sql`select count(*)::int as n from audit_log where action = 'user.reset_password' and actor_id = ${u.userId}`,
       ),
       1,
+    );
+  });
+
+  it("sign-up answers alike for a new and an existing address; the queued mail says what happened", async () => {
+    const taken = await newUser();
+    const fresh = email();
+    const hashBefore =
+      await t.sql`select password_hash, email_verified, terms_version from users where id = ${taken.userId}`;
+    const answers = [];
+    for (const e of [taken.email.toUpperCase(), fresh]) {
+      answers.push(
+        await requestSignUp(
+          t.db,
+          { email: e, password: "another passphrase", acceptTerms: true },
+          { type: "self", ip: "192.0.2.7" },
+          smtp,
+        ),
+      );
+    }
+    assert.deepEqual(answers, [
+      { email: taken.email, delivery: "smtp" },
+      { email: fresh, delivery: "smtp" },
+    ]);
+    const notice = await mailbox.waitFor(taken.email);
+    assert.match(notice.raw, /Subject: You already have an account/);
+    assert.match(decodeBody(notice.raw), /nothing was created or changed/);
+    assert.equal(new URL(linkIn(notice)).pathname, "/forgot-password");
+    const welcome = await mailbox.waitFor(fresh);
+    assert.equal(new URL(linkIn(welcome)).pathname, "/verify-email");
+    // The existing account is untouched (same password, still one account for the address); the attempt is audited.
+    assert.deepEqual(
+      await t.sql`select password_hash, email_verified, terms_version from users where id = ${taken.userId}`,
+      hashBefore,
+    );
+    assert.ok(await verifyCredentials(t.db, taken.email, PW));
+    assert.equal(await rowCount(t.sql`select count(*)::int as n from users where email = ${taken.email}`), 1);
+    const [audit] =
+      await t.sql`select actor_id, ip, after from audit_log where action = 'user.signup_existing' and target = ${`user:${taken.userId}`}`;
+    assert.deepEqual(
+      [audit.actor_id, audit.ip, audit.after],
+      [`email:${taken.email}`, "192.0.2.7", { email: taken.email }],
+    );
+    // Bad input is still refused before anything else, with the field named.
+    await rejects(
+      requestSignUp(t.db, { email: taken.email, password: "short", acceptTerms: true }, { type: "self" }, smtp),
+      "invalid",
+      /10 to 200 characters/,
+    );
+  });
+
+  it("sign-up and reset answer before the mail server has the message (the mail is sent from a queue)", async () => {
+    const slow = await startMailbox(0, { holdMs: 1500 });
+    const slowSmtp = { smtpUrl: slow.url, from: "Portal <no-reply@example.com>" };
+    try {
+      const taken = await newUser();
+      const fresh = email();
+      await requestSignUp(
+        t.db,
+        { email: taken.email, password: "another passphrase", acceptTerms: true },
+        { type: "self" },
+        slowSmtp,
+      );
+      await requestSignUp(
+        t.db,
+        { email: fresh, password: "another passphrase", acceptTerms: true },
+        { type: "self" },
+        slowSmtp,
+      );
+      await sendResetMail(t.db, taken.email, slowSmtp);
+      assert.equal(slow.messages.length, 0, "no answer waited for the mail server");
+      await mailQueueIdle();
+      assert.deepEqual(slow.messages.map((m) => m.to[0]).sort(), [fresh, taken.email, taken.email].sort());
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it("sign-up takes about as long for an existing address as for a new one (the password is hashed either way)", async () => {
+    const taken = await newUser();
+    const timed = async (e: string) => {
+      const started = performance.now();
+      await requestSignUp(
+        t.db,
+        { email: e, password: "another passphrase", acceptTerms: true },
+        { type: "self" },
+        smtp,
+      );
+      return performance.now() - started;
+    };
+    const existing: number[] = [];
+    const created: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      existing.push(await timed(taken.email));
+      created.push(await timed(email()));
+    }
+    await mailQueueIdle();
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const ratio = median(existing) / median(created);
+    // Without the hash an existing address answered about ten times faster; the bound is loose for a busy machine.
+    assert.ok(
+      ratio > 0.5 && ratio < 2,
+      `existing ${median(existing).toFixed(1)} ms, new ${median(created).toFixed(1)} ms`,
     );
   });
 

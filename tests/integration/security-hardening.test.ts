@@ -7,6 +7,12 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "../../lib/db/client";
+import { EMBEDDED_APP_ROLE, startEmbeddedDatabase } from "../../lib/db/embedded";
+import { migrationsFolder, prepareSchema } from "../../lib/db/migrate";
 import { adminUrl, createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { accountWithKey } from "../helpers/accounts";
 import { createAccount, normaliseEmail, setAccountStatus } from "../../lib/domain/accounts";
@@ -267,6 +273,74 @@ describe("the audit log resists the app's own role", () => {
       await admin.unsafe(`drop owned by ${login}`).catch(() => {});
       await admin.unsafe(`drop role if exists ${login}`).catch(() => {});
       await admin.end();
+    }
+  });
+});
+
+describe("the application runs as ora_app; migrations run as the owner", () => {
+  it("a member of ora_app starts on a migrated schema, migrates through DATABASE_OWNER_URL, and refuses a pending one", async () => {
+    const login = `ora_app_start_${randomBytes(4).toString("hex")}`;
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`create role ${login} login in role ora_app`);
+    const url = new URL(t.url);
+    url.username = login;
+    const app = openDatabase(url.toString(), { max: 2 });
+    const dir = mkdtempSync(join(tmpdir(), "ora-migrations-"));
+    try {
+      // No owner URL: it cannot migrate, checks that nothing is pending (migration 0016 lets it read that) and starts.
+      assert.deepEqual(await prepareSchema(app, undefined), { name: login, canDefeatAudit: false, canMigrate: false });
+      // With the owner's URL the owner migrates (nothing left to do here) and the app still cannot touch audit_log.
+      assert.equal((await prepareSchema(app, t.url)).canDefeatAudit, false);
+      // A migration the database has not seen: the app's role cannot apply it and says so instead of serving.
+      mkdirSync(join(dir, "meta"));
+      const journal = JSON.parse(readFileSync(join(migrationsFolder, "meta/_journal.json"), "utf8"));
+      journal.entries.push({ idx: 99, version: "7", when: Date.now() + 86_400_000, tag: "9999_x", breakpoints: true });
+      writeFileSync(join(dir, "meta/_journal.json"), JSON.stringify(journal));
+      await assert.rejects(
+        prepareSchema(app, undefined, dir),
+        /1 database migration\(s\) are pending and the role .* cannot apply them: set DATABASE_OWNER_URL/,
+      );
+      // The owner's own URL as the app's while DATABASE_OWNER_URL is set: a misconfiguration, refused.
+      await assert.rejects(
+        prepareSchema(t, t.url),
+        /owns audit_log or is a superuser although DATABASE_OWNER_URL is set/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await app.close();
+      await admin.unsafe(`drop owned by ${login}`).catch(() => {});
+      await admin.unsafe(`drop role if exists ${login}`).catch(() => {});
+      await admin.end();
+    }
+  });
+
+  it("the embedded engine runs the app as a member of ora_app after migrating: the same attacks fail there", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ora-embedded-role-"));
+    const engine = await startEmbeddedDatabase(join(dir, "pglite"));
+    try {
+      const owner = openDatabase(engine.url, { max: 2 });
+      assert.equal((await prepareSchema(owner, undefined)).canMigrate, true);
+      await owner.close();
+      await engine.runAsApp();
+      const app = openDatabase(engine.url, { max: 1 });
+      try {
+        const role = await prepareSchema(app, undefined);
+        assert.deepEqual(role, { name: EMBEDDED_APP_ROLE, canDefeatAudit: false, canMigrate: false });
+        await app.sql`insert into audit_log (actor_type, actor_id, action, target) values ('system', 'x', 'test.row', 't')`;
+        for (const attack of [
+          "truncate audit_log",
+          "alter table audit_log disable trigger all",
+          "set session_replication_role = replica",
+          "update audit_log set action = 'x'",
+          "delete from audit_log",
+        ])
+          await assert.rejects(app.sql.unsafe(attack), /permission denied|must be owner|append-only/, attack);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await engine.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

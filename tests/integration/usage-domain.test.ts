@@ -16,14 +16,25 @@ import { DomainError } from "../../lib/domain/errors";
 const A_OK = { path: "/api/v1/ticker/AAPL/summary", id: "GET /api/v1/ticker/{symbol}/summary" };
 const A_404 = { path: "/api/v1/ticker/ZZZZZ/summary", id: "GET /api/v1/ticker/{symbol}/summary" };
 const B_OK = { path: "/api/v1/data/yield-curve", id: "GET /api/v1/data/yield-curve" };
+// A key-shaped value and a secret-named parameter in the query: the log keeps neither.
+const A_SECRET = {
+  path: "/api/v1/options-flow?symbol=msft&api_key=hunter2&note=svc_test_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+  id: "GET /api/v1/options-flow",
+};
 
 interface Made {
   key: "k1" | "k2";
   endpointId: string;
+  path: string;
   family: "A" | "B";
   status: number;
   requestId: string;
   rateLimit: string | null;
+  ratePolicy: string | null;
+  burstRemaining: string | null;
+  burstLimit: string | null;
+  /** The body's length in bytes as received. */
+  bytes: number;
 }
 
 let t: TestDatabase;
@@ -39,14 +50,20 @@ const classOf = (s: number): StatusClass => (s >= 200 && s < 300 ? "2xx" : s ===
 async function call(which: "k1" | "k2", target: { path: string; id: string }, family: "A" | "B") {
   const key = which === "k1" ? first.key : second.key;
   const res = await fetch(server.baseUrl + target.path, { headers: { authorization: `Bearer ${key}` } });
-  await res.text();
+  const body = new Uint8Array(await res.arrayBuffer());
+  assert.equal(typeof JSON.parse(new TextDecoder().decode(body)), "object", "a JSON object, not a JSON string");
   made.push({
     key: which,
     endpointId: target.id,
+    path: target.path,
     family,
     status: res.status,
     requestId: res.headers.get("x-request-id")!,
     rateLimit: res.headers.get("ratelimit"),
+    ratePolicy: res.headers.get("ratelimit-policy"),
+    burstRemaining: res.headers.get("x-ratelimit-remaining"),
+    burstLimit: res.headers.get("x-ratelimit-limit"),
+    bytes: body.byteLength,
   });
 }
 
@@ -59,6 +76,8 @@ function tally(rows: { endpointId: string; statusClass: string; calls: number }[
 
 /** Remaining quota units in the second policy of an IETF RateLimit header: `"minute";r=7;t=42, "month";r=93;t=…`. */
 const quotaRemaining = (header: string) => Number(/"(?:month|day)";r=(\d+)/.exec(header)![1]);
+/** The quota's limit in the second policy of a RateLimit-Policy header: `"minute";q=5;w=60, "day";q=100;w=86400`. */
+const quotaLimit = (header: string) => Number(/"(?:month|day)";q=(\d+)/.exec(header)![1]);
 
 describe("usage domain functions match the gateway's metering", () => {
   before(async () => {
@@ -73,6 +92,7 @@ describe("usage domain functions match the gateway's metering", () => {
     for (let i = 0; i < 3; i++) await call("k1", A_OK, "A");
     await call("k1", A_404, "A");
     await call("k2", A_OK, "A");
+    await call("k2", A_SECRET, "A");
     // Family B on Sandbox allows 5 calls a minute: keep calling until the burst limit answers 429 (bounded).
     for (let i = 0; i < 20 && !made.some((m) => m.status === 429); i++) await call("k1", B_OK, "B");
     await fetch(`${server.baseUrl}/api/v1/health`); // never metered
@@ -118,26 +138,46 @@ describe("usage domain functions match the gateway's metering", () => {
     assert.deepEqual(tally(today), tally(expected));
   });
 
-  it("quota gauges are the gateway's counters: used = limit − the RateLimit header's remaining", async () => {
+  it("quota is the account's per environment, as the RateLimit header says; each key's share adds up to it", async () => {
     const s = await usageSummary(t.db, first.accountId);
-    const k1 = s.quotas.find((q) => q.keyId === first.keyId)!;
-    const k2 = s.quotas.find((q) => q.keyId === second.id)!;
-    assert.equal(k1.plan, "sandbox");
+    assert.equal(s.quotas.length, 1, "test keys only: one environment");
+    const [test] = s.quotas;
+    assert.equal(test.env, "test");
+    assert.equal(test.plan, "sandbox");
     assert.deepEqual(
-      [k1.familyA.window, k1.familyA.limit, k1.familyB.window, k1.familyB.limit],
+      [test.familyA.window, test.familyA.limit, test.familyB.window, test.familyB.limit],
       ["month", 100, "day", 100],
     );
-    const ok = (key: string, family: string) =>
-      made.filter((m) => m.key === key && m.family === family && m.status === 200).length;
-    assert.equal(k1.familyA.used, ok("k1", "A"));
-    assert.equal(k1.familyB.used, ok("k1", "B"));
-    assert.equal(k2.familyA.used, 1);
-    assert.equal(k2.familyB.used, 0);
-    const lastA = made.filter((m) => m.key === "k1" && m.family === "A").at(-1)!;
-    assert.equal(k1.familyA.used, 100 - quotaRemaining(lastA.rateLimit!));
-    const lastB = made.filter((m) => m.key === "k1" && m.family === "B").at(-1)!;
-    assert.equal(k1.familyB.used, 100 - quotaRemaining(lastB.rateLimit!));
-    assert.equal(k1.familyA.windowStart, `${dayAtStart.slice(0, 8)}01T00:00:00.000Z`);
+    const ok = (family: string, key?: string) =>
+      made.filter((m) => (key === undefined || m.key === key) && m.family === family && m.status === 200).length;
+    // Both keys' 2xx count against the one quota; the last response of either key tells the same use.
+    assert.equal(test.familyA.used, ok("A"));
+    assert.equal(test.familyB.used, ok("B"));
+    const lastA = made.filter((m) => m.family === "A").at(-1)!;
+    assert.equal(test.familyA.used, 100 - quotaRemaining(lastA.rateLimit!));
+    const lastB = made.filter((m) => m.family === "B").at(-1)!;
+    assert.equal(test.familyB.used, 100 - quotaRemaining(lastB.rateLimit!));
+    assert.equal(test.familyA.windowStart, `${dayAtStart.slice(0, 8)}01T00:00:00.000Z`);
+
+    const k1 = s.keyCalls.find((k) => k.keyId === first.keyId)!;
+    const k2 = s.keyCalls.find((k) => k.keyId === second.id)!;
+    assert.deepEqual([k1.quotaA, k1.quotaB, k2.quotaA, k2.quotaB], [ok("A", "k1"), ok("B", "k1"), ok("A", "k2"), 0]);
+    assert.equal(k1.quotaA + k2.quotaA, test.familyA.used);
+    const calls = (key: string) => made.filter((m) => m.key === key).length;
+    assert.deepEqual([k1.today, k1.month, k2.today, k2.month], [calls("k1"), calls("k1"), calls("k2"), calls("k2")]);
+    assert.deepEqual(
+      s.keyCalls.map((k) => k.keyId),
+      [first.keyId, second.id],
+      "busiest key first",
+    );
+  });
+
+  it("the RateLimit header's partition keys say so: one quota partition for both keys, a burst partition per key", () => {
+    const pks = (m: Made) => [...m.rateLimit!.matchAll(/;pk=:([^:]+):/g)].map((x) => x[1]);
+    const a1 = made.find((m) => m.key === "k1" && m.family === "A" && m.status === 200)!;
+    const a2 = made.find((m) => m.key === "k2" && m.family === "A" && m.status === 200)!;
+    assert.equal(pks(a1)[1], pks(a2)[1]);
+    assert.notEqual(pks(a1)[0], pks(a2)[0]);
   });
 
   it("429 gauge counts the rate_limit_exceeded answers, and every call in the same windows", async () => {
@@ -168,28 +208,97 @@ describe("usage domain functions match the gateway's metering", () => {
     for (const e of all) {
       const m = byId.get(e.requestId)!;
       assert.equal(e.status, m.status);
-      assert.equal(`${e.method} ${e.path}`, m.endpointId);
+      assert.equal(`${e.method} ${e.route}`, m.endpointId);
+      assert.ok(e.pathKept);
+      if (m.path !== A_SECRET.path) assert.equal(e.path, m.path, "the requested path, not the route template");
       assert.equal(e.keyPrefix, (m.key === "k1" ? first.key : second.key).slice(0, e.keyPrefix.length));
       assert.ok(e.keyPrefix.length < 16, "a prefix, never the key");
       if (m.status === 429) assert.equal(e.errorCode, "rate_limit_exceeded");
     }
   });
 
+  it("each log entry keeps the answer's size and the rate-limit state its headers told the client", async () => {
+    const { entries } = await requestLog(t.db, first.accountId, { limit: 100 });
+    assert.equal(entries.length, made.length);
+    const byId = new Map(made.map((m) => [m.requestId, m]));
+    for (const e of entries) {
+      const m = byId.get(e.requestId)!;
+      assert.ok(m.bytes > 0);
+      assert.equal(e.responseBytes, m.bytes, `${m.path} ${m.status}: the body's byte length`);
+      assert.ok(
+        m.rateLimit && m.ratePolicy && m.burstRemaining && m.burstLimit,
+        "every metered answer had the headers",
+      );
+      assert.deepEqual(e.rateLimit, {
+        burstRemaining: Number(m.burstRemaining),
+        burstLimit: Number(m.burstLimit),
+        quotaRemaining: quotaRemaining(m.rateLimit),
+        quotaLimit: quotaLimit(m.ratePolicy),
+      });
+    }
+    // Hand-checked: Sandbox family B allows 5 calls a minute per key, so within one UTC minute k1's family B calls said
+    // 4, 3, 2, 1, 0 left, and the 429 that followed 0 of 5.
+    const b = entries.filter((e) => e.route === B_OK.path).reverse();
+    const seen = new Map<string, number>();
+    for (const e of b) {
+      const minute = e.time.slice(0, 16);
+      const before = seen.get(minute) ?? 0;
+      seen.set(minute, before + 1);
+      assert.equal(e.rateLimit?.burstRemaining, Math.max(0, 4 - before), e.time);
+    }
+    assert.ok(b.every((e) => e.rateLimit?.burstLimit === 5));
+    const refused = b.at(-1)!;
+    assert.equal(refused.status, 429);
+    assert.equal(refused.rateLimit?.burstRemaining, 0);
+  });
+
   it("request log filters: key, route, status class and time range", async () => {
     const byKey = await requestLog(t.db, first.accountId, { keyId: second.id });
     assert.deepEqual(
       byKey.entries.map((e) => e.requestId),
-      made.filter((m) => m.key === "k2").map((m) => m.requestId),
+      made
+        .filter((m) => m.key === "k2")
+        .map((m) => m.requestId)
+        .reverse(), // newest first
     );
-    const limited = await requestLog(t.db, first.accountId, { statusClass: "429" });
+    const limited = await requestLog(t.db, first.accountId, { status: "429" });
     assert.equal(limited.entries.length, made.filter((m) => m.status === 429).length);
-    const b = await requestLog(t.db, first.accountId, { endpointId: B_OK.id, statusClass: "2xx" });
+    const b = await requestLog(t.db, first.accountId, { endpointId: B_OK.id, status: "2xx" });
     assert.equal(b.entries.length, made.filter((m) => m.endpointId === B_OK.id && m.status === 200).length);
     const past = await requestLog(t.db, first.accountId, {
       from: new Date(Date.now() - 3 * 86_400_000),
       to: new Date(Date.now() - 2 * 86_400_000),
     });
     assert.equal(past.entries.length, 0);
+
+    const notFound = await requestLog(t.db, first.accountId, { status: "404" });
+    assert.deepEqual(
+      notFound.entries.map((e) => e.path),
+      [A_404.path],
+    );
+    const byCode = await requestLog(t.db, first.accountId, { errorCode: "rate_limit_exceeded" });
+    assert.equal(byCode.entries.length, made.filter((m) => m.status === 429).length);
+    assert.equal((await requestLog(t.db, first.accountId, { errorCode: "symbol_not_found" })).entries.length, 1);
+  });
+
+  it("the symbol filter finds a symbol in its path segment or its symbol= value, in any case", async () => {
+    const paths = async (symbol: string) =>
+      (await requestLog(t.db, first.accountId, { symbol })).entries.map((e) => e.path);
+    const aapl = made.filter((m) => m.path === A_OK.path).length;
+    assert.equal((await paths("aapl")).length, aapl);
+    assert.ok((await paths("AAPL")).every((p) => p === A_OK.path));
+    assert.deepEqual(await paths("zzzzz"), [A_404.path]);
+    assert.equal((await paths("MSFT")).length, 1, "symbol=msft in the query");
+    // Words of the path that are not its symbol are not symbols: /api/v1/ticker/…, /api/v1/data/yield-curve.
+    for (const word of ["TICKER", "API", "DATA", "V"]) assert.deepEqual(await paths(word), [], word);
+  });
+
+  it("the log keeps the path without query secrets", async () => {
+    const [entry] = (await requestLog(t.db, first.accountId, { endpointId: A_SECRET.id })).entries;
+    assert.equal(entry.path, "/api/v1/options-flow?symbol=msft&api_key=REDACTED&note=svc_test_REDACTED");
+    const [{ n }] =
+      await t.sql`select count(*)::int as n from usage_events where path like '%hunter2%' or path like '%AAAAAAAAAA%'`;
+    assert.equal(n, 0);
   });
 
   it("another account sees none of it, and cannot filter by the first account's key", async () => {
@@ -199,9 +308,10 @@ describe("usage domain functions match the gateway's metering", () => {
       1,
     );
     assert.deepEqual(
-      s.quotas.map((q) => q.keyId),
+      s.keyCalls.map((k) => k.keyId),
       [other.keyId],
     );
+    assert.equal(s.quotas[0].familyA.used, 1, "the other account's quota holds only its own call");
     const log = await requestLog(t.db, other.accountId);
     assert.equal(log.entries.length, 1);
     await assert.rejects(
@@ -223,5 +333,11 @@ describe("usage domain functions match the gateway's metering", () => {
       field("from"),
     );
     await assert.rejects(requestLog(t.db, first.accountId, { limit: 0 }), field("limit"));
+    for (const status of ["3xx", "600", "99", "2XX", "20", "abc"])
+      await assert.rejects(requestLog(t.db, first.accountId, { status }), field("status"), status);
+    for (const errorCode of ["Not_Found", "x y", "a'b", ""])
+      await assert.rejects(requestLog(t.db, first.accountId, { errorCode }), field("error_code"), errorCode);
+    for (const symbol of ["AAPL1", "A'B", "TOOLONGX", "", "BRK.BBB"])
+      await assert.rejects(requestLog(t.db, first.accountId, { symbol }), field("symbol"), symbol);
   });
 });

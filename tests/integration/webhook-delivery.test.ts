@@ -19,6 +19,9 @@ import { produceEvents } from "../../lib/webhooks/producer";
 import { RETRY_DELAYS_MS, MAX_ATTEMPTS } from "../../lib/webhooks/schedule";
 import type { SymbolState } from "../../lib/webhooks/events";
 import { DISCLAIMER } from "../../lib/contract/disclaimer";
+import { systemActor } from "../../lib/domain/audit";
+
+const T = systemActor("test");
 
 describe("webhook delivery (domain functions, outbox, worker)", () => {
   let t: TestDatabase;
@@ -44,6 +47,7 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
         symbols: ["AAPL"],
         ...input,
       },
+      T,
     );
     receiver?.secrets.push(w.signingSecret);
     return { accountId: a.accountId, webhookId: w.webhookId, secret: w.signingSecret };
@@ -61,7 +65,7 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
     const h = await hookFor(r);
     const clock = manualClock();
     const w = worker(clock);
-    const eventId = await sendTestEvent(t, h.accountId, h.webhookId, clock.now());
+    const eventId = await sendTestEvent(t, h.accountId, h.webhookId, T, clock.now());
     assert.match(eventId!, /^msg_[0-9a-f]{24}$/);
     assert.equal(await w.runOnce(), 1);
     assert.equal(await w.runOnce(), 0, "nothing left to deliver");
@@ -90,7 +94,7 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
     const start = new Date();
     const clock = manualClock(start);
     const w = worker(clock);
-    const eventId = await sendTestEvent(t, h.accountId, h.webhookId, clock.now());
+    const eventId = await sendTestEvent(t, h.accountId, h.webhookId, T, clock.now());
     assert.equal(await w.runOnce(), 1);
     for (const delay of RETRY_DELAYS_MS) {
       clock.advance(delay - 1);
@@ -125,16 +129,16 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
     const h = await hookFor(r);
     const clock = manualClock();
     const w = worker(clock);
-    await sendTestEvent(t, h.accountId, h.webhookId, clock.now());
+    await sendTestEvent(t, h.accountId, h.webhookId, T, clock.now());
     await w.runOnce();
     const [hook] = await listWebhooks(t.db, h.accountId);
     assert.equal(hook.status, "disabled");
     assert.match(hook.disabledReason!, /410/);
     clock.advance(RETRY_DELAYS_MS[0]);
     assert.equal(await w.runOnce(), 0, "a disabled webhook gets no attempt");
-    await assert.rejects(() => setWebhookStatus(t, h.accountId, h.webhookId, "paused"), /re-enabled/);
+    await assert.rejects(() => setWebhookStatus(t, h.accountId, h.webhookId, "paused", T), /re-enabled/);
     gone = false;
-    await setWebhookStatus(t, h.accountId, h.webhookId, "active", clock.now());
+    await setWebhookStatus(t, h.accountId, h.webhookId, "active", T, clock.now());
     assert.equal(await w.runOnce(), 1, "the held delivery goes out on re-enable");
     await w.stop();
     const [again] = await listWebhooks(t.db, h.accountId);
@@ -149,7 +153,7 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
     const clock = manualClock();
     const w = worker(clock);
     for (let day = 0; day <= 5; day++) {
-      await sendTestEvent(t, h.accountId, h.webhookId, clock.now());
+      await sendTestEvent(t, h.accountId, h.webhookId, T, clock.now());
       await w.runOnce();
       const [hook] = await listWebhooks(t.db, h.accountId);
       assert.equal(hook.status, day < 5 ? "active" : "disabled", `day ${day}`);
@@ -164,16 +168,16 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
     const h = await hookFor(r);
     const clock = manualClock();
     const w = worker(clock);
-    const e1 = await sendTestEvent(t, h.accountId, h.webhookId, clock.now());
-    await setWebhookStatus(t, h.accountId, h.webhookId, "paused", clock.now());
+    const e1 = await sendTestEvent(t, h.accountId, h.webhookId, T, clock.now());
+    await setWebhookStatus(t, h.accountId, h.webhookId, "paused", T, clock.now());
     assert.equal((await listWebhooks(t.db, h.accountId))[0].status, "paused");
     assert.equal(await w.runOnce(), 0);
-    await assert.rejects(() => sendTestEvent(t, h.accountId, h.webhookId, clock.now()), /paused/);
-    await setWebhookStatus(t, h.accountId, h.webhookId, "active", clock.now());
+    await assert.rejects(() => sendTestEvent(t, h.accountId, h.webhookId, T, clock.now()), /paused/);
+    await setWebhookStatus(t, h.accountId, h.webhookId, "active", T, clock.now());
     assert.equal(await w.runOnce(), 1);
     assert.equal(r.received[0].id, e1);
-    await sendTestEvent(t, h.accountId, h.webhookId, clock.now());
-    await deleteWebhook(t.db, h.accountId, h.webhookId);
+    await sendTestEvent(t, h.accountId, h.webhookId, T, clock.now());
+    await deleteWebhook(t.db, h.accountId, h.webhookId, T);
     assert.equal(await w.runOnce(), 0);
     await w.stop();
     const [row] =
@@ -190,10 +194,10 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
     const h = await hookFor(null);
     const other = await accountWithKey(t.db, { plan: "pro", env: "live" });
     assert.equal(await listDeliveries(t, other.accountId, h.webhookId), null);
-    assert.equal(await sendTestEvent(t, other.accountId, h.webhookId), null);
-    assert.equal(await setWebhookStatus(t, other.accountId, h.webhookId, "paused"), null);
-    assert.equal(await rotateWebhookSecret(t, other.accountId, h.webhookId), null);
-    assert.equal(await replayRange(t, other.accountId, h.webhookId, new Date(0), new Date(1000)), null);
+    assert.equal(await sendTestEvent(t, other.accountId, h.webhookId, T), null);
+    assert.equal(await setWebhookStatus(t, other.accountId, h.webhookId, "paused", T), null);
+    assert.equal(await rotateWebhookSecret(t, other.accountId, h.webhookId, T), null);
+    assert.equal(await replayRange(t, other.accountId, h.webhookId, new Date(0), new Date(1000), T), null);
     assert.equal((await listWebhooks(t.db, h.accountId))[0].status, "active");
     const listed = JSON.stringify(await listWebhooks(t.db, h.accountId));
     assert.ok(!listed.includes(h.secret) && !listed.includes("whsec_"), "no secret in any listing");
@@ -204,12 +208,12 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
     const h = await hookFor(r);
     const clock = manualClock(new Date(Date.now() - 3_600_000));
     const w = worker(clock);
-    const first = (await sendTestEvent(t, h.accountId, h.webhookId, clock.now()))!;
+    const first = (await sendTestEvent(t, h.accountId, h.webhookId, T, clock.now()))!;
     clock.advance(60_000);
-    const second = (await sendTestEvent(t, h.accountId, h.webhookId, clock.now()))!;
+    const second = (await sendTestEvent(t, h.accountId, h.webhookId, T, clock.now()))!;
     await w.runOnce();
-    assert.equal(await replayEvent(t, h.accountId, h.webhookId, first, clock.now()), true);
-    assert.equal(await replayEvent(t, h.accountId, h.webhookId, "msg_000000000000000000000000", clock.now()), false);
+    assert.equal(await replayEvent(t, h.accountId, h.webhookId, first, T, clock.now()), true);
+    assert.equal(await replayEvent(t, h.accountId, h.webhookId, "msg_000000000000000000000000", T, clock.now()), false);
     await w.runOnce();
     assert.deepEqual(
       r.received.map((x) => x.id),
@@ -217,7 +221,7 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
     );
     const from = new Date(clock.now().getTime() - 120_000);
     assert.equal(
-      await replayRange(t, h.accountId, h.webhookId, from, new Date(clock.now().getTime() + 1), clock.now()),
+      await replayRange(t, h.accountId, h.webhookId, from, new Date(clock.now().getTime() + 1), T, clock.now()),
       2,
     );
     await w.runOnce();
@@ -228,7 +232,7 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
         .sort(),
       [first, second].sort(),
     );
-    await assert.rejects(() => replayRange(t, h.accountId, h.webhookId, clock.now(), from), /before/);
+    await assert.rejects(() => replayRange(t, h.accountId, h.webhookId, clock.now(), from, T), /before/);
     await w.stop();
     const deliveries = (await listDeliveries(t, h.accountId, h.webhookId))!;
     const firstDelivery = deliveries.find((d) => d.eventId === first)!;
@@ -240,19 +244,19 @@ describe("webhook delivery (domain functions, outbox, worker)", () => {
     const r = await receiver();
     const h = await hookFor(r);
     const clock = manualClock();
-    const rotated = (await rotateWebhookSecret(t, h.accountId, h.webhookId, clock.now()))!;
+    const rotated = (await rotateWebhookSecret(t, h.accountId, h.webhookId, T, clock.now()))!;
     assert.match(rotated.signingSecret, /^whsec_/);
     assert.notEqual(rotated.signingSecret, h.secret);
     assert.equal(new Date(rotated.previousSecretExpiresAt).getTime() - clock.now().getTime(), 24 * 3_600_000);
     r.secrets.push(rotated.signingSecret);
     const w = worker(clock);
-    await sendTestEvent(t, h.accountId, h.webhookId, clock.now());
+    await sendTestEvent(t, h.accountId, h.webhookId, T, clock.now());
     await w.runOnce();
     assert.equal(r.received[0].signature.split(" ").length, 2);
     assert.deepEqual(r.received[0].verifiedBy, [0, 1], "old and new secret each verify");
     clock.advance(24 * 3_600_000 + 1);
     // standardwebhooks checks the timestamp against the real clock, so compare signatures by count and by the new key only.
-    await sendTestEvent(t, h.accountId, h.webhookId, clock.now());
+    await sendTestEvent(t, h.accountId, h.webhookId, T, clock.now());
     await w.runOnce();
     await w.stop();
     assert.equal(r.received[1].signature.split(" ").length, 1, "the previous secret no longer signs");

@@ -4,6 +4,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { systemActor } from "../../lib/domain/audit";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,6 +49,7 @@ test("two workers on PGlite share 200 deliveries, each delivered once", async ()
     db.db,
     { accountId: a.accountId, keyId: a.keyId, env: "live" },
     { url: r.url, events: ["no_trade.decision_changed"], symbols: ["AAPL"] },
+    systemActor("test"),
   );
   r.secrets.push(w.signingSecret);
   const now = new Date();

@@ -4,6 +4,7 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { systemActor } from "../../lib/domain/audit";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
@@ -54,6 +55,7 @@ describe("webhook events from analytics recomputes", () => {
           symbols: ["AAPL"],
           ivRankAbove: 0,
         },
+        systemActor("test"),
       );
       r.secrets.push(w.signingSecret);
       hooks.push(w);

@@ -5,6 +5,7 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { systemActor } from "../../lib/domain/audit";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
@@ -48,6 +49,7 @@ describe("webhooks across server processes", () => {
       t.db,
       { accountId: a.accountId, keyId: a.keyId, env: "live" },
       { url, events: ["no_trade.decision_changed"], symbols: ["AAPL"] },
+      systemActor("test"),
     );
   }
   /** Queues n events for the webhook's subscription straight into the outbox, as the event producer does. */

@@ -21,10 +21,33 @@ function peizerPratt(z: number, n: number): number {
 
 /** American (or, with american = false, European) price from an n-step Leisen–Reimer tree; n is made odd. */
 export function leisenReimer(i: TreeInput, steps = 5001, american = true): number {
+  return tree(i, steps, american, () => 0);
+}
+
+/**
+ * American price under the escrowed-dividend model from an n-step Leisen–Reimer tree: the tree carries the spot less
+ * the present value of the cash dividends still to go ex before expiry (S* = S − Σ D·e^(−r·t_D) at t = 0, growing at
+ * r − q), and exercise at a node pays the cum-dividend spot S*(t) + Σ_{t_D > t} D·e^(−r(t_D − t)) against the strike.
+ * Every node may exercise, so calls exercised before an ex-date and puts whose exercise value is cut by the dividends
+ * still to come are valued under the model at the tree's own resolution (not through a correction, as in production).
+ */
+export function leisenReimerCash(
+  i: TreeInput & { dividends: readonly { years: number; amount: number }[] },
+  steps = 5001,
+): number {
+  const divs = i.dividends.filter((d) => d.years > 0 && d.years <= i.years && d.amount > 0);
+  const pvAt = (t: number) =>
+    divs.reduce((s, d) => (d.years > t ? s + d.amount * Math.exp(-i.rate * (d.years - t)) : s), 0);
+  return tree(i, steps, true, pvAt);
+}
+
+/** The tree on S* = spot − pvAt(0); exercise at time t pays against S*(t) + pvAt(t). */
+function tree(i: TreeInput, steps: number, american: boolean, pvAt: (t: number) => number): number {
   const n = steps % 2 === 0 ? steps + 1 : steps;
-  const { spot: S, strike: K, years: T, rate: r, dividendYield: q, vol: v } = i;
+  const { strike: K, years: T, rate: r, dividendYield: q, vol: v } = i;
+  const S0 = i.spot - pvAt(0);
   const dt = T / n;
-  const d1 = (Math.log(S / K) + (r - q + 0.5 * v * v) * T) / (v * Math.sqrt(T));
+  const d1 = (Math.log(S0 / K) + (r - q + 0.5 * v * v) * T) / (v * Math.sqrt(T));
   const d2 = d1 - v * Math.sqrt(T);
   const p = peizerPratt(d2, n);
   const pBar = peizerPratt(d1, n);
@@ -37,16 +60,17 @@ export function leisenReimer(i: TreeInput, steps = 5001, american = true): numbe
   const sign = i.right === "C" ? 1 : -1;
   const values = new Float64Array(n + 1);
   const ratio = u / d;
-  let s = S * d ** n;
+  let s = S0 * d ** n;
   for (let j = 0; j <= n; j++) {
     values[j] = Math.max(sign * (s - K), 0);
     s *= ratio;
   }
   for (let step = n - 1; step >= 0; step--) {
-    let node = S * d ** step;
+    const pv = pvAt(step * dt);
+    let node = S0 * d ** step;
     for (let j = 0; j <= step; j++) {
       const cont = pd * values[j] + pu * values[j + 1];
-      values[j] = american ? Math.max(cont, sign * (node - K)) : cont;
+      values[j] = american ? Math.max(cont, sign * (node + pv - K)) : cont;
       node *= ratio;
     }
   }

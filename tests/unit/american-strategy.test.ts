@@ -6,7 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { buildStrategyOutput, type StrategyContext } from "../../lib/analytics/strategy";
-import { yearFraction } from "../../lib/analytics/vol-surface";
+import { cashDividendsBefore, yearFraction } from "../../lib/analytics/vol-surface";
+import { americanPrice } from "../../lib/analytics/american";
 import type { OptionQuote } from "../../lib/analytics/types";
 import { leisenReimer } from "./american-reference";
 
@@ -58,4 +59,34 @@ test("audit: long put K=130, 102 days, American: leg IV 30 %, delta −1, no veg
   const euro = buildStrategyOutput(req, ctx({})).output.legs[0];
   assert.ok(euro.iv !== null && euro.iv > 0.4, `european iv ${euro.iv}`);
   assert.ok(euro.delta > -0.9);
+});
+
+test("cash dividends: a research-output leg on a dividend payer reads the vol its chain was priced at", () => {
+  // Two $1 dividends go ex before the expiry (00:00 New York of each ex-date); the chain is priced with them at 30 %.
+  const dividends = [
+    { symbol: "ACME", exDate: "2026-12-10", amount: 1 },
+    { symbol: "ACME", exDate: "2027-02-10", amount: 1 },
+  ];
+  const cash = cashDividendsBefore(dividends, AS_OF, years);
+  assert.equal(cash.length, 2);
+  const quotes = chain().map((q) => {
+    const mid = americanPrice({
+      spot: 100,
+      strike: q.strike,
+      years,
+      rate: 0.045,
+      dividendYield: 0,
+      vol: 0.3,
+      right: q.right,
+      cashDividends: cash,
+    });
+    return { ...q, bid: mid, ask: mid };
+  });
+  const req = { strategy: "long_call" as const, symbol: "ACME", expiry: EXPIRY, strikes: [105], quantity: 1 };
+  const leg = buildStrategyOutput(req, ctx({ chain: quotes, exerciseStyle: "american", cashDividends: dividends }))
+    .output.legs[0];
+  assert.ok(leg.iv !== null && Math.abs(leg.iv - 0.3) <= 0.0005, `leg iv ${leg.iv}`);
+  // Without the dividends the same mid reads a different vol.
+  const without = buildStrategyOutput(req, ctx({ chain: quotes, exerciseStyle: "american" })).output.legs[0];
+  assert.ok(without.iv !== null && Math.abs(without.iv - 0.3) > 0.005, `iv without dividends ${without.iv}`);
 });

@@ -5,10 +5,10 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { americanGreeks, americanImpliedVol, americanPrice } from "../../lib/analytics/american";
+import { americanGreeks, americanImpliedVol, americanPrice, exerciseValue } from "../../lib/analytics/american";
 import { bsmPrice } from "../../lib/analytics/bsm";
 import { impliedVol } from "../../lib/analytics/iv";
-import { leisenReimer, type TreeInput } from "./american-reference";
+import { leisenReimer, leisenReimerCash, type TreeInput } from "./american-reference";
 
 const STEPS = 5001;
 
@@ -148,4 +148,66 @@ test("cash dividends: a call with a large dividend before expiry is worth at lea
   assert.ok(withDiv > european, "early exercise adds value");
   assert.ok(withDiv >= 10);
   assert.ok(Math.abs(americanImpliedVol(withDiv, { ...c, cashDividends: [{ years: 0.1, amount: 5 }] })! - 0.25) < 1e-4);
+});
+
+/** Quarterly cash dividends (0.25–1.25 % of spot each, the first within a quarter) on a seeded sample of the grid. */
+function cashSample(): (TreeInput & { dividends: { years: number; amount: number }[] })[] {
+  const next = rng(2101);
+  return Array.from({ length: 12 }, () => {
+    const years = Math.exp(Math.log(1 / 365) + next() * Math.log(730));
+    const first = 0.25 * next();
+    const amount = 0.25 + next();
+    return {
+      spot: 100,
+      strike: 100 * (0.5 + next()),
+      years,
+      rate: 0.045,
+      dividendYield: 0.01 * next(),
+      vol: 0.1 + 1.4 * next(),
+      right: next() < 0.5 ? "P" : "C",
+      dividends: [0, 0.25, 0.5, 0.75, 1, 1.25, 1.5, 1.75].map((o) => ({ years: first + o, amount })),
+    };
+  });
+}
+
+/**
+ * The correction lattice has 201 steps, so an ex-date inside a step is resolved to that step: 3e-4 of spot is the
+ * tested bound with cash dividends (the worst sampled case is an ex-date 1.3 hours before expiry).
+ */
+const CASH_TOLERANCE = 3e-4;
+
+test("cash dividends: prices within 3e-4 of spot of a 5,001-step escrowed-dividend Leisen–Reimer tree", () => {
+  for (const c of cashSample()) {
+    const { dividends, ...rest } = c;
+    const ref = leisenReimerCash(c, STEPS);
+    const got = americanPrice({ ...rest, cashDividends: dividends });
+    assert.ok(Math.abs(got - ref) <= CASH_TOLERANCE * c.spot, `${JSON.stringify(c)}: ${got} vs tree ${ref}`);
+  }
+});
+
+test("cash dividends: the implied vol of the tree's price is the tree's vol within 0.05 vol points", () => {
+  let solved = 0;
+  for (const c of cashSample()) {
+    const { dividends, vol, ...rest } = c;
+    const ref = leisenReimerCash(c, STEPS);
+    // Vol-sensitive cases: near the money with a time value of at least 5 cents.
+    if (Math.abs(c.strike / c.spot - 1) > 0.3 || !(ref - exerciseValue(c) > 0.05)) continue;
+    const iv = americanImpliedVol(ref, { ...rest, cashDividends: dividends });
+    assert.ok(iv !== null && Math.abs(iv - vol) <= 0.0005, `${JSON.stringify(c)}: iv ${iv}`);
+    solved++;
+  }
+  assert.ok(solved >= 4, `only ${solved} cases`);
+});
+
+test("cash dividends: the audit's deep in-the-money put is worth its tree value, not the strike less the escrowed spot", () => {
+  // Exercising now pays K − S = 30; the old escrowed shortcut paid K − (S − PV(D)) ≈ 31.
+  const c = { spot: 100, strike: 130, years: 0.5, rate: 0.045, dividendYield: 0, vol: 0.15, right: "P" as const };
+  const dividends = [
+    { years: 0.05, amount: 1 },
+    { years: 0.3, amount: 1 },
+  ];
+  const ref = leisenReimerCash({ ...c, dividends }, STEPS);
+  const got = americanPrice({ ...c, cashDividends: dividends });
+  assert.ok(Math.abs(got - ref) <= CASH_TOLERANCE * 100, `${got} vs tree ${ref}`);
+  assert.ok(got < 30.9, "not the escrowed shortcut's K − S*");
 });

@@ -7,33 +7,14 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { codeSamples, operationIdFor, type SampleParams } from "../../clients/snippets";
+import { OPERATION_EXAMPLES } from "../../clients/snippets/examples";
 import { OPERATIONS, type OperationId } from "../../clients/typescript/src/generated/operations";
 import { buildRequest } from "../../clients/typescript/src/client";
+import { buildOpenApi } from "../../lib/api/openapi";
+import { allRoutes } from "../../lib/api/routes";
+import { playgroundOperations, sampleParams } from "../../lib/portal/playground-operations";
 
-const WH = "wh_0123456789abcdef01234567";
-const EXAMPLES: Record<OperationId, SampleParams> = {
-  getTickerSummary: { symbol: "AAPL" },
-  getSignalScore: { symbol: "MSFT" },
-  listOptionsFlow: { symbol: "AAPL", min_premium: 50000 },
-  getSymbolSummary: { ticker: "AAPL" },
-  getNoTrade: { ticker: "TSLA" },
-  getYieldCurve: {},
-  getMarketSentiment: {},
-  getWatchlistRanking: { symbols: "AAPL,MSFT" },
-  createOutput: { symbol: "AAPL", strategy: "long_call", expiry: "2026-12-18", strikes: [200] },
-  listSymbols: {},
-  listExpiries: { symbol: "AAPL" },
-  createAlert: { url: "https://example.com/h", events: ["no_trade.decision_changed"], symbols: ["AAPL"] },
-  listAlerts: {},
-  getAlert: { webhookId: WH },
-  updateAlert: { webhookId: WH, status: "paused" },
-  deleteAlert: { webhookId: WH },
-  testAlert: { webhookId: WH },
-  listAlertDeliveries: { webhookId: WH, limit: 20 },
-  replayAlert: { webhookId: WH, from: "2026-11-20T00:00:00Z", to: "2026-11-21T00:00:00Z" },
-  rotateAlertSecret: { webhookId: WH },
-  getHealth: {},
-};
+const EXAMPLES = OPERATION_EXAMPLES;
 
 test("curl sends the client's URL and body; the key stays in the environment", () => {
   for (const id of Object.keys(OPERATIONS) as OperationId[]) {
@@ -48,6 +29,25 @@ test("curl sends the client's URL and body; the key stays in the environment", (
   }
 });
 
+/** The playground's samples: path and query values as its form holds them (text), mapped by sampleParams. */
+const playground = playgroundOperations(buildOpenApi(allRoutes));
+function fromPlaygroundForm(id: OperationId): SampleParams {
+  const op = OPERATIONS[id];
+  const form = playground.find((o) => o.method === op.method && o.path === op.path);
+  assert.ok(form, `${id} is in the playground`);
+  const text = (names: readonly string[]) =>
+    Object.fromEntries(names.filter((n) => n in EXAMPLES[id]).map((n) => [n, String(EXAMPLES[id][n])]));
+  const body = Object.fromEntries(op.bodyFields.filter((n) => n in EXAMPLES[id]).map((n) => [n, EXAMPLES[id][n]]));
+  return sampleParams(form, { params: text(op.pathParams), query: text(op.queryParams), body });
+}
+
+test("the playground's samples send what the hand-written examples send", () => {
+  for (const id of Object.keys(OPERATIONS) as OperationId[]) {
+    const viaForm = buildRequest("https://h", OPERATIONS[id], fromPlaygroundForm(id));
+    assert.deepEqual(viaForm, buildRequest("https://h", OPERATIONS[id], EXAMPLES[id]), id);
+  }
+});
+
 test("every TypeScript sample compiles against the client; every Python sample calls a real method with real names", () => {
   const pkg = resolve("clients/typescript");
   const dir = mkdtempSync(join(tmpdir(), "orsnippets-"));
@@ -55,14 +55,19 @@ test("every TypeScript sample compiles against the client; every Python sample c
     const files: string[] = [];
     const python: string[] = [];
     for (const id of Object.keys(OPERATIONS) as OperationId[]) {
-      const s = codeSamples(id, EXAMPLES[id], "https://api.example.com");
-      const f = join(dir, `${id}.ts`);
-      writeFileSync(
-        f,
-        `declare const process: { env: Record<string, string | undefined> };\n${s.typescript}\nexport {};\n`,
-      );
-      files.push(f);
-      python.push(s.python);
+      for (const [name, params] of [
+        [id, EXAMPLES[id]],
+        [`${id}.playground`, fromPlaygroundForm(id)],
+      ] as const) {
+        const s = codeSamples(id, params, "https://api.example.com");
+        const f = join(dir, `${name}.ts`);
+        writeFileSync(
+          f,
+          `declare const process: { env: Record<string, string | undefined> };\n${s.typescript}\nexport {};\n`,
+        );
+        files.push(f);
+        python.push(s.python);
+      }
     }
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(

@@ -8,6 +8,7 @@ import {
   type DemoMarket,
 } from "../../lib/market/demo/simulator";
 import { TENORS } from "../../lib/analytics/types";
+import { nyseEarlyCloses } from "../../lib/analytics/exchange-calendar";
 import { impliedVol } from "../../lib/analytics/iv";
 import { marketDay } from "../../lib/market/demo/paths";
 import { sessionsEndingAt, currentSession, DAY_MS } from "../../lib/market/demo/calendar";
@@ -186,10 +187,17 @@ describe("demo market simulator", () => {
     const byDay = new Map<number, number>();
     for (const q of aapl) byDay.set(+q.asOf, (byDay.get(+q.asOf) ?? 0) + 1);
     assert.equal(byDay.size, 252);
+    const early: string[] = [];
     for (const [asOf, n] of byDay) {
       assert.equal(n, 16);
-      assert.equal(new Date(asOf).toISOString().slice(11), "21:00:00.000Z");
+      // At the session close: 21:00 UTC, or 13:00 New York (18:00 UTC in winter) on an NYSE early-close day.
+      const iso = new Date(asOf).toISOString();
+      if (nyseEarlyCloses(Number(iso.slice(0, 4))).has(iso.slice(0, 10))) {
+        early.push(iso);
+        assert.equal(iso.slice(11), "18:00:00.000Z");
+      } else assert.equal(iso.slice(11), "21:00:00.000Z");
     }
+    assert.deepEqual(early, ["2025-12-24T18:00:00.000Z"]); // the window starts in December 2025
     assert.equal(
       generateChainAt(SEED, NOW, ["AAPL"]).filter((q) => q.symbol === "AAPL").length,
       m.chain.filter((q) => q.symbol === "AAPL").length,

@@ -2,19 +2,21 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, request, type Server } from "node:http";
 import { createAdaptorServer } from "@hono/node-server";
-import { createDrain } from "../../lib/server/drain";
+import { drainServer, listenerWith, trackCalls, trackConnections } from "../../lib/server/drain";
 import { failingParts, reportStoreOutcome } from "../../lib/db/store-status";
 
-/** A server whose every call waits on `answer()`, tracked by a drain. */
+/** A server whose every call waits on `answer()`, drained as the standalone server is. */
 async function serverWith(answer: () => Promise<Response>) {
-  const drain = createDrain();
+  const calls = trackCalls();
+  const connections = trackConnections();
   const server = createAdaptorServer({
-    fetch: () => drain.track(answer()),
+    fetch: () => calls.track(answer()),
     createServer: ((options: object, listener: Parameters<typeof createServer>[1]) =>
-      createServer(options, drain.listener(listener as never))) as never,
+      createServer(options, listenerWith(connections, listener as never))) as never,
   }) as Server;
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { drain, server, port: (server.address() as { port: number }).port };
+  const drain = (answerBy: number) => drainServer(server, connections, (by) => calls.settle(by), answerBy);
+  return { drain, calls, port: (server.address() as { port: number }).port };
 }
 
 function get(port: number) {
@@ -30,12 +32,12 @@ function get(port: number) {
 }
 
 test("a call in flight when the drain starts is answered, with Connection: close, and new connections are refused", async () => {
-  const { drain, server, port } = await serverWith(
+  const { drain, port } = await serverWith(
     () => new Promise((r) => setTimeout(() => r(Response.json({ ok: true })), 300)),
   );
   const inFlight = get(port);
   await new Promise((r) => setTimeout(r, 50));
-  const drained = drain.drain(server, Date.now() + 5000);
+  const drained = drain(Date.now() + 5000);
   const answer = await inFlight;
   assert.equal(answer.status, 200);
   assert.equal(answer.connection, "close");
@@ -44,16 +46,16 @@ test("a call in flight when the drain starts is answered, with Connection: close
 });
 
 test("a call still in flight when the grace runs out gets a 503, not a reset", async () => {
-  const { drain, server, port } = await serverWith(() => new Promise<Response>(() => {}));
+  const { drain, calls, port } = await serverWith(() => new Promise<Response>(() => {}));
   const inFlight = get(port);
   await new Promise((r) => setTimeout(r, 50));
   const started = Date.now();
-  await drain.drain(server, Date.now() + 200);
+  await drain(Date.now() + 200);
   const answer = await inFlight;
   assert.ok(Date.now() - started < 2000);
   assert.equal(answer.status, 503);
   assert.equal(JSON.parse(answer.body).error.code, "data_source_unavailable");
-  assert.equal(drain.inFlight, 0);
+  assert.equal(calls.inFlight, 0);
 });
 
 test("a store failure counts for health for a few seconds, and a success clears it", () => {

@@ -10,6 +10,10 @@ import { eventVariance } from "../../lib/analytics/event-move";
 import { computeSymbolMetrics } from "../../lib/analytics/vol-metrics";
 import { impliedVolSmile, yearFraction } from "../../lib/analytics/vol-surface";
 import type { Bar, Instrument, OptionQuote } from "../../lib/analytics/types";
+import { signalScore } from "../../lib/analytics/signal-score";
+import { schemas } from "../../lib/contract/responses";
+import type { SymbolAnalytics } from "../../lib/engine/compute";
+import { signalScoreData } from "../../lib/engine/payloads";
 
 const asOf = new Date("2026-01-05T20:00:00Z"); // Monday 15:00 New York
 const EARNINGS = "2026-01-06";
@@ -111,4 +115,27 @@ test("no event premium priced: no split, the plain expected move stands", () => 
     points: s.points.map((p) => ({ ...p, iv: 0.25 })),
   }));
   assert.equal(eventVariance(smiles, EARNINGS), null);
+});
+
+test("signal-score publishes expected_move.event_move_pct and the forwards per expiry, and its schema accepts them", () => {
+  const m = computeSymbolMetrics({
+    instrument,
+    dailyBars: bars,
+    chain: chain(EXPIRIES),
+    ivHistory: [],
+    flow,
+    asOf,
+    rate: () => 0.04,
+  });
+  const a = { instrument, metrics: m, signal: signalScore(m), asOf } as unknown as SymbolAnalytics;
+  const data = schemas.signalScore.parse(signalScoreData(a));
+  assert.equal(data.metrics.expected_move?.event_move_pct, 0.06);
+  assert.equal(data.metrics.forwards.length, EXPIRIES.length);
+  for (const f of data.metrics.forwards) {
+    // The chain is priced on a 0 % yield at r = 4 %: parity gives back F = S·e^(rT) and q = 0.
+    const years = yearFraction(asOf, f.expiry);
+    assert.equal(f.source, "parity");
+    assert.ok(Math.abs(f.forward - 100 * Math.exp(0.04 * years)) < 1e-4, `${f.expiry}: ${f.forward}`);
+    assert.ok(Math.abs(f.implied_yield) < 1e-6, `${f.expiry}: ${f.implied_yield}`);
+  }
 });

@@ -3,28 +3,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { buildFlowEvents, classifySide } from "../../lib/analytics/flow";
 import { conditionFlags } from "../../lib/analytics/trade-conditions";
-import type { OptionTrade } from "../../lib/analytics/types";
+import { printMaker } from "../helpers/flow-prints";
 
-const T0 = Date.parse("2026-11-20T15:00:00.000Z");
-let seq = 0;
-function print(p: Partial<OptionTrade> & { ms: number }): OptionTrade {
-  const { ms, ...rest } = p;
-  return {
-    tradeId: `R-${++seq}`,
-    symbol: "AAPL",
-    ts: new Date(T0 + ms),
-    expiry: "2026-12-18",
-    strike: 200,
-    right: "C",
-    price: 2.5,
-    size: 10,
-    exchange: "CBOE",
-    condition: "AUTO",
-    bid: 2.4,
-    ask: 2.5,
-    ...rest,
-  };
-}
+const print = printMaker("R-");
 const bigOi = () => 1_000_000;
 
 test("audit: a multi-leg spread print below the bid is not a bearish block (no event at all)", () => {

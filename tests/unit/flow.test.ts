@@ -3,28 +3,9 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { buildFlowEvents, classifySide, eventId, sentimentOf, type FlowContractRef } from "../../lib/analytics/flow";
 import { filterFlowEvents, summarizeFlow, clampFlowLimit } from "../../lib/analytics/flow-filters";
-import type { OptionTrade } from "../../lib/analytics/types";
+import { printMaker, T0 } from "../helpers/flow-prints";
 
-const T0 = Date.parse("2026-11-20T15:00:00.000Z");
-let seq = 0;
-function print(p: Partial<OptionTrade> & { ms: number }): OptionTrade {
-  const { ms, ...rest } = p;
-  return {
-    tradeId: `TRD-${++seq}`,
-    symbol: "AAPL",
-    ts: new Date(T0 + ms),
-    expiry: "2026-12-18",
-    strike: 200,
-    right: "C",
-    price: 2.5,
-    size: 10,
-    exchange: "CBOE",
-    condition: "AUTO",
-    bid: 2.4,
-    ask: 2.5,
-    ...rest,
-  };
-}
+const print = printMaker("TRD-");
 const oiOf = (table: Record<string, number | null>) => (t: FlowContractRef) => table[`${t.strike}${t.right}`] ?? null;
 
 test("side classification against the quote in force (bid 1.00 / ask 1.20, mid 1.10)", () => {

@@ -213,3 +213,22 @@ test("trades: bad rows including malformed CSV lines", () => {
     "line 11: unterminated quoted field (opened on line 11)",
   ]);
 });
+
+test("dividends: symbol, ex-date and cash amount per share; bad rows named by line", () => {
+  const p = parseCsvText("dividends", fixture("dividends-good.csv"));
+  assert.deepEqual(p.errors, []);
+  assert.deepEqual(p.rows, [
+    { symbol: "AAPL", exDate: "2025-02-10", amount: 0.25 },
+    { symbol: "AAPL", exDate: "2025-05-12", amount: 0.26 },
+    { symbol: "XOM", exDate: "2025-02-13", amount: 0.99 },
+  ]);
+  const bad = messages(
+    "dividends",
+    "symbol,ex_date,amount\nAAPL,2025-02-30,0.25\nAAPL,2025-03-03,0\nAAPL,2025-03-03,-1\nAAPL,2025-05-12,0.26\nAAPL,2025-05-12,0.27\n",
+  );
+  assert.equal(bad.length, 4, bad.join("\n"));
+  assert.match(bad[0], /^line 2: .*ex_date/);
+  assert.match(bad[1], /^line 3: .*amount/);
+  assert.match(bad[2], /^line 4: .*amount/);
+  assert.match(bad[3], /^line 6: duplicate of line 5/);
+});

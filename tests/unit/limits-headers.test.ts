@@ -39,6 +39,31 @@ test("RateLimit headers follow the IETF draft's structured fields; X-RateLimit-*
   assert.equal(spent["x-ratelimit-remaining"], "0");
 });
 
+test("with partitions, both fields name who each window counts: the key for the burst, the account's environment for the quota", () => {
+  const now = new Date("2026-02-14T10:20:42.500Z");
+  const acct = "00000000-0000-4000-8000-000000000001";
+  const h = (keyId: string, env: "test" | "live", accountId = acct) =>
+    rateLimitHeaders(burstWindow("A", sandbox, now), 3, quotaWindow("A", sandbox, now), 40, now, {
+      keyId,
+      accountId,
+      env,
+    });
+  const pks = (v: string) => [...v.matchAll(/;pk=:([A-Za-z0-9+/]+=*):/g)].map((m) => m[1]);
+  const one = h("key_1", "test");
+  assert.match(
+    one["ratelimit-policy"],
+    /^"minute";q=10;w=60;pk=:[A-Za-z0-9+/]{12}:, "month";q=100;w=2419200;pk=:[A-Za-z0-9+/]{12}:$/,
+  );
+  assert.deepEqual(pks(one.ratelimit), pks(one["ratelimit-policy"]));
+  const [burst1, quota1] = pks(one.ratelimit);
+  const [burst2, quota2] = pks(h("key_2", "test").ratelimit);
+  assert.notEqual(burst1, burst2, "each key its own burst");
+  assert.equal(quota1, quota2, "one quota for the account's test keys");
+  assert.notEqual(pks(h("key_3", "live").ratelimit)[1], quota1, "live keys share another");
+  assert.notEqual(pks(h("key_4", "test", "00000000-0000-4000-8000-000000000002").ratelimit)[1], quota1);
+  assert.ok(!one.ratelimit.includes("key_1") && !one.ratelimit.includes(acct), "opaque: no id in the header");
+});
+
 test("freshness labels: demo for test keys; live data by age and entitlement", () => {
   const now = new Date("2026-02-14T15:00:00Z");
   const ago = (min: number) => new Date(now.getTime() - min * 60_000);

@@ -37,7 +37,10 @@ const OPERATION_IDS: Record<string, string> = {
   "GET /api/v1/alerts/{webhookId}/deliveries": "listAlertDeliveries",
   "POST /api/v1/alerts/{webhookId}/replay": "replayAlert",
   "POST /api/v1/alerts/{webhookId}/rotate-secret": "rotateAlertSecret",
+  "GET /api/v1/history/{symbol}": "getHistory",
+  "GET /api/v1/history/{symbol}/{date}": "getHistoryDay",
   "GET /api/v1/health": "getHealth",
+  "GET /api/v1/stream": "openStream",
   "GET /api/v1/openapi.json": "getOpenApiDocument",
 };
 
@@ -98,9 +101,14 @@ test("each operation's error responses list exactly the codes its route declares
 test("envelopes are stated per route: keyed routes answer in their family's, the reference in none", () => {
   for (const r of allRoutes) {
     if (r.authenticated) assert.equal(r.envelope, r.family, r.id);
-    const schema = operationOf(r.path, r.method)?.responses[String(r.successStatus ?? 200)].content?.[
-      "application/json"
-    ].schema as Json;
+    const content = operationOf(r.path, r.method)?.responses[String(r.successStatus ?? 200)].content;
+    if (r.streams) {
+      // A stream documents one event (no envelope) as text/event-stream.
+      assert.equal(content?.["application/json"], undefined, r.id);
+      assert.ok(content?.["text/event-stream"]?.schema, r.id);
+      continue;
+    }
+    const schema = content?.["application/json"].schema as Json;
     if (r.envelope === "none") assert.equal(schema.allOf, undefined, r.id);
     else assert.equal((schema.allOf as Json[])[0].$ref, `#/components/schemas/Envelope${r.envelope}`, r.id);
   }
@@ -135,7 +143,7 @@ test("every response, error and body schema is precise enough to generate types 
   for (const r of allRoutes) {
     const op = operationOf(r.path, r.method);
     for (const [status, response] of Object.entries(op?.responses ?? {}))
-      untyped(response.content?.["application/json"].schema, `${r.operationId} ${status}`, problems);
+      for (const c of Object.values(response.content ?? {})) untyped(c.schema, `${r.operationId} ${status}`, problems);
     untyped(op?.requestBody?.content["application/json"].schema, `${r.operationId} body`, problems);
     for (const p of op?.parameters ?? []) untyped(p.schema, `${r.operationId} ${p.name}`, problems);
   }

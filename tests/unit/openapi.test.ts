@@ -14,7 +14,7 @@ test("the reference is OpenAPI 3.1 and documents every served route and method",
     assert.ok(op.summary && op.description, `${r.id} has a summary and description`);
     assert.ok(op.responses[String(r.successStatus ?? 200)], `${r.id} documents its success status`);
   }
-  assert.equal(meteredRoutes.length, 20);
+  assert.equal(meteredRoutes.length, 23);
 });
 
 test("parameters and bodies come from the validating schemas", () => {
@@ -34,7 +34,21 @@ test("parameters and bodies come from the validating schemas", () => {
   const summary = doc.paths["/api/v1/ticker/{symbol}/summary"].get;
   assert.deepEqual(
     summary.parameters.map((p: any) => [p.name, p.in, p.required]),
-    [["symbol", "path", true]],
+    [
+      ["symbol", "path", true],
+      ["as_of", "query", false],
+    ],
+  );
+  const history = doc.paths["/api/v1/history/{symbol}"].get;
+  assert.deepEqual(
+    history.parameters.map((p: any) => [p.name, p.in, p.required]),
+    [
+      ["symbol", "path", true],
+      ["from", "query", false],
+      ["to", "query", false],
+      ["fields", "query", false],
+      ["format", "query", false],
+    ],
   );
   const outputs = doc.paths["/api/v1/outputs"].post.requestBody.content["application/json"].schema;
   assert.ok(outputs.properties.strategy.enum.includes("iron_condor"));
@@ -50,12 +64,13 @@ test("every error code, every limit and every number's definition is in the refe
       p.familyA.perMonth,
       p.familyB.perMinute,
       p.familyB.perDay,
+      p.familyB.streamsPerKey,
     ]),
     [
-      ["Sandbox", 10, 100, 5, 100],
-      ["Starter", 30, 10_000, 60, 10_000],
-      ["Pro", 120, 100_000, 300, 100_000],
-      ["Enterprise", 600, 2_000_000, 1000, 1_000_000],
+      ["Sandbox", 10, 100, 5, 100, 2],
+      ["Starter", 30, 10_000, 60, 10_000, 2],
+      ["Pro", 120, 100_000, 300, 100_000, 10],
+      ["Enterprise", 600, 2_000_000, 1000, 1_000_000, 100],
     ],
   );
   const defs = JSON.stringify(doc["x-definitions"]);

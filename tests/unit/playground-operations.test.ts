@@ -2,7 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { buildOpenApi } from "../../lib/api/openapi";
 import { allRoutes } from "../../lib/api/routes";
-import { bodyValue, curlCommand, playgroundOperations, requestPath } from "../../lib/portal/playground-operations";
+import { bodyValue, playgroundOperations, requestPath, sampleParams } from "../../lib/portal/playground-operations";
+import { operationIdFor } from "../../clients/snippets";
 
 const ops = playgroundOperations(buildOpenApi(allRoutes));
 
@@ -43,6 +44,13 @@ test("fields come from the document: path and query parameters, body properties 
       kind: "text",
       example: "AAPL",
     },
+    {
+      name: "as_of",
+      in: "query",
+      required: false,
+      description: summary.fields[1].description,
+      kind: "text",
+    },
   ]);
   const outputs = ops.find((o) => o.id === "POST /api/v1/outputs")!;
   const kinds = Object.fromEntries(outputs.fields.map((f) => [f.name, [f.in, f.kind, f.required]]));
@@ -77,17 +85,22 @@ test("requestPath encodes path parameters and drops empty query values; bodyValu
   assert.equal(bodyValue(f("text"), "  "), undefined);
 });
 
-test("curlCommand quotes for the shell and keeps the key in $API_KEY", () => {
-  assert.equal(
-    curlCommand("http://h:1", { method: "GET", authenticated: true }, "/api/v1/options-flow?symbol=AAPL&limit=5"),
-    `curl -sS -H "Authorization: Bearer $API_KEY" 'http://h:1/api/v1/options-flow?symbol=AAPL&limit=5'`,
+test("sampleParams names and types a request's values as the client libraries take them; empty values are left out", () => {
+  const deliveries = ops.find((o) => o.id === "GET /api/v1/alerts/{webhookId}/deliveries")!;
+  assert.deepEqual(sampleParams(deliveries, { params: { webhookId: "wh_1" }, query: { limit: "20" } }), {
+    webhookId: "wh_1",
+    limit: 20,
+  });
+  assert.deepEqual(sampleParams(deliveries, { params: { webhookId: "wh_1" }, query: { limit: "" } }), {
+    webhookId: "wh_1",
+  });
+  const outputs = ops.find((o) => o.id === "POST /api/v1/outputs")!;
+  assert.deepEqual(
+    sampleParams(outputs, { params: {}, query: {}, body: { symbol: "AAPL", strikes: [200], quantity: undefined } }),
+    { symbol: "AAPL", strikes: [200] },
   );
-  assert.equal(
-    curlCommand("http://h:1", { method: "POST", authenticated: true }, "/api/v1/outputs", { note: "it's" }),
-    `curl -sS -X POST -H "Authorization: Bearer $API_KEY" -H 'content-type: application/json' --data '{"note":"it'\\''s"}' 'http://h:1/api/v1/outputs'`,
-  );
-  assert.equal(
-    curlCommand("http://h:1", { method: "GET", authenticated: false }, "/api/v1/health"),
-    `curl -sS 'http://h:1/api/v1/health'`,
-  );
+});
+
+test("every playground operation but the document itself has a client method, so its code shows in three languages", () => {
+  for (const op of ops) if (op.path !== "/api/v1/openapi.json") assert.ok(operationIdFor(op.method, op.path), op.id);
 });

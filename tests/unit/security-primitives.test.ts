@@ -168,6 +168,22 @@ describe("origin check against APP_URL", () => {
       false,
     );
     assert.equal(sameOriginRequest(req({ "sec-fetch-site": "same-origin" }), app), true);
+    assert.equal(
+      sameOriginRequest(req({ origin: "https://evil.example", "sec-fetch-site": "same-origin" }), app),
+      false,
+    );
     assert.equal(sameOriginRequest(req({}), app), false);
+    assert.equal(sameOriginRequest(req({ origin: "https://portal.example" }), "not a url"), false);
+  });
+
+  it("without APP_URL only this machine's loopback origins on PORT pass", async () => {
+    const { portalOrigins, sameOriginRequest } = await import("../../lib/security/origin");
+    assert.deepEqual(portalOrigins({ APP_URL: "https://portal.example/app/", PORT: 3000 }), ["https://portal.example"]);
+    const local = portalOrigins({ PORT: 3000 });
+    const req = (origin: string) => new Request("http://x/api/portal/x", { method: "POST", headers: { origin } });
+    for (const ok of ["http://localhost:3000", "http://127.0.0.1:3000", "http://[::1]:3000"])
+      assert.equal(sameOriginRequest(req(ok), local), true, ok);
+    for (const bad of ["https://localhost:3000", "http://localhost:3001", "http://evil.example:3000"])
+      assert.equal(sameOriginRequest(req(bad), local), false, bad);
   });
 });

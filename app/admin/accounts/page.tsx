@@ -1,7 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { control } from "@/components/admin/fields";
 import { requireAdmin } from "@/components/admin/require-admin";
-import { AdminTable, cell, Empty } from "@/components/admin/table";
+import { AdminTable, Cell, Row } from "@/components/admin/table";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page";
 import { searchAccounts } from "@/lib/domain/admin-accounts";
 import { DomainError } from "@/lib/domain/errors";
 import { portalDb } from "@/lib/server/portal-db";
@@ -24,48 +29,76 @@ export default async function AccountsAdminPage({ searchParams }: { searchParams
     }
   }
   return (
-    <div className="space-y-6">
-      <h1 className="text-3xl font-bold">Accounts and keys</h1>
-      <form method="get" role="search" className="flex flex-wrap items-end gap-2">
-        <label htmlFor="q" className="text-sm font-medium">
+    <div className="space-y-8">
+      <PageHeader
+        title="Accounts and keys"
+        description="Find an account by a member's e-mail (or part of it), its account id, or a key's prefix; its page has members, plan, keys and usage."
+      />
+      <form method="get" role="search" className="space-y-1" noValidate>
+        <label htmlFor="q" className="block text-sm font-medium">
           E-mail, account id or key prefix
+        </label>
+        <div className="flex max-w-xl flex-wrap gap-2">
           <input
             id="q"
             name="q"
+            type="search"
             defaultValue={query}
             maxLength={200}
-            className="mt-1 block w-72 max-w-full rounded border border-slate-400 px-2 py-1.5"
-            aria-describedby={problem ? "q-error" : undefined}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? "q-error" : "q-hint"}
+            className={`${control} min-w-0 flex-1 basis-56`}
           />
-        </label>
-        <button
-          type="submit"
-          className="rounded bg-blue-700 px-3 py-1.5 font-medium text-white hover:bg-blue-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700"
-        >
-          Search
-        </button>
+          <Button type="submit" variant="primary">
+            Search
+          </Button>
+        </div>
+        {problem ? (
+          <p id="q-error" role="alert" className="text-sm text-bad">
+            {problem}
+          </p>
+        ) : (
+          <p id="q-hint" className="text-xs text-muted">
+            At least 2 characters, e.g. <code>@example.com</code> or <code>svc_live_AB12</code>.
+          </p>
+        )}
       </form>
-      {problem ? (
-        <p id="q-error" role="alert" className="text-red-800">
-          {problem}
-        </p>
-      ) : null}
       {results === null ? null : results.length === 0 ? (
-        <Empty>No account matches “{query}”.</Empty>
+        <EmptyState title={`No account matches “${query}”.`}>
+          Try part of the e-mail, the whole account id, or the key prefix the customer quoted.
+        </EmptyState>
       ) : (
-        <AdminTable caption="Matching accounts" head={["Account", "Owner", "Plan", "Status", "Members", "Keys"]}>
+        <AdminTable
+          caption="Matching accounts"
+          columns={[
+            { label: "Account" },
+            { label: "Owner", width: "w-64" },
+            { label: "Plan", width: "w-28" },
+            { label: "Status", width: "w-28" },
+            { label: "Members", width: "w-24" },
+            { label: "Keys", width: "w-20" },
+          ]}
+        >
           {results.map((a) => (
-            <tr key={a.accountId} className="border-b border-slate-200">
-              <td className={cell}>
-                <Link href={`/admin/accounts/${a.accountId}`}>{a.name}</Link>
-                <span className="block text-xs text-slate-700">{a.accountId}</span>
-              </td>
-              <td className={cell}>{a.owner ?? "—"}</td>
-              <td className={cell}>{a.plan}</td>
-              <td className={cell}>{a.status}</td>
-              <td className={cell}>{a.members}</td>
-              <td className={cell}>{a.keys}</td>
-            </tr>
+            <Row key={a.accountId}>
+              <Cell label="Account">
+                <Link href={`/admin/accounts/${a.accountId}`} className="font-medium">
+                  {a.name}
+                </Link>
+                <span className="block text-xs text-muted">{a.accountId}</span>
+              </Cell>
+              <Cell label="Owner">{a.owner ?? "—"}</Cell>
+              <Cell label="Plan">{a.plan}</Cell>
+              <Cell label="Status">
+                <Badge tone={a.status === "active" ? "ok" : "neutral"}>{a.status}</Badge>
+              </Cell>
+              <Cell label="Members" className="tabular-nums">
+                {a.members}
+              </Cell>
+              <Cell label="Keys" className="tabular-nums">
+                {a.keys}
+              </Cell>
+            </Row>
           ))}
         </AdminTable>
       )}

@@ -1,8 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { control } from "@/components/admin/fields";
 import { utc } from "@/components/admin/format";
 import { requireAdmin } from "@/components/admin/require-admin";
-import { AdminTable, cell, Empty } from "@/components/admin/table";
+import { AdminTable, Cell, Row } from "@/components/admin/table";
+import { Badge } from "@/components/ui/badge";
+import { Button, buttonClass } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page";
 import { queryAudit } from "@/lib/domain/admin-audit";
 import { DomainError } from "@/lib/domain/errors";
 import { auditQuery } from "@/lib/portal/admin-schemas";
@@ -12,11 +17,11 @@ export const metadata: Metadata = { title: "Audit log" };
 export const dynamic = "force-dynamic";
 
 const FIELDS = [
-  { name: "actor", label: "Actor", hint: "e.g. admin:<user id> or cli:operator" },
-  { name: "action", label: "Action", hint: "e.g. key.deactivate, or key. for all key events" },
+  { name: "actor", label: "Actor", hint: "An e-mail, or type:id such as admin:cli:operator" },
+  { name: "action", label: "Action", hint: "e.g. key.deactivate, or key. for every key event" },
   { name: "target", label: "Target", hint: "e.g. key:<id>, endpoint:GET /api/v1/options-flow, or an account id" },
-  { name: "from", label: "From", hint: "UTC, e.g. 2026-01-31 or 2026-01-31T12:00" },
-  { name: "to", label: "To", hint: "UTC" },
+  { name: "from", label: "From", hint: "UTC, e.g. 2026-01-31 or 2026-01-31T12:00Z" },
+  { name: "to", label: "To", hint: "UTC, inclusive" },
 ] as const;
 
 const json = (v: unknown) => (v === null || v === undefined ? "—" : JSON.stringify(v));
@@ -33,81 +38,129 @@ export default async function AuditPage({
   const parsed = auditQuery.safeParse(raw);
   const filter = parsed.success ? parsed.data : {};
   let page: Awaited<ReturnType<typeof queryAudit>> | null = null;
-  let problem: string | null = parsed.success ? null : "A filter is too long.";
+  let problem: { message: string; field?: string } | null = parsed.success
+    ? null
+    : { message: "A filter is too long (at most 200 characters).", field: String(parsed.error.issues[0]?.path[0]) };
   if (!problem) {
     try {
       page = await queryAudit(await portalDb(), filter);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      problem = err.message;
+      problem = { message: err.message, field: err.detail.field };
     }
   }
+  const shown = (parsed.success ? parsed.data : raw) as Record<string, string | undefined>;
   const { cursor: _cursor, ...filters } = filter;
   const qs = (extra: Record<string, string>) => new URLSearchParams({ ...filters, ...extra }).toString();
   return (
-    <div className="space-y-6">
-      <h1 className="text-3xl font-bold">Audit log</h1>
-      <p className="max-w-3xl text-slate-700">
-        Every admin action, key lifecycle event, sign-in failure and plan change, newest first. The log is append-only.
-      </p>
-      <form method="get" className="grid gap-3 md:grid-cols-3">
-        {FIELDS.map((f) => (
-          <label key={f.name} className="block text-sm font-medium">
-            {f.label}
-            <input
-              name={f.name}
-              defaultValue={(filter as Record<string, string | undefined>)[f.name] ?? ""}
-              placeholder={f.hint}
-              maxLength={200}
-              className="mt-1 block w-full rounded border border-slate-400 px-2 py-1.5 placeholder:text-slate-600"
-            />
-          </label>
-        ))}
-        <div className="flex items-end gap-3">
-          <button
-            type="submit"
-            className="rounded bg-blue-700 px-3 py-1.5 font-medium text-white hover:bg-blue-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-700"
-          >
-            Filter
-          </button>
-          <a
-            href={`/api/admin/audit/export?${qs({})}`}
-            className="rounded border border-blue-700 px-3 py-1.5 font-medium text-blue-800 no-underline hover:bg-blue-50"
-            download
-          >
+    <div className="space-y-8">
+      <PageHeader
+        title="Audit log"
+        description="Every admin action, key lifecycle event, sign-in failure and plan change, newest first. People are shown by e-mail. The log is append-only."
+        actions={
+          <a href={`/api/admin/audit/export?${qs({})}`} className={buttonClass("secondary")} download>
             Export CSV
           </a>
+        }
+      />
+      <form
+        method="get"
+        noValidate
+        className="space-y-3 rounded-lg border border-line bg-surface p-4"
+        aria-label="Filter the audit log"
+      >
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+          {FIELDS.map((f) => {
+            const error = problem?.field === f.name ? problem.message : undefined;
+            return (
+              <div key={f.name} className="min-w-0 space-y-1">
+                <label htmlFor={`f-${f.name}`} className="block text-sm font-medium">
+                  {f.label}
+                </label>
+                <input
+                  id={`f-${f.name}`}
+                  name={f.name}
+                  defaultValue={shown[f.name] ?? ""}
+                  maxLength={200}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={`f-${f.name}-hint${error ? ` f-${f.name}-error` : ""}`}
+                  className={control}
+                />
+                <p id={`f-${f.name}-hint`} className="text-xs text-muted">
+                  {f.hint}
+                </p>
+                {error ? (
+                  <p id={`f-${f.name}-error`} className="text-sm text-bad">
+                    {error}
+                  </p>
+                ) : null}
+              </div>
+            );
+          })}
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" variant="primary">
+            Filter
+          </Button>
+          <Link href="/admin/audit" className={buttonClass("ghost")}>
+            Clear
+          </Link>
         </div>
       </form>
       {problem ? (
-        <p role="alert" className="text-red-800">
-          {problem}
+        <p role="alert" className="rounded-md border border-bad/40 bg-bad-soft px-3 py-2 text-sm text-bad">
+          {problem.message}
         </p>
       ) : null}
-      {page && page.rows.length === 0 ? <Empty>No audit entries match.</Empty> : null}
+      {page && page.rows.length === 0 ? (
+        <EmptyState title="No audit entries match.">Widen the time range or clear a filter.</EmptyState>
+      ) : null}
       {page && page.rows.length > 0 ? (
         <AdminTable
           caption="Audit entries"
-          head={["When", "Actor", "Action", "Target", "Before", "After", "Reason", "Request id"]}
+          columns={[
+            { label: "When and request id", width: "w-36" },
+            { label: "Actor", width: "w-1/6" },
+            { label: "Action", width: "w-36" },
+            { label: "Target", width: "w-1/6" },
+            { label: "Before and after" },
+            { label: "Reason", width: "w-1/6" },
+          ]}
         >
           {page.rows.map((r) => (
-            <tr key={r.id} className="border-b border-slate-200 text-xs">
-              <td className={cell}>{utc(r.at)}</td>
-              <td className={cell}>
-                {r.actorType}:{r.actorId}
-              </td>
-              <td className={cell}>{r.action}</td>
-              <td className={cell}>{r.target}</td>
-              <td className={cell}>{json(r.before)}</td>
-              <td className={cell}>{json(r.after)}</td>
-              <td className={cell}>{r.reason ?? "—"}</td>
-              <td className={cell}>{r.requestId ?? "—"}</td>
-            </tr>
+            <Row key={r.id}>
+              <Cell label="When and request id" className="text-xs">
+                <span className="tabular-nums">{utc(r.at)}</span>
+                <span className="block font-mono text-muted">{r.requestId ?? "no request id"}</span>
+              </Cell>
+              <Cell label="Actor" className="text-xs">
+                {r.actor} <Badge tone={r.actorType === "admin" ? "info" : "neutral"}>{r.actorType}</Badge>
+              </Cell>
+              <Cell label="Action" className="text-xs">
+                <code>{r.action}</code>
+              </Cell>
+              <Cell label="Target" className="text-xs">
+                {r.target}
+              </Cell>
+              <Cell label="Before and after" className="font-mono text-xs">
+                <span className="block">
+                  <span className="font-sans text-muted">before </span>
+                  {json(r.before)}
+                </span>
+                <span className="block">
+                  <span className="font-sans text-muted">after </span>
+                  {json(r.after)}
+                </span>
+              </Cell>
+              <Cell label="Reason" className="text-xs">
+                {r.reason ?? "—"}
+              </Cell>
+            </Row>
           ))}
         </AdminTable>
       ) : null}
-      <nav aria-label="Audit pages" className="flex gap-4">
-        {filter.cursor ? <Link href={`/admin/audit?${qs({})}`}>Newest</Link> : null}
+      <nav aria-label="Audit pages" className="flex gap-4 text-sm">
+        {filter.cursor ? <Link href={`/admin/audit?${qs({})}`}>Newest entries</Link> : null}
         {page?.nextCursor ? <Link href={`/admin/audit?${qs({ cursor: page.nextCursor })}`}>Older entries</Link> : null}
       </nav>
     </div>

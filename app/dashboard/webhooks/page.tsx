@@ -24,8 +24,8 @@ export default async function WebhooksPage() {
       <p className="max-w-3xl text-sm text-muted">
         IV-rank, IV-change and no-trade alerts, delivered to your endpoint and signed per Standard Webhooks (
         <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>). Failed deliveries are
-        retried 7 times over about 28 hours; an endpoint answering 410, or failing for 5 days, is disabled and the
-        reason is shown here.
+        retried 7 times over about 28 hours; an endpoint answering 410, or failing for 5 days, is disabled, and so are
+        the webhooks of a revoked or expired key or a deactivated account; the reason is shown here.
       </p>
       {!plan.webhooks ? (
         <p

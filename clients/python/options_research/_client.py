@@ -8,7 +8,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Sequence, Tuple, Union
 
 from ._errors import ApiError
 from ._generated import OPERATIONS, GeneratedMethods, Operation
@@ -161,6 +161,104 @@ class Client(GeneratedMethods):
             attempt += 1
             time.sleep(retry_delay(attempt, failure.retry_after))
 
+    def get_history_csv(
+        self,
+        *,
+        symbol: str,
+        from_: Optional[str] = None,
+        to: Optional[str] = None,
+        fields: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> str:
+        """GET /api/v1/history/{symbol} as CSV text: the disclaimer as a ``# `` first line, a header, one row per day."""
+        url, _ = self._build(OPERATIONS["getHistory"], {"symbol": symbol, "from": from_, "to": to, "fields": fields, "format": "csv"})
+        sent = {
+            "Accept": "text/csv",
+            "User-Agent": f"options-research-python/{__version__}",
+            "Authorization": f"Bearer {self.api_key}",
+        }
+        answer = self._send("GET", url, sent, None, self.timeout if timeout is None else timeout)
+        if answer.status != 200:
+            raise _error(answer)
+        return answer.body.decode("utf-8")
+
+    def open_stream(  # type: ignore[override]
+        self,
+        *,
+        events: Union[str, Sequence[str]],
+        symbols: Union[str, Sequence[str], None] = None,
+        iv_rank_above: Optional[float] = None,
+        iv_rank_below: Optional[float] = None,
+        iv_change_above: Optional[float] = None,
+        min_premium: Optional[float] = None,
+        last_event_id: Optional[str] = None,
+        max_reconnects: int = 5,
+        read_timeout: float = 45.0,
+    ) -> Iterator[Dict[str, Any]]:
+        """The live stream (GET /api/v1/stream) as a generator of events (dicts with id, type, symbol, timestamp, data).
+
+        A dropped connection is resumed with Last-Event-ID (no event missed or repeated); the service's final ``error``
+        event (revoked key, plan, quota) raises ApiError. Close the generator (or break out of the loop) to disconnect.
+        """
+        params = {
+            "events": events,
+            "symbols": symbols,
+            "iv_rank_above": iv_rank_above,
+            "iv_rank_below": iv_rank_below,
+            "iv_change_above": iv_change_above,
+            "min_premium": min_premium,
+        }
+        url, _ = self._build(OPERATIONS["openStream"], params)
+        last = last_event_id
+        failures = 0
+        while True:
+            failure: Optional[ApiError] = None
+            sent = {
+                "Accept": "text/event-stream",
+                "User-Agent": f"options-research-python/{__version__}",
+                "Authorization": f"Bearer {self.api_key}",
+            }
+            if last is not None:
+                sent["Last-Event-ID"] = last
+            req = urllib.request.Request(url, method="GET", headers=sent)
+            try:
+                res = urllib.request.urlopen(req, timeout=read_timeout)
+            except urllib.error.HTTPError as err:
+                with err:
+                    failure = _error(_Answer(err.code, dict(err.headers.items()), err.read(MAX_ANSWER_BYTES)))
+                if err.code not in RETRYABLE_STATUS:
+                    raise failure
+            except (urllib.error.URLError, OSError) as err:
+                failure = ApiError(0, "connection_error", f"No answer from {self.base_url}: {err}")
+            else:
+                with res:
+                    failures = 0
+                    try:
+                        for kind, event_id, data in _frames(res):
+                            if kind == "error":
+                                body = json.loads(data)
+                                error = body.get("error") or {}
+                                code = error.get("code", "unexpected_response")
+                                failure = ApiError(
+                                    _EVENT_STATUS.get(code, 0),
+                                    code,
+                                    error.get("message", "The stream ended with an error."),
+                                    request_id=res.headers.get("x-request-id"),
+                                )
+                                if code not in _RECONNECT_CODES:
+                                    raise failure
+                                break
+                            if event_id is not None:
+                                last = event_id
+                            yield json.loads(data)
+                    except (socket.timeout, TimeoutError, ConnectionError, OSError) as err:
+                        failure = ApiError(0, "connection_error", f"The stream from {self.base_url} broke: {err}")
+            if failure is not None:
+                failures += 1
+                if failures > max_reconnects:
+                    raise failure
+                time.sleep(retry_delay(failures, failure.retry_after))
+
     def _send(self, method: str, url: str, headers: Mapping[str, str], body: Optional[bytes], timeout: float) -> _Answer:
         """One HTTP exchange; no answer at all becomes ApiError with status 0."""
         req = urllib.request.Request(url, data=body, method=method, headers=dict(headers))
@@ -219,3 +317,41 @@ def _error(answer: _Answer) -> ApiError:
     if isinstance(error, dict) and isinstance(error.get("code"), str) and isinstance(error.get("message"), str):
         return ApiError(answer.status, error["code"], error["message"], request_id, retry_after)
     return ApiError(answer.status, "unexpected_response", f"HTTP {answer.status} without the API's error body.", request_id, retry_after)
+
+
+_EVENT_STATUS = {
+    "invalid_api_key": 401,
+    "inactive_key": 403,
+    "subscription_required": 403,
+    "plan_limit_exceeded": 403,
+    "endpoint_pending_licensing": 403,
+    "data_source_unavailable": 503,
+    "slow_consumer": 429,
+}
+# Error events after which the stream reconnects with Last-Event-ID: a restart, or a reader that fell behind.
+_RECONNECT_CODES = ("data_source_unavailable", "slow_consumer")
+
+
+def _frames(res: Any) -> Iterator[Tuple[str, Optional[str], str]]:
+    """Server-Sent Events frames as (event, id, data); comments (heartbeats) are skipped."""
+    kind, event_id, data = "message", None, None
+    while True:
+        raw = res.readline()
+        if not raw:
+            return
+        line = raw.decode("utf-8").rstrip("\r\n")
+        if line == "":
+            if data is not None:
+                yield kind, event_id, data
+            kind, event_id, data = "message", None, None
+            continue
+        if line.startswith(":"):
+            continue
+        field, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if field == "id":
+            event_id = value
+        elif field == "event":
+            kind = value
+        elif field == "data":
+            data = value if data is None else data + "\n" + value

@@ -10,8 +10,8 @@ if TYPE_CHECKING:
 API_VERSION = "0.1.0"
 
 # Every error code the API answers with.
-ErrorCode = Literal["data_source_unavailable", "endpoint_pending_licensing", "idempotency_key_in_use", "idempotency_key_reused", "inactive_key", "internal_error", "invalid_api_key", "invalid_request", "method_not_allowed", "missing_api_key", "not_found", "payload_too_large", "plan_limit_exceeded", "rate_limit_exceeded", "subscription_required", "symbol_not_found"]
-ERROR_CODES: Tuple[str, ...] = ("data_source_unavailable", "endpoint_pending_licensing", "idempotency_key_in_use", "idempotency_key_reused", "inactive_key", "internal_error", "invalid_api_key", "invalid_request", "method_not_allowed", "missing_api_key", "not_found", "payload_too_large", "plan_limit_exceeded", "rate_limit_exceeded", "subscription_required", "symbol_not_found", )
+ErrorCode = Literal["data_source_unavailable", "endpoint_pending_licensing", "idempotency_key_in_use", "idempotency_key_reused", "inactive_key", "internal_error", "invalid_api_key", "invalid_request", "method_not_allowed", "missing_api_key", "not_found", "payload_too_large", "plan_limit_exceeded", "rate_limit_exceeded", "slow_consumer", "subscription_required", "symbol_not_found"]
+ERROR_CODES: Tuple[str, ...] = ("data_source_unavailable", "endpoint_pending_licensing", "idempotency_key_in_use", "idempotency_key_reused", "inactive_key", "internal_error", "invalid_api_key", "invalid_request", "method_not_allowed", "missing_api_key", "not_found", "payload_too_large", "plan_limit_exceeded", "rate_limit_exceeded", "slow_consumer", "subscription_required", "symbol_not_found", )
 
 
 CreateAlertDataParams = TypedDict("CreateAlertDataParams", {"ivRankAbove": float, "ivRankBelow": float, "ivChangeAbove": float, "description": str}, total=False)
@@ -53,6 +53,15 @@ GetAlertData = TypedDict("GetAlertData", {"webhookId": str, "status": Literal["a
 GetHealthData = TypedDict("GetHealthData", {"status": Literal["ok", "degraded"], "version": str, "uptime": float})
 
 
+GetHistoryDataRowsItem = TypedDict("GetHistoryDataRowsItem", {"date": str, "data_label": Literal["live", "delayed-15m", "end-of-day", "demo"], "as_of": str})
+
+
+GetHistoryData = TypedDict("GetHistoryData", {"symbol": str, "from": str, "to": str, "columns": List[str], "count": float, "rows": List[GetHistoryDataRowsItem]})
+
+
+GetHistoryDayData = TypedDict("GetHistoryDayData", {"date": str, "data_label": Literal["live", "delayed-15m", "end-of-day", "demo"], "as_of": str})
+
+
 GetMarketSentimentDataComponentsItem = TypedDict("GetMarketSentimentDataComponentsItem", {"name": str, "value": Optional[float], "weight": float, "score": float, "contribution": float, "baseWeight": float})
 
 
@@ -77,10 +86,13 @@ GetSignalScoreDataComponentsItem = TypedDict("GetSignalScoreDataComponentsItem",
 GetSignalScoreDataRiskFactorsItem = TypedDict("GetSignalScoreDataRiskFactorsItem", {"name": Literal["iv_rank", "hv30", "days_to_earnings", "liquidity"], "value": Optional[float], "points": float})
 
 
-GetSignalScoreDataMetricsExpectedMove = TypedDict("GetSignalScoreDataMetricsExpectedMove", {"date": str, "days": float, "move": float, "move_pct": float})
+GetSignalScoreDataMetricsExpectedMove = TypedDict("GetSignalScoreDataMetricsExpectedMove", {"date": str, "days": float, "move": float, "move_pct": float, "event_move_pct": Optional[float]})
 
 
-GetSignalScoreDataMetrics = TypedDict("GetSignalScoreDataMetrics", {"atm_iv_30d": Optional[float], "iv_rank": Optional[float], "iv_percentile": Optional[float], "iv_lookback_days": float, "hv_30d": Optional[float], "put_call_volume_ratio": Optional[float], "put_call_oi_ratio": Optional[float], "skew_25d": Optional[float], "term_slope": Optional[float], "liquidity_score": float, "avg_spread_pct": Optional[float], "momentum_20d": Optional[float], "trend_50d": Optional[float], "expected_move": Optional[GetSignalScoreDataMetricsExpectedMove]})
+GetSignalScoreDataMetricsForwardsItem = TypedDict("GetSignalScoreDataMetricsForwardsItem", {"expiry": str, "forward": float, "implied_yield": float, "source": Literal["parity", "yield"]})
+
+
+GetSignalScoreDataMetrics = TypedDict("GetSignalScoreDataMetrics", {"atm_iv_30d": Optional[float], "iv_rank": Optional[float], "iv_percentile": Optional[float], "iv_lookback_days": float, "hv_30d": Optional[float], "put_call_volume_ratio": Optional[float], "put_call_oi_ratio": Optional[float], "skew_25d": Optional[float], "term_slope": Optional[float], "liquidity_score": float, "avg_spread_pct": Optional[float], "momentum_20d": Optional[float], "trend_50d": Optional[float], "expected_move": Optional[GetSignalScoreDataMetricsExpectedMove], "forwards": List[GetSignalScoreDataMetricsForwardsItem]})
 
 
 GetSignalScoreData = TypedDict("GetSignalScoreData", {"symbol": str, "service_score": float, "sentiment": Literal["bullish", "bearish", "neutral"], "risk_level": Literal["low", "moderate", "elevated", "high"], "confidence": float, "bias": Literal["long", "short", "neutral"], "components": List[GetSignalScoreDataComponentsItem], "risk_points": float, "risk_factors": List[GetSignalScoreDataRiskFactorsItem], "metrics": GetSignalScoreDataMetrics, "as_of": str})
@@ -234,6 +246,28 @@ OPERATIONS: Dict[str, Operation] = {
         success_status=200,
         authenticated=False,
     ),
+    "getHistory": Operation(
+        method="GET",
+        path="/api/v1/history/{symbol}",
+        family="B",
+        path_params=("symbol", ),
+        query_params=("from", "to", "fields", "format", ),
+        body_fields=(),
+        has_body=False,
+        success_status=200,
+        authenticated=True,
+    ),
+    "getHistoryDay": Operation(
+        method="GET",
+        path="/api/v1/history/{symbol}/{date}",
+        family="B",
+        path_params=("symbol", "date", ),
+        query_params=(),
+        body_fields=(),
+        has_body=False,
+        success_status=200,
+        authenticated=True,
+    ),
     "getMarketSentiment": Operation(
         method="GET",
         path="/api/v1/data/market-sentiment",
@@ -250,7 +284,7 @@ OPERATIONS: Dict[str, Operation] = {
         path="/api/v1/ai/symbol/{ticker}/no-trade",
         family="B",
         path_params=("ticker", ),
-        query_params=(),
+        query_params=("as_of", ),
         body_fields=(),
         has_body=False,
         success_status=200,
@@ -261,7 +295,7 @@ OPERATIONS: Dict[str, Operation] = {
         path="/api/v1/signal-score/{symbol}",
         family="A",
         path_params=("symbol", ),
-        query_params=(),
+        query_params=("as_of", ),
         body_fields=(),
         has_body=False,
         success_status=200,
@@ -272,7 +306,7 @@ OPERATIONS: Dict[str, Operation] = {
         path="/api/v1/ai/symbol/{ticker}/summary",
         family="B",
         path_params=("ticker", ),
-        query_params=(),
+        query_params=("as_of", ),
         body_fields=(),
         has_body=False,
         success_status=200,
@@ -283,7 +317,7 @@ OPERATIONS: Dict[str, Operation] = {
         path="/api/v1/ticker/{symbol}/summary",
         family="A",
         path_params=("symbol", ),
-        query_params=(),
+        query_params=("as_of", ),
         body_fields=(),
         has_body=False,
         success_status=200,
@@ -361,6 +395,17 @@ OPERATIONS: Dict[str, Operation] = {
         family="B",
         path_params=(),
         query_params=(),
+        body_fields=(),
+        has_body=False,
+        success_status=200,
+        authenticated=True,
+    ),
+    "openStream": Operation(
+        method="GET",
+        path="/api/v1/stream",
+        family="B",
+        path_params=(),
+        query_params=("events", "symbols", "iv_rank_above", "iv_rank_below", "iv_change_above", "min_premium", ),
         body_fields=(),
         has_body=False,
         success_status=200,
@@ -515,6 +560,41 @@ class GeneratedMethods:
             headers=headers,
         )
 
+    def get_history(
+        self,
+        *,
+        symbol: str,
+        from_: Optional[str] = None,
+        to: Optional[str] = None,
+        fields: Optional[str] = None,
+        format: Optional[Literal["json", "csv"]] = None,
+        timeout: Optional[float] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> "Result[GetHistoryData]":
+        """Daily history of a symbol's published metrics (GET /api/v1/history/{symbol})."""
+        return self._call(
+            "getHistory",
+            {"symbol": symbol, "from": from_, "to": to, "fields": fields, "format": format},
+            timeout=timeout,
+            headers=headers,
+        )
+
+    def get_history_day(
+        self,
+        *,
+        symbol: str,
+        date: str,
+        timeout: Optional[float] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> "Result[GetHistoryDayData]":
+        """One day of a symbol's published metrics (GET /api/v1/history/{symbol}/{date})."""
+        return self._call(
+            "getHistoryDay",
+            {"symbol": symbol, "date": date},
+            timeout=timeout,
+            headers=headers,
+        )
+
     def get_market_sentiment(
         self,
         *,
@@ -533,13 +613,14 @@ class GeneratedMethods:
         self,
         *,
         ticker: str,
+        as_of: Optional[str] = None,
         timeout: Optional[float] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> "Result[GetNoTradeData]":
         """No-trade analysis across 8 risk categories (GET /api/v1/ai/symbol/{ticker}/no-trade)."""
         return self._call(
             "getNoTrade",
-            {"ticker": ticker},
+            {"ticker": ticker, "as_of": as_of},
             timeout=timeout,
             headers=headers,
         )
@@ -548,13 +629,14 @@ class GeneratedMethods:
         self,
         *,
         symbol: str,
+        as_of: Optional[str] = None,
         timeout: Optional[float] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> "Result[GetSignalScoreData]":
         """Signal score for a ticker (GET /api/v1/signal-score/{symbol})."""
         return self._call(
             "getSignalScore",
-            {"symbol": symbol},
+            {"symbol": symbol, "as_of": as_of},
             timeout=timeout,
             headers=headers,
         )
@@ -563,13 +645,14 @@ class GeneratedMethods:
         self,
         *,
         ticker: str,
+        as_of: Optional[str] = None,
         timeout: Optional[float] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> "Result[GetSymbolSummaryData]":
         """AI research summary for a symbol (GET /api/v1/ai/symbol/{ticker}/summary)."""
         return self._call(
             "getSymbolSummary",
-            {"ticker": ticker},
+            {"ticker": ticker, "as_of": as_of},
             timeout=timeout,
             headers=headers,
         )
@@ -578,13 +661,14 @@ class GeneratedMethods:
         self,
         *,
         symbol: str,
+        as_of: Optional[str] = None,
         timeout: Optional[float] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> "Result[GetTickerSummaryData]":
         """Research summary for a ticker (GET /api/v1/ticker/{symbol}/summary)."""
         return self._call(
             "getTickerSummary",
-            {"symbol": symbol},
+            {"symbol": symbol, "as_of": as_of},
             timeout=timeout,
             headers=headers,
         )
@@ -696,6 +780,26 @@ class GeneratedMethods:
         return self._call(
             "listSymbols",
             {},
+            timeout=timeout,
+            headers=headers,
+        )
+
+    def open_stream(
+        self,
+        *,
+        events: str,
+        symbols: Optional[str] = None,
+        iv_rank_above: Optional[str] = None,
+        iv_rank_below: Optional[str] = None,
+        iv_change_above: Optional[str] = None,
+        min_premium: Optional[str] = None,
+        timeout: Optional[float] = None,
+        headers: Optional[Mapping[str, str]] = None,
+    ) -> "Result[Any]":
+        """Stream market and options-flow events (Server-Sent Events) (GET /api/v1/stream)."""
+        return self._call(
+            "openStream",
+            {"events": events, "symbols": symbols, "iv_rank_above": iv_rank_above, "iv_rank_below": iv_rank_below, "iv_change_above": iv_change_above, "min_premium": min_premium},
             timeout=timeout,
             headers=headers,
         )

@@ -81,6 +81,23 @@ class EveryOperation(ErrorAssertions):
         self.assertEqual(out.data["output"]["strategy"], "bull_call_spread")
         self.check_labels(out)
 
+    def test_history(self) -> None:
+        api = client(key("TEST"))
+        h = api.get_history(symbol="aapl", fields="price,iv_rank")
+        self.check_labels(h)
+        self.assertGreaterEqual(h.data["count"], 1)
+        self.assertEqual(h.data["columns"], ["price", "iv_rank"])
+        last = h.data["rows"][-1]
+        day = api.get_history_day(symbol="AAPL", date=last["date"])
+        self.assertEqual(day.data["price"], last["price"])
+        lines = api.get_history_csv(symbol="AAPL", fields="price,iv_rank").strip().split("\n")
+        self.assertTrue(lines[0].startswith("# "))
+        self.assertEqual(lines[1], "date,data_label,as_of,price,iv_rank")
+        self.assertEqual(len(lines), 2 + h.data["count"])
+        with self.assertRaises(ApiError) as bad:
+            api.get_history(symbol="AAPL", fields="vega")
+        self.assertEqual(bad.exception.code, "invalid_request")
+
     def test_health(self) -> None:
         h = Client(api_key="svc_test_unused", base_url=BASE_URL or "").get_health()
         self.assertEqual(h.data["status"], "ok")
@@ -221,3 +238,26 @@ class Errors(ErrorAssertions):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+@needs_server
+class StreamTest(unittest.TestCase):
+    def test_open_stream_yields_the_stored_events_and_resumes_after_last_event_id(self) -> None:
+        api = client(key("TEST"))
+        first = api.open_stream(events=["flow.block"], symbols="pyst", min_premium=150000, last_event_id="0.0")
+        got = [next(first), next(first)]
+        first.close()  # disconnects
+        self.assertEqual([e["data"]["premium"] for e in got], [200000, 300000])
+        self.assertEqual([e["type"] for e in got], ["flow.block", "flow.block"])
+        self.assertTrue(got[0]["data"]["isMockData"])
+        again = api.open_stream(events="flow.block", symbols="PYST", min_premium=150000, last_event_id=got[-1]["id"])
+        rest = [next(again)]
+        again.close()
+        self.assertEqual([e["data"]["premium"] for e in rest], [400000])
+        ids = [e["id"] for e in got + rest]
+        self.assertEqual(len(set(ids)), len(ids))
+
+    def test_open_stream_bad_filter_raises_before_any_event(self) -> None:
+        with self.assertRaises(ApiError) as ctx:
+            next(client(key("TEST")).open_stream(events="flow.nope"))
+        self.assertEqual((ctx.exception.status, ctx.exception.code), (400, "invalid_request"))

@@ -3,6 +3,7 @@ import { ApiError, type ApiErrorCode } from "./errors.js";
 import { OPERATIONS, type OperationId } from "./generated/operations.js";
 import { MAX_RETRY_AFTER_S, parseRetryAfter, RETRYABLE_STATUS, retryDelayMs, sleep } from "./retry.js";
 import type { CallOptions, DataLabel, OperationMethods, RateLimit, Result } from "./types.js";
+import { openStream, type StreamEvent, type StreamOptions, type StreamParams } from "./stream.js";
 
 export interface ClientOptions {
   /** `svc_test_…`, `svc_live_…` or `svc_sk_live_…`; sent as `Authorization: Bearer`. */
@@ -17,7 +18,20 @@ export interface ClientOptions {
   maxRetries?: number;
 }
 
-export type Client = OperationMethods;
+/** Query of `getHistoryCsv`: the `getHistory` parameters that shape the series. */
+export interface HistoryCsvParams {
+  symbol: string;
+  from?: string;
+  to?: string;
+  fields?: string;
+}
+
+export type Client = Omit<OperationMethods, "openStream"> & {
+  /** `GET /api/v1/history/{symbol}` as CSV text: the disclaimer as a `# ` first line, a header, one row per day. */
+  getHistoryCsv(params: HistoryCsvParams, call?: CallOptions): Promise<string>;
+  /** The live stream as an async iterator; reconnects with Last-Event-ID, ends on abort (see stream.ts). */
+  openStream(params: StreamParams, options?: StreamOptions): AsyncGenerator<StreamEvent, void, undefined>;
+};
 
 type Row = (typeof OPERATIONS)[OperationId];
 type Json = Record<string, unknown>;
@@ -35,6 +49,26 @@ export function createClient(options: ClientOptions): Client {
   for (const id of Object.keys(OPERATIONS) as OperationId[]) {
     client[id] = (params?: Json, call?: CallOptions) => request(OPERATIONS[id], params ?? {}, call ?? {});
   }
+  client.getHistoryCsv = async (params: HistoryCsvParams, call: CallOptions = {}) => {
+    const { url } = buildRequest(base, OPERATIONS.getHistory, { ...params, format: "csv" });
+    const headers = { accept: "text/csv", authorization: `Bearer ${options.apiKey}`, ...call.headers };
+    const res = await attemptOnce(
+      url,
+      { method: "GET", headers },
+      call.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      call.signal,
+    );
+    if (res.status !== 200) throw await toError(res);
+    return res.text;
+  };
+  client.openStream = (params: StreamParams, stream?: StreamOptions) =>
+    openStream(
+      buildRequest(base, OPERATIONS.openStream, params as unknown as Json).url,
+      options.apiKey,
+      doFetch,
+      toError,
+      stream,
+    );
   return client as Client;
 
   async function request(row: Row, params: Json, call: CallOptions): Promise<Result<unknown>> {

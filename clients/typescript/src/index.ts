@@ -1,6 +1,7 @@
 /** @options-research/client: typed client for the Options Market Research API (ESM; Node 20+, browsers, edge). */
 export { createClient, type Client, type ClientOptions } from "./client.js";
 export { ApiError, type ApiErrorCode } from "./errors.js";
+export type { StreamEvent, StreamOptions, StreamParams } from "./stream.js";
 export { verifyWebhook, WebhookVerificationError, type VerifyOptions } from "./webhooks.js";
 export { API_VERSION, ERROR_CODES, OPERATIONS, type OperationId } from "./generated/operations.js";
 export type {

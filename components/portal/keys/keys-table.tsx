@@ -3,6 +3,8 @@
 import type { KeyListItem } from "@/lib/domain/keys";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { DotsIcon } from "@/components/ui/icons";
+import { Menu, MenuItem, MenuLabel, MenuSeparator } from "@/components/ui/menu";
 import { EmptyState } from "@/components/ui/empty-state";
 import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
 import { Truncate } from "@/components/ui/truncate";
@@ -26,7 +28,40 @@ function Status({ k }: { k: KeyListItem }) {
   return <Badge tone={s.tone}>{s.label}</Badge>;
 }
 
-/** The account's keys; Roll and Revoke sit on each row that still works. Fits its column: names cut with the full text on hover and focus. */
+/** A working key's actions (Roll, Revoke) in a drop-down menu: keyboard and focus handling come from Radix. */
+function RowActions({
+  k,
+  onRevoke,
+  onRoll,
+}: {
+  k: KeyListItem;
+  onRevoke: (k: KeyListItem) => void;
+  onRoll: (k: KeyListItem) => void;
+}) {
+  return (
+    <Menu
+      trigger={
+        <Button size="sm" variant="ghost" aria-label={`Actions for key “${k.name}”`} className="px-2">
+          <DotsIcon />
+          <span className="md:hidden">Actions</span>
+        </Button>
+      }
+    >
+      <MenuLabel>
+        <span className="block max-w-56 truncate">
+          {k.name} · {k.prefix}…
+        </span>
+      </MenuLabel>
+      <MenuSeparator />
+      {k.state === "active" && !k.expiresAt ? <MenuItem onSelect={() => onRoll(k)}>Roll</MenuItem> : null}
+      <MenuItem danger onSelect={() => onRevoke(k)}>
+        Revoke
+      </MenuItem>
+    </Menu>
+  );
+}
+
+/** The account's keys; each row that still works has an actions menu (Roll, Revoke). Fits its column: names cut with the full text on hover and focus. */
 export function KeysTable({
   keys,
   canManage,
@@ -55,7 +90,7 @@ export function KeysTable({
             <th scope="col" className={th}>
               Name
             </th>
-            <th scope="col" className={`${th} w-36`}>
+            <th scope="col" className={`${th} w-40`}>
               Key
             </th>
             <th scope="col" className={`${th} w-32`}>
@@ -68,7 +103,7 @@ export function KeysTable({
               Status
             </th>
             {canManage ? (
-              <th scope="col" className={`${th} w-36`}>
+              <th scope="col" className={`${th} w-16`}>
                 <span className="sr-only">Actions</span>
               </th>
             ) : null}
@@ -103,16 +138,7 @@ export function KeysTable({
               {canManage ? (
                 <td className={`${td} md:text-right`}>
                   {k.state === "active" || k.state === "inactive" ? (
-                    <span className="inline-flex gap-1.5">
-                      {k.state === "active" && !k.expiresAt ? (
-                        <Button size="sm" onClick={() => onRoll(k)}>
-                          Roll
-                        </Button>
-                      ) : null}
-                      <Button size="sm" variant="danger" onClick={() => onRevoke(k)}>
-                        Revoke
-                      </Button>
-                    </span>
+                    <RowActions k={k} onRevoke={onRevoke} onRoll={onRoll} />
                   ) : null}
                 </td>
               ) : null}

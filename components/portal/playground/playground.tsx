@@ -3,15 +3,20 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import type { PlaygroundResponse } from "@/lib/portal/playground-call";
-import { bodyValue, curlCommand, requestPath, type PlaygroundOperation } from "@/lib/portal/playground-operations";
+import { bodyValue, sampleParams, type PlaygroundOperation } from "@/lib/portal/playground-operations";
+import { codeSamples, operationIdFor } from "@/clients/snippets";
 import { portalFetch } from "@/components/portal/portal-fetch";
 import { Button } from "@/components/ui/button";
+import { CodeTabs } from "@/components/ui/code-tabs";
 import { cx } from "@/components/ui/cx";
 import { SearchIcon } from "@/components/ui/icons";
 import { GROUP_ORDER, groupOf } from "./groups";
 import { ParamField } from "./param-field";
 import { atTheMoney, usePickers } from "./pickers";
 import { ResponseView } from "./response-view";
+import { PlaygroundKey, type KeyMode } from "./playground-key";
+import { STREAM_OPERATION } from "@/lib/portal/stream-list";
+import { StreamList, useLiveStream } from "./stream-view";
 
 type Values = Record<string, string | string[]>;
 
@@ -24,6 +29,7 @@ const EXAMPLES: Record<string, Record<string, string | string[]>> = {
     "body:events": ["iv_rank.crossed_above"],
     "body:ivRankAbove": "70",
   },
+  [STREAM_OPERATION]: { "query:events": "flow.sweep,flow.block,flow.unusual" },
 };
 
 const initialValues = (op: PlaygroundOperation): Values =>
@@ -67,21 +73,20 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
   const [opId, setOpId] = useState(first.id);
   const op = operations.find((o) => o.id === opId) ?? first;
   const [values, setValues] = useState<Values>(() => initialValues(op));
-  const [keyMode, setKeyMode] = useState<"playground" | "pasted">("playground");
+  const [keyMode, setKeyMode] = useState<KeyMode>("playground");
   const [pasted, setPasted] = useState("");
   const [search, setSearch] = useState("");
   const queryClient = useQueryClient();
-  const [sent, setSent] = useState(false);
+  const stream = useLiveStream();
+  const isStream = op.id === STREAM_OPERATION;
+  const streaming = stream.state === "connecting" || stream.state === "open";
   const keyInfo = useQuery({
     queryKey: ["portal", "playground-key"],
     queryFn: () => portalFetch<{ keyId: string; prefix: string } | null>("/api/portal/playground/key"),
-    // After a call with the playground key, ask until the key it created is there to name.
-    refetchInterval: (q) => (sent && !q.state.data ? 1000 : false),
   });
   const call = useMutation({
     mutationFn: (body: unknown) =>
       portalFetch<PlaygroundResponse>("/api/portal/playground/call", { method: "POST", body }),
-    onSuccess: () => setSent(true),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["portal"] }),
   });
   const symbolField = op.fields.find((f) => f.name === "symbol" || f.name === "ticker");
@@ -115,8 +120,10 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
   }, [pickers.expiries, op]);
 
   const req = useMemo(() => toRequest(op, values), [op, values]);
-  const origin = typeof window === "undefined" ? "" : window.location.origin;
-  const curl = curlCommand(origin, op, requestPath(op.path, req.params, req.query), req.body);
+  const operationId = operationIdFor(op.method, op.path);
+  const [origin, setOrigin] = useState("");
+  useEffect(() => setOrigin(window.location.origin), []);
+  const samples = operationId ? codeSamples(operationId, sampleParams(op, req), origin) : null;
 
   const choose = (id: string) => {
     const next = operations.find((o) => o.id === id);
@@ -124,9 +131,14 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
     setOpId(id);
     setValues(initialValues(next));
     call.reset();
+    stream.stop();
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (isStream) {
+      stream.start({ ...req, ...(keyMode === "pasted" ? { key: pasted.trim() } : {}) });
+      return;
+    }
     call.mutate({ ...req, ...(keyMode === "pasted" ? { key: pasted.trim() } : {}) });
   };
   const groups = GROUP_ORDER.map((name) => ({ name, ops: operations.filter((o) => groupOf(o.path) === name) })).filter(
@@ -139,12 +151,6 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
       ops: g.ops.filter((o) => !needle || `${o.id} ${o.summary} ${g.name}`.toLowerCase().includes(needle)),
     }))
     .filter((g) => g.ops.length > 0);
-  const playgroundKeyLabel = keyInfo.data
-    ? `My playground test key (${keyInfo.data.prefix}…)`
-    : isOwner
-      ? "A new playground test key, created when you send"
-      : "My playground test key (the owner creates it on first use)";
-
   const suggestionsFor = (name: string) => {
     if (name === "symbol" || name === "ticker") return pickers.symbols.map((s) => ({ value: s.symbol, label: s.name }));
     if (name === "expiry") return pickers.expiries?.expiries.map((e) => ({ value: e.expiry }));
@@ -253,57 +259,33 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
             <p className="text-sm text-muted">This route takes no parameters.</p>
           )}
           {op.authenticated ? (
-            <fieldset className="space-y-2">
-              <legend className="text-sm font-medium">Key</legend>
-              <label className="flex items-center gap-2 text-sm">
-                <input
-                  type="radio"
-                  name="pg-key"
-                  checked={keyMode === "playground"}
-                  onChange={() => setKeyMode("playground")}
-                />{" "}
-                {playgroundKeyLabel}
-              </label>
-              {keyMode === "playground" ? (
-                <p className="pl-6 text-xs text-muted">
-                  {keyInfo.data
-                    ? "A Sandbox test key on demo data, listed as “Playground” on your Keys page, where you can revoke it."
-                    : "Your first request creates a Sandbox test key named “Playground” on demo data. It is listed on your Keys page like any key you make."}
-                </p>
-              ) : null}
-              <label className="flex items-center gap-2 text-sm">
-                <input
-                  type="radio"
-                  name="pg-key"
-                  checked={keyMode === "pasted"}
-                  onChange={() => setKeyMode("pasted")}
-                />{" "}
-                Paste a key
-              </label>
-              {keyMode === "pasted" && (
-                <div className="space-y-1 pl-6">
-                  <label htmlFor="pg-pasted" className="block text-sm font-medium">
-                    API key
-                  </label>
-                  <input
-                    id="pg-pasted"
-                    type="password"
-                    autoComplete="off"
-                    value={pasted}
-                    onChange={(e) => setPasted(e.target.value)}
-                    required
-                    className="h-9 w-full rounded-md border border-line-strong bg-surface px-2 font-mono text-sm"
-                  />
-                </div>
-              )}
-            </fieldset>
+            <PlaygroundKey
+              info={keyInfo.data ?? null}
+              loading={keyInfo.isPending}
+              isOwner={isOwner}
+              mode={keyMode}
+              onMode={setKeyMode}
+              pasted={pasted}
+              onPasted={setPasted}
+            />
           ) : (
             <p className="text-sm text-muted">This route needs no key and is never metered.</p>
           )}
           <div className="flex flex-wrap items-center gap-3">
-            <Button type="submit" variant="primary" disabled={call.isPending}>
-              {call.isPending ? "Sending…" : "Send request"}
-            </Button>
+            {isStream ? (
+              <>
+                <Button type="submit" variant="primary" disabled={streaming}>
+                  {streaming ? "Stream open" : "Open stream"}
+                </Button>
+                <Button type="button" onClick={stream.stop} disabled={!streaming}>
+                  Stop
+                </Button>
+              </>
+            ) : (
+              <Button type="submit" variant="primary" disabled={call.isPending}>
+                {call.isPending ? "Sending…" : "Send request"}
+              </Button>
+            )}
             {call.isPending && (
               <p role="status" className="text-sm text-muted">
                 Sending the request…
@@ -316,7 +298,21 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
             </p>
           )}
         </form>
-        {call.data && <ResponseView result={call.data} curl={curl} />}
+        {isStream && stream.state !== "idle" ? <StreamList stream={stream} /> : null}
+        {isStream && stream.refused ? <ResponseView result={stream.refused} operation={op.id} /> : null}
+        {!isStream && call.data && <ResponseView result={call.data} operation={op.id} />}
+        {samples ? (
+          <section aria-labelledby="pg-code" className="min-w-0 space-y-3 rounded-lg border border-line bg-surface p-4">
+            <h2 id="pg-code" className="text-base font-semibold">
+              Code
+            </h2>
+            <CodeTabs label="Language" samples={samples} />
+            <p className="text-xs text-muted">
+              The code reads your key from the <code>API_KEY</code> environment variable. The clients are{" "}
+              <a href="/docs/guides/quick-start">@options-research/client and options_research</a>.
+            </p>
+          </section>
+        ) : null}
       </div>
     </div>
   );

@@ -1,9 +1,9 @@
 "use client";
 
-import { useState } from "react";
 import type { PlaygroundResponse } from "@/lib/portal/playground-call";
 import { Badge, statusTone } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { HISTORY_OPERATIONS, historySeries } from "@/lib/portal/history-series";
+import { HistoryChart } from "./history-chart";
 
 type Body = Record<string, unknown> & { meta?: Record<string, unknown> };
 
@@ -48,22 +48,14 @@ function explain(header: string, value: string): string | null {
   return null;
 }
 
-export function ResponseView({ result, curl }: { result: PlaygroundResponse; curl: string }) {
-  const [copied, setCopied] = useState<string>("");
+export function ResponseView({ result, operation }: { result: PlaygroundResponse; operation?: string }) {
   const { data, label } = dataBadges(result.body);
+  const series = operation && HISTORY_OPERATIONS.includes(operation) ? historySeries(result.body) : null;
   const error = errorOf(result.body);
   const disclaimer =
     typeof result.body === "object" && result.body && "disclaimer" in result.body
       ? String((result.body as Body).disclaimer)
       : null;
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(curl);
-      setCopied("Copied the curl command.");
-    } catch {
-      setCopied("Copying is blocked here: select the command below and copy it.");
-    }
-  };
   return (
     <section
       aria-labelledby="pg-response"
@@ -94,6 +86,7 @@ export function ResponseView({ result, curl }: { result: PlaygroundResponse; cur
           <strong>Disclaimer in the response:</strong> {disclaimer}
         </p>
       )}
+      {series ? <HistoryChart series={series} /> : null}
       <div className="space-y-1">
         <h3 className="text-sm font-medium">Body</h3>
         <pre
@@ -126,28 +119,6 @@ export function ResponseView({ result, curl }: { result: PlaygroundResponse; cur
             })}
           </tbody>
         </table>
-      </div>
-      <div className="space-y-2">
-        <div className="flex flex-wrap items-center gap-3">
-          <Button size="sm" onClick={copy}>
-            Copy as curl
-          </Button>
-          <span role="status" className="text-sm text-muted">
-            {copied}
-          </span>
-        </div>
-        <pre
-          role="figure"
-          aria-label="curl command"
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard user can select the command
-          tabIndex={0}
-          className="rounded-md bg-subtle p-3 text-xs break-all whitespace-pre-wrap"
-        >
-          {curl}
-        </pre>
-        <p className="text-xs text-muted">
-          The command reads your key from <code>$API_KEY</code>: the portal never shows the playground key.
-        </p>
       </div>
     </section>
   );

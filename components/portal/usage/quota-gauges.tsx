@@ -1,22 +1,23 @@
 import { useId } from "react";
-import type { QuotaGauge, UsageSummary } from "@/lib/shared/usage-types";
+import type { EnvQuota, KeyCalls, QuotaGauge, UsageSummary } from "@/lib/shared/usage-types";
+import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
-import { frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
+import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
 import { Truncate } from "@/components/ui/truncate";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 const pct = (used: number, of: number) => (of === 0 ? 0 : Math.min(100, Math.round((used / of) * 1000) / 10));
+const ENV_LABEL = { test: "Test keys", live: "Live keys" } as const;
 
 function Gauge({ label, gauge }: { label: string; gauge: QuotaGauge }) {
   const id = useId();
   const period = gauge.window === "month" ? "this month" : "today";
-  const resets = gauge.window === "month" ? `UTC month, resets ${gauge.windowEnd.slice(0, 10)}` : "UTC day";
+  const resets = gauge.window === "month" ? `resets ${gauge.windowEnd.slice(0, 10)} 00:00 UTC` : "resets at 00:00 UTC";
   return (
-    <div className="min-w-0 space-y-1">
-      <p id={id} className="text-xs" title={resets}>
-        <span className="text-muted md:sr-only">{label}: </span>
-        <span className="font-medium tabular-nums">{fmt(gauge.used)}</span> of {fmt(gauge.limit)} calls {period} ·{" "}
-        {pct(gauge.used, gauge.limit)} %
+    <div className="min-w-0 space-y-1.5">
+      <p id={id} className="text-sm">
+        <span className="font-medium">{label}:</span> <span className="tabular-nums">{fmt(gauge.used)}</span> of{" "}
+        <span className="tabular-nums">{fmt(gauge.limit)}</span> calls {period} · {pct(gauge.used, gauge.limit)} %
       </p>
       <meter
         aria-labelledby={id}
@@ -27,61 +28,123 @@ function Gauge({ label, gauge }: { label: string; gauge: QuotaGauge }) {
         optimum={0}
         className="block h-2 w-full"
       />
+      <p className="text-xs text-muted">{resets}</p>
     </div>
   );
 }
 
-/** Quota used per key in the current windows, as one compact table (keys that never called are listed last). */
-export function QuotaTable({ summary }: { summary: UsageSummary }) {
-  const quotas = [...summary.quotas].sort(
-    (a, b) => b.familyA.used + b.familyB.used - (a.familyA.used + a.familyB.used),
+function EnvCard({ q, keys }: { q: EnvQuota; keys: number }) {
+  return (
+    <div className="space-y-3 rounded-lg border border-line bg-surface p-4" data-testid={`quota-${q.env}`}>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 className="text-base font-semibold">{ENV_LABEL[q.env]}</h3>
+        <span className="text-xs text-muted">
+          {q.plan.charAt(0).toUpperCase() + q.plan.slice(1)} plan · shared by {keys} {keys === 1 ? "key" : "keys"}
+        </span>
+      </div>
+      <Gauge label="Family A quota" gauge={q.familyA} />
+      <Gauge label="Family B quota" gauge={q.familyB} />
+    </div>
   );
+}
+
+function KeyCallsTable({ rows }: { rows: KeyCalls[] }) {
+  return (
+    <div className={frame}>
+      <table className={table} aria-label="Calls by key">
+        <thead className={thead}>
+          <tr>
+            <th scope="col" className={th}>
+              Key
+            </th>
+            <th scope="col" className={`${th} w-28 text-right`}>
+              Calls today
+            </th>
+            <th scope="col" className={`${th} w-32 text-right`}>
+              Calls this month
+            </th>
+            <th scope="col" className={`${th} w-36 text-right`}>
+              Family A quota used
+            </th>
+            <th scope="col" className={`${th} w-36 text-right`}>
+              Family B quota used
+            </th>
+          </tr>
+        </thead>
+        <tbody className={tbody}>
+          {rows.map((k) => (
+            <tr key={k.keyId} className={tr} data-testid={`key-calls-${k.keyId}`}>
+              <th scope="row" className={`${td} min-w-0 font-medium`}>
+                <span className="flex min-w-0 items-center gap-2">
+                  <Truncate text={k.name} />
+                  <Badge tone={k.env === "test" ? "neutral" : "info"} className="shrink-0">
+                    {k.env === "test" ? "Test" : "Live"}
+                  </Badge>
+                  {k.status === "revoked" ? (
+                    <Badge tone="bad" className="shrink-0">
+                      Revoked
+                    </Badge>
+                  ) : null}
+                </span>
+                <code className="block bg-transparent p-0 text-xs font-normal text-muted">{k.prefix}…</code>
+              </th>
+              <td className={`${td} tabular-nums md:text-right`}>
+                <span className={cellLabel}>Calls today</span>
+                {fmt(k.today)}
+              </td>
+              <td className={`${td} tabular-nums md:text-right`}>
+                <span className={cellLabel}>Calls this month</span>
+                {fmt(k.month)}
+              </td>
+              <td className={`${td} tabular-nums md:text-right`}>
+                <span className={cellLabel}>Family A quota used (month)</span>
+                {fmt(k.quotaA)}
+              </td>
+              <td className={`${td} tabular-nums md:text-right`}>
+                <span className={cellLabel}>Family B quota used (today)</span>
+                {fmt(k.quotaB)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * The account's quota per environment (shared by all its keys of that environment, as the gateway counts it), then a
+ * compact table of each key's calls and its share of that quota.
+ */
+export function QuotaTable({ summary }: { summary: UsageSummary }) {
   return (
     <section aria-labelledby="quota-heading" className="space-y-3">
       <h2 id="quota-heading" className="text-lg font-semibold">
-        Quota by key
+        Quota
       </h2>
-      {quotas.length === 0 ? (
-        <EmptyState title="No active keys yet" action={<a href="/dashboard/keys">Create a key</a>}>
-          Quotas are counted per key.
+      {summary.quotas.length === 0 ? (
+        <EmptyState title="No keys yet" action={<a href="/dashboard/keys">Create a test key</a>}>
+          Your quota shows here once the account has a key.
         </EmptyState>
       ) : (
-        <div className={frame}>
-          <table className={table}>
-            <caption className="sr-only">Quota used per key in the current UTC windows</caption>
-            <thead className={thead}>
-              <tr>
-                <th scope="col" className={th}>
-                  Key
-                </th>
-                <th scope="col" className={`${th} w-[30%]`}>
-                  Family A quota (month)
-                </th>
-                <th scope="col" className={`${th} w-[30%]`}>
-                  Family B quota (day)
-                </th>
-              </tr>
-            </thead>
-            <tbody className={tbody}>
-              {quotas.map((q) => (
-                <tr key={q.keyId} className={tr} data-testid={`quota-${q.keyId}`}>
-                  <th scope="row" className={`${td} min-w-0 font-medium`}>
-                    <Truncate text={q.name} />
-                    <span className="block text-xs font-normal text-muted">
-                      <code className="bg-transparent p-0">{q.prefix}…</code> · {q.env} · {q.plan}
-                    </span>
-                  </th>
-                  <td className={td}>
-                    <Gauge label="Family A quota" gauge={q.familyA} />
-                  </td>
-                  <td className={td}>
-                    <Gauge label="Family B quota" gauge={q.familyB} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <>
+          <p className="max-w-prose text-sm text-muted">
+            Quota is counted per account and environment: all your test keys share one, all your live keys another, so a
+            new key adds no quota. Family A counts per UTC calendar month, family B per UTC day, 2xx answers only. The
+            per-minute burst is counted per key.
+          </p>
+          <div className="grid gap-3 lg:grid-cols-2">
+            {summary.quotas.map((q) => (
+              <EnvCard
+                key={q.env}
+                q={q}
+                keys={summary.keys.filter((k) => k.env === q.env && k.status !== "revoked").length}
+              />
+            ))}
+          </div>
+          <h3 className="pt-2 text-base font-semibold">Calls by key</h3>
+          <KeyCallsTable rows={summary.keyCalls} />
+        </>
       )}
     </section>
   );

@@ -1,7 +1,7 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import type { RequestLogEntry, RequestLogPage, UsageEndpoint, UsageKey } from "@/lib/shared/usage-types";
 import { portalFetch } from "@/components/portal/portal-fetch";
 import { Badge, statusTone } from "@/components/ui/badge";
@@ -11,16 +11,7 @@ import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/
 import { Truncate } from "@/components/ui/truncate";
 import { QueryState } from "../query-state";
 import { RequestDetail } from "./request-detail";
-
-interface Filters {
-  key: string;
-  route: string;
-  status: string;
-  from: string;
-  to: string;
-}
-const EMPTY: Filters = { key: "", route: "", status: "", from: "", to: "" };
-const input = "h-9 w-full rounded-md border border-line-strong bg-surface px-2 text-sm";
+import { EMPTY, type Filters, RequestLogFilters } from "./request-log-filters";
 
 /** datetime-local values are the browser's local time; the API takes ISO instants. */
 const toIso = (local: string) => (local ? new Date(local).toISOString() : "");
@@ -30,6 +21,8 @@ function logUrl(f: Filters, cursor?: string) {
   if (f.key) p.set("key", f.key);
   if (f.route) p.set("route", f.route);
   if (f.status) p.set("status", f.status);
+  if (f.errorCode) p.set("error_code", f.errorCode);
+  if (f.symbol.trim()) p.set("symbol", f.symbol.trim());
   if (f.from) p.set("from", toIso(f.from));
   if (f.to) p.set("to", toIso(f.to));
   if (cursor) p.set("cursor", cursor);
@@ -41,10 +34,12 @@ export function RequestLog({
   keys,
   endpoints,
   statusClasses,
+  errorCodes,
 }: {
   keys: UsageKey[];
   endpoints: UsageEndpoint[];
   statusClasses: readonly string[];
+  errorCodes: readonly string[];
 }) {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
@@ -56,11 +51,6 @@ export function RequestLog({
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval: 15_000,
   });
-  const set = (k: keyof Filters) => (e: { target: { value: string } }) => setDraft({ ...draft, [k]: e.target.value });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setApplied(draft);
-  };
   const filtered = Object.values(applied).some(Boolean);
   const keyName = (id: string) => keys.find((k) => k.id === id)?.name;
   return (
@@ -68,79 +58,19 @@ export function RequestLog({
       <h2 id="log-heading" className="text-lg font-semibold">
         Request log
       </h2>
-      <form
-        onSubmit={submit}
-        className="grid gap-3 rounded-lg border border-line bg-subtle p-3 sm:grid-cols-2 lg:grid-cols-[repeat(5,minmax(0,1fr))_auto]"
-        aria-label="Request log filters"
-      >
-        <div>
-          <label htmlFor="log-key" className="block text-xs font-medium text-muted">
-            Key
-          </label>
-          <select id="log-key" value={draft.key} onChange={set("key")} className={input}>
-            <option value="">All keys</option>
-            {keys.map((k) => (
-              <option key={k.id} value={k.id}>
-                {k.name} ({k.prefix}…)
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="log-route" className="block text-xs font-medium text-muted">
-            Route
-          </label>
-          <select id="log-route" value={draft.route} onChange={set("route")} className={input}>
-            <option value="">All routes</option>
-            {endpoints.map((e) => (
-              <option key={e.id} value={e.id}>
-                {e.id}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="log-status" className="block text-xs font-medium text-muted">
-            Status class
-          </label>
-          <select id="log-status" value={draft.status} onChange={set("status")} className={input}>
-            <option value="">All statuses</option>
-            {statusClasses.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="log-from" className="block text-xs font-medium text-muted">
-            From (your local time)
-          </label>
-          <input id="log-from" type="datetime-local" value={draft.from} onChange={set("from")} className={input} />
-        </div>
-        <div>
-          <label htmlFor="log-to" className="block text-xs font-medium text-muted">
-            To (your local time)
-          </label>
-          <input id="log-to" type="datetime-local" value={draft.to} onChange={set("to")} className={input} />
-        </div>
-        <div className="flex items-end gap-2">
-          <Button type="submit" variant="primary">
-            Apply filters
-          </Button>
-          <Button
-            onClick={() => {
-              setDraft(EMPTY);
-              setApplied(EMPTY);
-            }}
-          >
-            Clear
-          </Button>
-        </div>
-        <p className="text-xs text-muted sm:col-span-2 lg:col-span-6">
-          Without a range: the last 7 days. A range spans at most 31 days.
-        </p>
-      </form>
+      <RequestLogFilters
+        draft={draft}
+        onChange={setDraft}
+        onApply={() => setApplied(draft)}
+        onClear={() => {
+          setDraft(EMPTY);
+          setApplied(EMPTY);
+        }}
+        keys={keys}
+        endpoints={endpoints}
+        statusClasses={statusClasses}
+        errorCodes={errorCodes}
+      />
       <QueryState query={log} what="request log">
         {(data) => {
           const entries = data.pages.flatMap((p) => p.entries);

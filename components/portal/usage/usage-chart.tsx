@@ -2,8 +2,8 @@
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import type { SeriesRow } from "@/lib/portal/usage-series";
-import { ScrollRegion } from "@/components/scroll-region";
 import { useSeriesColour } from "./series-colours";
+import { SeriesTable } from "./series-table";
 
 export interface UsageChartProps {
   id: string;
@@ -53,42 +53,14 @@ export function UsageChart({ id, title, rows, groups, totals, total, bucketLabel
           </ResponsiveContainer>
         </div>
       )}
-      <details>
-        <summary className="cursor-pointer text-xs font-medium text-link">Show the numbers as a table</summary>
-        <ScrollRegion label={`${title}: table`} className="mt-2 max-h-80 overflow-auto">
-          <table className="w-full border-collapse text-left text-sm">
-            <caption className="sr-only">{title}</caption>
-            <thead className="sticky top-0 bg-subtle">
-              <tr>
-                <th scope="col" className="px-2 py-1">
-                  Time (UTC)
-                </th>
-                {groups.map((g) => (
-                  <th key={g} scope="col" className="px-2 py-1 text-right">
-                    {g}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows
-                .filter((r) => groups.some((g) => (r[g] as number) > 0))
-                .map((r) => (
-                  <tr key={r.bucket} className="border-t border-line">
-                    <th scope="row" className="px-2 py-1 font-normal whitespace-nowrap">
-                      {bucketLabel(r.bucket)}
-                    </th>
-                    {groups.map((g) => (
-                      <td key={g} className="px-2 py-1 text-right tabular-nums">
-                        {r[g] as number}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-            </tbody>
-          </table>
-        </ScrollRegion>
-      </details>
+      <SeriesTable
+        title={title}
+        timeLabel="Time (UTC)"
+        columns={groups}
+        rows={rows
+          .filter((r) => groups.some((g) => (r[g] as number) > 0))
+          .map((r) => ({ key: r.bucket, label: bucketLabel(r.bucket), cells: groups.map((g) => r[g] as number) }))}
+      />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import type { UsageSummary } from "@/lib/shared/usage-types";
 import { portalFetch } from "@/components/portal/portal-fetch";
 import { Button } from "@/components/ui/button";
 import { GROUP_BY, seriesRows, type GroupBy } from "@/lib/portal/usage-series";
+import { streamCallsOn } from "@/lib/portal/stream-list";
 import { QueryState } from "../query-state";
 import { QuotaTable } from "./quota-gauges";
 import { RequestLog } from "./request-log";
@@ -32,15 +33,26 @@ function headline(s: UsageSummary) {
   const month = today.endsWith("-31") ? "last 30 days" : "this month";
   if (month === "last 30 days") monthCalls = s.daily.cells.reduce((n, c) => n + c.calls, 0);
   const rate = monthCalls === 0 ? "–" : `${Math.round((errors / monthCalls) * 1000) / 10} %`;
+  const stream = streamCallsOn(s.daily.cells, today);
   return [
-    { label: "Calls today (UTC)", value: fmt(todayCalls) },
+    {
+      label: "Calls today (UTC)",
+      value: fmt(todayCalls),
+      note: stream === null ? undefined : `${fmt(stream)} from the live stream (each event is a call)`,
+    },
     { label: `Calls ${month}`, value: fmt(monthCalls) },
     { label: `Error rate ${month}`, value: rate },
     { label: "429s in the last hour", value: fmt(s.rateLimited.lastHour), note: `${fmt(s.rateLimited.today)} today` },
   ];
 }
 
-export function UsageDashboard({ statusClasses }: { statusClasses: readonly string[] }) {
+export function UsageDashboard({
+  statusClasses,
+  errorCodes,
+}: {
+  statusClasses: readonly string[];
+  errorCodes: readonly string[];
+}) {
   const [groupBy, setGroupBy] = useState<GroupBy>("family");
   const summary = useQuery({
     queryKey: ["portal", "usage"],
@@ -115,7 +127,7 @@ export function UsageDashboard({ statusClasses }: { statusClasses: readonly stri
                 </p>
               </section>
               <QuotaTable summary={s} />
-              <RequestLog keys={s.keys} endpoints={s.endpoints} statusClasses={statusClasses} />
+              <RequestLog keys={s.keys} endpoints={s.endpoints} statusClasses={statusClasses} errorCodes={errorCodes} />
             </>
           );
         }}

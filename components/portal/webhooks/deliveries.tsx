@@ -2,7 +2,9 @@
 
 import type { DeliveryView } from "@/lib/domain/webhook-deliveries";
 import { Badge, type Tone } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { buttonClass } from "@/components/ui/button";
+import { DotsIcon } from "@/components/ui/icons";
+import { Menu, MenuItem } from "@/components/ui/menu";
 import { EmptyState } from "@/components/ui/empty-state";
 import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
 import { Truncate } from "@/components/ui/truncate";
@@ -23,7 +25,7 @@ export function deliveryState(d: DeliveryView): { label: string; tone: Tone; rea
   return { label: "pending", tone: "info", reason: null };
 }
 
-/** One webhook's recent deliveries, each with its attempts, and a replay button per event. */
+/** One webhook's recent deliveries, each with its attempts, and a row menu (replay the event, copy its id). */
 export function Deliveries({
   deliveries,
   canManage,
@@ -59,7 +61,7 @@ export function Deliveries({
               Created (UTC)
             </th>
             {canManage ? (
-              <th scope="col" className={`${th} w-24`}>
+              <th scope="col" className={`${th} w-16`}>
                 <span className="sr-only">Actions</span>
               </th>
             ) : null}
@@ -121,9 +123,21 @@ export function Deliveries({
                 </td>
                 {canManage ? (
                   <td className={`${td} md:text-right`}>
-                    <Button size="sm" onClick={() => onReplay(d.eventId)} disabled={replaying}>
-                      Replay<span className="sr-only"> this event</span>
-                    </Button>
+                    <Menu
+                      trigger={
+                        <button
+                          type="button"
+                          className={buttonClass("ghost", "sm")}
+                          disabled={replaying}
+                          aria-label={`Actions for event ${d.eventId}`}
+                        >
+                          <DotsIcon />
+                        </button>
+                      }
+                    >
+                      <MenuItem onSelect={() => onReplay(d.eventId)}>Replay this event</MenuItem>
+                      <MenuItem onSelect={() => void navigator.clipboard?.writeText(d.eventId)}>Copy event id</MenuItem>
+                    </Menu>
                   </td>
                 ) : null}
               </tr>

@@ -6,7 +6,9 @@ import type { DeliveryView } from "@/lib/domain/webhook-deliveries";
 import type { RotatedSecret } from "@/lib/domain/webhook-status";
 import type { WebhookView } from "@/lib/domain/webhooks";
 import { Badge, type Tone } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { Button, buttonClass } from "@/components/ui/button";
+import { DotsIcon } from "@/components/ui/icons";
+import { Menu, MenuItem, MenuSeparator } from "@/components/ui/menu";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Truncate } from "@/components/ui/truncate";
 import { ConfirmDialog } from "../confirm-dialog";
@@ -114,49 +116,49 @@ export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boole
           </p>
         </div>
         {canManage ? (
-          <div className="flex flex-wrap gap-1.5">
+          <Menu
+            trigger={
+              <button
+                type="button"
+                className={buttonClass("secondary", "sm")}
+                disabled={act.isPending}
+                aria-label={`Actions for ${w.url}`}
+              >
+                <DotsIcon />
+                Actions
+              </button>
+            }
+          >
             {w.status === "active" ? (
-              <Button
-                size="sm"
-                disabled={act.isPending}
-                onClick={() => act.mutate({ path: "", method: "PATCH", body: { status: "paused" } })}
-              >
+              <MenuItem onSelect={() => act.mutate({ path: "", method: "PATCH", body: { status: "paused" } })}>
                 Pause
-              </Button>
-            ) : (
-              <Button
-                size="sm"
-                disabled={act.isPending}
-                onClick={() => act.mutate({ path: "", method: "PATCH", body: { status: "active" } })}
-              >
+              </MenuItem>
+            ) : w.disabledBy === null ? (
+              <MenuItem onSelect={() => act.mutate({ path: "", method: "PATCH", body: { status: "active" } })}>
                 {w.status === "disabled" ? "Re-enable" : "Resume"}
-              </Button>
-            )}
-            <Button size="sm" disabled={act.isPending} onClick={() => act.mutate({ path: "/test", method: "POST" })}>
+              </MenuItem>
+            ) : null}
+            <MenuItem disabled={w.status !== "active"} onSelect={() => act.mutate({ path: "/test", method: "POST" })}>
               Send test event
-            </Button>
-            <Button
-              size="sm"
-              disabled={act.isPending}
-              onClick={() => act.mutate({ path: "/rotate-secret", method: "POST" })}
-            >
-              Rotate secret
-            </Button>
-            <Button
-              size="sm"
-              variant="danger"
-              onClick={() => {
+            </MenuItem>
+            <MenuItem onSelect={() => act.mutate({ path: "/rotate-secret", method: "POST" })}>Rotate secret</MenuItem>
+            <MenuSeparator />
+            <MenuItem
+              danger
+              onSelect={() => {
                 act.reset();
                 setDeleting(true);
               }}
             >
               Delete
-            </Button>
-          </div>
+            </MenuItem>
+          </Menu>
         ) : null}
       </div>
       {w.disabledReason ? (
-        <p className="rounded-md bg-bad-soft p-2 text-sm text-bad">Disabled by the service: {w.disabledReason}</p>
+        <p className="rounded-md bg-bad-soft p-2 text-sm text-bad" data-testid="webhook-disabled-reason">
+          Disabled: {w.disabledReason}
+        </p>
       ) : null}
       {rotated ? (
         <SecretOnce

@@ -1,4 +1,5 @@
 /** What every webhook route shares: the path parameter, the plan check, and the one mapping of the webhook domain's refusals to the API's. */
+import type { Actor } from "../../domain/audit";
 import { DomainError } from "../../domain/errors";
 import { foundWebhook, requireWebhookPlan } from "../../domain/webhook-registration";
 import { webhookIdParams } from "../../contract/webhooks";
@@ -11,6 +12,13 @@ export const webhookParams = webhookIdParams;
 export function requireWebhooks(ctx: HandlerContext) {
   requireWebhookPlan(ctx.caller.plan);
 }
+
+/** Who acts on a webhook over the API: the calling key, with the request id (for the audit log). */
+export const keyActor = (ctx: HandlerContext): Actor => ({
+  type: "key",
+  id: ctx.caller.keyId,
+  requestId: ctx.requestId,
+});
 
 /**
  * Runs a webhook domain call: null is a 404, a refused body field is a 400 naming it the API's way

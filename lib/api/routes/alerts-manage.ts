@@ -8,7 +8,7 @@ import { rotateWebhookSecret, setWebhookStatus } from "../../domain/webhook-stat
 import { getWebhook } from "../../domain/webhooks";
 import { IDEMPOTENCY_ERRORS, invalid, KEYED_ROUTE_ERRORS } from "../errors";
 import { defineRoute, type RouteDef } from "../route";
-import { requireWebhooks, webhookCall, webhookParams } from "./alerts-common";
+import { keyActor, requireWebhooks, webhookCall, webhookParams } from "./alerts-common";
 import { alertSchemas, deliveriesQuery, patchAlertBody, replayBody } from "./alerts-schemas";
 import { schemas } from "../../contract/responses";
 
@@ -37,7 +37,7 @@ export const patchAlert = defineRoute({
     requireWebhooks(ctx);
     const { status } = ctx.body;
     await webhookCall(() =>
-      setWebhookStatus(ctx.database, ctx.caller.accountId, ctx.params.webhookId, status, ctx.now),
+      setWebhookStatus(ctx.database, ctx.caller.accountId, ctx.params.webhookId, status, keyActor(ctx), ctx.now),
     );
     return {
       data: schemas.webhook.parse(
@@ -60,7 +60,7 @@ export const testAlert = defineRoute({
   handler: async (ctx) => {
     requireWebhooks(ctx);
     const eventId = await webhookCall(() =>
-      sendTestEvent(ctx.database, ctx.caller.accountId, ctx.params.webhookId, ctx.now),
+      sendTestEvent(ctx.database, ctx.caller.accountId, ctx.params.webhookId, keyActor(ctx), ctx.now),
     );
     return { data: { eventId }, status: 202 };
   },
@@ -101,7 +101,7 @@ export const replayAlert = defineRoute({
   handler: async (ctx) => {
     requireWebhooks(ctx);
     const replayed = await webhookCall(() =>
-      replayWebhook(ctx.database, ctx.caller.accountId, ctx.params.webhookId, ctx.body, ctx.now),
+      replayWebhook(ctx.database, ctx.caller.accountId, ctx.params.webhookId, ctx.body, keyActor(ctx), ctx.now),
     );
     return { data: replayed, status: 202 };
   },
@@ -121,7 +121,7 @@ export const rotateAlertSecret = defineRoute({
     requireWebhooks(ctx);
     return {
       data: await webhookCall(() =>
-        rotateWebhookSecret(ctx.database, ctx.caller.accountId, ctx.params.webhookId, ctx.now),
+        rotateWebhookSecret(ctx.database, ctx.caller.accountId, ctx.params.webhookId, keyActor(ctx), ctx.now),
       ),
     };
   },

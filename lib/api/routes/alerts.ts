@@ -8,7 +8,7 @@ import { webhookBody as alertBody } from "../../contract/webhooks";
 import { IDEMPOTENCY_ERRORS, invalid, KEYED_ROUTE_ERRORS } from "../errors";
 import { defineRoute } from "../route";
 import { schemas } from "../../contract/responses";
-import { requireWebhooks, webhookCall, webhookParams } from "./alerts-common";
+import { keyActor, requireWebhooks, webhookCall, webhookParams } from "./alerts-common";
 
 export const createAlert = defineRoute({
   operationId: "createAlert",
@@ -27,7 +27,7 @@ export const createAlert = defineRoute({
   response: schemas.webhookCreated,
   successStatus: 201,
   handler: async (ctx) => {
-    const created = await webhookCall(() => registerKeyWebhook(ctx.database.db, ctx.caller, ctx.body));
+    const created = await webhookCall(() => registerKeyWebhook(ctx.database.db, ctx.caller, ctx.body, keyActor(ctx)));
     return { data: schemas.webhookCreated.parse(created), status: 201 };
   },
 });
@@ -89,7 +89,9 @@ export const deleteAlert = defineRoute({
   response: schemas.webhook,
   handler: async (ctx) => {
     requireWebhooks(ctx);
-    const deleted = await webhookCall(() => deleteWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId));
+    const deleted = await webhookCall(() =>
+      deleteWebhook(ctx.database.db, ctx.caller.accountId, ctx.params.webhookId, keyActor(ctx)),
+    );
     return { data: schemas.webhook.parse(deleted) };
   },
 });

@@ -4,6 +4,8 @@ import { KEYED_ROUTE_ERRORS } from "../errors";
 import { defineRoute } from "../route";
 import { caseInsensitiveEnum, isoDateTimeString, nonNegativeIntString, symbolParams, symbolSchema } from "./inputs";
 import { schemas } from "../../contract/responses";
+import { asOfAnswer } from "./history";
+import { asOfQuery } from "./history-inputs";
 
 /** A calendar date YYYY-MM-DD (flow expiry filters). */
 const isoDateString = z
@@ -12,6 +14,8 @@ const isoDateString = z
 
 /** What family A's symbol routes answer: the keyed route's codes and an unknown symbol. */
 const SYMBOL_ERRORS = [...KEYED_ROUTE_ERRORS, "symbol_not_found"] as const;
+/** Routes with `as_of` also answer a day without a snapshot. */
+const AS_OF_ERRORS = [...SYMBOL_ERRORS, "not_found"] as const;
 
 export const tickerSummary = defineRoute({
   operationId: "getTickerSummary",
@@ -19,15 +23,22 @@ export const tickerSummary = defineRoute({
   path: "/api/v1/ticker/{symbol}/summary",
   family: "A",
   envelope: "A",
-  errors: SYMBOL_ERRORS,
+  errors: AS_OF_ERRORS,
   tags: ["Market analytics"],
   summary: "Research summary for a ticker",
   description:
     "Price, service_score (0–100), sentiment, risk_level and a generated summary, from the service's own analytics.",
   authenticated: true,
   params: symbolParams,
+  query: asOfQuery,
   response: schemas.tickerSummary,
-  handler: ({ engine, view, params }) => engine.tickerSummary(view, params.symbol),
+  handler: (ctx) =>
+    ctx.query.as_of
+      ? asOfAnswer(ctx, ctx.params.symbol, ctx.query.as_of).then((d) => ({
+          data: d.answers.tickerSummary,
+          asOf: d.snapshot.asOf,
+        }))
+      : ctx.engine.tickerSummary(ctx.view, ctx.params.symbol),
 });
 
 export const signalScore = defineRoute({
@@ -36,15 +47,22 @@ export const signalScore = defineRoute({
   path: "/api/v1/signal-score/{symbol}",
   family: "A",
   envelope: "A",
-  errors: SYMBOL_ERRORS,
+  errors: AS_OF_ERRORS,
   tags: ["Market analytics"],
   summary: "Signal score for a ticker",
   description:
     "service_score (0–100) with its weighted components, sentiment, risk level, and the options metrics behind them.",
   authenticated: true,
   params: symbolParams,
+  query: asOfQuery,
   response: schemas.signalScore,
-  handler: ({ engine, view, params }) => engine.signalScore(view, params.symbol),
+  handler: (ctx) =>
+    ctx.query.as_of
+      ? asOfAnswer(ctx, ctx.params.symbol, ctx.query.as_of).then((d) => ({
+          data: d.answers.signalScore,
+          asOf: d.snapshot.asOf,
+        }))
+      : ctx.engine.signalScore(ctx.view, ctx.params.symbol),
 });
 
 export const optionsFlowQuery = z

@@ -4,10 +4,14 @@ import { IDEMPOTENCY_ERRORS, invalid, KEYED_ROUTE_ERRORS } from "../errors";
 import { defineRoute } from "../route";
 import { symbolSchema, tickerParams } from "./inputs";
 import { schemas } from "../../contract/responses";
+import { asOfAnswer } from "./history";
+import { asOfQuery } from "./history-inputs";
 import { strategyRequestSchema } from "../../analytics/strategy-schema";
 
 /** Routes that read one or more named symbols also answer an unknown symbol. */
 const SYMBOL_ERRORS = [...KEYED_ROUTE_ERRORS, "symbol_not_found"] as const;
+/** Routes with `as_of` also answer a day without a snapshot. */
+const AS_OF_ERRORS = [...SYMBOL_ERRORS, "not_found"] as const;
 
 export const aiSummary = defineRoute({
   operationId: "getSymbolSummary",
@@ -15,14 +19,21 @@ export const aiSummary = defineRoute({
   path: "/api/v1/ai/symbol/{ticker}/summary",
   family: "B",
   envelope: "B",
-  errors: SYMBOL_ERRORS,
+  errors: AS_OF_ERRORS,
   tags: ["Research"],
   summary: "AI research summary for a symbol",
   description: "A deterministic research summary generated from the symbol's numbers, with confidence (0–1) and bias.",
   authenticated: true,
   params: tickerParams,
+  query: asOfQuery,
   response: schemas.aiSummary,
-  handler: ({ engine, view, params }) => engine.aiSummary(view, params.ticker),
+  handler: (ctx) =>
+    ctx.query.as_of
+      ? asOfAnswer(ctx, ctx.params.ticker, ctx.query.as_of).then((d) => ({
+          data: d.answers.aiSummary,
+          asOf: d.snapshot.asOf,
+        }))
+      : ctx.engine.aiSummary(ctx.view, ctx.params.ticker),
 });
 
 export const noTrade = defineRoute({
@@ -31,15 +42,22 @@ export const noTrade = defineRoute({
   path: "/api/v1/ai/symbol/{ticker}/no-trade",
   family: "B",
   envelope: "B",
-  errors: SYMBOL_ERRORS,
+  errors: AS_OF_ERRORS,
   tags: ["Research"],
   summary: "No-trade analysis across 8 risk categories",
   description:
     "Checks in eight named risk categories, each pass/warn/fail against documented thresholds, and a decision.",
   authenticated: true,
   params: tickerParams,
+  query: asOfQuery,
   response: schemas.noTrade,
-  handler: ({ engine, view, params }) => engine.noTrade(view, params.ticker),
+  handler: (ctx) =>
+    ctx.query.as_of
+      ? asOfAnswer(ctx, ctx.params.ticker, ctx.query.as_of).then((d) => ({
+          data: d.answers.noTrade,
+          asOf: d.snapshot.asOf,
+        }))
+      : ctx.engine.noTrade(ctx.view, ctx.params.ticker),
 });
 
 export const yieldCurve = defineRoute({

@@ -6,15 +6,19 @@ import { alertManagementRoutes } from "./alerts-manage";
 import { discoveryRoutes } from "./discovery";
 import { familyARoutes } from "./family-a";
 import { familyBRoutes } from "./family-b";
+import { historyRoutes } from "./history";
 import { health, openApiRoute } from "./meta";
+import { openStream } from "./stream";
 
 /** Routes that are metered and licensed: the endpoint catalogue seeded into the database. */
 export const meteredRoutes: RouteDef[] = [
   ...familyARoutes,
   ...familyBRoutes,
+  ...historyRoutes,
   ...discoveryRoutes,
   ...alertRoutes,
   ...alertManagementRoutes,
+  openStream,
 ];
 
 /** The rows `seedReferenceData` keeps in the endpoints table. */

@@ -1,5 +1,18 @@
-/** Session calendar of the demo market: every weekday is a session, 14:30–21:00 UTC (no holidays, on purpose). */
+/**
+ * Session calendar of the demo market: every weekday is a session (no holidays, on purpose) opening at 14:30 UTC and
+ * closing at 21:00 UTC, except on the NYSE early-close days of the exchange calendar (the day before Independence Day
+ * when a Monday–Thursday, the day after Thanksgiving, Christmas Eve when a Monday–Thursday), which close at 13:00 New
+ * York (18:00 UTC in November and December, 17:00 UTC on 3 July). Options expire at the exchange calendar's close of
+ * their expiry date (expiryClose: 16:00 New York, 13:00 on early-close days), the instant the analytics measure time
+ * to expiry to, so the demo prices and the engine agree on every year fraction.
+ */
 import { BoundedMemo } from "../../util/bounded-memo";
+import {
+  EARLY_CLOSE_LOCAL_HOUR,
+  expiryClose,
+  newYorkInstant,
+  nyseEarlyCloses,
+} from "../../analytics/exchange-calendar";
 
 export const DAY_MS = 86_400_000;
 export const MINUTE_MS = 60_000;
@@ -20,7 +33,23 @@ export function isWeekday(dayMs: number): boolean {
 }
 
 export const sessionOpen = (dayMs: number) => dayMs + OPEN_OFFSET_MS;
-export const sessionClose = (dayMs: number) => dayMs + CLOSE_OFFSET_MS;
+
+const closes = new BoundedMemo<number, number>(20_000);
+function closeOfDay(dayMs: number): number {
+  const date = isoDate(dayMs);
+  return nyseEarlyCloses(new Date(dayMs).getUTCFullYear()).has(date)
+    ? newYorkInstant(date, EARLY_CLOSE_LOCAL_HOUR).getTime()
+    : dayMs + CLOSE_OFFSET_MS;
+}
+/** 21:00 UTC, or 13:00 New York on an NYSE early-close day. */
+export const sessionClose = (dayMs: number) => closes.get(dayMs, closeOfDay);
+/** Minutes from the open to the close: 390, or fewer on an early-close day. */
+export const sessionMinutes = (dayMs: number) => Math.round((sessionClose(dayMs) - sessionOpen(dayMs)) / MINUTE_MS);
+export const isEarlyClose = (dayMs: number) => sessionClose(dayMs) !== dayMs + CLOSE_OFFSET_MS;
+
+const expiryCloses = new BoundedMemo<number, number>(5_000);
+/** The instant options expiring on the UTC day dayMs stop trading (the exchange calendar's expiryClose of its date). */
+export const expiryCloseMs = (dayMs: number) => expiryCloses.get(dayMs, (d) => expiryClose(isoDate(d)).getTime());
 
 export function previousSession(dayMs: number): number {
   let d = dayMs - DAY_MS;
@@ -41,9 +70,9 @@ export function currentSession(t: number): number {
   return d;
 }
 
-/** Minutes of the session elapsed at t, clamped to [0, 390]. */
+/** Minutes of the session elapsed at t, clamped to [0, sessionMinutes(dayMs)]. */
 export function sessionMinute(dayMs: number, t: number): number {
-  return Math.max(0, Math.min(SESSION_MINUTES, Math.floor((t - sessionOpen(dayMs)) / MINUTE_MS)));
+  return Math.max(0, Math.min(sessionMinutes(dayMs), Math.floor((t - sessionOpen(dayMs)) / MINUTE_MS)));
 }
 
 /** Session days ascending, the last being `lastDay`, `count` in all. */
@@ -72,7 +101,8 @@ export function chainAsOf(t: number): number {
 }
 
 export function isSessionClose(t: number): boolean {
-  return t - dayStart(t) === CLOSE_OFFSET_MS;
+  const day = dayStart(t);
+  return isWeekday(day) && t === sessionClose(day);
 }
 
 const isoDates = new BoundedMemo<number, string>(20_000);
@@ -87,15 +117,15 @@ export function parseIsoDate(date: string): number {
   return Date.parse(`${date}T00:00:00Z`);
 }
 
-/** Intraday share of volume traded by minute m of 390: a U-shaped curve (heavy open and close). */
+/** Intraday share of volume traded by minute m of a session of `minutes` (390 unless an early close): U-shaped. */
 // Integral of the 1 + 2.5(2x − 1)^2 density from 0 to u.
 function uShapeIntegral(u: number): number {
   return u + (2.5 / 6) * ((2 * u - 1) ** 3 + 1);
 }
 const U_TOTAL = uShapeIntegral(1);
 
-export function cumulativeVolumeShare(minute: number): number {
-  return uShapeIntegral(Math.max(0, Math.min(1, minute / SESSION_MINUTES))) / U_TOTAL;
+export function cumulativeVolumeShare(minute: number, minutes = SESSION_MINUTES): number {
+  return uShapeIntegral(Math.max(0, Math.min(1, minute / minutes))) / U_TOTAL;
 }
 
 /** Relative trade intensity at session fraction x (same U shape, mean 1). */

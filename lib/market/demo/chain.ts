@@ -5,7 +5,7 @@
 import { bsmPrice, type OptionRight } from "../../analytics/bsm";
 import { americanPrice } from "../../analytics/american";
 import type { OptionQuote } from "../../analytics/types";
-import { DAY_MS, sessionMinute, cumulativeVolumeShare } from "./calendar";
+import { DAY_MS, sessionMinute, sessionMinutes, cumulativeVolumeShare } from "./calendar";
 import { Rng, extendKey, fmix32, rngFor, streamKey } from "./prng";
 import { cents } from "./intraday";
 import {
@@ -18,7 +18,7 @@ import {
   type ExpiryPoint,
   type SurfaceContext,
 } from "./surface";
-import { demoExerciseStyle, type DemoSymbol } from "./universe";
+import { demoExerciseStyle, demoYield, type DemoSymbol } from "./universe";
 
 const RIGHTS: OptionRight[] = ["C", "P"];
 
@@ -73,9 +73,10 @@ export function quoteContract(q: ExpiryQuoter, strike: number, right: OptionRigh
     strike,
     years: q.live.years,
     rate: q.live.rate,
-    dividendYield: ctx.sym.dividendYield,
+    dividendYield: demoYield(ctx.sym),
     vol: sp.vol,
     right,
+    cashDividends: q.live.cash,
   });
   const intrinsic = Math.max(0, right === "C" ? ctx.spot - strike : strike - ctx.spot);
   // Market makers quote time value; the intrinsic part is hedgeable with stock and adds little width.
@@ -91,7 +92,9 @@ export function quoteContract(q: ExpiryQuoter, strike: number, right: OptionRigh
   const tenorVolume = days <= 2 ? 2.5 : days <= 9 ? 1.6 : days <= 35 ? 1 : expiry.monthly ? 0.6 : 0.45;
   const activity = ctx.sym.optionActivity * (ctx.regime === "stressed" ? 1.4 : 1) * (right === "P" ? q.tilt : 1);
   const dailyVolume = 700 * activity * tenorVolume * Math.exp(-(refZ * refZ) / 2.4) * Math.exp(0.5 * rng.normal());
-  const volume = Math.floor(dailyVolume * cumulativeVolumeShare(sessionMinute(ctx.dayMs, ctx.t)));
+  const volume = Math.floor(
+    dailyVolume * cumulativeVolumeShare(sessionMinute(ctx.dayMs, ctx.t), sessionMinutes(ctx.dayMs)),
+  );
   const tenorOi = (expiry.monthly ? 2 : 0.8) * Math.min(1.5, 0.4 + days / 60);
   const openInterest = Math.floor(
     4000 * ctx.sym.optionActivity * tenorOi * Math.exp(-(refZ * refZ) / 5) * Math.exp(0.4 * rng.normal()),

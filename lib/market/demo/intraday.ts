@@ -11,6 +11,7 @@ import {
   SESSION_MINUTES,
   sessionClose,
   sessionMinute,
+  sessionMinutes,
   sessionOpen,
 } from "./calendar";
 import { demoSymbol } from "./universe";
@@ -35,16 +36,18 @@ function cached<T>(map: Map<string, T>, key: string, make: () => T): T {
 function marketShocks(seed: number | string, dayMs: number): Float64Array {
   return cached(indexShocks, `${seed}|${dayMs}`, () => {
     const rng = rngFor(seed, "minute-market", dayMs);
-    const z = new Float64Array(SESSION_MINUTES);
-    for (let m = 0; m < SESSION_MINUTES; m++) z[m] = rng.fastNormal();
+    const n = sessionMinutes(dayMs);
+    const z = new Float64Array(n);
+    for (let m = 0; m < n; m++) z[m] = rng.fastNormal();
     return z;
   });
 }
 
 const scratch = new Float64Array(SESSION_MINUTES + 1);
 
-/** Log prices at minutes 0…390 into `scratch` (index 0 = open, 390 = close). */
+/** Log prices at minutes 0…n of the session (n = sessionMinutes: 390, fewer on an early close; 0 = open, n = close). */
 function logPath(seed: number | string, symbol: string, dayMs: number): Float64Array {
+  const n = sessionMinutes(dayMs);
   const point = dailyPoint(seed, symbol, dayMs);
   const kind = demoSymbol(symbol)?.kind ?? "equity";
   const rho = CORRELATION[kind];
@@ -54,19 +57,18 @@ function logPath(seed: number | string, symbol: string, dayMs: number): Float64A
   const sigma = (vol / Math.sqrt(252)) * Math.sqrt(INTRADAY_SHARE / SESSION_MINUTES);
   const idio = Math.sqrt(1 - rho * rho);
   scratch[0] = 0;
-  for (let m = 1; m <= SESSION_MINUTES; m++)
-    scratch[m] = scratch[m - 1] + sigma * (rho * common[m - 1] + idio * rng.fastNormal());
+  for (let m = 1; m <= n; m++) scratch[m] = scratch[m - 1] + sigma * (rho * common[m - 1] + idio * rng.fastNormal());
   const lo = Math.log(point.open);
   const drift = Math.log(point.close) - lo;
-  const end = scratch[SESSION_MINUTES];
-  for (let m = 0; m <= SESSION_MINUTES; m++) {
-    const f = m / SESSION_MINUTES;
+  const end = scratch[n];
+  for (let m = 0; m <= n; m++) {
+    const f = m / n;
     scratch[m] = lo + f * (drift - end) + scratch[m];
   }
-  return scratch;
+  return scratch.subarray(0, n + 1);
 }
 
-/** Prices at minutes 0…390 of the session (index 0 = open, 390 = close). */
+/** Prices at minutes 0…n of the session (index 0 = open, n = sessionMinutes = close). */
 export function minutePath(seed: number | string, symbol: string, dayMs: number): Float64Array {
   return cached(pathCache, `${seed}|${symbol}|${dayMs}`, () => logPath(seed, symbol, dayMs).map(Math.exp));
 }
@@ -77,12 +79,13 @@ export function sessionOhlc(seed: number | string, symbol: string, dayMs: number
   const p = cachedPath ?? logPath(seed, symbol, dayMs);
   let hi = p[0];
   let lo = p[0];
-  for (let m = 1; m <= SESSION_MINUTES; m++) {
+  const n = p.length - 1;
+  for (let m = 1; m <= n; m++) {
     if (p[m] > hi) hi = p[m];
     else if (p[m] < lo) lo = p[m];
   }
   const conv = cachedPath ? (x: number) => x : Math.exp; // exp is monotone, so max(exp) = exp(max)
-  return [conv(p[0]), conv(hi), conv(lo), conv(p[SESSION_MINUTES])];
+  return [conv(p[0]), conv(hi), conv(lo), conv(p[n])];
 }
 
 export const cents = (x: number) => Math.round(x * 100) / 100;
@@ -136,7 +139,7 @@ export function dailyBarAt(seed: number | string, symbol: string, dayMs: number,
   }
   const path = minutePath(seed, symbol, dayMs);
   const m = Math.max(1, sessionMinute(dayMs, t));
-  const volume = dailyPoint(seed, symbol, dayMs).volume * cumulativeVolumeShare(m);
+  const volume = dailyPoint(seed, symbol, dayMs).volume * cumulativeVolumeShare(m, sessionMinutes(dayMs));
   return barOf(symbol, "1d", new Date(dayMs), path, 0, m, volume);
 }
 
@@ -148,7 +151,8 @@ export function fiveMinuteBars(seed: number | string, symbol: string, dayMs: num
   const bars: Bar[] = [];
   for (let start = 0; start < now; start += 5) {
     const end = Math.min(start + 5, now);
-    const volume = total * (cumulativeVolumeShare(end) - cumulativeVolumeShare(start));
+    const minutes = sessionMinutes(dayMs);
+    const volume = total * (cumulativeVolumeShare(end, minutes) - cumulativeVolumeShare(start, minutes));
     bars.push(barOf(symbol, "5m", new Date(sessionOpen(dayMs) + start * MINUTE_MS), path, start, end, volume));
   }
   return bars;

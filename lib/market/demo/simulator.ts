@@ -7,7 +7,7 @@ import { DAY_MS, chainAsOf, currentSession, isoDate, sessionClose, sessionOpen, 
 import { reducedChain, symbolChain } from "./chain";
 import { dailyBarAt, fiveMinuteBars } from "./intraday";
 import { generateTradesBetween } from "./trades";
-import { demoExerciseStyle, nextEarnings, selectUniverse } from "./universe";
+import { demoCashDividends, demoExerciseStyle, demoYield, nextEarnings, selectUniverse } from "./universe";
 import { yieldCurve } from "./yields";
 
 export { generateTradesBetween } from "./trades";
@@ -26,10 +26,17 @@ export interface DemoMarket {
   instruments: Instrument[];
   dailyBars: Bar[]; // DAILY_SESSIONS per symbol, ascending; the current session's bar is partial while it runs
   intradayBars: Bar[]; // 5-minute bars of the current session up to now
-  chainHistory: OptionQuote[]; // reduced EOD snapshots (as of 21:00 UTC) of the HISTORY_SESSIONS sessions before the current one
+  chainHistory: OptionQuote[]; // reduced EOD snapshots (as of each session close) of the HISTORY_SESSIONS sessions before the current one
   chain: OptionQuote[]; // full chain as of `asOf`; after the close this is also the current session's EOD snapshot
   trades: OptionTrade[]; // the current session's prints up to now
   yields: TreasuryYield[]; // one curve per daily-bar session
+}
+
+/** How far back and ahead of the session the demo instruments list their cash dividends. */
+const DIVIDEND_WINDOW_MS = 400 * DAY_MS;
+function cashOf(s: Parameters<typeof demoYield>[0], day: number): Pick<Instrument, "cashDividends"> {
+  const rows = demoCashDividends(s, day - DIVIDEND_WINDOW_MS, day + DIVIDEND_WINDOW_MS);
+  return rows.length ? { cashDividends: rows } : {};
 }
 
 export function demoInstruments(seed: number | string, t: Date | number, symbols?: readonly string[]): Instrument[] {
@@ -43,8 +50,9 @@ export function demoInstruments(seed: number | string, t: Date | number, symbols
       sector: s.sector,
       kind: s.kind,
       nextEarningsDate: earnings === null ? null : isoDate(earnings),
-      dividendYield: s.dividendYield,
+      dividendYield: demoYield(s),
       exerciseStyle: demoExerciseStyle(s),
+      ...cashOf(s, day),
     };
   });
 }
@@ -55,7 +63,7 @@ export function generateChainAt(seed: number | string, t: Date | number, symbols
   return selectUniverse(symbols).flatMap((s) => symbolChain(seed, s, asOf));
 }
 
-/** The reduced end-of-day chain of one session, as of its 21:00 UTC close. */
+/** The reduced end-of-day chain of one session, as of its close (21:00 UTC, or 13:00 New York on an early close). */
 export function generateEodChain(seed: number | string, dayMs: number, symbols?: readonly string[]): OptionQuote[] {
   return selectUniverse(symbols).flatMap((s) => reducedChain(seed, s, sessionClose(dayMs)));
 }

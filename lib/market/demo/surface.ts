@@ -9,16 +9,18 @@ import {
   YEAR_MS,
   currentSession,
   dayStart,
+  expiryCloseMs,
   isoDate,
   previousSession,
-  sessionClose,
   sessionMinute,
-  SESSION_MINUTES,
+  sessionMinutes,
 } from "./calendar";
 import { dailyPoint, longRunVol, marketDay, type Regime } from "./paths";
 import { spotAt } from "./intraday";
 import { rateAt } from "./yields";
-import { nextEarnings, type DemoSymbol } from "./universe";
+import { demoCashDividends, demoYield, nextEarnings, type DemoSymbol } from "./universe";
+import { cashDividendsBefore } from "../../analytics/vol-surface";
+import type { CashDividend } from "../../analytics/american";
 
 export interface SurfaceContext {
   seed: number | string;
@@ -36,7 +38,7 @@ export interface SurfaceContext {
 
 export interface Expiry {
   date: string;
-  closeMs: number; // options stop trading at the session close of that day
+  closeMs: number; // options stop trading at the exchange calendar's close of that date (expiryCloseMs)
   monthly: boolean;
 }
 
@@ -47,7 +49,7 @@ export function surfaceContext(seed: number | string, sym: DemoSymbol, t: number
   const prevDay = previousSession(dayMs);
   const today = dailyPoint(seed, sym.symbol, dayMs);
   const prev = dailyPoint(seed, sym.symbol, prevDay);
-  const f = sessionMinute(dayMs, t) / SESSION_MINUTES;
+  const f = sessionMinute(dayMs, t) / sessionMinutes(dayMs);
   const earnings = nextEarnings(sym, dayMs + DAY_MS);
   return {
     seed,
@@ -75,7 +77,7 @@ const expiryCache = new BoundedMemo<string, Expiry[]>(5000);
 /** Weekly Fridays for the next four weeks plus third-Friday monthlies out to about six months. */
 export function listExpiries(t: number): Expiry[] {
   const today = dayStart(t);
-  const key = `${today}|${t >= sessionClose(today)}`; // the list only changes at a session close
+  const key = `${today}|${t >= expiryCloseMs(today)}`; // the list only changes when today's expiry closes
   return expiryCache.get(key, () => buildExpiries(t));
 }
 
@@ -83,16 +85,16 @@ function buildExpiries(t: number): Expiry[] {
   const today = dayStart(t);
   const out = new Map<number, boolean>();
   let friday = today + ((5 - new Date(today).getUTCDay() + 7) % 7) * DAY_MS;
-  if (sessionClose(friday) <= t) friday += 7 * DAY_MS;
+  if (expiryCloseMs(friday) <= t) friday += 7 * DAY_MS;
   for (let k = 0; k < 4; k++) out.set(friday + 7 * k * DAY_MS, false);
   const d = new Date(today);
   for (let k = 0; k <= 7; k++) {
     const tf = thirdFriday(d.getUTCFullYear(), d.getUTCMonth() + k);
-    if (sessionClose(tf) > t && tf - today <= 190 * DAY_MS) out.set(tf, true);
+    if (expiryCloseMs(tf) > t && tf - today <= 190 * DAY_MS) out.set(tf, true);
   }
   return [...out.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([ms, monthly]) => ({ date: isoDate(ms), closeMs: sessionClose(ms), monthly }));
+    .map(([ms, monthly]) => ({ date: isoDate(ms), closeMs: expiryCloseMs(ms), monthly }));
 }
 
 export function strikeStep(price: number): number {
@@ -113,6 +115,8 @@ export function strikeGrid(refPrice: number): number[] {
 
 /** Per-expiry values shared by all strikes: time, rate, forward and the ATM vol with any event variance. */
 export interface ExpiryPoint {
+  /** Cash dividends going ex before the expiry (years from t), priced discretely (see DEMO_CASH_DIVIDENDS). */
+  cash: CashDividend[];
   years: number;
   rate: number;
   forward: number;
@@ -133,12 +137,14 @@ export function expiryPoint(
 ): ExpiryPoint {
   const years = Math.max((expiry.closeMs - ctx.t) / YEAR_MS, 1 / (365 * 24 * 4));
   const rate = rateAt(ctx.seed, ctx.dayMs, years);
-  const forward = spot * Math.exp((rate - ctx.sym.dividendYield) * years);
+  const cash = cashDividendsBefore(demoCashDividends(ctx.sym, ctx.dayMs, expiry.closeMs), new Date(ctx.t), years);
+  const pv = cash.reduce((s, d) => s + d.amount * Math.exp(-rate * d.years), 0);
+  const forward = (spot - pv) * Math.exp((rate - demoYield(ctx.sym)) * years);
   const lr2 = ctx.longRun * ctx.longRun;
   let variance = (lr2 + (atmShort * atmShort - lr2) * Math.exp(-years / TERM_DECAY_YEARS)) * years;
   const expiryDay = expiry.closeMs - (expiry.closeMs % DAY_MS);
   if (ctx.earningsMs !== null && ctx.earningsMs <= expiryDay) variance += ctx.sym.earningsMove ** 2; // event variance
-  return { years, rate, forward, atmVol: Math.sqrt(variance / years), sqrtT: Math.sqrt(years) };
+  return { cash, years, rate, forward, atmVol: Math.sqrt(variance / years), sqrtT: Math.sqrt(years) };
 }
 
 export function surfacePoint(ctx: SurfaceContext, e: ExpiryPoint, strike: number): SurfacePoint {

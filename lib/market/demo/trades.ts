@@ -15,6 +15,7 @@ import {
   isWeekday,
   dayStart,
   sessionClose,
+  sessionMinutes,
   sessionOpen,
 } from "./calendar";
 import { rngFor, type Rng } from "./prng";
@@ -59,7 +60,7 @@ function arrivals(seed: number | string, sym: DemoSymbol, dayMs: number): number
   const shares: number[] = [];
   for (let i = 0; i < n; i++) shares.push(rng.next());
   shares.sort((a, b) => a - b);
-  const span = SESSION_MINUTES * MINUTE_MS - SWEEP_WINDOW_MS - 1;
+  const span = sessionMinutes(dayMs) * MINUTE_MS - SWEEP_WINDOW_MS - 1;
   return shares.map((s) => sessionOpen(dayMs) + Math.floor(invertShare(s) * span));
 }
 

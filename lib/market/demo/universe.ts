@@ -2,7 +2,7 @@
  * The demo market's instruments: real US tickers, names and sectors, with FICTIONAL simulation parameters
  * (prices, volatilities, betas, dividends and earnings dates here are invented and are not market data).
  */
-import type { Instrument } from "../../analytics/types";
+import type { CashDividendRow, Instrument } from "../../analytics/types";
 import { hashString } from "./prng";
 
 export interface DemoSymbol {
@@ -179,15 +179,19 @@ const DAY_MS = 86_400_000;
 const EARNINGS_ANCHOR = Date.UTC(2015, 0, 20); // cycle origin; each symbol is shifted by its own offset
 export const EARNINGS_CYCLE_DAYS = 91;
 
-/** Earnings day number k of a symbol (a weekday, shifted forward from the raw cycle date). */
-function earningsDate(symbol: string, k: number): number {
-  const offset = hashString(`earnings:${symbol}`) % EARNINGS_CYCLE_DAYS;
-  let t = EARNINGS_ANCHOR + (offset + k * EARNINGS_CYCLE_DAYS) * DAY_MS;
+/** Day k of a symbol's own cycle (offset by a hash of `key`), shifted forward from a weekend to the Monday. */
+function cycleDate(anchor: number, cycleDays: number, key: string, k: number): number {
+  const offset = hashString(key) % cycleDays;
+  let t = anchor + (offset + k * cycleDays) * DAY_MS;
   const dow = new Date(t).getUTCDay();
   if (dow === 6) t += 2 * DAY_MS;
   if (dow === 0) t += DAY_MS;
   return t;
 }
+
+/** Earnings day number k of a symbol (a weekday, shifted forward from the raw cycle date). */
+const earningsDate = (symbol: string, k: number) =>
+  cycleDate(EARNINGS_ANCHOR, EARNINGS_CYCLE_DAYS, `earnings:${symbol}`, k);
 
 /** First earnings date (00:00 UTC ms) on or after dayMs; null for index products and ETFs. Earnings are reported before the open. */
 export function nextEarnings(sym: DemoSymbol, dayMs: number): number | null {
@@ -199,4 +203,30 @@ export function nextEarnings(sym: DemoSymbol, dayMs: number): number | null {
 
 export function isEarningsDay(sym: DemoSymbol, dayMs: number): boolean {
   return nextEarnings(sym, dayMs) === dayMs;
+}
+
+/**
+ * The American names pay discrete quarterly cash dividends instead of a continuous yield (as listed US stocks do), so
+ * the demo runs the same cash-dividend pricing and implied-forward code as imported live data. Each pays a quarter of
+ * its yield on its base price (in cents), ex on a weekday of its own 91-day cycle.
+ */
+export const DEMO_CASH_DIVIDENDS: ReadonlySet<string> = DEMO_AMERICAN;
+const DIVIDEND_ANCHOR = Date.UTC(2015, 1, 9);
+export const DIVIDEND_CYCLE_DAYS = 91;
+
+const exDividendDate = (symbol: string, k: number) =>
+  cycleDate(DIVIDEND_ANCHOR, DIVIDEND_CYCLE_DAYS, `dividend:${symbol}`, k);
+
+/** The continuous yield the demo prices a symbol with: 0 for the cash-dividend payers. */
+export const demoYield = (sym: DemoSymbol) => (DEMO_CASH_DIVIDENDS.has(sym.symbol) ? 0 : sym.dividendYield);
+
+/** Cash dividends of a symbol going ex from fromDay to toDay (00:00 UTC ms, both included), ascending. */
+export function demoCashDividends(sym: DemoSymbol, fromDay: number, toDay: number): CashDividendRow[] {
+  if (!DEMO_CASH_DIVIDENDS.has(sym.symbol)) return [];
+  const amount = Math.round((sym.dividendYield * sym.basePrice * 100) / 4) / 100;
+  const out: CashDividendRow[] = [];
+  let k = Math.floor((fromDay - DIVIDEND_ANCHOR) / (DIVIDEND_CYCLE_DAYS * DAY_MS)) - 1;
+  for (let t = exDividendDate(sym.symbol, k); t <= toDay; t = exDividendDate(sym.symbol, ++k))
+    if (t >= fromDay) out.push({ symbol: sym.symbol, exDate: new Date(t).toISOString().slice(0, 10), amount });
+  return out;
 }

@@ -61,4 +61,13 @@ export const IMPORT_FORMATS: Record<ImportKind, { title: string; notes: string[]
       "bid, ask: the quote in force at the print, per share, ≥ 0, bid ≤ ask (price may print outside it)",
     ],
   },
+  dividends: {
+    title: "`dividends` CSV (discrete cash dividends): symbol,ex_date,amount",
+    notes: [
+      "symbol: the stock's symbol (must exist in instruments)",
+      "ex_date: YYYY-MM-DD, the ex-dividend date: the stock trades without the dividend from that day's open",
+      "amount: cash per share in USD, > 0 (0.25 = 25 cents); a special dividend is a row like any other",
+      "One row per symbol and ex_date (re-importing a row updates its amount). American options of a symbol with dividends going ex before an expiry are priced on them (escrowed-dividend model, see americanModel) and its dividend_yield is then not used for that expiry.",
+    ],
+  },
 };

@@ -45,8 +45,8 @@ export async function importCsvText(
     lines: parsed.lines,
     source: { fileName: file, sha256: opts.sha256 ?? sha256Hex(text), rows: parsed.records },
   });
-  const { inserted, updated, unchanged, errors, ok } = result;
-  return { ...base, inserted, updated, unchanged, errors, ok };
+  const { inserted, updated, unchanged, errors, ok, changedFrom } = result;
+  return { ...base, inserted, updated, unchanged, errors, ok, changedFrom: changedFrom ?? null };
 }
 
 /** Reads a UTF-8 CSV file and imports it; import_runs records its base name (or opts.fileName) and sha256. */

@@ -1,6 +1,6 @@
 /** Where each kind is stored: its table, primary-key properties and the insert values of one row. */
 import type { PgTable } from "drizzle-orm/pg-core";
-import { bars, instruments, optionQuotes, optionTrades, treasuryYields } from "../../../db/schema";
+import { bars, cashDividends, instruments, optionQuotes, optionTrades, treasuryYields } from "../../../db/schema";
 import type { MarketEnv } from "../../analytics/types";
 import type { ImportKind, KindRows } from "./types";
 
@@ -81,5 +81,10 @@ export const KIND_TABLES: { [K in ImportKind]: KindTable<KindRows[K]> } = {
       bid: r.bid,
       ask: r.ask,
     }),
+  },
+  dividends: {
+    table: cashDividends,
+    keyProps: ["env", "symbol", "exDate"],
+    values: (r, env) => ({ env, symbol: r.symbol, exDate: r.exDate, amount: r.amount }),
   },
 };

@@ -1,7 +1,15 @@
 /** Shared shapes of the market-data import path (CSV files and provider feeds). */
-import type { Bar, Instrument, MarketEnv, OptionQuote, OptionTrade, TreasuryYield } from "../../analytics/types";
+import type {
+  Bar,
+  CashDividendRow,
+  Instrument,
+  MarketEnv,
+  OptionQuote,
+  OptionTrade,
+  TreasuryYield,
+} from "../../analytics/types";
 
-export const IMPORT_KINDS = ["instruments", "treasury", "bars", "chain", "trades"] as const;
+export const IMPORT_KINDS = ["instruments", "treasury", "bars", "chain", "trades", "dividends"] as const;
 export type ImportKind = (typeof IMPORT_KINDS)[number];
 
 export function isImportKind(value: string): value is ImportKind {
@@ -15,6 +23,7 @@ export interface KindRows {
   bars: Bar;
   chain: OptionQuote;
   trades: OptionTrade;
+  dividends: CashDividendRow;
 }
 export type KindRow<K extends ImportKind> = KindRows[K];
 
@@ -37,6 +46,8 @@ export interface ImportReport {
   unchanged: number;
   /** Every problem found, in line order; non-empty exactly when nothing was written. */
   errors: ImportError[];
+  /** The earliest New York date whose daily snapshots the import changed (null: nothing changed). */
+  changedFrom?: string | null;
   ok: boolean;
 }
 

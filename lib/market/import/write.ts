@@ -9,6 +9,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { Bar, Instrument, MarketEnv, OptionQuote, TreasuryYield } from "../../analytics/types";
 import { invalidateIvHistory } from "../iv-history-store";
+import { newYorkDate } from "../../analytics/exchange-calendar";
 import { bumpMarketVersion } from "../versions";
 import { specFor } from "./kinds";
 import { findUnknownSymbols } from "./known-symbols";
@@ -35,6 +36,8 @@ export interface WriteOptions {
 export interface WriteResult extends UpsertCounts {
   ok: boolean;
   errors: ImportError[];
+  /** The earliest New York date whose derived daily snapshots the write changed (null: nothing changed). */
+  changedFrom?: string | null;
 }
 
 const nothing = (errors: ImportError[]): WriteResult => ({ ok: false, inserted: 0, updated: 0, unchanged: 0, errors });
@@ -67,11 +70,28 @@ export async function writeRows<K extends ImportKind>(
       .insert(importRuns)
       .values({ env, kind, fileName: source.fileName, sha256: source.sha256, rows: source.rows ?? rows.length });
     await bumpMarketVersion(tx, env);
-    return { ok: true, ...counts, errors: [] };
+    const changedFrom = counts.inserted + counts.updated > 0 ? earliestDay(kind, rows) : null;
+    return { ok: true, ...counts, errors: [], changedFrom };
   });
 }
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** The first day a write can change a daily snapshot of; an instrument (dividend, style, name) changes every day. */
+function earliestDay<K extends ImportKind>(kind: K, rows: readonly KindRow<K>[]): string {
+  const dates = (rows as readonly object[]).map((r) =>
+    "asOf" in r && r.asOf instanceof Date
+      ? newYorkDate(r.asOf)
+      : "ts" in r && r.ts instanceof Date
+        ? kind === "trades"
+          ? newYorkDate(r.ts)
+          : isoDay(r.ts) // daily bars start at 00:00 UTC of their session date
+        : "date" in r && typeof r.date === "string"
+          ? r.date
+          : "0000-01-01",
+  );
+  return kind === "instruments" ? "0000-01-01" : dates.sort()[0];
+}
 
 /** An instrument row with an exercise style stores it; one without drops any stored one (back to by-kind). */
 async function writeExerciseStyles(tx: Tx, rows: readonly Instrument[], env: MarketEnv): Promise<void> {

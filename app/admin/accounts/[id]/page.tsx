@@ -2,143 +2,224 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ActionButton } from "@/components/admin/action-button";
 import { utc } from "@/components/admin/format";
+import { OverviewChart } from "@/components/admin/overview-chart";
 import { PlanForm } from "@/components/admin/plan-form";
 import { requireAdmin } from "@/components/admin/require-admin";
-import { AdminTable, cell, Empty } from "@/components/admin/table";
-import { accountDetail, isAccountId } from "@/lib/domain/admin-accounts";
+import { AdminTable, Cell, Row } from "@/components/admin/table";
+import { Badge, type Tone } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Card, PageHeader, Section } from "@/components/ui/page";
+import { accountDetail, isAccountId, type AccountDetail } from "@/lib/domain/admin-accounts";
+import { DomainError } from "@/lib/domain/errors";
 import { PLAN_IDS } from "@/lib/domain/plans-catalogue";
 import { portalDb } from "@/lib/server/portal-db";
-import { DomainError } from "@/lib/domain/errors";
 
 export const metadata: Metadata = { title: "Account" };
 export const dynamic = "force-dynamic";
+
+const KEY_TONE: Record<AccountDetail["keys"][number]["state"], Tone> = {
+  active: "ok",
+  inactive: "neutral",
+  revoked: "bad",
+  expired: "neutral",
+};
+
+/** The account's calls per day over its 30 days, by outcome (2xx, 4xx, 5xx). */
+function usageSeries(a: AccountDetail, now: Date) {
+  const today = Math.floor(now.getTime() / 86_400_000);
+  const days = Array.from({ length: a.usage.days }, (_, i) =>
+    new Date((today - (a.usage.days - 1 - i)) * 86_400_000).toISOString().slice(0, 10),
+  );
+  const index = new Map(days.map((d, i) => [d, i]));
+  const series = { "2xx": days.map(() => 0), "4xx": days.map(() => 0), "5xx": days.map(() => 0) };
+  for (const r of a.usage.rows) {
+    const i = index.get(r.day);
+    if (i === undefined) continue;
+    series["2xx"][i] += r.ok;
+    series["4xx"][i] += r.clientErrors;
+    series["5xx"][i] += r.serverErrors;
+  }
+  return { days, series: Object.entries(series).map(([name, values]) => ({ name, values })) };
+}
 
 export default async function AccountAdminPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const me = await requireAdmin(`/admin/accounts/${encodeURIComponent(id)}`);
   if (!isAccountId(id)) notFound();
-  const a = await accountDetail(await portalDb(), id).catch((err) => {
+  const now = new Date();
+  const a = await accountDetail(await portalDb(), id, now).catch((err) => {
     if (err instanceof DomainError && err.code === "not_found") notFound();
     throw err;
   });
   const base = `/api/admin/accounts/${a.accountId}`;
   const byEndpoint = new Map<string, number>();
   for (const r of a.usage.rows) byEndpoint.set(r.endpointId, (byEndpoint.get(r.endpointId) ?? 0) + r.calls);
+  const usage = usageSeries(a, now);
   return (
     <div className="space-y-8">
-      <div className="space-y-1">
-        <h1 className="text-3xl font-bold break-words">{a.name}</h1>
-        <p className="text-sm text-slate-700">
-          Account <code>{a.accountId}</code> · created {utc(a.createdAt)} · status <strong>{a.status}</strong>
-        </p>
-      </div>
-      <section className="space-y-3" aria-labelledby="plan-h">
-        <h2 id="plan-h" className="text-xl font-semibold">
-          Plan and status
-        </h2>
-        <PlanForm accountId={a.accountId} plan={a.plan} plans={PLAN_IDS} />
-        {a.status === "active" ? (
-          <ActionButton
-            path={`${base}/status`}
-            body={{ status: "inactive" }}
-            label="Deactivate"
-            tone="danger"
-            confirm="Deactivate this account? Its sign-in, keys and webhooks stop."
-          />
-        ) : (
-          <ActionButton path={`${base}/status`} body={{ status: "active" }} label="Reactivate" />
-        )}
-      </section>
-      <section className="space-y-3" aria-labelledby="members-h">
-        <h2 id="members-h" className="text-xl font-semibold">
-          Members
-        </h2>
-        <AdminTable caption="Members" head={["E-mail", "Role", "Verified", "Admin", "Change"]}>
+      <PageHeader
+        title={a.name}
+        description={
+          <>
+            Account <code>{a.accountId}</code> · created {utc(a.createdAt)}
+          </>
+        }
+        actions={
+          <Badge tone={a.status === "active" ? "ok" : "bad"} className="text-sm">
+            {a.status === "active" ? "Active" : "Deactivated"}
+          </Badge>
+        }
+      />
+      <Section id="plan-h" title="Plan and status">
+        <Card className="flex flex-wrap items-end justify-between gap-4">
+          <PlanForm accountId={a.accountId} plan={a.plan} plans={PLAN_IDS} />
+          {a.status === "active" ? (
+            <ActionButton
+              path={`${base}/status`}
+              body={{ status: "inactive" }}
+              label="Deactivate"
+              name="Deactivate the account"
+              tone="danger"
+              confirm="Its members can no longer sign in, and its keys and webhooks stop within 5 seconds on every server."
+            />
+          ) : (
+            <ActionButton
+              path={`${base}/status`}
+              body={{ status: "active" }}
+              label="Reactivate"
+              name="Reactivate the account"
+            />
+          )}
+        </Card>
+      </Section>
+      <Section id="members-h" title="Members">
+        <AdminTable
+          caption="Members"
+          columns={[
+            { label: "E-mail" },
+            { label: "Role", width: "w-28" },
+            { label: "Verified", width: "w-24" },
+            { label: "Admin", width: "w-24" },
+            { label: "Change", width: "w-56", hidden: true },
+          ]}
+        >
           {a.members.map((m) => (
-            <tr key={m.userId} className="border-b border-slate-200">
-              <td className={cell}>{m.email}</td>
-              <td className={cell}>{m.role}</td>
-              <td className={cell}>{m.verified ? "yes" : "no"}</td>
-              <td className={cell}>{m.admin ? "yes" : "no"}</td>
-              <td className={cell}>
+            <Row key={m.userId}>
+              <Cell label="E-mail">{m.email}</Cell>
+              <Cell label="Role">{m.role}</Cell>
+              <Cell label="Verified">{m.verified ? "yes" : "no"}</Cell>
+              <Cell label="Admin">{m.admin ? <Badge tone="info">admin</Badge> : "no"}</Cell>
+              <Cell label="Change">
                 {m.admin ? (
                   m.userId === me.userId ? (
-                    <span className="text-xs text-slate-700">You cannot remove your own flag.</span>
+                    <span className="text-xs text-muted">You cannot remove your own flag.</span>
                   ) : (
                     <ActionButton
                       path={`${base}/members/${m.userId}/admin`}
                       body={{ admin: false }}
                       label="Remove admin"
+                      name={`Remove admin: ${m.email}`}
                       tone="danger"
+                      confirm={`${m.email} loses the admin console. The last admin cannot be removed.`}
                     />
                   )
                 ) : (
-                  <ActionButton path={`${base}/members/${m.userId}/admin`} body={{ admin: true }} label="Make admin" />
+                  <ActionButton
+                    path={`${base}/members/${m.userId}/admin`}
+                    body={{ admin: true }}
+                    label="Make admin"
+                    name={`Make admin: ${m.email}`}
+                  />
                 )}
-              </td>
-            </tr>
+              </Cell>
+            </Row>
           ))}
         </AdminTable>
-      </section>
-      <section className="space-y-3" aria-labelledby="keys-h">
-        <h2 id="keys-h" className="text-xl font-semibold">
-          Keys
-        </h2>
+      </Section>
+      <Section id="keys-h" title="Keys">
         {a.keys.length === 0 ? (
-          <Empty>This account has no keys.</Empty>
+          <EmptyState title="This account has no keys." />
         ) : (
           <AdminTable
             caption="Keys"
-            head={["Name", "Prefix", "Environment", "Status", "Created", "Last used", "Change"]}
+            columns={[
+              { label: "Name" },
+              { label: "Prefix", width: "w-36" },
+              { label: "Environment", width: "w-28" },
+              { label: "Status", width: "w-28" },
+              { label: "Created and last used", width: "w-52" },
+              { label: "Change", width: "w-36", hidden: true },
+            ]}
           >
             {a.keys.map((k) => (
-              <tr key={k.id} className="border-b border-slate-200">
-                <td className={cell}>{k.name}</td>
-                <td className={cell}>
-                  <code>{k.prefix}</code>
-                </td>
-                <td className={cell}>{k.env}</td>
-                <td className={cell}>{k.state}</td>
-                <td className={cell}>{utc(k.createdAt)}</td>
-                <td className={cell}>{utc(k.lastUsedAt)}</td>
-                <td className={cell}>
+              <Row key={k.id}>
+                <Cell label="Name">{k.name}</Cell>
+                <Cell label="Prefix">
+                  <code className="text-xs">{k.prefix}</code>
+                </Cell>
+                <Cell label="Environment">
+                  <Badge tone={k.env === "test" ? "neutral" : "info"}>{k.env}</Badge>
+                </Cell>
+                <Cell label="Status">
+                  <Badge tone={KEY_TONE[k.state]}>{k.state}</Badge>
+                </Cell>
+                <Cell label="Created and last used" className="text-xs tabular-nums">
+                  <span className="block">created {utc(k.createdAt)}</span>
+                  <span className="block text-muted">last used {k.lastUsedAt ? utc(k.lastUsedAt) : "never"}</span>
+                </Cell>
+                <Cell label="Change">
                   {k.status === "active" ? (
                     <ActionButton
                       path={`${base}/keys/${k.id}/status`}
                       body={{ status: "inactive" }}
                       label="Deactivate"
+                      name={`Deactivate key ${k.prefix}`}
                       tone="danger"
                     />
                   ) : k.status === "inactive" ? (
-                    <ActionButton path={`${base}/keys/${k.id}/status`} body={{ status: "active" }} label="Reactivate" />
+                    <ActionButton
+                      path={`${base}/keys/${k.id}/status`}
+                      body={{ status: "active" }}
+                      label="Reactivate"
+                      name={`Reactivate key ${k.prefix}`}
+                    />
                   ) : (
-                    <span className="text-xs text-slate-700">Revoked</span>
+                    <span className="text-xs text-muted">No change: {k.state}</span>
                   )}
-                </td>
-              </tr>
+                </Cell>
+              </Row>
             ))}
           </AdminTable>
         )}
-      </section>
-      <section className="space-y-3" aria-labelledby="usage-h">
-        <h2 id="usage-h" className="text-xl font-semibold">
-          Usage (30 days): {a.usage.totalCalls} calls
-        </h2>
-        {byEndpoint.size === 0 ? (
-          <Empty>No calls in the last 30 days.</Empty>
-        ) : (
-          <AdminTable caption="Calls per endpoint, 30 days" head={["Endpoint", "Calls"]}>
+      </Section>
+      <Section id="usage-h" title={`Usage (30 days): ${a.usage.totalCalls.toLocaleString("en-US")} calls`}>
+        <OverviewChart
+          id="account-usage"
+          title="Calls per day by outcome"
+          days={usage.days}
+          kind="stacked"
+          series={usage.series}
+          summary={`${a.usage.totalCalls.toLocaleString("en-US")} calls in 30 days.`}
+          empty="No calls in the last 30 days."
+        />
+        {byEndpoint.size > 0 ? (
+          <AdminTable
+            caption="Calls per endpoint, 30 days"
+            columns={[{ label: "Endpoint" }, { label: "Calls", width: "w-32" }]}
+          >
             {[...byEndpoint].map(([endpoint, calls]) => (
-              <tr key={endpoint} className="border-b border-slate-200">
-                <td className={cell}>
-                  <code>{endpoint}</code>
-                </td>
-                <td className={cell}>{calls}</td>
-              </tr>
+              <Row key={endpoint}>
+                <Cell label="Endpoint">
+                  <code className="text-xs">{endpoint}</code>
+                </Cell>
+                <Cell label="Calls" className="tabular-nums">
+                  {calls.toLocaleString("en-US")}
+                </Cell>
+              </Row>
             ))}
           </AdminTable>
-        )}
-      </section>
+        ) : null}
+      </Section>
     </div>
   );
 }

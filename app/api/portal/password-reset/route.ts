@@ -9,12 +9,15 @@ import { publicPortalRoute } from "../portal-route";
 
 export const runtime = "nodejs";
 
-export const POST = publicPortalRoute({ body: passwordResetBody, status: 202 }, async ({ db, body, requestId }) => {
-  const settings = mailSettings();
-  // A failed send must not answer differently from an unknown address; the per-address limit applies to both alike.
-  await sendResetMail(db, normaliseEmail(body.email), settings).catch((err) => {
-    if (err instanceof DomainError) throw err;
-    log.error("reset mail failed", { request_id: requestId, ...errorFields(err) });
-  });
-  return { delivery: settings.smtpUrl ? "smtp" : "log" };
-});
+export const POST = publicPortalRoute(
+  { body: passwordResetBody, status: 202 },
+  async ({ db, body, requestId, origin }) => {
+    const settings = mailSettings();
+    // A failed send must not answer differently from an unknown address; the per-address limit applies to both alike.
+    await sendResetMail(db, normaliseEmail(body.email), settings, origin).catch((err) => {
+      if (err instanceof DomainError) throw err;
+      log.error("reset mail failed", { request_id: requestId, ...errorFields(err) });
+    });
+    return { delivery: settings.smtpUrl ? "smtp" : "log" };
+  },
+);

@@ -1,18 +1,13 @@
-/** Sign-up: creates the user, a Sandbox account and the owner membership, and sends the verification mail; the form then signs in. */
-import { signUp } from "@/lib/domain/users";
-import { errorFields, log } from "@/lib/log";
-import { sendVerificationMail } from "@/lib/mail/account-mail";
+/**
+ * Sign-up: a new address gets a Sandbox account and a verification mail; an address that already has an account gets a
+ * mail saying so. The answer (202, the address and how mail is delivered) is the same either way; the form then signs in.
+ */
+import { requestSignUp } from "@/lib/mail/account-mail";
 import { signUpBody } from "@/lib/portal/schemas";
 import { publicPortalRoute } from "../portal-route";
 
 export const runtime = "nodejs";
 
-export const POST = publicPortalRoute({ body: signUpBody, status: 201 }, async ({ db, body, requestId, origin }) => {
-  const account = await signUp(db, body, { type: "self", ...origin });
-  // The account exists either way; a mail failure only means the user resends from the dashboard.
-  const verificationMail = await sendVerificationMail(db, account.userId).catch((err) => {
-    log.error("verification mail failed", { request_id: requestId, ...errorFields(err) });
-    return "failed" as const;
-  });
-  return { email: account.email, accountId: account.accountId, verificationMail };
-});
+export const POST = publicPortalRoute({ body: signUpBody, status: 202 }, ({ db, body, origin }) =>
+  requestSignUp(db, body, { type: "self", ...origin }),
+);

@@ -16,5 +16,5 @@ export const POST = portalRoute(
     // A plan without webhooks is refused before the body is looked at.
     guard: async ({ db, user }) => requireAccountWebhookPlan(db, user.accountId),
   },
-  async ({ db, user, body }) => registerAccountWebhook(db, user.accountId, body),
+  async ({ db, user, body, actor }) => registerAccountWebhook(db, user.accountId, body, actor),
 );

@@ -78,6 +78,38 @@ export const OPERATIONS = {
     "successStatus": 200,
     "authenticated": false
   },
+  "getHistory": {
+    "method": "GET",
+    "path": "/api/v1/history/{symbol}",
+    "family": "B",
+    "pathParams": [
+      "symbol"
+    ],
+    "queryParams": [
+      "from",
+      "to",
+      "fields",
+      "format"
+    ],
+    "bodyFields": [],
+    "hasBody": false,
+    "successStatus": 200,
+    "authenticated": true
+  },
+  "getHistoryDay": {
+    "method": "GET",
+    "path": "/api/v1/history/{symbol}/{date}",
+    "family": "B",
+    "pathParams": [
+      "symbol",
+      "date"
+    ],
+    "queryParams": [],
+    "bodyFields": [],
+    "hasBody": false,
+    "successStatus": 200,
+    "authenticated": true
+  },
   "getMarketSentiment": {
     "method": "GET",
     "path": "/api/v1/data/market-sentiment",
@@ -96,7 +128,9 @@ export const OPERATIONS = {
     "pathParams": [
       "ticker"
     ],
-    "queryParams": [],
+    "queryParams": [
+      "as_of"
+    ],
     "bodyFields": [],
     "hasBody": false,
     "successStatus": 200,
@@ -109,7 +143,9 @@ export const OPERATIONS = {
     "pathParams": [
       "symbol"
     ],
-    "queryParams": [],
+    "queryParams": [
+      "as_of"
+    ],
     "bodyFields": [],
     "hasBody": false,
     "successStatus": 200,
@@ -122,7 +158,9 @@ export const OPERATIONS = {
     "pathParams": [
       "ticker"
     ],
-    "queryParams": [],
+    "queryParams": [
+      "as_of"
+    ],
     "bodyFields": [],
     "hasBody": false,
     "successStatus": 200,
@@ -135,7 +173,9 @@ export const OPERATIONS = {
     "pathParams": [
       "symbol"
     ],
-    "queryParams": [],
+    "queryParams": [
+      "as_of"
+    ],
     "bodyFields": [],
     "hasBody": false,
     "successStatus": 200,
@@ -236,6 +276,24 @@ export const OPERATIONS = {
     "successStatus": 200,
     "authenticated": true
   },
+  "openStream": {
+    "method": "GET",
+    "path": "/api/v1/stream",
+    "family": "B",
+    "pathParams": [],
+    "queryParams": [
+      "events",
+      "symbols",
+      "iv_rank_above",
+      "iv_rank_below",
+      "iv_change_above",
+      "min_premium"
+    ],
+    "bodyFields": [],
+    "hasBody": false,
+    "successStatus": 200,
+    "authenticated": true
+  },
   "replayAlert": {
     "method": "POST",
     "path": "/api/v1/alerts/{webhookId}/replay",
@@ -299,4 +357,4 @@ export const OPERATIONS = {
 export type OperationId = keyof typeof OPERATIONS;
 
 /** Every error code the API answers with. */
-export const ERROR_CODES = ["data_source_unavailable","endpoint_pending_licensing","idempotency_key_in_use","idempotency_key_reused","inactive_key","internal_error","invalid_api_key","invalid_request","method_not_allowed","missing_api_key","not_found","payload_too_large","plan_limit_exceeded","rate_limit_exceeded","subscription_required","symbol_not_found"] as const;
+export const ERROR_CODES = ["data_source_unavailable","endpoint_pending_licensing","idempotency_key_in_use","idempotency_key_reused","inactive_key","internal_error","invalid_api_key","invalid_request","method_not_allowed","missing_api_key","not_found","payload_too_large","plan_limit_exceeded","rate_limit_exceeded","slow_consumer","subscription_required","symbol_not_found"] as const;

@@ -12,7 +12,7 @@ export interface paths {
          * Research summary for a ticker
          * @description Price, service_score (0–100), sentiment, risk_level and a generated summary, from the service's own analytics.
          *
-         *     Family A.
+         *     Family A. Limits: the per-minute burst per key; the monthly quota per account and key environment, shared by all of the account's keys of that environment.
          */
         get: operations["getTickerSummary"];
         put?: never;
@@ -34,7 +34,7 @@ export interface paths {
          * Signal score for a ticker
          * @description service_score (0–100) with its weighted components, sentiment, risk level, and the options metrics behind them.
          *
-         *     Family A.
+         *     Family A. Limits: the per-minute burst per key; the monthly quota per account and key environment, shared by all of the account's keys of that environment.
          */
         get: operations["getSignalScore"];
         put?: never;
@@ -56,7 +56,7 @@ export interface paths {
          * Options-flow events
          * @description Sweeps, blocks and unusual-volume events built from option trades, newest first. Pending data licensing for live keys by default.
          *
-         *     Family A. Live keys: pending licensing by default.
+         *     Family A. Limits: the per-minute burst per key; the monthly quota per account and key environment, shared by all of the account's keys of that environment. Live keys: pending licensing by default.
          */
         get: operations["listOptionsFlow"];
         put?: never;
@@ -78,7 +78,7 @@ export interface paths {
          * AI research summary for a symbol
          * @description A deterministic research summary generated from the symbol's numbers, with confidence (0–1) and bias.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         get: operations["getSymbolSummary"];
         put?: never;
@@ -100,7 +100,7 @@ export interface paths {
          * No-trade analysis across 8 risk categories
          * @description Checks in eight named risk categories, each pass/warn/fail against documented thresholds, and a decision.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         get: operations["getNoTrade"];
         put?: never;
@@ -122,7 +122,7 @@ export interface paths {
          * Treasury yield curve
          * @description The newest par yield curve, every tenor, inversion flags and the 10y–2y spread in basis points.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         get: operations["getYieldCurve"];
         put?: never;
@@ -144,7 +144,7 @@ export interface paths {
          * Composite market sentiment
          * @description A 0–100 score and label from put/call, volatility index vs its average, breadth, momentum and skew.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         get: operations["getMarketSentiment"];
         put?: never;
@@ -166,7 +166,7 @@ export interface paths {
          * Watchlist ranked by IV rank and liquidity
          * @description Ranks the given symbols by 0.6 × IV rank + 0.4 × liquidity score, with each symbol's no-trade decision. A partial batch is answered: symbols the service cannot rank are listed in `unknown` with a reason, and the others are ranked; only when none can be ranked does the call fail (404 symbol_not_found, or 503 data_source_unavailable).
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         get: operations["getWatchlistRanking"];
         put?: never;
@@ -190,9 +190,53 @@ export interface paths {
          * Structured research output for a strategy
          * @description Prices a strategy's legs from the current chain and returns payoff, greeks, probability of profit and risk flags.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         post: operations["createOutput"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/history/{symbol}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Daily history of a symbol's published metrics
+         * @description One row per New York session day from the daily snapshots taken at each close: price, IV rank and percentile, 30-day ATM IV, 25-delta skew, term slope, expected move, signal score and components, sentiment, risk level, the no-trade decision with its failed checks and the day's flow totals. At most 400 days per request; the plan decides how far back (Sandbox 30 days, Starter 90, Pro and Enterprise 400). `format=csv` or `Accept: text/csv` answers CSV: the disclaimer as a `#` comment line, a header, then the same columns.
+         *
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
+         */
+        get: operations["getHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/history/{symbol}/{date}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One day of a symbol's published metrics
+         * @description The row of `GET /api/v1/history/{symbol}` for one New York session day (every field). 404 `not_found` when the day has no snapshot (not a session day, or outside the stored history); the plan's history window applies.
+         *
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
+         */
+        get: operations["getHistoryDay"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -210,7 +254,7 @@ export interface paths {
          * Instruments the caller's environment has data for
          * @description Every instrument of the key's environment (test keys: the demo market; live keys: the live store), sorted by symbol: symbol, name, sector, type (equity, etf, index, volatility_index) and the as-of time of its newest data. Metered like every route.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         get: operations["listSymbols"];
         put?: never;
@@ -232,7 +276,7 @@ export interface paths {
          * Listed expiries of a symbol with their strikes
          * @description The open expiries of the symbol's newest option chain, each with the strikes at which both the call and the put have a usable two-sided quote. Any expiry and strikes from this answer (strikes ascending, as many as the strategy takes) form a valid POST /api/v1/outputs request. Metered like every route.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         get: operations["listExpiries"];
         put?: never;
@@ -254,7 +298,7 @@ export interface paths {
          * List this account's webhooks
          * @description Every registration of the calling key's account but deleted ones, with its status and, when disabled, why.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         get: operations["listAlerts"];
         put?: never;
@@ -262,7 +306,7 @@ export interface paths {
          * Register a webhook for IV or no-trade alerts
          * @description Registers a webhook. The signing secret is shown once; deliveries are signed per the Standard Webhooks scheme.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         post: operations["createAlert"];
         delete?: never;
@@ -282,7 +326,7 @@ export interface paths {
          * One webhook registration
          * @description A registration of the calling key's account; another account's id answers 404.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         get: operations["getAlert"];
         put?: never;
@@ -291,7 +335,7 @@ export interface paths {
          * Delete a webhook
          * @description Stops deliveries; the registration answers with status deleted.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         delete: operations["deleteAlert"];
         options?: never;
@@ -300,7 +344,7 @@ export interface paths {
          * Pause or resume a webhook
          * @description status paused holds deliveries; active resumes them, or re-enables a webhook the service disabled. A disabled webhook cannot be paused.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         patch: operations["updateAlert"];
         trace?: never;
@@ -318,7 +362,7 @@ export interface paths {
          * Send a webhook.test event
          * @description Queues a signed webhook.test delivery to this webhook and answers 202 with its event id.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         post: operations["testAlert"];
         delete?: never;
@@ -338,7 +382,7 @@ export interface paths {
          * Recent deliveries with their attempts
          * @description Newest first; each attempt with its time, status code, latency and the first bytes of the answer.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         get: operations["listAlertDeliveries"];
         put?: never;
@@ -362,7 +406,7 @@ export interface paths {
          * Replay one event or a time range
          * @description Queues the event(s) again with a fresh retry schedule; each keeps its webhook-id, so receivers can deduplicate.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         post: operations["replayAlert"];
         delete?: never;
@@ -384,9 +428,31 @@ export interface paths {
          * Rotate the signing secret
          * @description Returns a new secret (shown once). For 24 hours deliveries carry two signatures, new and previous secret.
          *
-         *     Family B.
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
         post: operations["rotateAlertSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream market and options-flow events (Server-Sent Events)
+         * @description A live stream of the webhook events (with this stream's own thresholds) and options-flow events, filtered by event type, symbol, threshold and premium. Each event has an id; reconnect with `Last-Event-ID` to receive the stored events after it (kept 48 hours) before the live ones. A `: heartbeat` comment comes every 15 s. Opening is one call; each delivered event is one more call of the day's quota. Concurrent streams per key are limited by plan (429 `rate_limit_exceeded` past it). The stream ends with a final `error` event when the key is revoked or deactivated, the plan or licensing no longer allows it, or the quota is spent.
+         *
+         *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
+         */
+        get: operations["openStream"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -858,7 +924,7 @@ export interface components {
              * @description See x-error-codes.
              * @enum {string}
              */
-            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "inactive_key" | "subscription_required" | "plan_limit_exceeded" | "endpoint_pending_licensing" | "not_found" | "symbol_not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "idempotency_key_reused" | "rate_limit_exceeded" | "internal_error" | "data_source_unavailable";
+            code: "invalid_request" | "missing_api_key" | "invalid_api_key" | "inactive_key" | "subscription_required" | "plan_limit_exceeded" | "endpoint_pending_licensing" | "not_found" | "symbol_not_found" | "method_not_allowed" | "idempotency_key_in_use" | "payload_too_large" | "idempotency_key_reused" | "rate_limit_exceeded" | "slow_consumer" | "internal_error" | "data_source_unavailable";
             /** @description Says what to fix; never a stack trace. */
             message: string;
         };
@@ -935,7 +1001,10 @@ export type $defs = Record<string, never>;
 export interface operations {
     getTickerSummary: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A past date (YYYY-MM-DD, New York session day): answers that day's snapshot, taken at its close, in the same shape as today's answer (its as-of time says the day). Within the plan's history window (Sandbox 30 days, Starter 90, Pro and Enterprise 400); 404 not_found for a day without a snapshot. */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /**
@@ -1006,7 +1075,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1020,7 +1089,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
+            /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1029,12 +1098,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA"] & {
                         error: {
                             /** @enum {string} */
-                            code: "symbol_not_found";
+                            code: "symbol_not_found" | "not_found";
                         };
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1080,7 +1149,10 @@ export interface operations {
     };
     getSignalScore: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A past date (YYYY-MM-DD, New York session day): answers that day's snapshot, taken at its close, in the same shape as today's answer (its as-of time says the day). Within the plan's history window (Sandbox 30 days, Starter 90, Pro and Enterprise 400); 404 not_found for a day without a snapshot. */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /**
@@ -1165,13 +1237,33 @@ export interface operations {
                                 momentum_20d: number | null;
                                 /** @description Close / 50-session simple moving average − 1, decimal. */
                                 trend_50d: number | null;
-                                /** @description Expected move to the next earnings date: spot × IV × √(days/365); move in USD, move_pct a fraction of spot. */
+                                /** @description Expected move to the next earnings date, with the event variance counted in full (see expectedMoveEvent): move in USD, move_pct and event_move_pct fractions of spot. Null without an earnings date ahead or a usable ATM IV. */
                                 expected_move: {
+                                    /** @description The earnings date, YYYY-MM-DD (New York). */
                                     date: string;
+                                    /** @description Calendar days from the as-of date in New York to the event. */
                                     days: number;
+                                    /** @description Expected move into the event, USD (see expectedMoveEvent). */
                                     move: number;
+                                    /** @description move as a fraction of spot. */
                                     move_pct: number;
+                                    /** @description The event's own one-standard-deviation move as a fraction of spot, sqrt(ve) from the split of the ATM total variance into base and event (see expectedMoveEvent); null when the chain prices no event premium. */
+                                    event_move_pct: number | null;
                                 } | null;
+                                /** @description Per listed expiry (ascending), the forward every IV, delta, moneyness, ATM and skew figure of that expiry uses. */
+                                forwards: {
+                                    /** @description Expiry date, YYYY-MM-DD. */
+                                    expiry: string;
+                                    /** @description The forward of this expiry, USD per share (see impliedForward). */
+                                    forward: number;
+                                    /** @description The carry yield the forward implies, q = r − ln(F/S)/T: dividends plus borrow, continuous, decimal. */
+                                    implied_yield: number;
+                                    /**
+                                     * @description parity: stripped from put–call parity on the liquid strikes near the money; yield: the fallback S·e^((r−q)T) with the instrument's dividend yield, when parity could not be formed.
+                                     * @enum {string}
+                                     */
+                                    source: "parity" | "yield";
+                                }[];
                             };
                             as_of: string;
                         };
@@ -1206,7 +1298,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1220,7 +1312,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
+            /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1229,12 +1321,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorA"] & {
                         error: {
                             /** @enum {string} */
-                            code: "symbol_not_found";
+                            code: "symbol_not_found" | "not_found";
                         };
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1393,7 +1485,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1421,7 +1513,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1467,7 +1559,10 @@ export interface operations {
     };
     getSymbolSummary: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A past date (YYYY-MM-DD, New York session day): answers that day's snapshot, taken at its close, in the same shape as today's answer (its as-of time says the day). Within the plan's history window (Sandbox 30 days, Starter 90, Pro and Enterprise 400); 404 not_found for a day without a snapshot. */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /**
@@ -1533,7 +1628,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1547,7 +1642,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
+            /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1556,12 +1651,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorB"] & {
                         error: {
                             /** @enum {string} */
-                            code: "symbol_not_found";
+                            code: "symbol_not_found" | "not_found";
                         };
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1607,7 +1702,10 @@ export interface operations {
     };
     getNoTrade: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description A past date (YYYY-MM-DD, New York session day): answers that day's snapshot, taken at its close, in the same shape as today's answer (its as-of time says the day). Within the plan's history window (Sandbox 30 days, Starter 90, Pro and Enterprise 400); 404 not_found for a day without a snapshot. */
+                as_of?: string;
+            };
             header?: never;
             path: {
                 /**
@@ -1690,7 +1788,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1704,7 +1802,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
+            /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1713,12 +1811,12 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorB"] & {
                         error: {
                             /** @enum {string} */
-                            code: "symbol_not_found";
+                            code: "symbol_not_found" | "not_found";
                         };
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1841,7 +1939,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1855,7 +1953,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1970,7 +2068,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1984,7 +2082,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2108,7 +2206,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2136,7 +2234,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2313,7 +2411,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2383,7 +2481,307 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected failure; quote the request id to support. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getHistory: {
+        parameters: {
+            query?: {
+                /** @description First day (YYYY-MM-DD, New York); default 29 days before `to`. */
+                from?: string;
+                /** @description Last day (YYYY-MM-DD, New York); default today. */
+                to?: string;
+                /** @description Comma-separated metric names (default all): price, iv_rank, iv_percentile, atm_iv_30d, skew_25d, term_slope, expected_move, expected_move_pct, service_score, components, sentiment, risk_level, no_trade_decision, failed_checks, calls_premium, puts_premium, sweep_count, block_count, unusual_count. `components` answers one column per signal component, `component_<name>` (its sub-score). Columns come in this list's order. */
+                fields?: string;
+                /** @description `csv` answers text/csv, as does `Accept: text/csv`. */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Ticker symbol, case-insensitive (answered upper-case). Pattern ^[A-Z]{1,6}([.-][A-Z]{1,2})?$
+                 * @example AAPL
+                 */
+                symbol: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeB"] & {
+                        data: {
+                            symbol: string;
+                            /** @description First day asked for (YYYY-MM-DD). */
+                            from: string;
+                            /** @description Last day asked for (YYYY-MM-DD). */
+                            to: string;
+                            /** @description The field columns of each row, in order (after date, data_label, as_of). */
+                            columns: string[];
+                            /** @description Number of rows (session days with a snapshot in the range). */
+                            count: number;
+                            /** @description One row per New York session day with a snapshot, ascending by date. */
+                            rows: ({
+                                /** @description New York session day, YYYY-MM-DD. */
+                                date: string;
+                                /**
+                                 * @description Data label of the row: `demo` for test keys, `end-of-day` for live snapshots (taken at the close).
+                                 * @enum {string}
+                                 */
+                                data_label: "live" | "delayed-15m" | "end-of-day" | "demo";
+                                /** @description As-of time of the newest data behind the row (ISO 8601): the day's close snapshot. */
+                                as_of: string;
+                            } & {
+                                [key: string]: (number | string | string[]) | null;
+                            })[];
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
+                };
+            };
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "symbol_not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected failure; quote the request id to support. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getHistoryDay: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Ticker symbol, case-insensitive (answered upper-case). Pattern ^[A-Z]{1,6}([.-][A-Z]{1,2})?$
+                 * @example AAPL
+                 */
+                symbol: string;
+                /** @example 2026-11-20 */
+                date: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EnvelopeB"] & {
+                        /** @description One day: date, data_label, as_of, then one column per requested field (see `fields`). */
+                        data: {
+                            /** @description New York session day, YYYY-MM-DD. */
+                            date: string;
+                            /**
+                             * @description Data label of the row: `demo` for test keys, `end-of-day` for live snapshots (taken at the close).
+                             * @enum {string}
+                             */
+                            data_label: "live" | "delayed-15m" | "end-of-day" | "demo";
+                            /** @description As-of time of the newest data behind the row (ISO 8601): the day's close snapshot. */
+                            as_of: string;
+                        } & {
+                            [key: string]: (number | string | string[]) | null;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
+                };
+            };
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. `not_found`: No such route, or no such resource for this account. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "symbol_not_found" | "not_found";
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2491,7 +2889,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2505,7 +2903,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2622,7 +3020,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2650,7 +3048,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2733,7 +3131,7 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 environment: "test" | "live";
-                                /** @description Why the service disabled the webhook (410 Gone, or 5 days of failed deliveries); null unless status is disabled. */
+                                /** @description Why the webhook is disabled: the endpoint answered 410 Gone, 5 days of failed deliveries, the API key that registered it was revoked, expired or deactivated, or the account was deactivated; null unless status is disabled. */
                                 disabledReason: string | null;
                                 createdAt: string;
                             }[];
@@ -2769,7 +3167,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2783,7 +3181,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2924,7 +3322,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2980,7 +3378,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3065,7 +3463,7 @@ export interface operations {
                              * @enum {string}
                              */
                             environment: "test" | "live";
-                            /** @description Why the service disabled the webhook (410 Gone, or 5 days of failed deliveries); null unless status is disabled. */
+                            /** @description Why the webhook is disabled: the endpoint answered 410 Gone, 5 days of failed deliveries, the API key that registered it was revoked, expired or deactivated, or the account was deactivated; null unless status is disabled. */
                             disabledReason: string | null;
                             createdAt: string;
                         };
@@ -3100,7 +3498,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3128,7 +3526,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3213,7 +3611,7 @@ export interface operations {
                              * @enum {string}
                              */
                             environment: "test" | "live";
-                            /** @description Why the service disabled the webhook (410 Gone, or 5 days of failed deliveries); null unless status is disabled. */
+                            /** @description Why the webhook is disabled: the endpoint answered 410 Gone, 5 days of failed deliveries, the API key that registered it was revoked, expired or deactivated, or the account was deactivated; null unless status is disabled. */
                             disabledReason: string | null;
                             createdAt: string;
                         };
@@ -3248,7 +3646,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3276,7 +3674,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3377,7 +3775,7 @@ export interface operations {
                              * @enum {string}
                              */
                             environment: "test" | "live";
-                            /** @description Why the service disabled the webhook (410 Gone, or 5 days of failed deliveries); null unless status is disabled. */
+                            /** @description Why the webhook is disabled: the endpoint answered 410 Gone, 5 days of failed deliveries, the API key that registered it was revoked, expired or deactivated, or the account was deactivated; null unless status is disabled. */
                             disabledReason: string | null;
                             createdAt: string;
                         };
@@ -3412,7 +3810,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3482,7 +3880,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3586,7 +3984,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3642,7 +4040,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3768,7 +4166,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3796,7 +4194,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3918,7 +4316,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3988,7 +4386,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4095,7 +4493,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The plan's quota for the current window (calendar month for family A, UTC day for family B) is spent. */
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4151,7 +4549,211 @@ export interface operations {
                     };
                 };
             };
-            /** @description `rate_limit_exceeded`: The per-minute burst limit is spent; retry after the Retry-After seconds. */
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "rate_limit_exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description `internal_error`: An unexpected failure; quote the request id to support. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "internal_error";
+                        };
+                    };
+                };
+            };
+            /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "data_source_unavailable";
+                        };
+                    };
+                };
+            };
+        };
+    };
+    openStream: {
+        parameters: {
+            query: {
+                /**
+                 * @description Comma-separated event types: iv_rank.crossed_above, iv_rank.crossed_below, iv.day_change_exceeded, no_trade.decision_changed, flow.sweep, flow.block, flow.unusual.
+                 * @example iv_rank.crossed_above,flow.sweep
+                 */
+                events: string;
+                /**
+                 * @description Comma-separated symbols to watch (1–50, case-insensitive); every symbol when absent.
+                 * @example AAPL,MSFT,SPY
+                 */
+                symbols?: string;
+                /** @description iv_rank.crossed_above fires when IV rank rises above this (0–100). */
+                iv_rank_above?: string;
+                /** @description iv_rank.crossed_below fires when IV rank falls below this (0–100). */
+                iv_rank_below?: string;
+                /** @description iv.day_change_exceeded fires when |30-day ATM IV − previous close| exceeds this, in vol points. */
+                iv_change_above?: string;
+                /**
+                 * @description flow.* events are sent only at or above this premium (USD, default 0).
+                 * @example 250000
+                 */
+                min_premium?: string;
+            };
+            header?: {
+                /**
+                 * @description The id of the last event received: the stream first sends the stored events after it (kept 48 hours), then live ones.
+                 * @example 1234.0
+                 */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @description The event's id, also sent as the SSE id; send it back as Last-Event-ID to resume after it. */
+                        id: string;
+                        /** @enum {string} */
+                        type: "iv_rank.crossed_above" | "iv_rank.crossed_below" | "iv.day_change_exceeded" | "no_trade.decision_changed" | "flow.sweep" | "flow.block" | "flow.unusual";
+                        symbol: string;
+                        /** @description When the service detected the event (ISO 8601, UTC). */
+                        timestamp: string;
+                        /** @description For the four market events, as the webhook payload's data; for flow.* the options-flow event (camelCase, as stored); always environment, isMockData, dataLabel and disclaimer. */
+                        data: {
+                            /**
+                             * @description Key environment: test keys stream the demo market.
+                             * @enum {string}
+                             */
+                            environment: "test" | "live";
+                            isMockData: boolean;
+                            /** @description demo for test keys, live for live keys. */
+                            dataLabel: string;
+                            disclaimer: string;
+                            /** @description Market events: as-of time of the analytics that crossed. */
+                            asOf?: string;
+                            /** @description Market events: this stream's threshold that was crossed (null for decision changes). */
+                            threshold?: number | null;
+                            /** @description iv_rank.*: IV rank now (0–100). */
+                            ivRank?: number | null;
+                            /** @description iv_rank.*: IV rank at the previous data version. */
+                            previousIvRank?: number | null;
+                            /** @description iv.day_change_exceeded: 30-day ATM IV now minus the previous close, in vol points. */
+                            ivDayChange?: number | null;
+                            /** @description 30-day ATM implied volatility (0.25 = 25%). */
+                            atmIv30?: number | null;
+                            /** @description no_trade.decision_changed: the decision now. */
+                            decision?: string;
+                            /** @description no_trade.decision_changed: the decision before. */
+                            previousDecision?: string;
+                            /** @description flow.*: the options-flow event's id (as listOptionsFlow answers it). */
+                            id?: string;
+                            /** @description flow.*: time of the event's last print (ISO 8601, UTC). */
+                            time?: string;
+                            /**
+                             * @description flow.*: the flow event's type.
+                             * @enum {string}
+                             */
+                            type?: "sweep" | "block" | "unusual";
+                            /** @description flow.*: the option contract. */
+                            contract?: {
+                                expiry: string;
+                                strike: number;
+                                /** @enum {string} */
+                                right: "call" | "put";
+                            };
+                            /** @description flow.*: contracts. */
+                            size?: number | null;
+                            /** @description flow.*: size-weighted average price. */
+                            avgPrice?: number | null;
+                            /** @description flow.*: price × size × 100, USD. */
+                            premium?: number | null;
+                            /** @description flow.*: ask, ask_side, mid, bid_side, bid or unknown. */
+                            side?: string;
+                            /** @description flow.*: bullish, bearish or neutral. */
+                            sentiment?: string;
+                            /** @description flow.*: distinct exchanges. */
+                            exchangeCount?: number | null;
+                            /** @description flow.*: prints aggregated. */
+                            legs?: number | null;
+                            /** @description flow.*: same-day volume above open interest (see listOptionsFlow). */
+                            unusual?: boolean;
+                            /** @description flow.*: same-day volume / open interest. */
+                            volumeOiRatio?: number | null;
+                            /** @description flow.*: against spot. */
+                            moneyness?: ("itm" | "atm" | "otm") | null;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request";
+                        };
+                    };
+                };
+            };
+            /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "missing_api_key" | "invalid_api_key";
+                        };
+                    };
+                };
+            };
+            /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorB"] & {
+                        error: {
+                            /** @enum {string} */
+                            code: "inactive_key" | "subscription_required" | "endpoint_pending_licensing" | "plan_limit_exceeded";
+                        };
+                    };
+                };
+            };
+            /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4428,6 +5030,8 @@ export interface operations {
                                 perDay: number;
                                 maxPayloadBytes: number;
                                 webhooks: boolean;
+                                /** @description Concurrent live streams (GET /api/v1/stream) a key may hold open. */
+                                streamsPerKey: number;
                             };
                             liveData: string;
                         }[];

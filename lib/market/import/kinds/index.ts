@@ -2,6 +2,7 @@
 import type { ImportKind, KindRows, KindSpec } from "../types";
 import { barsSpec } from "./bars";
 import { chainSpec } from "./chain";
+import { dividendsSpec } from "./dividends";
 import { instrumentsSpec } from "./instruments";
 import { tradesSpec } from "./trades";
 import { treasurySpec } from "./treasury";
@@ -12,6 +13,7 @@ export const KIND_SPECS: { [K in ImportKind]: KindSpec<KindRows[K]> } = {
   bars: barsSpec,
   chain: chainSpec,
   trades: tradesSpec,
+  dividends: dividendsSpec,
 };
 
 export function specFor<K extends ImportKind>(kind: K): KindSpec<KindRows[K]> {

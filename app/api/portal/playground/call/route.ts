@@ -1,4 +1,4 @@
-/** POST: one playground request through the in-process gateway, with a pasted key or the account's playground key (never logged, never returned). */
+/** POST: one playground request through the in-process gateway, with a pasted key or the account's playground key (never logged, never returned, never created here). */
 import { playgroundKey } from "@/lib/domain/playground";
 import { callGateway } from "@/lib/server/playground-gateway";
 import { playgroundCallBody } from "@/lib/portal/schemas";
@@ -8,8 +8,8 @@ import { portalRoute } from "../../portal-route";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
-export const POST = portalRoute({ body: playgroundCallBody }, async ({ request, db, user, actor, body }) => {
+export const POST = portalRoute({ body: playgroundCallBody }, async ({ request, db, user, body }) => {
   const gateway = await sharedGateway();
-  const key = async () => body.key ?? (await playgroundKey(db, user.accountId, actor, user.role === "owner")).key;
+  const key = async () => body.key ?? (await playgroundKey(db, user.accountId)).key;
   return callGateway(gateway.handle, new URL(request.url).origin, body, key);
 });

@@ -10,7 +10,9 @@ export const GET = portalRoute({ query: requestLogQuery }, async ({ db, user, qu
   requestLog(db, user.accountId, {
     keyId: q.key,
     endpointId: q.route,
-    statusClass: q.status,
+    status: q.status,
+    errorCode: q.error_code,
+    symbol: q.symbol,
     from: q.from,
     to: q.to,
     cursor: q.cursor,

@@ -17,9 +17,10 @@ export const PATCH = portalRoute(
     owner: true,
     guard: async ({ db, user, params }) => void foundWebhook(await getWebhook(db, user.accountId, params.id)),
   },
-  async ({ database, user, params, body }) => setAccountWebhookStatus(database, user.accountId, params.id, body.status),
+  async ({ database, user, params, body, actor }) =>
+    setAccountWebhookStatus(database, user.accountId, params.id, body.status, actor),
 );
 
-export const DELETE = portalRoute({ params: idParams, owner: true }, async ({ db, user, params }) =>
-  foundWebhook(await deleteWebhook(db, user.accountId, params.id)),
+export const DELETE = portalRoute({ params: idParams, owner: true }, async ({ db, user, params, actor }) =>
+  foundWebhook(await deleteWebhook(db, user.accountId, params.id, actor)),
 );

@@ -6,6 +6,6 @@ import { portalRoute } from "../../../portal-route";
 
 export const runtime = "nodejs";
 
-export const POST = portalRoute({ params: idParams, owner: true }, async ({ database, user, params }) =>
-  foundWebhook(await rotateWebhookSecret(database, user.accountId, params.id)),
+export const POST = portalRoute({ params: idParams, owner: true }, async ({ database, user, params, actor }) =>
+  foundWebhook(await rotateWebhookSecret(database, user.accountId, params.id, actor)),
 );

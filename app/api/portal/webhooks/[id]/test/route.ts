@@ -1,12 +1,23 @@
-/** Sends a webhook.test event to this webhook (owner); answers the event id, which is the webhook-id header. */
+/**
+ * Sends a webhook.test event to this webhook (owner), metered like testAlert; answers the event id, which is the
+ * webhook-id header.
+ */
 import { sendTestEvent } from "@/lib/domain/webhook-deliveries";
 import { foundWebhook, requireAccountWebhookPlan } from "@/lib/domain/webhook-registration";
 import { idParams } from "@/lib/portal/schemas";
+import { meteredWebhookCall } from "@/lib/server/webhook-metering";
 import { portalRoute } from "../../../portal-route";
 
 export const runtime = "nodejs";
 
-export const POST = portalRoute({ params: idParams, owner: true }, async ({ database, user, params }) => {
-  await requireAccountWebhookPlan(database.db, user.accountId);
-  return { eventId: foundWebhook(await sendTestEvent(database, user.accountId, params.id)) };
-});
+export const POST = portalRoute(
+  { params: idParams, owner: true },
+  async ({ database, user, params, actor, requestId }) => {
+    await requireAccountWebhookPlan(database.db, user.accountId);
+    const call = { accountId: user.accountId, webhookId: params.id, twin: "test" as const, requestId };
+    const eventId = await meteredWebhookCall(database, call, async (d) =>
+      foundWebhook(await sendTestEvent(d, user.accountId, params.id, actor)),
+    );
+    return { eventId };
+  },
+);

@@ -1,0 +1,88 @@
+/**
+ * Stores the live stream's events once per data version across all processes (as the webhook producer does, under an
+ * advisory lock): one `state` row per symbol whose IV rank, day IV change or no-trade decision changed (each stream
+ * derives its own threshold crossings from the row's before and after), and one `flow.*` row per options-flow event not
+ * stored yet. Rows older than the retention are pruned on the way.
+ */
+import type { Database } from "../db/client";
+import { inTransaction, iso } from "../db/tx";
+import type { MarketEnv } from "../analytics/types";
+import type { FlowEvent } from "../analytics/flow";
+import type { MarketView } from "../engine/compute";
+import type { RecomputeNotice } from "../engine/engine";
+import { STREAM_RETENTION_HOURS } from "../contract/stream";
+import type { SymbolState } from "./events";
+import { symbolStates } from "./producer";
+import type { KeyEnvName } from "./outbox";
+
+const changed = (a: SymbolState | undefined, b: SymbolState) =>
+  !a || a.ivRank !== b.ivRank || a.ivDayChange !== b.ivDayChange || a.decision !== b.decision;
+
+/** Writes one data version's stream rows; returns how many were written. */
+export async function produceStreamEvents(
+  database: Database,
+  env: MarketEnv,
+  version: number,
+  states: Record<string, SymbolState>,
+  flow: FlowEvent[],
+  now: Date,
+): Promise<number> {
+  const keyEnv: KeyEnvName = env === "demo" ? "test" : "live";
+  const retainedFrom = new Date(now.getTime() - STREAM_RETENTION_HOURS * 3_600_000);
+  return inTransaction(database.sql, async (tx) => {
+    await tx`select pg_advisory_xact_lock(hashtext(${`stream-events:${keyEnv}`}))`;
+    const [state] = await tx<{ data_version: number; symbols: Record<string, SymbolState> }[]>`
+      select data_version, symbols from stream_state where env = ${keyEnv}`;
+    if (state && state.data_version >= version) return 0;
+    const rows: { kind: string; symbol: string; premium: number | null; dedupe: string; payload: unknown }[] = [];
+    if (state)
+      for (const [symbol, cur] of Object.entries(states)) {
+        const prev = state.symbols[symbol];
+        if (prev && changed(prev, cur))
+          rows.push({
+            kind: "state",
+            symbol,
+            premium: null,
+            dedupe: `${keyEnv}:${version}:${symbol}`,
+            payload: { prev, cur },
+          });
+      }
+    // Oldest first, so that ids follow the prints' order; events older than the retention are not streamed.
+    for (let i = flow.length - 1; i >= 0; i--) {
+      const e = flow[i];
+      if (Date.parse(e.time) < retainedFrom.getTime()) continue;
+      rows.push({
+        kind: `flow.${e.type}`,
+        symbol: e.symbol,
+        premium: e.premium,
+        dedupe: `${keyEnv}:flow:${e.id}`,
+        payload: e,
+      });
+    }
+    let written = 0;
+    for (let i = 0; i < rows.length; i += 1000) {
+      const chunk = rows.slice(i, i + 1000);
+      const inserted = await tx`
+        insert into stream_events (env, kind, symbol, data_version, premium, dedupe_key, payload, created_at)
+        select ${keyEnv}::key_env, r.kind, r.symbol, ${version}, r.premium, r.dedupe, r.payload, ${iso(now)}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as r(kind text, symbol text, premium float8, dedupe text, payload jsonb)
+        on conflict (dedupe_key) do nothing
+        returning id`;
+      written += inserted.length;
+    }
+    await tx`insert into stream_state (env, data_version, symbols, updated_at) values (${keyEnv}, ${version}, ${JSON.stringify(states)}, ${iso(now)})
+             on conflict (env) do update set data_version = excluded.data_version, symbols = excluded.symbols, updated_at = excluded.updated_at`;
+    await tx`delete from stream_events where env = ${keyEnv} and created_at < ${iso(retainedFrom)}::timestamptz`;
+    return written;
+  });
+}
+
+/** The engine's onRecompute subscriber for the stream: the same views as webhook events (demo; live at the live entitlement). */
+export function streamProducer(database: Database, now: () => Date = () => new Date()) {
+  return (r: RecomputeNotice): Promise<number> => {
+    if (!(r.env === "demo" || r.entitlement === "live")) return Promise.resolve(0);
+    return produceStreamEvents(database, r.env, r.version, symbolStates(r.view, r.snapshot), flowOf(r.view), now());
+  };
+}
+
+const flowOf = (view: MarketView) => view.flowEvents;

@@ -1,0 +1,249 @@
+/**
+ * History of the published metrics: the demo's year of daily snapshots against the engine's computation from the
+ * stored data (recomputed here by the engine's own load path), `as_of`, JSON against CSV, and bad input.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { parse } from "csv-parse/sync";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { accountWithKey } from "../helpers/accounts";
+import { lastFridayClose } from "../helpers/live-data";
+import { seedDemoMarketWithHistory, snapshotsAfterTick, writeDailySnapshots } from "../../lib/engine/history";
+import { loadMarketSnapshot } from "../../lib/market/store-read";
+import { loadIvHistory } from "../../lib/market/iv-history-store";
+import { demoInstruments } from "../../lib/market/demo/simulator";
+import { newYorkDate } from "../../lib/analytics/exchange-calendar";
+import { computeMarketView } from "../../lib/engine/compute";
+import { signalScoreData } from "../../lib/engine/payloads";
+import { DISCLAIMER } from "../../lib/contract/disclaimer";
+
+const SEED = "options-research-demo-v1";
+const DAY_MS = 86_400_000;
+let t: TestDatabase;
+let server: RunningServer;
+let key: string;
+let seededAt: Date;
+let seedMs: number;
+
+before(async () => {
+  t = await createTestDatabase("history");
+  seededAt = lastFridayClose(new Date());
+  const started = performance.now();
+  const seeded = await seedDemoMarketWithHistory(t.db, { seed: SEED, now: seededAt });
+  seedMs = Math.round(performance.now() - started);
+  console.log(`seed ${seedMs} ms (market write ${seeded.writeMs} ms, snapshots ${seeded.snapshots.ms} ms)`);
+  server = await startApiServer(t.url);
+  await t.sql`update plans set a_per_minute = 100000, a_per_month = 100000, b_per_minute = 100000, b_per_day = 100000`;
+  key = (await accountWithKey(t.db)).key;
+});
+
+after(async () => {
+  await server?.stop();
+  await t?.drop();
+});
+
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const lastDay = () => isoDay(+seededAt);
+
+/** The stored rows of a day, by symbol. */
+async function storedDay(date: string) {
+  const rows = await t.sql`select symbol, price, iv_rank, iv_percentile, atm_iv_30d, skew_25d, term_slope,
+    expected_move, expected_move_pct, service_score, sentiment, risk_level, no_trade_decision, failed_checks,
+    components, round(extract(epoch from as_of) * 1000)::float8 as as_of_ms
+    from metric_snapshots where env = 'demo' and date = ${date}::date order by symbol`;
+  return new Map(rows.map((r) => [r.symbol as string, r]));
+}
+
+test("the seed writes a year of daily snapshots, one row per symbol with options and session day", async () => {
+  const [{ days, rows, first, last }] = await t.sql`select count(distinct date)::int as days, count(*)::int as rows,
+    min(date)::text as first, max(date)::text as last from metric_snapshots where env = 'demo'`;
+  assert.ok(days >= 250, `a year of session days (${days})`);
+  assert.equal(last, lastDay(), "the seeded day closed: it has its snapshot");
+  assert.ok(first <= isoDay(+seededAt - 345 * DAY_MS), `back about a year: 252 sessions before the last (${first})`);
+  const [{ symbols }] =
+    await t.sql`select count(distinct symbol)::int as symbols from option_quotes where env = 'demo' and as_of = ${seededAt.toISOString()}::timestamptz`;
+  assert.equal(rows, days * symbols, "every symbol with a chain, every day");
+  assert.ok(seedMs > 0);
+});
+
+test("a sample of days equals the engine's own computation from the stored data as of each day's close", async () => {
+  const dates = (await t.sql`select distinct date::text as d from metric_snapshots where env = 'demo' order by 1`).map(
+    (r) => r.d as string,
+  );
+  const sample = [dates[5], dates[60], dates[130], dates[200], dates[dates.length - 1]];
+  for (const date of sample) {
+    const close = new Date(`${date}T21:00:00Z`);
+    // The engine's load path with the day's close as cutoff (the live store's view of that instant), not ours.
+    const snap = await loadMarketSnapshot(t.db, "demo", { cutoff: close, withHistory: false });
+    const trades = new Map(
+      [...snap.tradesBySymbol].map(([s, list]) => [s, list.filter((x) => newYorkDate(x.ts) === date)] as const),
+    );
+    const view = computeMarketView(
+      {
+        ...snap,
+        instruments: demoInstruments(SEED, Date.parse(`${date}T20:00:00Z`)), // as the ticker stored them that day
+        tradesBySymbol: new Map([...trades].filter(([, list]) => list.length > 0)),
+        ivHistoryBySymbol: await loadIvHistory(t.db, "demo", close),
+      },
+      null,
+    );
+    const stored = await storedDay(date);
+    assert.equal(stored.size, view.symbols.size, `${date}: one row per computed symbol`);
+    for (const [symbol, a] of view.symbols) {
+      const row = stored.get(symbol);
+      assert.ok(row, `${date} ${symbol} stored`);
+      const m = signalScoreData(a);
+      const expected = {
+        price: a.metrics.spot,
+        iv_rank: m.metrics.iv_rank,
+        iv_percentile: m.metrics.iv_percentile,
+        atm_iv_30d: m.metrics.atm_iv_30d,
+        skew_25d: m.metrics.skew_25d,
+        term_slope: m.metrics.term_slope,
+        expected_move: m.metrics.expected_move?.move ?? null,
+        expected_move_pct: m.metrics.expected_move?.move_pct ?? null,
+        service_score: m.service_score,
+        sentiment: m.sentiment,
+        risk_level: m.risk_level,
+        no_trade_decision: a.noTrade.decision,
+        failed_checks: a.noTrade.checks.filter((c) => c.status === "fail").map((c) => c.id),
+        components: Object.fromEntries(m.components.map((c) => [c.name, c.score])),
+        as_of_ms: a.asOf.getTime(),
+      };
+      const actual = Object.fromEntries(Object.keys(expected).map((k) => [k, row[k]]));
+      assert.deepEqual(actual, expected, `${date} ${symbol}`);
+    }
+  }
+});
+
+test("recomputing a day is idempotent, and the ticker's leader writes the day a close passes", async () => {
+  const day = lastDay();
+  const before = await storedDay(day);
+  await t.sql`delete from metric_snapshots where env = 'demo' and date = ${day}::date`;
+  await snapshotsAfterTick(t.db, SEED, { reseeded: false, from: +seededAt - 60_000, to: +seededAt + 60_000 });
+  assert.deepEqual(await storedDay(day), before, "written again at the close, identical");
+  const run = await writeDailySnapshots(t.db, "demo", { days: [day] });
+  assert.equal(run.days, 1);
+  const [{ n }] =
+    await t.sql`select count(*)::int as n from metric_snapshots where env = 'demo' and date = ${day}::date`;
+  assert.equal(n, before.size, "an upsert: no duplicate rows");
+});
+
+test("as_of answers the stored day in the same shape as today's answer", async () => {
+  const day = isoDay(+seededAt - 7 * DAY_MS); // the Friday before: within Sandbox's 30 days
+  const stored = (await storedDay(day)).get("AAPL");
+  assert.ok(stored);
+  const asOf = new Date(stored.as_of_ms).toISOString();
+  const ticker = await (await get(`/api/v1/ticker/AAPL/summary?as_of=${day}`)).json();
+  const today = await (await get("/api/v1/ticker/AAPL/summary")).json();
+  assert.deepEqual(Object.keys(ticker.data).sort(), Object.keys(today.data).sort());
+  assert.equal(ticker.data.as_of, asOf);
+  assert.equal(ticker.data.price, stored.price);
+  assert.equal(ticker.data.iv_rank, stored.iv_rank);
+  assert.equal(ticker.data.atm_iv_30d, stored.atm_iv_30d);
+  assert.equal(ticker.data.service_score, stored.service_score);
+  assert.equal(ticker.data.risk_level, stored.risk_level);
+  assert.equal(ticker.meta.data_freshness, "demo");
+
+  const signal = (await (await get(`/api/v1/signal-score/aapl?as_of=${day}`)).json()).data;
+  assert.equal(signal.as_of, asOf);
+  assert.equal(signal.metrics.skew_25d, stored.skew_25d);
+  assert.equal(signal.metrics.term_slope, stored.term_slope);
+  assert.equal(signal.metrics.iv_percentile, stored.iv_percentile);
+  assert.deepEqual(Object.fromEntries(signal.components.map((c: any) => [c.name, c.score])), stored.components);
+
+  const ai = await (await get(`/api/v1/ai/symbol/AAPL/summary?as_of=${day}`)).json();
+  assert.equal(ai.data.asOf, asOf);
+  assert.equal(ai.data.serviceScore, stored.service_score);
+  assert.equal(ai.data.summary, ticker.data.summary);
+  assert.equal(ai.dataLabel, "demo");
+  const noTrade = (await (await get(`/api/v1/ai/symbol/AAPL/no-trade?as_of=${day}`)).json()).data;
+  assert.equal(noTrade.asOf, asOf);
+  assert.equal(noTrade.decision, stored.no_trade_decision);
+  assert.deepEqual(
+    noTrade.checks.filter((c: any) => c.status === "fail").map((c: any) => c.id),
+    stored.failed_checks,
+  );
+  assert.equal(noTrade.disclaimer, DISCLAIMER);
+});
+
+test("the history route answers JSON and CSV with the same numbers, and one day", async () => {
+  const from = isoDay(+seededAt - 20 * DAY_MS);
+  const to = lastDay();
+  const res = await get(`/api/v1/history/AAPL?from=${from}&to=${to}`);
+  assert.equal(res.status, 200);
+  const json = await res.json();
+  assert.equal(json.dataLabel, "demo");
+  const { rows, columns } = json.data;
+  assert.ok(rows.length >= 14, `two to three weeks of session days (${rows.length})`);
+  assert.deepEqual(
+    rows.map((r: any) => r.date),
+    [...rows.map((r: any) => r.date)].sort(),
+  );
+  assert.ok(columns.includes("component_momentum20d") && columns.includes("failed_checks"));
+  for (const variant of [
+    get(`/api/v1/history/AAPL?from=${from}&to=${to}&format=csv`),
+    get(`/api/v1/history/AAPL?from=${from}&to=${to}`, { accept: "text/csv" }),
+  ]) {
+    const r = await variant;
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get("content-type") ?? "", /^text\/csv/);
+    const text = await r.text();
+    assert.equal(text.split("\n")[0], `# ${DISCLAIMER}`);
+    const records = parse(text, { comment: "#", columns: true }) as Record<string, string>[];
+    assert.equal(records.length, rows.length);
+    assert.deepEqual(Object.keys(records[0]), ["date", "data_label", "as_of", ...columns]);
+    rows.forEach((row: any, i: number) => {
+      for (const c of ["date", "data_label", "as_of", ...columns]) {
+        const v = row[c];
+        const cell = v === null ? "" : Array.isArray(v) ? v.join(";") : String(v);
+        assert.equal(records[i][c], cell, `${row.date} ${c}`);
+      }
+    });
+  }
+  const some = await (await get(`/api/v1/history/aapl?from=${from}&to=${to}&fields=iv_rank,price`)).json();
+  assert.deepEqual(some.data.columns, ["price", "iv_rank"]);
+  assert.deepEqual(Object.keys(some.data.rows[0]), ["date", "data_label", "as_of", "price", "iv_rank"]);
+  const day = await (await get(`/api/v1/history/AAPL/${to}`)).json();
+  assert.deepEqual(
+    Object.fromEntries(columns.map((c: string) => [c, day.data[c]])),
+    Object.fromEntries(columns.map((c: string) => [c, rows.at(-1)[c]])),
+  );
+});
+
+test("bad input gets the contract's errors and writes nothing", async () => {
+  const [{ n: before }] = await t.sql`select count(*)::int as n, max(computed_at) as at from metric_snapshots`;
+  const today = newYorkDate(new Date());
+  const old = isoDay(Date.now() - 45 * DAY_MS);
+  const saturday = isoDay(+seededAt - 6 * DAY_MS);
+  const cases: [string, number, string][] = [
+    [`/api/v1/history/AAPL?from=${lastDay()}&to=${isoDay(+seededAt - DAY_MS)}`, 400, "invalid_request"],
+    ["/api/v1/history/AAPL?from=2024-01-01&to=2025-06-01", 400, "invalid_request"],
+    ["/api/v1/history/AAPL?fields=price,vega", 400, "invalid_request"],
+    ["/api/v1/history/AAPL?from=2026-02-30", 400, "invalid_request"],
+    ["/api/v1/history/AAPL?from=yesterday", 400, "invalid_request"],
+    ["/api/v1/history/AAPL?format=xml", 400, "invalid_request"],
+    [`/api/v1/history/AAPL?from=${old}`, 403, "subscription_required"],
+    [`/api/v1/history/AAPL/${old}`, 403, "subscription_required"],
+    [`/api/v1/ticker/AAPL/summary?as_of=${old}`, 403, "subscription_required"],
+    [`/api/v1/ticker/AAPL/summary?as_of=${today}`, 400, "invalid_request"],
+    ["/api/v1/ai/symbol/AAPL/no-trade?as_of=11/20/2026", 400, "invalid_request"],
+    [`/api/v1/signal-score/AAPL?as_of=${saturday}`, 404, "not_found"],
+    [`/api/v1/history/AAPL/${saturday}`, 404, "not_found"],
+    ["/api/v1/history/ZZZZ", 404, "symbol_not_found"],
+    [`/api/v1/ai/symbol/ZZZZ/summary?as_of=${lastDay()}`, 404, "symbol_not_found"],
+    ["/api/v1/history/AAPL?as_of=2026-01-01", 400, "invalid_request"],
+  ];
+  for (const [path, status, code] of cases) {
+    const res = await get(path);
+    const body = await res.json();
+    assert.equal(res.status, status, `${path}: ${JSON.stringify(body)}`);
+    assert.equal(body.error.code, code, path);
+    assert.equal(typeof body.error.message, "string");
+  }
+  const [{ n: afterCount }] = await t.sql`select count(*)::int as n from metric_snapshots`;
+  assert.equal(afterCount, before);
+});
