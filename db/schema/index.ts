@@ -30,3 +30,4 @@ export * from "./security";
 export * from "./idempotency-keys";
 export * from "./metric-snapshots";
 export * from "./stream-events";
+export * from "./stream-leases";

@@ -117,7 +117,7 @@ export function defineRoute<
         BS extends z.ZodType ? z.output<BS> : undefined,
         A extends true ? Caller : null
       >,
-    ): Promise<HandlerResult<z.output<RS>>> | HandlerResult<z.output<RS>> | StreamedResult;
+    ): Promise<HandlerResult<z.output<RS>> | StreamedResult> | HandlerResult<z.output<RS>> | StreamedResult;
   },
 ): RouteDef {
   return { ...route, id: `${route.method} ${route.path}` };

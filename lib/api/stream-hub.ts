@@ -30,6 +30,7 @@ import { admitUnits, type UnitsCall, type UnitsOutcome } from "./admit-units";
 import type { Caller } from "./credentials";
 import { errorBody } from "./envelope";
 import { ApiError } from "./errors";
+import { type LeaseOptions, type StreamLease, StreamLeases } from "./stream-leases";
 
 export const STREAM_ENDPOINT_ID = "GET /api/v1/stream";
 /** New rows are looked for 10 times a second (one indexed query for every stream together); keys re-checked each second. */
@@ -66,6 +67,8 @@ export type Recheck = () => Caller | ApiError | Promise<Caller | ApiError>;
 
 export interface OpenOptions {
   caller: Caller;
+  /** The stream's slot among its key's (taken with `reserve`, freed when the stream ends). */
+  lease: StreamLease;
   query: StreamQuery;
   requestId: string;
   after: StreamPosition | null;
@@ -78,6 +81,7 @@ interface Subscriber {
   id: number;
   env: "test" | "live";
   caller: Caller;
+  lease: StreamLease;
   requestId: string;
   events: Set<string>;
   symbols: Set<string> | null;
@@ -210,7 +214,8 @@ const after = (p: StreamPosition, row: number, index: number) => row > p.row || 
 
 export class StreamHub {
   private readonly subscribers = new Map<number, Subscriber>();
-  private readonly perKey = new Map<string, number>();
+  /** The key's open streams across every process (stream_leases, migration 0022). */
+  readonly leases: StreamLeases;
   private cursor: Record<"test" | "live", number> | null = null;
   private ready: Promise<void> | null = null;
   private poller: NodeJS.Timeout | null = null;
@@ -228,28 +233,34 @@ export class StreamHub {
   /** Counters for tests and the bench. */
   readonly stats = { polls: 0, batches: 0, delivered: 0 };
 
-  constructor(private readonly sql: postgres.Sql) {}
+  constructor(
+    private readonly sql: postgres.Sql,
+    leaseOptions: LeaseOptions = {},
+  ) {
+    this.leases = new StreamLeases(sql, {
+      ...leaseOptions,
+      onLost: (ids) => {
+        const lost = new Set(ids);
+        for (const s of [...this.subscribers.values()]) if (lost.has(s.lease.id)) this.end(s, STORE_DOWN());
+        leaseOptions.onLost?.(ids);
+      },
+    });
+  }
 
   get open(): number {
     return this.subscribers.size;
   }
 
-  streamsOf(keyId: string): number {
-    return this.perKey.get(keyId) ?? 0;
+  /**
+   * Takes one of the key's `limit` stream slots, counted across every process sharing the database; null when the key
+   * already has `limit` open. The lease goes to `body`, or back with `release` if the stream does not open.
+   */
+  reserve(caller: Caller, limit: number, requestId: string): Promise<StreamLease | null> {
+    return this.leases.acquire(caller, limit, requestId);
   }
 
-  /** Takes one of the key's stream slots; false when the key already has `limit` open. Release with `release`. */
-  reserve(keyId: string, limit: number): boolean {
-    const n = this.perKey.get(keyId) ?? 0;
-    if (n >= limit) return false;
-    this.perKey.set(keyId, n + 1);
-    return true;
-  }
-
-  release(keyId: string): void {
-    const n = (this.perKey.get(keyId) ?? 1) - 1;
-    if (n <= 0) this.perKey.delete(keyId);
-    else this.perKey.set(keyId, n);
+  release(lease: StreamLease): Promise<void> {
+    return this.leases.release(lease);
   }
 
   /** The stream's body (its slot already reserved): replays stored events after `after`, then follows live ones. */
@@ -261,6 +272,7 @@ export class StreamHub {
       id,
       env: o.caller.env,
       caller: o.caller,
+      lease: o.lease,
       requestId: o.requestId,
       events: new Set(q.events),
       symbols: symbols ? new Set(symbols) : null,
@@ -623,12 +635,13 @@ export class StreamHub {
     if (s.closed) return;
     s.closed = true;
     this.subscribers.delete(s.id);
-    this.release(s.caller.keyId);
+    void this.release(s.lease);
   }
 
-  /** Ends every stream (the process is shutting down) and stops the loops. */
-  close(): void {
+  /** Ends every stream (the process is shutting down), frees their leases in one statement and stops the loops. */
+  close(): Promise<void> {
     const down = new ApiError("data_source_unavailable", "The service is restarting; reconnect with Last-Event-ID.");
+    const freed = this.leases.close();
     for (const s of [...this.subscribers.values()]) this.end(s, down);
     if (this.poller) clearInterval(this.poller);
     if (this.rechecker) clearInterval(this.rechecker);
@@ -637,6 +650,7 @@ export class StreamHub {
     this.poller = this.heartbeat = null;
     this.ready = null;
     this.cursor = null;
+    return freed;
   }
 }
 
@@ -648,6 +662,7 @@ export function streamHub(sql: postgres.Sql): StreamHub {
   return hub;
 }
 
-export function closeStreamHub(sql: postgres.Sql): void {
-  hubs.get(sql)?.close();
+/** Ends the pool's streams; resolves once their leases are deleted (or the delete failed: they expire). */
+export function closeStreamHub(sql: postgres.Sql): Promise<void> {
+  return hubs.get(sql)?.close() ?? Promise.resolve();
 }

@@ -99,7 +99,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return calls.inFlight;
     },
     drain: (by) => {
-      closeStreamHub(requestDatabase.sql); // open streams end with an error event; clients resume elsewhere
+      void closeStreamHub(requestDatabase.sql); // open streams end with an error event; clients resume elsewhere
       return calls.settle(by);
     },
     database,
@@ -109,7 +109,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       closing ??= (async () => {
         stopPartitions();
         stopIdempotencyExpiry();
-        closeStreamHub(requestDatabase.sql);
+        await step("stream leases", () => closeStreamHub(requestDatabase.sql));
         await step("webhook worker", () => webhookWorker.stop());
         await step("engine", () => engine.stop());
         await step("last-used flush", () => flushLastUsed(requestDatabase));

@@ -7,6 +7,7 @@ import { streamEvent, streamQuery } from "../../contract/stream";
 import { streamsPerKey } from "../../domain/plans-catalogue";
 import type { Caller } from "../credentials";
 import { ApiError, KEYED_ROUTE_ERRORS } from "../errors";
+import { errorFields, log } from "../../log";
 import { defineRoute } from "../route";
 import { parseLastEventId, streamHub } from "../stream-hub";
 
@@ -39,20 +40,24 @@ export const openStream = defineRoute({
   authenticated: true,
   summary: "Stream market and options-flow events (Server-Sent Events)",
   description:
-    "A live stream of the webhook events (with this stream's own thresholds) and options-flow events, filtered by event type, symbol, threshold and premium. Each event has an id; reconnect with `Last-Event-ID` to receive the stored events after it (kept 48 hours) before the live ones. A `: heartbeat` comment comes every 15 s. Opening is one call; each delivered event is one more call of the day's quota. Concurrent streams per key are limited by plan (429 `rate_limit_exceeded` past it). The stream ends with a final `error` event when the key is revoked or deactivated, the plan or licensing no longer allows it, or the quota is spent.",
+    "A live stream of the webhook events (with this stream's own thresholds) and options-flow events, filtered by event type, symbol, threshold and premium. Each event has an id; reconnect with `Last-Event-ID` to receive the stored events after it (kept 48 hours) before the live ones. A `: heartbeat` comment comes every 15 s. Opening is one call; each delivered event is one more call of the day's quota. Concurrent streams per key are limited by plan (`x-plans` streamsPerKey; 429 `rate_limit_exceeded` past it), counted across every server process sharing the database; a stream of a server process that died stops counting within 30 s. The stream ends with a final `error` event when the key is revoked or deactivated, the plan or licensing no longer allows it, or the quota is spent.",
   query: streamQuery,
   response: streamEvent,
-  handler: (ctx) => {
+  handler: async (ctx) => {
     const after = parseLastEventId(ctx.headers.get("last-event-id"));
     if (after instanceof ApiError) throw after;
     const refused = planRefusal(ctx.caller);
     if (refused) throw refused;
     const hub = streamHub(ctx.database.sql);
     const limit = streamsPerKey(ctx.caller.plan.id);
-    if (!hub.reserve(ctx.caller.keyId, limit))
+    const lease = await hub.reserve(ctx.caller, limit, ctx.requestId).catch((err: unknown) => {
+      log.error("stream lease failed", { request_id: ctx.requestId, ...errorFields(err) });
+      throw new ApiError("data_source_unavailable", "The service's store is unreachable; reconnect shortly.");
+    });
+    if (!lease)
       throw new ApiError(
         "rate_limit_exceeded",
-        `This key already has ${limit} open streams, the ${ctx.caller.plan.nameB} plan's limit; close one first.`,
+        `This key already has ${limit} open streams, the ${ctx.caller.plan.nameB} plan's limit (counted across every server); close one first.`,
         { "retry-after": "5" },
       );
     const { caller, query, requestId, recheck } = ctx;
@@ -63,13 +68,13 @@ export const openStream = defineRoute({
         open(headers, quotaUsed) {
           settled = true;
           hub.seedBudget(caller, quotaUsed, new Date());
-          const body = hub.body({ caller, query, requestId, after, recheck, allowed: planRefusal });
+          const body = hub.body({ caller, lease, query, requestId, after, recheck, allowed: planRefusal });
           return new Response(body, { status: 200, headers: { ...headers, ...SSE_HEADERS } });
         },
         cancel() {
           if (settled) return;
           settled = true;
-          hub.release(caller.keyId);
+          void hub.release(lease);
         },
       },
     };

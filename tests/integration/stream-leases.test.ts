@@ -1,0 +1,185 @@
+/**
+ * The live stream's concurrent-stream limit across processes (stream_leases, migration 0022), on real PostgreSQL: hubs
+ * on separate pools (as separate processes) racing for one key's slots never exceed the plan's limit; a lease of a
+ * process killed with SIGKILL stops counting within its TTL (and not before); closing a stream frees its slot at once;
+ * and the standalone API server counts the leases other processes hold (429 rate_limit_exceeded past the limit).
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import postgres from "postgres";
+import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { accountWithKey } from "../helpers/accounts";
+import { seedReferenceData } from "../../lib/domain/seed";
+import { seedDemoMarket } from "../../lib/market/demo-market-writer";
+import { endpointCatalogue } from "../../lib/api/routes";
+import { StreamLeases, STREAM_LEASE_RENEW_MS, STREAM_LEASE_TTL_MS } from "../../lib/api/stream-leases";
+import { streamsPerKey } from "../../lib/domain/plans-catalogue";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("stream leases across processes", () => {
+  let t: TestDatabase;
+  const pools: postgres.Sql[] = [];
+  /** A pool of its own, as another server process would have. */
+  const pool = () => {
+    const p = postgres(t.url, { max: 4, onnotice: () => {} });
+    pools.push(p);
+    return p;
+  };
+  const live = async (keyId: string) =>
+    (
+      await t.sql<{ n: number }[]>`
+        select count(*)::int as n from stream_leases where key_id = ${keyId} and expires_at > clock_timestamp()`
+    )[0].n;
+
+  before(async () => {
+    t = await createTestDatabase("streamleases");
+    await seedReferenceData(t.db, endpointCatalogue());
+  });
+  after(async () => {
+    for (const p of pools) await p.end();
+    await t?.drop();
+  });
+
+  it("documents a dead process's bound: 30 s, renewed every 5 s", () => {
+    assert.equal(STREAM_LEASE_TTL_MS, 30_000);
+    assert.ok(STREAM_LEASE_RENEW_MS * 3 <= STREAM_LEASE_TTL_MS, "renewals come several times per lifetime");
+  });
+
+  it("two processes racing for one key's slots admit exactly the plan's limit", async () => {
+    const a = await accountWithKey(t.db, { plan: "pro", env: "live" });
+    const limit = streamsPerKey("pro");
+    const one = new StreamLeases(pool());
+    const two = new StreamLeases(pool());
+    const caller = { keyId: a.keyId, accountId: a.accountId };
+    const tries = await Promise.all(
+      Array.from({ length: limit * 3 }, (_, i) => (i % 2 ? one : two).acquire(caller, limit, `race-${i}`)),
+    );
+    const granted = tries.filter((l) => l !== null);
+    assert.equal(granted.length, limit, "exactly the limit, whichever process asked");
+    assert.equal(one.size + two.size, limit, "each process holds the leases it was granted");
+    assert.equal(await live(a.keyId), limit);
+    // Another key of the same account has its own slots.
+    const b = await accountWithKey(t.db, { plan: "pro", env: "live" });
+    assert.notEqual(await one.acquire({ keyId: b.keyId, accountId: b.accountId }, limit, "other"), null);
+    await Promise.all([one.close(), two.close()]);
+    assert.equal(await live(a.keyId), 0, "closing a hub deletes its leases");
+  });
+
+  it("closing a stream frees its slot at once, for every process", async () => {
+    const a = await accountWithKey(t.db, { plan: "sandbox", env: "test" });
+    const caller = { keyId: a.keyId, accountId: a.accountId };
+    const one = new StreamLeases(pool());
+    const two = new StreamLeases(pool());
+    const first = await one.acquire(caller, 2, "c1");
+    assert.ok(first);
+    assert.ok(await two.acquire(caller, 2, "c2"));
+    assert.equal(await one.acquire(caller, 2, "c3"), null, "the third is refused");
+    await one.release(first);
+    assert.notEqual(await two.acquire(caller, 2, "c4"), null, "the freed slot is taken by the other process at once");
+    await Promise.all([one.close(), two.close()]);
+  });
+
+  it("keeps a living process's leases past their TTL by renewing them, and drops none of them", async () => {
+    const a = await accountWithKey(t.db, { plan: "sandbox", env: "test" });
+    const caller = { keyId: a.keyId, accountId: a.accountId };
+    const lost: number[] = [];
+    const holder = new StreamLeases(pool(), { ttlMs: 1500, renewMs: 300, onLost: (ids) => lost.push(...ids) });
+    const other = new StreamLeases(pool(), { ttlMs: 1500, renewMs: 300 });
+    assert.ok(await holder.acquire(caller, 2, "r1"));
+    assert.ok(await holder.acquire(caller, 2, "r2"));
+    await sleep(3000); // two TTLs
+    assert.equal(await other.acquire(caller, 2, "r3"), null, "renewed leases still count");
+    assert.deepEqual(lost, []);
+    await Promise.all([holder.close(), other.close()]);
+  });
+
+  it("a killed process's leases stop counting within the TTL, and not before", async () => {
+    const a = await accountWithKey(t.db, { plan: "sandbox", env: "test" });
+    const caller = { keyId: a.keyId, accountId: a.accountId };
+    const ttlMs = 4000;
+    // Another process takes both of the key's slots and keeps renewing them until it is killed.
+    const code = `
+      import postgres from "postgres";
+      import { StreamLeases } from "./lib/api/stream-leases.ts";
+      const leases = new StreamLeases(postgres(${JSON.stringify(t.url)}, { max: 2 }), { ttlMs: ${ttlMs}, renewMs: 500 });
+      const caller = ${JSON.stringify(caller)};
+      for (const id of ["k1", "k2"]) if (!(await leases.acquire(caller, 2, id))) process.exit(3);
+      console.log("held");
+      setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, LOG_LEVEL: "warn" },
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.stdout?.on("data", (d: Buffer) => d.toString().includes("held") && resolve());
+      child.once("exit", (c) => reject(new Error(`the holder exited (${c})`)));
+    });
+    await sleep(ttlMs + 1000); // the holder renewed past its first expiry
+    const mine = new StreamLeases(pool(), { ttlMs });
+    assert.equal(await mine.acquire(caller, 2, "k3"), null, "the living holder's renewed leases count");
+    child.kill("SIGKILL");
+    const killed = Date.now();
+    await new Promise((r) => child.once("exit", r));
+    assert.equal(await mine.acquire(caller, 2, "k4"), null, "just after the kill, its leases still count");
+    let freedAfter = -1;
+    while (Date.now() - killed < ttlMs + 2000) {
+      if (await mine.acquire(caller, 2, "k5")) {
+        freedAfter = Date.now() - killed;
+        break;
+      }
+      await sleep(100);
+    }
+    assert.ok(freedAfter >= 0, "the dead process's slot is free within the TTL");
+    assert.ok(freedAfter <= ttlMs + 500, `freed ${freedAfter} ms after the kill, TTL ${ttlMs} ms`);
+    await mine.close();
+  });
+
+  describe("through the standalone API server", () => {
+    let server: RunningServer;
+    before(async () => {
+      await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
+      server = await startApiServer(t.url);
+    });
+    after(async () => {
+      await server?.stop();
+    });
+
+    const openStream = (key: string) => {
+      const controller = new AbortController();
+      return fetch(`${server.baseUrl}/api/v1/stream?events=flow.sweep`, {
+        headers: { authorization: `Bearer ${key}` },
+        signal: controller.signal,
+      }).then((res) => ({ res, close: () => controller.abort() }));
+    };
+
+    it("counts another process's streams: 429 past the limit, a slot freed elsewhere opens at once", async () => {
+      const a = await accountWithKey(t.db, { plan: "pro", env: "test" }); // test keys: Sandbox's 2
+      const elsewhere = new StreamLeases(pool());
+      const held = await elsewhere.acquire({ keyId: a.keyId, accountId: a.accountId }, 2, "elsewhere");
+      assert.ok(held);
+      const s1 = await openStream(a.key);
+      assert.equal(s1.res.status, 200);
+      const over = await openStream(a.key);
+      assert.equal(over.res.status, 429);
+      const body = (await over.res.json()) as { error: { code: string; message: string } };
+      assert.equal(body.error.code, "rate_limit_exceeded");
+      assert.match(body.error.message, /across every server/);
+      assert.equal(over.res.headers.get("retry-after"), "5");
+      await elsewhere.release(held);
+      const s2 = await openStream(a.key);
+      assert.equal(s2.res.status, 200, "the slot freed by the other process is free here at once");
+      const [{ instances }] = await t.sql<{ instances: number }[]>`
+        select count(distinct instance_id)::int as instances from stream_leases where key_id = ${a.keyId}`;
+      assert.equal(instances, 1, "both streams are the server's");
+      s1.close();
+      s2.close();
+      const until = Date.now() + 3000;
+      while ((await live(a.keyId)) > 0 && Date.now() < until) await sleep(50);
+      assert.equal(await live(a.keyId), 0, "a client that leaves frees its lease");
+      await elsewhere.close();
+    });
+  });
+});
