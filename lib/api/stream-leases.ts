@@ -8,12 +8,8 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type postgres from "postgres";
+import { STREAM_LEASE_RENEW_MS, STREAM_LEASE_TTL_MS } from "../contract/stream";
 import { errorFields, log } from "../log";
-
-/** A dead process's streams stop counting against its keys' limits this long after its last renewal. */
-export const STREAM_LEASE_TTL_MS = 30_000;
-/** Each process renews its leases this often (six renewals per lifetime: a missed one or two change nothing). */
-export const STREAM_LEASE_RENEW_MS = 5_000;
 
 export interface StreamLease {
   id: number;

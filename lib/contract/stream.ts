@@ -13,6 +13,10 @@ export const MAX_STREAM_SYMBOLS = 50;
 /** How far back `Last-Event-ID` resumes: events are kept this long (48 h), at least 24 h is promised. */
 export const STREAM_RETENTION_HOURS = 48;
 export const STREAM_HEARTBEAT_MS = 15_000;
+/** A stream of a server process that died stops counting against its key's limit this long after the last renewal. */
+export const STREAM_LEASE_TTL_MS = 30_000;
+/** Each process renews its streams' leases this often (six renewals per lifetime: a missed one or two change nothing). */
+export const STREAM_LEASE_RENEW_MS = 5_000;
 /** A stream with more than this many bytes written but not yet read by its client ends with `slow_consumer`. */
 export const STREAM_MAX_UNREAD_BYTES = 4 * 1024 * 1024;
 

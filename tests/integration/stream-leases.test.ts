@@ -14,7 +14,8 @@ import { accountWithKey } from "../helpers/accounts";
 import { seedReferenceData } from "../../lib/domain/seed";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { endpointCatalogue } from "../../lib/api/routes";
-import { StreamLeases, STREAM_LEASE_RENEW_MS, STREAM_LEASE_TTL_MS } from "../../lib/api/stream-leases";
+import { StreamLeases } from "../../lib/api/stream-leases";
+import { STREAM_LEASE_RENEW_MS, STREAM_LEASE_TTL_MS } from "../../lib/contract/stream";
 import { streamsPerKey } from "../../lib/domain/plans-catalogue";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

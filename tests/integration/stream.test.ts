@@ -18,72 +18,9 @@ import { systemActor } from "../../lib/domain/audit";
 import { produceStreamEvents } from "../../lib/webhooks/stream-producer";
 import { streamsPerKey } from "../../lib/domain/plans-catalogue";
 import { undeclaredInLog } from "../helpers/declared-errors";
+import { openSse as open } from "../helpers/sse";
 
 const SEED = "options-research-demo-v1";
-
-interface Sse {
-  id: string | null;
-  event: string;
-  data: unknown;
-}
-
-/** An open stream: its parsed events as they arrive, and a way to wait for some and to disconnect. */
-async function open(base: string, key: string, query: string, lastEventId?: string) {
-  const controller = new AbortController();
-  const res = await fetch(`${base}/api/v1/stream?${query}`, {
-    headers: { authorization: `Bearer ${key}`, ...(lastEventId ? { "last-event-id": lastEventId } : {}) },
-    signal: controller.signal,
-  });
-  const events: Sse[] = [];
-  const comments: string[] = [];
-  let ended = false;
-  if (res.ok && res.body) {
-    void (async () => {
-      const decoder = new TextDecoder();
-      let buf = "";
-      try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          buf += decoder.decode(chunk, { stream: true });
-          let cut = buf.indexOf("\n\n");
-          while (cut >= 0) {
-            const block = buf.slice(0, cut);
-            buf = buf.slice(cut + 2);
-            const ev: Sse = { id: null, event: "message", data: null };
-            let isEvent = false;
-            for (const line of block.split("\n")) {
-              if (line.startsWith(":")) comments.push(line);
-              else if (line.startsWith("id: ")) ev.id = line.slice(4);
-              else if (line.startsWith("event: ")) ev.event = line.slice(7);
-              else if (line.startsWith("data: ")) {
-                ev.data = JSON.parse(line.slice(6));
-                isEvent = true;
-              }
-            }
-            if (isEvent) events.push(ev);
-            cut = buf.indexOf("\n\n");
-          }
-        }
-      } catch {
-        // aborted
-      }
-      ended = true;
-    })();
-  }
-  return {
-    res,
-    events,
-    comments,
-    ended: () => ended,
-    close: () => controller.abort(),
-    async waitFor(what: string, done: () => boolean, ms = 8000) {
-      const until = Date.now() + ms;
-      while (!done()) {
-        if (Date.now() > until) throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(events)}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
-  };
-}
 
 describe("live stream", () => {
   let t: TestDatabase;

@@ -10,6 +10,7 @@ import { streamCallsOn } from "@/lib/portal/stream-list";
 import { QueryState } from "../query-state";
 import { QuotaTable } from "./quota-gauges";
 import { RequestLog } from "./request-log";
+import { StreamUsagePanel } from "./stream-usage";
 import { UsageChart } from "./usage-chart";
 
 const dayLabel = (d: string) => d.slice(5);
@@ -127,6 +128,7 @@ export function UsageDashboard({
                 </p>
               </section>
               <QuotaTable summary={s} />
+              <StreamUsagePanel />
               <RequestLog keys={s.keys} endpoints={s.endpoints} statusClasses={statusClasses} errorCodes={errorCodes} />
             </>
           );

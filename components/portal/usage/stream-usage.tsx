@@ -1,0 +1,190 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import type { StreamKeyLeases, StreamMeteredRow, StreamUsage } from "@/lib/shared/stream-usage-types";
+import { portalFetch } from "@/components/portal/portal-fetch";
+import { Badge, statusTone } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/empty-state";
+import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
+import { Truncate } from "@/components/ui/truncate";
+import { QueryState } from "../query-state";
+
+const fmt = (n: number) => n.toLocaleString("en-US");
+const time = (iso: string) => iso.slice(0, 19).replace("T", " ");
+
+function OpenStreamsTable({ keys }: { keys: StreamKeyLeases[] }) {
+  return (
+    <div className={frame}>
+      <table className={table} aria-label="Open streams by key">
+        <thead className={thead}>
+          <tr>
+            <th scope="col" className={th}>
+              Key
+            </th>
+            <th scope="col" className={`${th} w-32 text-right`}>
+              Open now
+            </th>
+            <th scope="col" className={`${th} w-44`}>
+              Oldest opened (UTC)
+            </th>
+          </tr>
+        </thead>
+        <tbody className={tbody}>
+          {keys.map((k) => (
+            <tr key={k.keyId} className={tr} data-testid={`stream-key-${k.keyId}`}>
+              <th scope="row" className={`${td} min-w-0 font-medium`}>
+                <span className="flex min-w-0 items-center gap-2">
+                  <Truncate text={k.name} />
+                  <Badge tone={k.env === "test" ? "neutral" : "info"} className="shrink-0">
+                    {k.env === "test" ? "Test" : "Live"}
+                  </Badge>
+                </span>
+                <code className="block bg-transparent p-0 text-xs font-normal text-muted">{k.prefix}…</code>
+              </th>
+              <td className={`${td} tabular-nums md:text-right`}>
+                <span className={cellLabel}>Open now</span>
+                {fmt(k.open)} of {fmt(k.limit)}
+                {k.open >= k.limit ? (
+                  <Badge tone="warn" className="ml-2">
+                    At limit
+                  </Badge>
+                ) : null}
+              </td>
+              <td className={`${td} text-xs text-muted tabular-nums`}>
+                <span className={cellLabel}>Oldest opened</span>
+                {k.oldestOpenedAt ? time(k.oldestOpenedAt) : "–"}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function MeteredTable({ rows }: { rows: StreamMeteredRow[] }) {
+  return (
+    <div className={frame}>
+      <table className={table} aria-label="Metered stream calls">
+        <thead className={thead}>
+          <tr>
+            <th scope="col" className={`${th} w-40`}>
+              Time (UTC)
+            </th>
+            <th scope="col" className={th}>
+              What
+            </th>
+            <th scope="col" className={`${th} w-24 text-right`}>
+              Calls
+            </th>
+            <th scope="col" className={`${th} w-48`}>
+              Status
+            </th>
+            <th scope="col" className={`${th} w-36`}>
+              Key
+            </th>
+          </tr>
+        </thead>
+        <tbody className={tbody}>
+          {rows.map((r) => (
+            <tr key={r.requestId} className={tr}>
+              <td className={`${td} text-xs text-muted tabular-nums`}>{time(r.time)}</td>
+              <td className={`${td} min-w-0`}>
+                <span className="block font-medium">
+                  {r.kind === "opening" ? "Stream opened" : r.status === 200 ? "Events delivered" : "Events refused"}
+                </span>
+                <Truncate text={r.requestId} min={24} className="font-mono text-xs text-muted" />
+              </td>
+              <td className={`${td} tabular-nums md:text-right`}>
+                <span className={cellLabel}>Calls</span>
+                {fmt(r.units)}
+              </td>
+              <td className={td}>
+                <span className="flex min-w-0 items-center gap-2">
+                  <Badge tone={statusTone(r.status)}>{r.status}</Badge>
+                  {r.errorCode ? <Truncate text={r.errorCode} min={20} className="font-mono text-xs" /> : null}
+                </span>
+              </td>
+              <td className={`${td} text-xs`}>
+                <span className={cellLabel}>Key</span>
+                <Truncate text={r.keyName || `${r.keyPrefix}…`} min={16} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * The live stream (GET /api/v1/stream) on the usage page: each key's streams open now on every server (their leases,
+ * against the plan's limit), today's openings and metered events, and the stream's last metered rows.
+ */
+export function StreamUsagePanel() {
+  const usage = useQuery({
+    queryKey: ["portal", "usage", "stream"],
+    queryFn: () => portalFetch<StreamUsage>("/api/portal/usage/stream"),
+    refetchInterval: 5_000,
+    staleTime: 2_000,
+  });
+  return (
+    <section aria-labelledby="stream-heading" className="space-y-3" data-testid="stream-usage">
+      <h2 id="stream-heading" className="text-lg font-semibold">
+        Live stream
+      </h2>
+      <QueryState query={usage} what="live stream usage">
+        {(u) => (
+          <>
+            <p className="max-w-prose text-sm text-muted">
+              Streams open now are counted per key across every server, against the plan&apos;s limit; a stream whose
+              server stopped without closing it stops counting within {u.leaseTtlSeconds} s. Opening a stream is one
+              call, and each event it delivers is one more call of the day&apos;s family B quota.
+            </p>
+            <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+              {[
+                { label: "Streams opened today", value: u.today.openings },
+                { label: "Events delivered today", value: u.today.delivered },
+                { label: "Events refused today (quota)", value: u.today.refused },
+              ].map((c) => (
+                <div key={c.label} className="rounded-lg border border-line bg-surface p-4">
+                  <dt className="text-xs font-medium text-muted">{c.label}</dt>
+                  <dd className="mt-1 text-2xl font-semibold tabular-nums">{fmt(c.value)}</dd>
+                </div>
+              ))}
+            </dl>
+            <h3 className="pt-2 text-base font-semibold">Open streams by key</h3>
+            {u.keys.length === 0 ? (
+              <EmptyState title="No keys yet" action={<a href="/dashboard/keys">Create a test key</a>}>
+                A key&apos;s open streams show here once the account has a key.
+              </EmptyState>
+            ) : (
+              <>
+                <p className="text-sm" data-testid="stream-open-total">
+                  {(() => {
+                    const open = u.keys.reduce((n, k) => n + k.open, 0);
+                    return open === 0
+                      ? "No stream is open now."
+                      : `${fmt(open)} ${open === 1 ? "stream" : "streams"} open now.`;
+                  })()}
+                </p>
+                <OpenStreamsTable keys={u.keys} />
+              </>
+            )}
+            <h3 className="pt-2 text-base font-semibold">Metered stream calls, last 24 hours</h3>
+            {u.recent.length === 0 ? (
+              <EmptyState
+                title="No stream calls in the last 24 hours"
+                action={<a href="/dashboard/playground">Open a stream in the playground</a>}
+              >
+                Each opening and each round of delivered events shows here with its number of calls.
+              </EmptyState>
+            ) : (
+              <MeteredTable rows={u.recent} />
+            )}
+          </>
+        )}
+      </QueryState>
+    </section>
+  );
+}
