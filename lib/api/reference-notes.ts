@@ -18,6 +18,7 @@ import { definitions as strategyDefs } from "../analytics/strategy";
 import { definitions as payoffDefs } from "../analytics/strategy-payoff";
 import { IMPORT_FORMATS } from "../market/import/formats";
 import { IDEMPOTENCY_NOTES } from "./idempotency-reference";
+import { STREAM_LEASE_TTL_MS } from "../contract/stream";
 
 /** The prose part of the API reference: rules that apply to every route. */
 export const REFERENCE_NOTES = `
@@ -45,6 +46,9 @@ Order: credentials → body size (B, 413 \`payload_too_large\`) → licensing (4
 burst (429 \`rate_limit_exceeded\` with \`Retry-After\` seconds) → quota (403 \`plan_limit_exceeded\`). Windows are fixed UTC
 minutes, days and months. Every request past the licensing gate uses one unit of the burst window; only 2xx responses
 use quota. Limits are exact across any number of servers. See \`x-plans\` for the numbers.
+Live streams (\`openStream\`): each key may hold \`x-plans\` \`streamsPerKey\` streams open at once, counted across every
+server sharing the database (429 \`rate_limit_exceeded\`, \`Retry-After: 5\`, past it). Closing a stream frees its slot at
+once; a stream of a server that stopped without closing it stops counting within ${STREAM_LEASE_TTL_MS / 1000} seconds.
 
 Every authenticated response carries \`RateLimit-Policy\` (e.g. \`"minute";q=10;w=60, "month";q=100;w=2592000\`) and
 \`RateLimit\` (e.g. \`"minute";r=7;t=42, "month";r=93;t=1209600\`: r = remaining, t = seconds to reset), and the classic

@@ -1,5 +1,6 @@
 /** The shape of the API reference itself (GET /api/v1/openapi.json), so it is typed like every other answer. */
 import { z } from "zod";
+import { STREAM_LEASE_TTL_MS } from "./stream";
 
 /** JSON Schema objects are open by nature: any keyword of draft 2020-12 may appear. */
 const jsonSchema = z.record(z.string(), z.unknown()).describe("A JSON Schema (draft 2020-12) object.");
@@ -60,7 +61,11 @@ export const openApiDocument = z.object({
         perDay: z.number(),
         maxPayloadBytes: z.number(),
         webhooks: z.boolean(),
-        streamsPerKey: z.number().describe("Concurrent live streams (GET /api/v1/stream) a key may hold open."),
+        streamsPerKey: z
+          .number()
+          .describe(
+            `Concurrent live streams (GET /api/v1/stream) a key may hold open, counted across every server process sharing the database; a stream of a process that died stops counting within ${STREAM_LEASE_TTL_MS / 1000} s.`,
+          ),
       }),
       liveData: z.string(),
     }),

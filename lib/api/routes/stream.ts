@@ -3,7 +3,7 @@
  * checks the filters, Last-Event-ID, the plan and the key's concurrent streams before anything opens; the pipeline
  * admits and meters the opening call, then answers the hub's stream.
  */
-import { streamEvent, streamQuery } from "../../contract/stream";
+import { STREAM_LEASE_TTL_MS, streamEvent, streamQuery } from "../../contract/stream";
 import { streamsPerKey } from "../../domain/plans-catalogue";
 import type { Caller } from "../credentials";
 import { ApiError, KEYED_ROUTE_ERRORS } from "../errors";
@@ -39,8 +39,7 @@ export const openStream = defineRoute({
   tags: ["Alerts (webhooks)"],
   authenticated: true,
   summary: "Stream market and options-flow events (Server-Sent Events)",
-  description:
-    "A live stream of the webhook events (with this stream's own thresholds) and options-flow events, filtered by event type, symbol, threshold and premium. Each event has an id; reconnect with `Last-Event-ID` to receive the stored events after it (kept 48 hours) before the live ones. A `: heartbeat` comment comes every 15 s. Opening is one call; each delivered event is one more call of the day's quota. Concurrent streams per key are limited by plan (`x-plans` streamsPerKey; 429 `rate_limit_exceeded` past it), counted across every server process sharing the database; a stream of a server process that died stops counting within 30 s. The stream ends with a final `error` event when the key is revoked or deactivated, the plan or licensing no longer allows it, or the quota is spent.",
+  description: `A live stream of the webhook events (with this stream's own thresholds) and options-flow events, filtered by event type, symbol, threshold and premium. Each event has an id; reconnect with \`Last-Event-ID\` to receive the stored events after it (kept 48 hours) before the live ones. A \`: heartbeat\` comment comes every 15 s. Opening is one call; each delivered event is one more call of the day's quota. Concurrent streams per key are limited by plan (\`x-plans\` streamsPerKey; 429 \`rate_limit_exceeded\` past it), counted across every server process sharing the database; a stream of a server process that died stops counting within ${STREAM_LEASE_TTL_MS / 1000} s. The stream ends with a final \`error\` event when the key is revoked or deactivated, the plan or licensing no longer allows it, or the quota is spent.`,
   query: streamQuery,
   response: streamEvent,
   handler: async (ctx) => {

@@ -446,7 +446,7 @@ export interface paths {
         };
         /**
          * Stream market and options-flow events (Server-Sent Events)
-         * @description A live stream of the webhook events (with this stream's own thresholds) and options-flow events, filtered by event type, symbol, threshold and premium. Each event has an id; reconnect with `Last-Event-ID` to receive the stored events after it (kept 48 hours) before the live ones. A `: heartbeat` comment comes every 15 s. Opening is one call; each delivered event is one more call of the day's quota. Concurrent streams per key are limited by plan (429 `rate_limit_exceeded` past it). The stream ends with a final `error` event when the key is revoked or deactivated, the plan or licensing no longer allows it, or the quota is spent.
+         * @description A live stream of the webhook events (with this stream's own thresholds) and options-flow events, filtered by event type, symbol, threshold and premium. Each event has an id; reconnect with `Last-Event-ID` to receive the stored events after it (kept 48 hours) before the live ones. A `: heartbeat` comment comes every 15 s. Opening is one call; each delivered event is one more call of the day's quota. Concurrent streams per key are limited by plan (`x-plans` streamsPerKey; 429 `rate_limit_exceeded` past it), counted across every server process sharing the database; a stream of a server process that died stops counting within 30 s. The stream ends with a final `error` event when the key is revoked or deactivated, the plan or licensing no longer allows it, or the quota is spent.
          *
          *     Family B. Limits: the per-minute burst per key; the daily quota per account and key environment, shared by all of the account's keys of that environment.
          */
@@ -5030,7 +5030,7 @@ export interface operations {
                                 perDay: number;
                                 maxPayloadBytes: number;
                                 webhooks: boolean;
-                                /** @description Concurrent live streams (GET /api/v1/stream) a key may hold open. */
+                                /** @description Concurrent live streams (GET /api/v1/stream) a key may hold open, counted across every server process sharing the database; a stream of a process that died stops counting within 30 s. */
                                 streamsPerKey: number;
                             };
                             liveData: string;
