@@ -4,14 +4,10 @@
  * while it was away, then the live one, and none twice. The stream holds a lease (stream_leases) while it is open, and
  * leaving frees it.
  */
-import { randomBytes } from "node:crypto";
 import { expect, request as newRequest, test } from "@playwright/test";
 import { e2eDatabase } from "../tests/helpers/e2e-env";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
-import { openSse } from "../tests/helpers/sse";
-
-/** A symbol no other spec or the demo ticker streams: five random letters. */
-const uniqueSymbol = () => [...randomBytes(5)].map((b) => String.fromCharCode(65 + (b % 26))).join("");
+import { openSse, storeFlowEvent, uniqueStreamSymbol } from "../tests/helpers/sse";
 
 test("the live stream under next start: ids, Last-Event-ID resumes with the next event and no duplicate", async ({
   baseURL,
@@ -25,18 +21,11 @@ test("the live stream under next start: ids, Last-Event-ID resumes with the next
   });
   expect(created.status()).toBe(201);
   const { id: keyId, key } = (await created.json()).data as { id: string; key: string };
-  const symbol = uniqueSymbol();
+  const symbol = uniqueStreamSymbol();
   const q = `events=flow.block&symbols=${symbol}`;
   const sql = e2eDatabase();
   let n = 0;
-  /** Stores one options-flow event as the producer would. */
-  const flow = async () => {
-    const id = `e2e:${symbol}:${++n}`;
-    const ev = { id, symbol, type: "block", premium: 100_000 * n, time: new Date().toISOString(), size: 10, legs: 1 };
-    await sql`insert into stream_events (env, kind, symbol, premium, dedupe_key, payload)
-      values ('test', 'flow.block', ${symbol}, ${ev.premium}, ${id}, ${JSON.stringify(ev)}::jsonb)`;
-    return id;
-  };
+  const flow = () => storeFlowEvent(sql, symbol, "block", 100_000 * ++n, `e2e:${symbol}:${n}`);
   const leases = async () =>
     (
       await sql<{ n: number }[]>`

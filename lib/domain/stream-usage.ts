@@ -37,7 +37,7 @@ export async function streamUsage(db: Db, accountId: string, now = new Date()): 
       group by k.id, a.plan_id
       order by count(l.id) desc, k.created_at, k.id`),
     db.execute<{ openings: number; delivered: number; refused: number }>(sql`
-      select coalesce(sum(units) filter (where request_id !~ ${EVENTS_ROW}), 0)::int as openings,
+      select coalesce(sum(units) filter (where request_id !~ ${EVENTS_ROW} and status = 200), 0)::int as openings,
         coalesce(sum(units) filter (where request_id ~ ${EVENTS_ROW} and status = 200), 0)::int as delivered,
         coalesce(sum(units) filter (where request_id ~ ${EVENTS_ROW} and status <> 200), 0)::int as refused
       from usage_events

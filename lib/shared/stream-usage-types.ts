@@ -31,7 +31,7 @@ export interface StreamUsage {
   leaseTtlSeconds: number;
   /** The account's keys that are not revoked, those with open streams first. */
   keys: StreamKeyLeases[];
-  /** Today (UTC): openings, events delivered (each one call of the quota), events refused by the quota. */
+  /** Today (UTC): streams opened (2xx openings), events delivered (each one call of the quota), events refused by the quota. */
   today: { openings: number; delivered: number; refused: number };
   /** The last STREAM_RECENT_ROWS metered rows of the last 24 hours, newest first. */
   recent: StreamMeteredRow[];

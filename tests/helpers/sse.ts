@@ -63,3 +63,21 @@ export async function openSse(base: string, key: string, query: string, lastEven
     },
   };
 }
+
+/** A symbol no other test or the demo ticker streams: five random letters. */
+export const uniqueStreamSymbol = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(5)), (b) => String.fromCharCode(65 + (b % 26))).join("");
+
+/** Stores one options-flow event of the test environment as the stream producer would; answers its flow id. */
+export async function storeFlowEvent(
+  sql: import("postgres").Sql,
+  symbol: string,
+  type: "sweep" | "block" | "unusual",
+  premium: number,
+  id: string,
+): Promise<string> {
+  const ev = { id, symbol, type, premium, time: new Date().toISOString(), size: 10, legs: 1 };
+  await sql`insert into stream_events (env, kind, symbol, premium, dedupe_key, payload)
+    values ('test', ${`flow.${type}`}, ${symbol}, ${premium}, ${id}, ${JSON.stringify(ev)}::jsonb)`;
+  return id;
+}

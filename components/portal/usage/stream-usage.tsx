@@ -11,6 +11,10 @@ import { QueryState } from "../query-state";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 const time = (iso: string) => iso.slice(0, 19).replace("T", " ");
+const WHAT = {
+  opening: { ok: "Stream opened", refused: "Opening refused" },
+  events: { ok: "Events delivered", refused: "Events refused" },
+} as const;
 
 function OpenStreamsTable({ keys }: { keys: StreamKeyLeases[] }) {
   return (
@@ -90,9 +94,7 @@ function MeteredTable({ rows }: { rows: StreamMeteredRow[] }) {
             <tr key={r.requestId} className={tr}>
               <td className={`${td} text-xs text-muted tabular-nums`}>{time(r.time)}</td>
               <td className={`${td} min-w-0`}>
-                <span className="block font-medium">
-                  {r.kind === "opening" ? "Stream opened" : r.status === 200 ? "Events delivered" : "Events refused"}
-                </span>
+                <span className="block font-medium">{WHAT[r.kind][r.status === 200 ? "ok" : "refused"]}</span>
                 <Truncate text={r.requestId} min={24} className="font-mono text-xs text-muted" />
               </td>
               <td className={`${td} tabular-nums md:text-right`}>
