@@ -78,6 +78,6 @@ export async function storeFlowEvent(
 ): Promise<string> {
   const ev = { id, symbol, type, premium, time: new Date().toISOString(), size: 10, legs: 1 };
   await sql`insert into stream_events (env, kind, symbol, premium, dedupe_key, payload)
-    values ('test', ${`flow.${type}`}, ${symbol}, ${premium}, ${id}, ${JSON.stringify(ev)}::jsonb)`;
+    values ('test', ${`flow.${type}`}, ${symbol}, ${premium}, ${id}, ${sql.json(ev)})`;
   return id;
 }
