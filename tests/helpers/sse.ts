@@ -68,16 +68,18 @@ export async function openSse(base: string, key: string, query: string, lastEven
 export const uniqueStreamSymbol = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(5)), (b) => String.fromCharCode(65 + (b % 26))).join("");
 
-/** Stores one options-flow event of the test environment as the stream producer would; answers its flow id. */
+/** Stores one options-flow event as the stream producer would (the test environment's by default); answers its flow id. */
 export async function storeFlowEvent(
   sql: import("postgres").Sql,
   symbol: string,
   type: "sweep" | "block" | "unusual",
   premium: number,
   id: string,
+  env: "test" | "live" = "test",
 ): Promise<string> {
   const ev = { id, symbol, type, premium, time: new Date().toISOString(), size: 10, legs: 1 };
+  // ::text first: a parameter the server types as jsonb would be JSON-encoded again by some clients (a JSON string).
   await sql`insert into stream_events (env, kind, symbol, premium, dedupe_key, payload)
-    values ('test', ${`flow.${type}`}, ${symbol}, ${premium}, ${id}, ${sql.json(ev)})`;
+    values (${env}, ${`flow.${type}`}, ${symbol}, ${premium}, ${id}, ${JSON.stringify(ev)}::text::jsonb)`;
   return id;
 }

@@ -17,6 +17,8 @@ import { endpointCatalogue } from "../../lib/api/routes";
 import { StreamLeases } from "../../lib/api/stream-leases";
 import { STREAM_LEASE_RENEW_MS, STREAM_LEASE_TTL_MS } from "../../lib/contract/stream";
 import { streamsPerKey } from "../../lib/domain/plans-catalogue";
+import { streamUsage } from "../../lib/domain/stream-usage";
+import { openSse, storeFlowEvent, uniqueStreamSymbol } from "../helpers/sse";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -181,6 +183,53 @@ describe("stream leases across processes", () => {
       while ((await live(a.keyId)) > 0 && Date.now() < until) await sleep(50);
       assert.equal(await live(a.keyId), 0, "a client that leaves frees its lease");
       await elsewhere.close();
+    });
+
+    it("the usage page's view: each key's open streams on every server, and the stream's metered rows with units", async () => {
+      const a = await accountWithKey(t.db, { plan: "pro", env: "live" });
+      const idle = await accountWithKey(t.db, { plan: "pro", env: "test" }); // another account: never shown
+      const symbol = uniqueStreamSymbol();
+      const q = `events=flow.sweep&symbols=${symbol}`;
+      const streams = [await openSse(server.baseUrl, a.key, q), await openSse(server.baseUrl, a.key, q)];
+      const elsewhere = new StreamLeases(pool());
+      assert.ok(await elsewhere.acquire({ keyId: a.keyId, accountId: a.accountId }, 10, "elsewhere"));
+      for (const st of streams) await st.waitFor("open", () => st.comments.includes(": stream open"));
+      await sleep(1200); // the hub has its cursor
+      for (let i = 1; i <= 3; i++)
+        await storeFlowEvent(t.sql, symbol, "sweep", 1000 * i, `usage:${symbol}:${i}`, "live");
+      for (const st of streams) await st.waitFor("3 events", () => st.events.length >= 3, 10_000);
+      await sleep(500); // metered in the background right after sending
+
+      const u = await streamUsage(t.db, a.accountId);
+      assert.equal(u.leaseTtlSeconds, 30);
+      assert.deepEqual(
+        u.keys.map((k) => [k.keyId, k.open, k.limit]),
+        [[a.keyId, 3, streamsPerKey("pro")]],
+        "two streams on the server and one elsewhere, against Pro's limit",
+      );
+      assert.ok(u.keys[0].oldestOpenedAt);
+      assert.equal(u.today.openings, 2);
+      assert.equal(u.today.delivered, 6, "3 events to each of 2 streams, each one call");
+      assert.equal(u.today.refused, 0);
+      const events = u.recent.filter((r) => r.kind === "events");
+      assert.equal(
+        events.reduce((n, r) => n + r.units, 0),
+        6,
+      );
+      assert.ok(events.every((r) => r.status === 200 && r.keyId === a.keyId));
+      assert.equal(u.recent.filter((r) => r.kind === "opening").length, 2);
+      assert.deepEqual(
+        u.recent.map((r) => r.time),
+        [...u.recent.map((r) => r.time)].sort().reverse(),
+        "newest first",
+      );
+
+      for (const st of streams) st.close();
+      await elsewhere.close();
+      const until = Date.now() + 3000;
+      while ((await streamUsage(t.db, a.accountId)).keys[0].open > 0 && Date.now() < until) await sleep(50);
+      assert.equal((await streamUsage(t.db, a.accountId)).keys[0].open, 0);
+      assert.equal((await streamUsage(t.db, idle.accountId)).recent.length, 0);
     });
   });
 });
