@@ -1,9 +1,8 @@
 import { useId } from "react";
 import type { EnvQuota, KeyCalls, QuotaGauge, UsageSummary } from "@/lib/shared/usage-types";
-import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
-import { Truncate } from "@/components/ui/truncate";
+import { KeyRowHeader } from "./key-cell";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 const pct = (used: number, of: number) => (of === 0 ? 0 : Math.min(100, Math.round((used / of) * 1000) / 10));
@@ -74,20 +73,7 @@ function KeyCallsTable({ rows }: { rows: KeyCalls[] }) {
         <tbody className={tbody}>
           {rows.map((k) => (
             <tr key={k.keyId} className={tr} data-testid={`key-calls-${k.keyId}`}>
-              <th scope="row" className={`${td} min-w-0 font-medium`}>
-                <span className="flex min-w-0 items-center gap-2">
-                  <Truncate text={k.name} />
-                  <Badge tone={k.env === "test" ? "neutral" : "info"} className="shrink-0">
-                    {k.env === "test" ? "Test" : "Live"}
-                  </Badge>
-                  {k.status === "revoked" ? (
-                    <Badge tone="bad" className="shrink-0">
-                      Revoked
-                    </Badge>
-                  ) : null}
-                </span>
-                <code className="block bg-transparent p-0 text-xs font-normal text-muted">{k.prefix}…</code>
-              </th>
+              <KeyRowHeader name={k.name} prefix={k.prefix} env={k.env} revoked={k.status === "revoked"} />
               <td className={`${td} tabular-nums md:text-right`}>
                 <span className={cellLabel}>Calls today</span>
                 {fmt(k.today)}

@@ -8,6 +8,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
 import { Truncate } from "@/components/ui/truncate";
 import { QueryState } from "../query-state";
+import { KeyRowHeader } from "./key-cell";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 const time = (iso: string) => iso.slice(0, 19).replace("T", " ");
@@ -36,15 +37,7 @@ function OpenStreamsTable({ keys }: { keys: StreamKeyLeases[] }) {
         <tbody className={tbody}>
           {keys.map((k) => (
             <tr key={k.keyId} className={tr} data-testid={`stream-key-${k.keyId}`}>
-              <th scope="row" className={`${td} min-w-0 font-medium`}>
-                <span className="flex min-w-0 items-center gap-2">
-                  <Truncate text={k.name} />
-                  <Badge tone={k.env === "test" ? "neutral" : "info"} className="shrink-0">
-                    {k.env === "test" ? "Test" : "Live"}
-                  </Badge>
-                </span>
-                <code className="block bg-transparent p-0 text-xs font-normal text-muted">{k.prefix}…</code>
-              </th>
+              <KeyRowHeader name={k.name} prefix={k.prefix} env={k.env} />
               <td className={`${td} tabular-nums md:text-right`}>
                 <span className={cellLabel}>Open now</span>
                 {fmt(k.open)} of {fmt(k.limit)}
