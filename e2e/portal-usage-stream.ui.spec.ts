@@ -94,14 +94,17 @@ test("the usage page shows each key's open streams and the stream's metered even
     await axeClean(page, `usage page, streams open (${scheme})`);
     await section.scrollIntoViewIfNeeded();
     await page.screenshot({ path: info.outputPath(`usage-stream-1280-${scheme}.png`), fullPage: true });
+    await section.screenshot({ path: info.outputPath(`stream-section-1280-${scheme}.png`) });
   }
   await page.setViewportSize({ width: 375, height: 900 });
   await section.scrollIntoViewIfNeeded();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   expect(await sidewaysScrollers(page)).toEqual([]);
   await page.screenshot({ path: info.outputPath("usage-stream-375-dark.png"), fullPage: true });
+  await section.screenshot({ path: info.outputPath("stream-section-375-dark.png") });
   await setScheme(page, "light");
   await page.screenshot({ path: info.outputPath("usage-stream-375-light.png"), fullPage: true });
+  await section.screenshot({ path: info.outputPath("stream-section-375-light.png") });
 
   // Leaving frees the slots at once: the page follows within its 5 s refresh.
   for (const s of streams) s.close();

@@ -26,7 +26,7 @@ function OpenStreamsTable({ keys }: { keys: StreamKeyLeases[] }) {
             <th scope="col" className={th}>
               Key
             </th>
-            <th scope="col" className={`${th} w-32 text-right`}>
+            <th scope="col" className={`${th} w-44 text-right`}>
               Open now
             </th>
             <th scope="col" className={`${th} w-44`}>
@@ -74,7 +74,7 @@ function MeteredTable({ rows }: { rows: StreamMeteredRow[] }) {
             <th scope="col" className={`${th} w-24 text-right`}>
               Calls
             </th>
-            <th scope="col" className={`${th} w-48`}>
+            <th scope="col" className={`${th} w-64`}>
               Status
             </th>
             <th scope="col" className={`${th} w-36`}>
@@ -97,7 +97,7 @@ function MeteredTable({ rows }: { rows: StreamMeteredRow[] }) {
               <td className={td}>
                 <span className="flex min-w-0 items-center gap-2">
                   <Badge tone={statusTone(r.status)}>{r.status}</Badge>
-                  {r.errorCode ? <Truncate text={r.errorCode} min={20} className="font-mono text-xs" /> : null}
+                  {r.errorCode ? <Truncate text={r.errorCode} min={26} className="font-mono text-xs" /> : null}
                 </span>
               </td>
               <td className={`${td} text-xs`}>
