@@ -74,7 +74,7 @@ function MeteredTable({ rows }: { rows: StreamMeteredRow[] }) {
             <th scope="col" className={`${th} w-24 text-right`}>
               Calls
             </th>
-            <th scope="col" className={`${th} w-64`}>
+            <th scope="col" className={`${th} w-56`}>
               Status
             </th>
             <th scope="col" className={`${th} w-36`}>
