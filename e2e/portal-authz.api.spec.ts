@@ -36,6 +36,7 @@ const ROUTES: PortalRouteCase[] = [
   { method: "PUT", path: "/api/portal/plan", body: { plan: "pro" } },
   { method: "GET", path: "/api/portal/usage" },
   { method: "GET", path: "/api/portal/usage/requests" },
+  { method: "GET", path: "/api/portal/usage/stream" },
   { method: "GET", path: "/api/portal/playground/key" },
   { method: "POST", path: "/api/portal/playground/key", body: {} },
   { method: "POST", path: "/api/portal/playground/call", body: { operation: "GET /api/v1/data/yield-curve" } },
