@@ -241,7 +241,11 @@ export class StreamHub {
       ...leaseOptions,
       onLost: (ids) => {
         const lost = new Set(ids);
-        for (const s of [...this.subscribers.values()]) if (lost.has(s.lease.id)) this.end(s, STORE_DOWN());
+        const lapsed = new ApiError(
+          "data_source_unavailable",
+          "This stream's slot lapsed (the server could not renew it in time); reconnect with Last-Event-ID.",
+        );
+        for (const s of [...this.subscribers.values()]) if (lost.has(s.lease.id)) this.end(s, lapsed);
         leaseOptions.onLost?.(ids);
       },
     });

@@ -208,6 +208,22 @@ describe("stream leases across processes", () => {
       await elsewhere.close();
     });
 
+    it("a stream whose lease was taken away ends at the server's next renewal with an error event", async () => {
+      const a = await accountWithKey(t.db, { plan: "pro", env: "test" });
+      const st = await openSse(server.baseUrl, a.key, "events=flow.sweep");
+      assert.equal(st.res.status, 200);
+      await st.waitFor("open", () => st.comments.includes(": stream open"));
+      await t.sql`delete from stream_leases where key_id = ${a.keyId}`;
+      const deleted = Date.now();
+      await st.waitFor("the error event", () => st.events.some((e) => e.event === "error"), 8000);
+      const took = Date.now() - deleted;
+      assert.ok(took <= 5000 + 1500, `ended ${took} ms after the delete (renewals every 5 s)`);
+      const err = st.events.find((e) => e.event === "error")?.data as { error: { code: string; message: string } };
+      assert.equal(err.error.code, "data_source_unavailable");
+      assert.match(err.error.message, /slot lapsed/);
+      await st.waitFor("the stream to end", () => st.ended(), 2000);
+    });
+
     it("the usage page's view: each key's open streams on every server, and the stream's metered rows with units", async () => {
       const a = await accountWithKey(t.db, { plan: "pro", env: "live" });
       const idle = await accountWithKey(t.db, { plan: "pro", env: "test" }); // another account: never shown
