@@ -1,0 +1,103 @@
+/**
+ * One of the stream benchmark's client processes (forked by bench/stream.ts, as a load generator runs apart from what
+ * it reports to): opens its share of the streams, then counts the events arriving on each, on the raw bytes (every
+ * event starts with "\nid: ", the stream opening with a comment line), into a histogram by arrival millisecond. Nothing
+ * is decoded or parsed, so the client's own work weighs as little as it can on the server's figure.
+ *
+ * Messages: from the parent `{ start: { url, keys, perKey, events } }` and later `"report"`; to the parent
+ * `{ opened, failed }` once every stream answered, `"done"` when every open stream received `events` events, and
+ * the report `{ opened, delivered, arrivals: [epochMs, count][] }`.
+ */
+import http from "node:http";
+
+export interface ClientStart {
+  url: string;
+  /** One key per stream (the parent spreads the streams over its keys). */
+  keys: string[];
+  events: number;
+}
+
+export interface ClientReport {
+  opened: number;
+  delivered: number;
+  /** Events by the wall-clock millisecond they arrived at (Date.now()), in time order. */
+  arrivals: [number, number][];
+}
+
+const ID_LINE = Buffer.from("\nid: ");
+const CARRY = ID_LINE.length - 1;
+/** Arrival histogram: one counter per millisecond from the first stream's opening (10 minutes). */
+const SPAN_MS = 600_000;
+
+/** Events in `chunk` ("\nid: " occurrences), counting one that straddles from the previous chunk's last bytes. */
+function counter() {
+  const edge = Buffer.alloc(2 * CARRY);
+  let carried = 0;
+  return (chunk: Buffer): number => {
+    let n = 0;
+    if (carried) {
+      // Only an occurrence that starts in the carried bytes and ends in this chunk is new here.
+      const take = Math.min(CARRY, chunk.length);
+      chunk.copy(edge, carried, 0, take);
+      const joined = edge.subarray(0, carried + take);
+      for (let at = joined.indexOf(ID_LINE); at >= 0 && at < carried; at = joined.indexOf(ID_LINE, at + 1)) n++;
+      if (chunk.length < CARRY) {
+        // Too short to hold an occurrence: the carried bytes become the last CARRY of both.
+        const keep = Math.min(CARRY, joined.length);
+        edge.copy(edge, 0, joined.length - keep, joined.length);
+        carried = keep;
+        return n;
+      }
+    }
+    for (let at = chunk.indexOf(ID_LINE); at >= 0; at = chunk.indexOf(ID_LINE, at + ID_LINE.length)) n++;
+    carried = Math.min(CARRY, chunk.length);
+    chunk.copy(edge, 0, chunk.length - carried);
+    return n;
+  };
+}
+
+function run(start: ClientStart): void {
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+  const base = Date.now();
+  const histogram = new Uint32Array(SPAN_MS);
+  let opened = 0;
+  let answered = 0;
+  let delivered = 0;
+  const expected = () => opened * start.events;
+  const requests: http.ClientRequest[] = [];
+  const send = (m: unknown) => process.send?.(m);
+  for (const key of start.keys) {
+    const req = http.get(start.url, { agent, headers: { authorization: `Bearer ${key}` } });
+    requests.push(req);
+    req.on("error", () => {
+      if (++answered === start.keys.length) send({ opened, failed: answered - opened });
+    });
+    req.on("response", (res) => {
+      if (res.statusCode === 200) opened++;
+      if (++answered === start.keys.length) send({ opened, failed: answered - opened });
+      if (res.statusCode !== 200) return void res.resume();
+      const count = counter();
+      res.on("data", (chunk: Buffer) => {
+        const n = count(chunk);
+        if (!n) return;
+        histogram[Math.min(SPAN_MS - 1, Date.now() - base)] += n;
+        delivered += n;
+        if (delivered === expected() && answered === start.keys.length) send("done");
+      });
+      res.on("error", () => {});
+    });
+  }
+  process.on("message", (m) => {
+    if (m !== "report") return;
+    const arrivals: [number, number][] = [];
+    for (let i = 0; i < SPAN_MS; i++) if (histogram[i]) arrivals.push([base + i, histogram[i]]);
+    const report: ClientReport = { opened, delivered, arrivals };
+    for (const req of requests) req.destroy();
+    agent.destroy();
+    process.send?.(report, () => process.exit(0));
+  });
+}
+
+process.once("message", (m: { start?: ClientStart }) => {
+  if (m.start) run(m.start);
+});
