@@ -271,8 +271,8 @@ export function printReport(r: BenchResults): void {
   if (r.stream && "p99Ms" in r.stream) {
     const st = r.stream;
     lines.push(
-      `stream, ${st.opened}/${st.streams} streams × ${st.events} events: ${st.delivered}/${st.expected} delivered, ` +
-        `burst→arrival p50 ${f(st.p50Ms, 0)} ms, p99 ${f(st.p99Ms, 0)} ms, last ${f(st.lastMs, 0)} ms; server peak RSS ${st.peakRssMb} MB`,
+      `stream, ${st.opened}/${st.streams} streams × ${st.events} events (${st.clients} client process(es)): ${st.delivered}/${st.expected} delivered, ` +
+        `commit→arrival first ${f(st.firstMs, 0)} ms, p50 ${f(st.p50Ms, 0)} ms, p99 ${f(st.p99Ms, 0)} ms, last ${f(st.lastMs, 0)} ms; server peak RSS ${st.peakRssMb} MB`,
     );
   } else if (r.stream) lines.push(`stream: ${r.stream.error}`);
   if (r.standalone.error) lines.push(`standalone: ERROR ${r.standalone.error}`);
