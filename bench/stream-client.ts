@@ -4,22 +4,22 @@
  * event starts with "\nid: ", the stream opening with a comment line), into a histogram by arrival millisecond. Nothing
  * is decoded or parsed, so the client's own work weighs as little as it can on the server's figure.
  *
- * Messages: from the parent `{ start: { url, keys, perKey, events } }` and later `"report"`; to the parent
- * `{ opened, failed }` once every stream answered, `"done"` when every open stream received `events` events, and
- * the report `{ opened, delivered, arrivals: [epochMs, count][] }`.
+ * Messages from the parent: `{ start }`, then `{ expect: n }` (n events per open stream in all so far) before each
+ * burst, and `"report"` at the end. To the parent: `{ opened, failed }` once every stream answered, `"done"` each time
+ * every open stream received what was expected, and the report.
  */
 import http from "node:http";
 
 export interface ClientStart {
   url: string;
-  /** One key per stream (the parent spreads the streams over its keys). */
+  /** One key per stream (the parent spreads the streams over its keys); empty strings for no authorization. */
   keys: string[];
-  events: number;
 }
 
 export interface ClientReport {
   opened: number;
   delivered: number;
+  bytes: number;
   /** Events by the wall-clock millisecond they arrived at (Date.now()), in time order. */
   arrivals: [number, number][];
 }
@@ -29,7 +29,7 @@ const CARRY = ID_LINE.length - 1;
 /** Arrival histogram: one counter per millisecond from the first stream's opening (10 minutes). */
 const SPAN_MS = 600_000;
 
-/** Events in `chunk` ("\nid: " occurrences), counting one that straddles from the previous chunk's last bytes. */
+/** Events in `chunk` ("\nid: " occurrences), counting one that straddles from the previous chunks' last bytes. */
 function counter() {
   const edge = Buffer.alloc(2 * CARRY);
   let carried = 0;
@@ -63,38 +63,45 @@ function run(start: ClientStart): void {
   let opened = 0;
   let answered = 0;
   let delivered = 0;
-  const expected = () => opened * start.events;
+  let bytes = 0;
+  let expected = Number.POSITIVE_INFINITY;
   const requests: http.ClientRequest[] = [];
   const send = (m: unknown) => process.send?.(m);
+  const answer = () => {
+    if (++answered === start.keys.length) send({ opened, failed: answered - opened });
+  };
   for (const key of start.keys) {
-    const req = http.get(start.url, { agent, headers: { authorization: `Bearer ${key}` } });
+    const req = http.get(start.url, { agent, headers: key ? { authorization: `Bearer ${key}` } : {} });
     requests.push(req);
-    req.on("error", () => {
-      if (++answered === start.keys.length) send({ opened, failed: answered - opened });
-    });
+    req.on("error", answer);
     req.on("response", (res) => {
       if (res.statusCode === 200) opened++;
-      if (++answered === start.keys.length) send({ opened, failed: answered - opened });
+      answer();
       if (res.statusCode !== 200) return void res.resume();
       const count = counter();
       res.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
         const n = count(chunk);
         if (!n) return;
         histogram[Math.min(SPAN_MS - 1, Date.now() - base)] += n;
         delivered += n;
-        if (delivered === expected() && answered === start.keys.length) send("done");
+        if (delivered === expected) send("done");
       });
       res.on("error", () => {});
     });
   }
-  process.on("message", (m) => {
-    if (m !== "report") return;
-    const arrivals: [number, number][] = [];
-    for (let i = 0; i < SPAN_MS; i++) if (histogram[i]) arrivals.push([base + i, histogram[i]]);
-    const report: ClientReport = { opened, delivered, arrivals };
-    for (const req of requests) req.destroy();
-    agent.destroy();
-    process.send?.(report, () => process.exit(0));
+  process.on("message", (m: unknown) => {
+    if (m && typeof m === "object" && "expect" in m) {
+      expected = opened * (m as { expect: number }).expect;
+      if (delivered === expected) send("done");
+    } else if (m === "report") {
+      const arrivals: [number, number][] = [];
+      for (let i = 0; i < SPAN_MS; i++) if (histogram[i]) arrivals.push([base + i, histogram[i]]);
+      const report: ClientReport = { opened, delivered, bytes, arrivals };
+      for (const req of requests) req.destroy();
+      agent.destroy();
+      process.send?.(report, () => process.exit(0));
+    }
   });
 }
 

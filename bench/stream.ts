@@ -1,10 +1,12 @@
 /**
- * The live stream's fan-out: BENCH_STREAMS (1,000) concurrent streams on one standalone server process, then a burst of
- * BENCH_STREAM_EVENTS (1,000) events stored in one transaction as the producer stores them (with its notification),
- * every stream subscribed to them (so 1,000 × 1,000 deliveries, each metered). Reports the p50/p99 time from the burst's
- * commit to each event's arrival at its client, the server's peak RSS, and how many arrived. Targets: p99 ≤ 1 s,
- * RSS ≤ 400 MB. The streams are read by BENCH_STREAM_CLIENTS (1) client processes (bench/stream-client.ts), apart from
- * the process that runs the benchmark.
+ * The live stream's fan-out: BENCH_STREAMS (1,000) concurrent streams on one standalone server process, then
+ * BENCH_STREAM_BURSTS (3) bursts of BENCH_STREAM_EVENTS (1,000) events, each stored in one transaction as the producer
+ * stores them (with its notification), every stream subscribed to them (so 1,000 × 1,000 deliveries a burst, each
+ * metered). Reports, per burst and as the median over the bursts, the p50/p99 time from the burst's COMMIT to each
+ * event's arrival at its client, the server's peak RSS, and how many arrived. Targets: p99 ≤ 1 s, RSS ≤ 400 MB.
+ * The streams are read by BENCH_STREAM_CLIENTS (1) client processes (bench/stream-client.ts), apart from the process
+ * that runs the benchmark. The same clients first read the same bursts from bench/stream-floor.ts, a bare server that
+ * only writes the bytes: the reference the product's p99 is a ratio to (as the constant route is for requests).
  * Run alone: `npx tsx bench/stream.ts` (uses TEST_PG_URL like the rest of the benchmark).
  */
 import { fork, type ChildProcess } from "node:child_process";
@@ -18,22 +20,46 @@ import { createTestDatabase, type TestDatabase } from "../fixtures/test-db";
 import { sampleMemory, startStandalone, type NextServer } from "./proc";
 import type { ClientReport, ClientStart } from "./stream-client";
 
-export interface StreamBenchRun {
-  streams: number;
-  clients: number;
-  opened: number;
-  events: number;
-  expected: number;
+export interface BurstResult {
   delivered: number;
   firstMs: number;
   p50Ms: number;
   p99Ms: number;
   lastMs: number;
+}
+
+export interface StreamBenchRun {
+  streams: number;
+  clients: number;
+  opened: number;
+  events: number;
+  /** Deliveries expected per burst (open streams × events). */
+  expected: number;
+  /** Per burst, in order. */
+  bursts: BurstResult[];
+  /** The fewest events delivered in a burst. */
+  delivered: number;
+  /** Medians over the bursts. */
+  firstMs: number;
+  p50Ms: number;
+  p99Ms: number;
+  lastMs: number;
+  /** Bytes each event took on the wire (SSE, chunked), product and reference. */
+  bytesPerEvent: number;
+  floor: { opened: number; bytesPerEvent: number; bursts: BurstResult[]; p50Ms: number; p99Ms: number };
+  /** p99 / the reference's p99 (medians over the bursts). */
+  p99Ratio: number;
   peakRssMb: number;
 }
 
-/** The latency (ms after t0) below which a share q of the events arrived, from arrival counts in time order. */
-function quantile(arrivals: [number, number][], total: number, t0: number, q: number): number {
+const median = (xs: number[]) => {
+  const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : Number.NaN;
+};
+
+/** The latency (ms after t0) by which a share q of the arrivals had come (arrivals: [epoch ms, count] in time order). */
+function quantile(arrivals: [number, number][], t0: number, q: number): number {
+  const total = arrivals.reduce((n, a) => n + a[1], 0);
   if (!total) return Number.NaN;
   const rank = Math.min(total - 1, Math.floor(q * total));
   let seen = 0;
@@ -44,50 +70,136 @@ function quantile(arrivals: [number, number][], total: number, t0: number, q: nu
   return Number.NaN;
 }
 
-/** A client process and the messages it sent so far. */
-function client(start: ClientStart) {
-  const child: ChildProcess = fork(fileURLToPath(new URL("./stream-client.ts", import.meta.url)), [], {
+function burstResult(arrivals: [number, number][], t0: number): BurstResult {
+  return {
+    delivered: arrivals.reduce((n, a) => n + a[1], 0),
+    firstMs: quantile(arrivals, t0, 0),
+    p50Ms: quantile(arrivals, t0, 0.5),
+    p99Ms: quantile(arrivals, t0, 0.99),
+    lastMs: quantile(arrivals, t0, 1),
+  };
+}
+
+/** A forked helper process and the messages it sent so far. */
+function child(file: string) {
+  const proc: ChildProcess = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
     execArgv: process.execArgv,
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
-  let opened: number | null = null;
-  let done = false;
-  let report: ((r: ClientReport) => void) | null = null;
-  child.on("message", (m: unknown) => {
-    if (m === "done") done = true;
-    else if (m && typeof m === "object" && "arrivals" in m) report?.(m as ClientReport);
-    else if (m && typeof m === "object" && "opened" in m) opened = (m as { opened: number }).opened;
-  });
-  child.send({ start });
+  const messages: unknown[] = [];
+  proc.on("message", (m: unknown) => messages.push(m));
+  const find = <T>(test: (m: unknown) => boolean) => messages.find(test) as T | undefined;
   return {
-    opened: () => opened,
-    done: () => done,
-    report: () =>
-      new Promise<ClientReport>((resolve, reject) => {
-        report = resolve;
-        child.once("exit", () => reject(new Error("stream client exited without a report")));
-        child.send("report");
+    send: (m: unknown) => proc.send(m as never),
+    find,
+    count: (m: unknown) => messages.filter((x) => x === m).length,
+    next: <T>(test: (m: unknown) => boolean, ms = 60_000) =>
+      new Promise<T>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no answer from ${file}`)), ms);
+        const look = () => {
+          const m = find<T>(test);
+          if (m === undefined) return;
+          clearTimeout(timer);
+          proc.off("message", look);
+          resolve(m);
+        };
+        proc.on("message", look);
+        look();
       }),
-    kill: () => child.exitCode === null && child.kill(),
+    kill: () => proc.exitCode === null && proc.kill(),
   };
 }
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const has = (key: string) => (m: unknown) => m !== null && typeof m === "object" && key in m;
+
+/**
+ * Opens the streams from `clients` client processes, then for each burst: `trigger` (answers t0), and waits until
+ * every open stream has every event (at most 3 minutes). Answers per-burst results and the bytes per event.
+ */
+async function measure(
+  url: string,
+  keys: string[],
+  clients: number,
+  bursts: number,
+  events: number,
+  trigger: () => Promise<number>,
+): Promise<{ opened: number; bursts: BurstResult[]; bytesPerEvent: number }> {
+  const share = Math.ceil(keys.length / clients);
+  const readers = Array.from({ length: clients }, (_, c) => {
+    const r = child("./stream-client.ts");
+    r.send({ start: { url, keys: keys.slice(c * share, (c + 1) * share) } satisfies ClientStart });
+    return r;
+  });
+  try {
+    const answers = await Promise.all(readers.map((r) => r.next<{ opened: number }>(has("opened"))));
+    const opened = answers.reduce((n, a) => n + a.opened, 0);
+    await wait(1500); // every stream is attached
+    const t0s: number[] = [];
+    for (let b = 1; b <= bursts; b++) {
+      for (const r of readers) r.send({ expect: b * events });
+      t0s.push(await trigger());
+      const deadline = Date.now() + 180_000;
+      while (readers.some((r) => r.count("done") < b) && Date.now() < deadline) await wait(20);
+      await wait(1000);
+    }
+    const reports = await Promise.all(
+      readers.map((r) => {
+        r.send("report");
+        return r.next<ClientReport>(has("arrivals"));
+      }),
+    );
+    const arrivals = reports.flatMap((r) => r.arrivals).sort((a, b) => a[0] - b[0]);
+    const delivered = reports.reduce((n, r) => n + r.delivered, 0);
+    const bytes = reports.reduce((n, r) => n + r.bytes, 0);
+    return {
+      opened,
+      bursts: t0s.map((t0, i) =>
+        burstResult(
+          arrivals.filter(([at]) => at >= t0 && (i + 1 === t0s.length || at < t0s[i + 1])),
+          t0,
+        ),
+      ),
+      bytesPerEvent: delivered ? Math.round(bytes / delivered) : Number.NaN,
+    };
+  } finally {
+    for (const r of readers) r.kill();
+  }
+}
 
 export async function benchStream(
   database: TestDatabase,
   say: (m: string) => void,
-  streams = 1000,
-  events = 1000,
+  streams = Number(process.env.BENCH_STREAMS ?? 1000),
+  events = Number(process.env.BENCH_STREAM_EVENTS ?? 1000),
   clients = Number(process.env.BENCH_STREAM_CLIENTS ?? 1),
+  bursts = Number(process.env.BENCH_STREAM_BURSTS ?? 3),
 ): Promise<StreamBenchRun> {
+  // The reference first: the same clients and bytes from a server that only writes them.
+  const floorServer = child("./stream-floor.ts");
+  let floor: Awaited<ReturnType<typeof measure>>;
+  try {
+    const { port } = await floorServer.next<{ port: number }>(has("port"));
+    floor = await measure(`http://127.0.0.1:${port}/`, Array(streams).fill(""), clients, bursts, events, async () => {
+      const t0 = Date.now();
+      floorServer.send({ burst: events });
+      return t0;
+    });
+  } finally {
+    floorServer.send("stop");
+    floorServer.kill();
+  }
+  const floorP99 = median(floor.bursts.map((b) => b.p99Ms));
+  say(
+    `stream reference (bare server, same bytes): p99 ${floor.bursts.map((b) => b.p99Ms).join(" / ")} ms, ${floor.bytesPerEvent} B an event`,
+  );
+
   // Test keys stream the demo market under Sandbox's limits: raised so that quota and burst do not stop the burst.
   await database.sql`update plans set b_per_minute = 1000000000, b_per_day = 1000000000 where id = 'sandbox'`;
   const perKey = streamsPerKey("sandbox");
   const keys: string[] = [];
   for (let i = 0; i < Math.ceil(streams / perKey); i++) keys.push((await accountWithKey(database.db)).key);
   let server: NextServer | null = null;
-  const readers: ReturnType<typeof client>[] = [];
   try {
     server = await startStandalone(
       database.url,
@@ -98,50 +210,53 @@ export async function benchStream(
     const memory = sampleMemory(server.child.pid as number);
     const url = `${server.baseUrl}/api/v1/stream?events=flow.block&symbols=AAPL`;
     const streamKeys = Array.from({ length: streams }, (_, i) => keys[Math.floor(i / perKey)]);
-    const share = Math.ceil(streams / clients);
-    for (let c = 0; c < clients; c++)
-      readers.push(client({ url, keys: streamKeys.slice(c * share, (c + 1) * share), events }));
-    const openBy = Date.now() + 60_000;
-    while (readers.some((r) => r.opened() === null) && Date.now() < openBy) await wait(100);
-    const opened = readers.reduce((n, r) => n + (r.opened() ?? 0), 0);
-    say(
-      `stream: ${opened}/${streams} streams open (${clients} client process(es)); storing a burst of ${events} events`,
-    );
-    await wait(1500); // every stream is attached
-    let t0 = 0;
-    // As the producer stores a data version's rows: one transaction, its notification delivered at the commit. The
-    // latency is counted from the moment COMMIT is sent.
-    await database.sql.begin(async (tx) => {
-      await tx`
-        insert into stream_events (env, kind, symbol, premium, dedupe_key, payload, created_at)
-        select 'test', 'flow.block', 'AAPL', 250000, 'bench:' || g,
-          jsonb_build_object('id', 'bench' || g, 'symbol', 'AAPL', 'type', 'block', 'premium', 250000, 'size', 500, 'time', clock_timestamp()),
-          clock_timestamp()
-        from generate_series(1, ${events}) g`;
-      await notifyStreamEvents(tx, "test");
-      t0 = Date.now();
+    let burst = 0;
+    const run = await measure(url, streamKeys, clients, bursts, events, async () => {
+      burst++;
+      let t0 = 0;
+      // As the producer stores a data version's rows: one transaction, its notification delivered at the commit. The
+      // latency is counted from the moment COMMIT is sent.
+      await database.sql.begin(async (tx) => {
+        await tx`
+          insert into stream_events (env, kind, symbol, premium, dedupe_key, payload, created_at)
+          select 'test', 'flow.block', 'AAPL', 250000, ${`bench:${burst}:`} || g,
+            jsonb_build_object('id', 'bench' || g, 'symbol', 'AAPL', 'type', 'block', 'premium', 250000, 'size', 500, 'time', clock_timestamp()),
+            clock_timestamp()
+          from generate_series(1, ${events}) g`;
+        await notifyStreamEvents(tx, "test");
+        t0 = Date.now();
+      });
+      return t0;
     });
-    const deadline = Date.now() + 180_000;
-    while (readers.some((r) => !r.done()) && Date.now() < deadline) await wait(50);
     const rss = memory.stop();
-    const reports = await Promise.all(readers.map((r) => r.report()));
-    const arrivals = reports.flatMap((r) => r.arrivals).sort((a, b) => a[0] - b[0]);
-    const delivered = reports.reduce((n, r) => n + r.delivered, 0);
+    const p99Ms = median(run.bursts.map((b) => b.p99Ms));
+    say(
+      `stream: ${run.opened}/${streams} streams (${clients} client process(es)), ${run.bytesPerEvent} B an event: p99 ${run.bursts.map((b) => b.p99Ms).join(" / ")} ms`,
+    );
     return {
       streams,
       clients,
-      opened,
+      opened: run.opened,
       events,
-      expected: opened * events,
-      delivered,
-      firstMs: quantile(arrivals, delivered, t0, 0),
-      p50Ms: quantile(arrivals, delivered, t0, 0.5),
-      p99Ms: quantile(arrivals, delivered, t0, 0.99),
-      lastMs: quantile(arrivals, delivered, t0, 1),
+      expected: run.opened * events,
+      bursts: run.bursts,
+      delivered: Math.min(...run.bursts.map((b) => b.delivered)),
+      firstMs: median(run.bursts.map((b) => b.firstMs)),
+      p50Ms: median(run.bursts.map((b) => b.p50Ms)),
+      p99Ms,
+      lastMs: median(run.bursts.map((b) => b.lastMs)),
+      bytesPerEvent: run.bytesPerEvent,
+      floor: {
+        opened: floor.opened,
+        bytesPerEvent: floor.bytesPerEvent,
+        bursts: floor.bursts,
+        p50Ms: median(floor.bursts.map((b) => b.p50Ms)),
+        p99Ms: floorP99,
+      },
+      p99Ratio: +(p99Ms / floorP99).toFixed(2),
       peakRssMb: Math.round(rss.peakHwmMb),
     };
   } finally {
-    for (const r of readers) r.kill();
     await server?.stop();
   }
 }
@@ -150,12 +265,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const db = await createTestDatabase("benchstream");
   try {
     await seedReferenceData(db.db, endpointCatalogue());
-    const r = await benchStream(
-      db,
-      (m) => process.stdout.write(`[bench] ${m}\n`),
-      Number(process.env.BENCH_STREAMS ?? 1000),
-      Number(process.env.BENCH_STREAM_EVENTS ?? 1000),
-    );
+    const r = await benchStream(db, (m) => process.stdout.write(`[bench] ${m}\n`));
     process.stdout.write(`${JSON.stringify(r)}\n`);
   } finally {
     await db.drop();
