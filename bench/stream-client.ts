@@ -1,14 +1,15 @@
 /**
  * One of the stream benchmark's client processes (forked by bench/stream.ts, as a load generator runs apart from what
  * it reports to): opens its share of the streams, then counts the events arriving on each, on the raw bytes (every
- * event starts with "\nid: ", the stream opening with a comment line), into a histogram by arrival millisecond. Nothing
- * is decoded or parsed, so the client's own work weighs as little as it can on the server's figure.
+ * event starts with "\nid: ", the stream opening with a comment line), into a histogram by arrival millisecond. Every
+ * socket reads into one reused buffer and nothing is decoded or parsed past the response's head, so the client's own
+ * work (and garbage) weighs as little as it can on the server's figure, as a C load generator's would.
  *
  * Messages from the parent: `{ start }`, then `{ expect: n }` (n events per open stream in all so far) before each
  * burst, and `"report"` at the end. To the parent: `{ opened, failed }` once every stream answered, `"done"` each time
  * every open stream received what was expected, and the report.
  */
-import http from "node:http";
+import net from "node:net";
 
 export interface ClientStart {
   url: string;
@@ -56,8 +57,12 @@ function counter() {
   };
 }
 
+const HEAD_END = Buffer.from("\r\n\r\n");
+/** Every socket reads into this one buffer: each read is counted at once, before the next (no allocation per read). */
+const READ_BUFFER = Buffer.alloc(256 * 1024);
+
 function run(start: ClientStart): void {
-  const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+  const url = new URL(start.url);
   const base = Date.now();
   const histogram = new Uint32Array(SPAN_MS);
   let opened = 0;
@@ -65,30 +70,59 @@ function run(start: ClientStart): void {
   let delivered = 0;
   let bytes = 0;
   let expected = Number.POSITIVE_INFINITY;
-  const requests: http.ClientRequest[] = [];
+  const sockets: net.Socket[] = [];
   const send = (m: unknown) => process.send?.(m);
   const answer = () => {
     if (++answered === start.keys.length) send({ opened, failed: answered - opened });
   };
   for (const key of start.keys) {
-    const req = http.get(start.url, { agent, headers: key ? { authorization: `Bearer ${key}` } : {} });
-    requests.push(req);
-    req.on("error", answer);
-    req.on("response", (res) => {
-      if (res.statusCode === 200) opened++;
-      answer();
-      if (res.statusCode !== 200) return void res.resume();
-      const count = counter();
-      res.on("data", (chunk: Buffer) => {
-        bytes += chunk.length;
-        const n = count(chunk);
-        if (!n) return;
-        histogram[Math.min(SPAN_MS - 1, Date.now() - base)] += n;
-        delivered += n;
-        if (delivered === expected) send("done");
-      });
-      res.on("error", () => {});
+    // HTTP/1.1 by hand over a socket: the response's head is checked, then its bytes (SSE in chunked framing, whose
+    // size lines never hold "\nid: ") are counted as they come.
+    let head: Buffer | null = Buffer.alloc(0);
+    const count = counter();
+    const read = (size: number): void => {
+      let body: Buffer = READ_BUFFER.subarray(0, size);
+      if (head) {
+        head = Buffer.concat([head, body]);
+        const end = head.indexOf(HEAD_END);
+        if (end < 0) return;
+        const ok = head.subarray(0, 13).toString("latin1") === "HTTP/1.1 200 ";
+        body = head.subarray(end + HEAD_END.length);
+        head = null;
+        if (ok) opened++;
+        answer();
+        if (!ok) return void socket.destroy();
+      }
+      bytes += body.length;
+      const n = count(body);
+      if (!n) return;
+      histogram[Math.min(SPAN_MS - 1, Date.now() - base)] += n;
+      delivered += n;
+      if (delivered === expected) send("done");
+    };
+    const socket = net.connect({
+      host: url.hostname,
+      port: Number(url.port),
+      onread: {
+        buffer: READ_BUFFER,
+        callback: (size) => {
+          read(size);
+          return true;
+        },
+      },
     });
+    sockets.push(socket);
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      if (head) {
+        head = null;
+        answer();
+      }
+    });
+    socket.write(
+      `GET ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n` +
+        `${key ? `Authorization: Bearer ${key}\r\n` : ""}Accept: text/event-stream\r\n\r\n`,
+    );
   }
   process.on("message", (m: unknown) => {
     if (m && typeof m === "object" && "expect" in m) {
@@ -98,8 +132,7 @@ function run(start: ClientStart): void {
       const arrivals: [number, number][] = [];
       for (let i = 0; i < SPAN_MS; i++) if (histogram[i]) arrivals.push([base + i, histogram[i]]);
       const report: ClientReport = { opened, delivered, bytes, arrivals };
-      for (const req of requests) req.destroy();
-      agent.destroy();
+      for (const socket of sockets) socket.destroy();
       process.send?.(report, () => process.exit(0));
     }
   });

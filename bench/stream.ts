@@ -106,7 +106,13 @@ function child(file: string) {
         proc.on("message", look);
         look();
       }),
-    kill: () => proc.exitCode === null && proc.kill(),
+    /** Lets it exit by itself (so that a --cpu-prof profile is written) for up to 3 s, then ends it. */
+    stop: async () => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      const timer = setTimeout(() => proc.kill(), 3000);
+      await new Promise((resolve) => proc.once("exit", resolve));
+      clearTimeout(timer);
+    },
   };
 }
 
@@ -163,7 +169,7 @@ async function measure(
       bytesPerEvent: delivered ? Math.round(bytes / delivered) : Number.NaN,
     };
   } finally {
-    for (const r of readers) r.kill();
+    await Promise.all(readers.map((r) => r.stop()));
   }
 }
 
@@ -187,7 +193,7 @@ export async function benchStream(
     });
   } finally {
     floorServer.send("stop");
-    floorServer.kill();
+    await floorServer.stop();
   }
   const floorP99 = median(floor.bursts.map((b) => b.p99Ms));
   say(
