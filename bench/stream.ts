@@ -17,11 +17,14 @@ import { streamsPerKey } from "../lib/domain/plans-catalogue";
 import { notifyStreamEvents } from "../lib/webhooks/stream-producer";
 import { accountWithKey } from "../fixtures/accounts";
 import { createTestDatabase, type TestDatabase } from "../fixtures/test-db";
+import { cpuMs } from "./cpu";
 import { sampleMemory, startStandalone, type NextServer } from "./proc";
 import type { ClientReport, ClientStart } from "./stream-client";
 
 export interface BurstResult {
   delivered: number;
+  /** CPU time (ms) from the burst's start until a second after its last arrival (metering included). */
+  cpuMs: { server: number; postgres: number; clients: number };
   firstMs: number;
   p50Ms: number;
   p99Ms: number;
@@ -46,7 +49,16 @@ export interface StreamBenchRun {
   lastMs: number;
   /** Bytes each event took on the wire (SSE, chunked), product and reference. */
   bytesPerEvent: number;
-  floor: { opened: number; bytesPerEvent: number; bursts: BurstResult[]; p50Ms: number; p99Ms: number };
+  floor: {
+    opened: number;
+    bytesPerEvent: number;
+    bursts: BurstResult[];
+    p50Ms: number;
+    p99Ms: number;
+    cpuMs: BurstResult["cpuMs"];
+  };
+  /** Median CPU time of a burst, product and reference (`floor.cpuMs`). */
+  cpuMs: BurstResult["cpuMs"];
   /** p99 / the reference's p99 (medians over the bursts). */
   p99Ratio: number;
   peakRssMb: number;
@@ -56,6 +68,15 @@ const median = (xs: number[]) => {
   const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
   return s.length ? s[Math.floor((s.length - 1) / 2)] : Number.NaN;
 };
+
+/** Median CPU time a burst took, per part. */
+const cpuOf = (bursts: BurstResult[]): BurstResult["cpuMs"] => ({
+  server: median(bursts.map((b) => b.cpuMs.server)),
+  postgres: median(bursts.map((b) => b.cpuMs.postgres)),
+  clients: median(bursts.map((b) => b.cpuMs.clients)),
+});
+const cpuText = (c: BurstResult["cpuMs"]) =>
+  `CPU a burst: server ${c.server} ms, postgres ${c.postgres} ms, clients ${c.clients} ms`;
 
 /** The latency (ms after t0) by which a share q of the arrivals had come (arrivals: [epoch ms, count] in time order). */
 function quantile(arrivals: [number, number][], t0: number, q: number): number {
@@ -70,8 +91,9 @@ function quantile(arrivals: [number, number][], t0: number, q: number): number {
   return Number.NaN;
 }
 
-function burstResult(arrivals: [number, number][], t0: number): BurstResult {
+function burstResult(arrivals: [number, number][], t0: number, cpu: BurstResult["cpuMs"]): BurstResult {
   return {
+    cpuMs: cpu,
     delivered: arrivals.reduce((n, a) => n + a[1], 0),
     firstMs: quantile(arrivals, t0, 0),
     p50Ms: quantile(arrivals, t0, 0.5),
@@ -90,6 +112,7 @@ function child(file: string) {
   proc.on("message", (m: unknown) => messages.push(m));
   const find = <T>(test: (m: unknown) => boolean) => messages.find(test) as T | undefined;
   return {
+    pid: proc.pid as number,
     send: (m: unknown) => proc.send(m as never),
     find,
     count: (m: unknown) => messages.filter((x) => x === m).length,
@@ -121,9 +144,11 @@ const has = (key: string) => (m: unknown) => m !== null && typeof m === "object"
 
 /**
  * Opens the streams from `clients` client processes, then for each burst: `trigger` (answers t0), and waits until
- * every open stream has every event (at most 3 minutes). Answers per-burst results and the bytes per event.
+ * every open stream has every event (at most 3 minutes). Answers per-burst results (with the CPU time the server
+ * process, the database's backends and the clients used) and the bytes per event.
  */
 async function measure(
+  server: { pid: number; database?: string },
   url: string,
   keys: string[],
   clients: number,
@@ -142,12 +167,28 @@ async function measure(
     const opened = answers.reduce((n, a) => n + a.opened, 0);
     await wait(1500); // every stream is attached
     const t0s: number[] = [];
+    const cpu: BurstResult["cpuMs"][] = [];
+    const used = () => {
+      const u = cpuMs([server.pid, ...readers.map((r) => r.pid)], server.database);
+      return {
+        server: Math.round(u.trees[0]),
+        postgres: Math.round(u.postgres),
+        clients: Math.round(u.trees.slice(1).reduce((a, b) => a + b, 0)),
+      };
+    };
     for (let b = 1; b <= bursts; b++) {
       for (const r of readers) r.send({ expect: b * events });
+      const before = used();
       t0s.push(await trigger());
       const deadline = Date.now() + 180_000;
       while (readers.some((r) => r.count("done") < b) && Date.now() < deadline) await wait(20);
       await wait(1000);
+      const after = used();
+      cpu.push({
+        server: after.server - before.server,
+        postgres: after.postgres - before.postgres,
+        clients: after.clients - before.clients,
+      });
     }
     const reports = await Promise.all(
       readers.map((r) => {
@@ -164,6 +205,7 @@ async function measure(
         burstResult(
           arrivals.filter(([at]) => at >= t0 && (i + 1 === t0s.length || at < t0s[i + 1])),
           t0,
+          cpu[i],
         ),
       ),
       bytesPerEvent: delivered ? Math.round(bytes / delivered) : Number.NaN,
@@ -186,18 +228,26 @@ export async function benchStream(
   let floor: Awaited<ReturnType<typeof measure>>;
   try {
     const { port } = await floorServer.next<{ port: number }>(has("port"));
-    floor = await measure(`http://127.0.0.1:${port}/`, Array(streams).fill(""), clients, bursts, events, async () => {
-      const t0 = Date.now();
-      floorServer.send({ burst: events });
-      return t0;
-    });
+    floor = await measure(
+      { pid: floorServer.pid },
+      `http://127.0.0.1:${port}/`,
+      Array(streams).fill(""),
+      clients,
+      bursts,
+      events,
+      async () => {
+        const t0 = Date.now();
+        floorServer.send({ burst: events });
+        return t0;
+      },
+    );
   } finally {
     floorServer.send("stop");
     await floorServer.stop();
   }
   const floorP99 = median(floor.bursts.map((b) => b.p99Ms));
   say(
-    `stream reference (bare server, same bytes): p99 ${floor.bursts.map((b) => b.p99Ms).join(" / ")} ms, ${floor.bytesPerEvent} B an event`,
+    `stream reference (bare server, same bytes): p99 ${floor.bursts.map((b) => b.p99Ms).join(" / ")} ms, ${floor.bytesPerEvent} B an event; ${cpuText(cpuOf(floor.bursts))}`,
   );
 
   // Test keys stream the demo market under Sandbox's limits: raised so that quota and burst do not stop the burst.
@@ -217,27 +267,35 @@ export async function benchStream(
     const url = `${server.baseUrl}/api/v1/stream?events=flow.block&symbols=AAPL`;
     const streamKeys = Array.from({ length: streams }, (_, i) => keys[Math.floor(i / perKey)]);
     let burst = 0;
-    const run = await measure(url, streamKeys, clients, bursts, events, async () => {
-      burst++;
-      let t0 = 0;
-      // As the producer stores a data version's rows: one transaction, its notification delivered at the commit. The
-      // latency is counted from the moment COMMIT is sent.
-      await database.sql.begin(async (tx) => {
-        await tx`
+    const run = await measure(
+      { pid: server.child.pid as number, database: database.name },
+      url,
+      streamKeys,
+      clients,
+      bursts,
+      events,
+      async () => {
+        burst++;
+        let t0 = 0;
+        // As the producer stores a data version's rows: one transaction, its notification delivered at the commit. The
+        // latency is counted from the moment COMMIT is sent.
+        await database.sql.begin(async (tx) => {
+          await tx`
           insert into stream_events (env, kind, symbol, premium, dedupe_key, payload, created_at)
           select 'test', 'flow.block', 'AAPL', 250000, ${`bench:${burst}:`} || g,
             jsonb_build_object('id', 'bench' || g, 'symbol', 'AAPL', 'type', 'block', 'premium', 250000, 'size', 500, 'time', clock_timestamp()),
             clock_timestamp()
           from generate_series(1, ${events}) g`;
-        await notifyStreamEvents(tx, "test");
-        t0 = Date.now();
-      });
-      return t0;
-    });
+          await notifyStreamEvents(tx, "test");
+          t0 = Date.now();
+        });
+        return t0;
+      },
+    );
     const rss = memory.stop();
     const p99Ms = median(run.bursts.map((b) => b.p99Ms));
     say(
-      `stream: ${run.opened}/${streams} streams (${clients} client process(es)), ${run.bytesPerEvent} B an event: p99 ${run.bursts.map((b) => b.p99Ms).join(" / ")} ms`,
+      `stream: ${run.opened}/${streams} streams (${clients} client process(es)), ${run.bytesPerEvent} B an event: p99 ${run.bursts.map((b) => b.p99Ms).join(" / ")} ms; ${cpuText(cpuOf(run.bursts))}`,
     );
     return {
       streams,
@@ -252,7 +310,9 @@ export async function benchStream(
       p99Ms,
       lastMs: median(run.bursts.map((b) => b.lastMs)),
       bytesPerEvent: run.bytesPerEvent,
+      cpuMs: cpuOf(run.bursts),
       floor: {
+        cpuMs: cpuOf(floor.bursts),
         opened: floor.opened,
         bytesPerEvent: floor.bytesPerEvent,
         bursts: floor.bursts,
