@@ -18,29 +18,17 @@ const server = http.createServer((_req, res) => {
 });
 let row = 0;
 
-/** n events as the hub encodes a flow.block row that bench/stream.ts stores. */
-function burst(n: number): Buffer {
+/** The events as the hub encodes the flow.block rows bench/stream.ts stores with these payloads. */
+function burst(payloads: Record<string, unknown>[]): Buffer {
   const frames: string[] = [];
-  for (let i = 0; i < n; i++) {
+  for (const payload of payloads) {
     row++;
-    const now = new Date().toISOString();
     const e = {
       id: `${row}.0`,
       type: "flow.block",
       symbol: "AAPL",
-      timestamp: now,
-      data: {
-        id: `bench${row}`,
-        time: `${now.slice(0, 23)}456+00:00`,
-        size: 500,
-        type: "block",
-        symbol: "AAPL",
-        premium: 250000,
-        environment: "test",
-        isMockData: true,
-        dataLabel: "demo",
-        disclaimer: DISCLAIMER,
-      },
+      timestamp: new Date().toISOString(),
+      data: { ...payload, environment: "test", isMockData: true, dataLabel: "demo", disclaimer: DISCLAIMER },
     };
     frames.push(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
   }
@@ -49,7 +37,7 @@ function burst(n: number): Buffer {
 
 process.on("message", (m: unknown) => {
   if (m && typeof m === "object" && "burst" in m) {
-    const bytes = burst((m as { burst: number }).burst);
+    const bytes = burst((m as { burst: Record<string, unknown>[] }).burst);
     for (const res of open) res.write(bytes);
   } else if (m === "stop") {
     for (const res of open) res.destroy();

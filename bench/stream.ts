@@ -139,6 +139,33 @@ function child(file: string) {
   };
 }
 
+/**
+ * A burst's flow.block events on AAPL: by default the fields the first version of this benchmark stored (id, symbol,
+ * type, premium, size, time: about 585 bytes an event on the wire); BENCH_STREAM_PAYLOAD=full gives each one every field
+ * of an options-flow event as the engine stores it (contract, prices, side, sentiment…: about 790 bytes).
+ */
+function flowEvents(n: number, burst: string): Record<string, unknown>[] {
+  const full = process.env.BENCH_STREAM_PAYLOAD === "full";
+  return Array.from({ length: n }, (_, i) => {
+    const e = { id: `bench${burst}:${i}`, symbol: "AAPL", type: "block", premium: 250000, size: 500 };
+    const time = new Date().toISOString();
+    if (!full) return { ...e, time };
+    return {
+      ...e,
+      time,
+      contract: { expiry: "2026-12-18", strike: 232.5, right: "call" },
+      avgPrice: 5,
+      side: "ask",
+      sentiment: "bullish",
+      exchangeCount: 1,
+      legs: 1,
+      unusual: false,
+      volumeOiRatio: 0.42,
+      moneyness: "otm",
+    };
+  });
+}
+
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const has = (key: string) => (m: unknown) => m !== null && typeof m === "object" && key in m;
 
@@ -225,6 +252,7 @@ export async function benchStream(
 ): Promise<StreamBenchRun> {
   // The reference first: the same clients and bytes from a server that only writes them.
   const floorServer = child("./stream-floor.ts");
+  let floorBursts = 0;
   let floor: Awaited<ReturnType<typeof measure>>;
   try {
     const { port } = await floorServer.next<{ port: number }>(has("port"));
@@ -237,7 +265,7 @@ export async function benchStream(
       events,
       async () => {
         const t0 = Date.now();
-        floorServer.send({ burst: events });
+        floorServer.send({ burst: flowEvents(events, `${++floorBursts}`) });
         return t0;
       },
     );
@@ -279,13 +307,12 @@ export async function benchStream(
         let t0 = 0;
         // As the producer stores a data version's rows: one transaction, its notification delivered at the commit. The
         // latency is counted from the moment COMMIT is sent.
+        const rows = JSON.stringify(flowEvents(events, `${burst}`));
         await database.sql.begin(async (tx) => {
           await tx`
           insert into stream_events (env, kind, symbol, premium, dedupe_key, payload, created_at)
-          select 'test', 'flow.block', 'AAPL', 250000, ${`bench:${burst}:`} || g,
-            jsonb_build_object('id', 'bench' || g, 'symbol', 'AAPL', 'type', 'block', 'premium', 250000, 'size', 500, 'time', clock_timestamp()),
-            clock_timestamp()
-          from generate_series(1, ${events}) g`;
+          select 'test', 'flow.block', 'AAPL', (p->>'premium')::float8, 'bench:' || (p->>'id'), p, clock_timestamp()
+          from jsonb_array_elements(${rows}::jsonb) with ordinality as e(p, n) order by n`;
           await notifyStreamEvents(tx, "test");
           t0 = Date.now();
         });
