@@ -41,6 +41,8 @@ export const STREAM_ENDPOINT_ID = "GET /api/v1/stream";
 const POLL_MS = 100;
 const RECHECK_MS = 1000;
 const ROWS_PER_POLL = 5000;
+/** After a failed LISTEN, the next attempt (the hub polls meanwhile). */
+const LISTEN_RETRY_MS = 30_000;
 /** Streams metered per round trip (each stream's events of a round are one call of that many units). */
 const CALLS_PER_BATCH = 1000;
 
@@ -253,6 +255,7 @@ export class StreamHub {
   /** The producer's notifications: the pool listened on (`sql.options`, renewed with the pool) and how to stop. */
   private listenedOn: unknown = null;
   private listener: { unlisten(): Promise<void> } | null = null;
+  private listenRetryAt = 0;
   private rechecker: NodeJS.Timeout | null = null;
   private rechecking = false;
   /** Per account and key environment (the quota's scope): units known to be left in the current window. */
@@ -397,14 +400,15 @@ export class StreamHub {
    */
   private async listen(): Promise<void> {
     const pool = this.sql.options;
-    if (this.listenedOn === pool || !this.poller) return;
+    if (this.listenedOn === pool || !this.poller || Date.now() < this.listenRetryAt) return;
     this.listenedOn = pool;
     try {
       const listener = await this.sql.listen(STREAM_EVENTS_CHANNEL, () => this.wake());
       if (this.listenedOn === pool && this.poller) this.listener = listener;
       else await listener.unlisten(); // closed or renewed meanwhile
     } catch (err) {
-      if (this.listenedOn === pool) this.listenedOn = null; // tried again at the next re-check
+      if (this.listenedOn === pool) this.listenedOn = null;
+      this.listenRetryAt = Date.now() + LISTEN_RETRY_MS;
       log.warn("stream hub cannot listen for new events; polling only", errorFields(err));
     }
   }
