@@ -649,10 +649,11 @@ export class StreamHub {
       // Streams with the same filter are handed the same array: found by identity, without building a key.
       let known = joined.get(frames);
       if (!known) {
-        // Serials rise through a round: a run as long as its serials' span is exactly that range.
+        // A stream's frames need not be in serial order (a row's frame may have been made for another filter first):
+        // the short key names only a run of consecutive serials.
         const first = frames[0].serial;
-        const span = frames[frames.length - 1].serial - first + 1;
-        const key = span === frames.length ? `${first}-${span}` : frames.map((f) => f.serial).join(",");
+        const consecutive = frames.every((f, i) => f.serial === first + i);
+        const key = consecutive ? `${first}-${frames.length}` : frames.map((f) => f.serial).join(",");
         known = joined.get(key);
         if (!known) {
           known = new Uint8Array(frames.reduce((n, f) => n + f.bytes.length, 0));

@@ -1,7 +1,8 @@
 /**
  * The stream hub's wake-up (lib/api/stream-hub.ts) against a stand-in for the postgres.js pool: the producer's
  * notification starts a round at once (not at the next 100 ms poll), a notification during a round is followed by
- * another round, a renewed pool is listened on again, and closing stops listening.
+ * another round, a renewed pool is listened on again, and closing stops listening; and streams whose filters overlap
+ * are each sent their own rows' bytes (the round's shared buffers are keyed right).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -175,4 +176,49 @@ test("a notification starts a round at once; one during a round is followed by a
   await until("the closing error event", () =>
     /event: error\ndata: \{"error":\{"code":"data_source_unavailable"/.test(text),
   );
+});
+
+test("streams with different filters in one round each get their own rows' bytes, whatever the order frames were made in", async () => {
+  const { sql, state } = fakePool();
+  const hub = new StreamHub(sql);
+  hub.seedBudget(caller, 0, new Date());
+  const open = (symbols: string[]) => {
+    assert.ok(hub.reserve(caller.keyId, 2));
+    const reader = hub
+      .body({
+        caller,
+        query: { events: ["flow.block"], symbols },
+        requestId: `req_${symbols.join("_")}`,
+        after: null,
+        recheck: () => caller,
+        allowed: () => null,
+      })
+      .getReader();
+    const got = { text: "" };
+    void (async () => {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        got.text += new TextDecoder().decode(value);
+      }
+    })();
+    return got;
+  };
+  const row = (id: number, symbol: string): Row => ({ ...flowRow(id), symbol, payload: { id: `f${id}`, symbol } });
+  // The first stream's events are made first (rows 1, 2, 4); the second's middle one (row 3) after its last (row 4):
+  // its frames are not a run of consecutive serials, though their count equals the span of their first and last.
+  const w = open(["AAPL", "MSFT"]);
+  const y = open(["AAPL", "NVDA"]);
+  try {
+    await until("the hub to listen", () => state.listens.length === 1);
+    await new Promise((r) => setTimeout(r, 150));
+    state.stored.push(row(1, "AAPL"), row(2, "MSFT"), row(3, "NVDA"), row(4, "AAPL"));
+    state.listens[0].notify();
+    const ids = (t: string) => [...t.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
+    await until("both streams' events", () => ids(w.text).length === 3 && ids(y.text).length === 3);
+    assert.deepEqual(ids(w.text), ["1.0", "2.0", "4.0"]);
+    assert.deepEqual(ids(y.text), ["1.0", "3.0", "4.0"]);
+  } finally {
+    hub.close();
+  }
 });
