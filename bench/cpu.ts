@@ -83,3 +83,11 @@ export function startCpu(pid: number, database: string): { stop(): CpuReport } {
     },
   };
 }
+
+/** CPU time used so far (ms) by each process tree given, and by the backends of `database` (0 without one). */
+export function cpuMs(pids: number[], database?: string): { trees: number[]; postgres: number } {
+  const trees = pids.map((pid) => processTree(pid).reduce((s, p) => s + (procTicks(p)?.ticks ?? 0), 0) * TICK_S * 1000);
+  let postgres = 0;
+  if (database) for (const t of postgresTicks(database).values()) if (t.ours) postgres += t.ticks;
+  return { trees, postgres: postgres * TICK_S * 1000 };
+}

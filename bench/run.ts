@@ -6,7 +6,8 @@
  * Env: TEST_PG_URL, API_POOL_MAX (default 10), BENCH_DURATION_S (15 s per scenario, split into BENCH_ROUNDS (3)
  * interleaved rounds), BENCH_KEYS (8), BENCH_LOAD_TOOL=autocannon,
  * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_AMERICAN=off, BENCH_HISTORY=off, BENCH_ENGINE=off, BENCH_TICKER=off, BENCH_USAGE=off, BENCH_WEBHOOKS=off,
- * BENCH_STREAM=off,
+ * BENCH_STREAM=off (its own knobs: BENCH_STREAMS, BENCH_STREAM_EVENTS, BENCH_STREAM_BURSTS, BENCH_STREAM_CLIENTS,
+ * BENCH_STREAM_PAYLOAD=full, BENCH_STREAM_NODE_ARGS; see bench/stream.ts),
  * BENCH_USAGE_EVENTS (1000000), BENCH_LOG_LEVEL (warn); diagnostics: BENCH_SERVER_NODE_ARGS / BENCH_NEXT_NODE_ARGS
  * (e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof") are extra node flags for the standalone / Next server, BENCH_PG_PARAMS (e.g.

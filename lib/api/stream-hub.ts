@@ -1,9 +1,10 @@
 /**
  * The live stream's fan-out, one per process (docs/api-contract.md "Live stream"): a loop reads the stored events newer
- * than the last it saw (one query every 100 ms, however many streams are open), derives and encodes each event once per
- * round (per threshold profile for market events), and writes each stream its round's events as one chunk, shared by
- * every stream sent the same sequence. Events are metered in aggregate: one admit_units call per stream per round for
- * its n events (migration 0021). A stream whose client leaves more than STREAM_MAX_UNREAD_BYTES unread ends with
+ * than the last it saw (one query for every stream together, at once when the producer's NOTIFY says rows were stored,
+ * and every 100 ms in any case), derives and encodes each event once per round for every stream with the same filters,
+ * and writes each stream its round's events as one chunk, shared by every stream sent the same sequence. Events are
+ * metered in aggregate, after they are written: one admit_units call per stream per round for its n events (migration
+ * 0021). A stream whose client leaves more than STREAM_MAX_UNREAD_BYTES unread ends with
  * `slow_consumer`. Each second it also re-checks every stream's key (through the pipeline's key cache, which refreshes
  * within 5 s) and ends a stream whose key or plan no longer allows it with a final `error` event.
  */
@@ -26,6 +27,7 @@ import {
   type Subscriptions,
   type SymbolState,
 } from "../webhooks/events";
+import { STREAM_EVENTS_CHANNEL } from "../webhooks/stream-producer";
 import { admitUnits, type UnitsCall, type UnitsOutcome } from "./admit-units";
 import type { Caller } from "./credentials";
 import { errorBody } from "./envelope";
@@ -33,10 +35,15 @@ import { ApiError } from "./errors";
 import { type LeaseOptions, type StreamLease, StreamLeases } from "./stream-leases";
 
 export const STREAM_ENDPOINT_ID = "GET /api/v1/stream";
-/** New rows are looked for 10 times a second (one indexed query for every stream together); keys re-checked each second. */
+/**
+ * New rows are looked for when the producer notifies and 10 times a second besides (one indexed query for every stream
+ * together: rows stored without a notification, or while the listening connection is down); keys re-checked each second.
+ */
 const POLL_MS = 100;
 const RECHECK_MS = 1000;
 const ROWS_PER_POLL = 5000;
+/** After a failed LISTEN, the next attempt (the hub polls meanwhile). */
+const LISTEN_RETRY_MS = 30_000;
 /** Streams metered per round trip (each stream's events of a round are one call of that many units). */
 const CALLS_PER_BATCH = 1000;
 
@@ -100,6 +107,8 @@ interface Subscriber {
   delivered: number;
   /** profileOf(query). */
   profile: string;
+  /** filterOf(env, query): streams with the same one are sent the same events of the same rows. */
+  filter: string;
 }
 
 const STORE_DOWN = () =>
@@ -132,6 +141,10 @@ interface Frame {
 const profileOf = (q: StreamQuery) =>
   `${[...q.events].sort().join(",")}|${q.iv_rank_above ?? ""}|${q.iv_rank_below ?? ""}|${q.iv_change_above ?? ""}`;
 
+/** Everything Derivations.for reads of a stream: streams with the same filter derive the same events from a row. */
+const filterOf = (env: "test" | "live", q: StreamQuery) =>
+  `${env}|${profileOf(q)}|${q.symbols ? [...new Set(q.symbols)].sort().join(",") : "*"}|${q.min_premium ?? 0}`;
+
 /** One round's derivations: each (environment, row, profile) is derived and encoded once, whatever the streams. */
 class Derivations {
   /** Flow rows: one event each, the same for every stream of the row's environment that takes it. */
@@ -139,7 +152,25 @@ class Derivations {
   /** State rows: the events by threshold profile. */
   private readonly states = new Map<Row, Map<string, Frame[]>>();
   private readonly subs = new Map<string, Subscriptions>();
+  /** Per list of rows, the events by stream filter. */
+  private readonly runs = new Map<Row[], Map<string, Frame[]>>();
   private serial = 0;
+
+  /**
+   * The events a list of rows yields for a subscriber, derived once for every stream with the same filter: the same
+   * array (so its joined bytes are built once too). Frames are in (row, index) order.
+   */
+  run(s: Subscriber, rows: Row[]): Frame[] {
+    let byFilter = this.runs.get(rows);
+    if (!byFilter) this.runs.set(rows, (byFilter = new Map()));
+    let frames = byFilter.get(s.filter);
+    if (!frames) {
+      frames = [];
+      for (const r of rows) for (const f of this.for(s, r)) frames.push(f);
+      byFilter.set(s.filter, frames);
+    }
+    return frames;
+  }
 
   /** The events one stored row yields for one subscriber, in a fixed order (so an index names the same event again). */
   for(s: Subscriber, row: Row): Frame[] {
@@ -196,6 +227,9 @@ const base = (env: "test" | "live") => ({
   disclaimer: DISCLAIMER,
 });
 
+/** One round's joined bytes, by frame array (streams handed the same array) and by the frames' serials. */
+type Joined = Map<Frame[] | string, Uint8Array>;
+
 /** A stream's frames of one round, waiting to be metered (sent already, or to be sent once admitted). */
 interface Batch {
   s: Subscriber;
@@ -221,6 +255,12 @@ export class StreamHub {
   private poller: NodeJS.Timeout | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private ticking = false;
+  /** A notification came during a round: another round follows it at once. */
+  private again = false;
+  /** The producer's notifications: the pool listened on (`sql.options`, renewed with the pool) and how to stop. */
+  private listenedOn: unknown = null;
+  private listener: { unlisten(): Promise<void> } | null = null;
+  private listenRetryAt = 0;
   private rechecker: NodeJS.Timeout | null = null;
   private rechecking = false;
   /** Per account and key environment (the quota's scope): units known to be left in the current window. */
@@ -292,6 +332,7 @@ export class StreamHub {
       allowed: o.allowed,
       delivered: 0,
       profile: profileOf(q),
+      filter: filterOf(o.caller.env, q),
     };
     return new ReadableStream<Uint8Array>(
       {
@@ -349,8 +390,10 @@ export class StreamHub {
     });
     this.poller = setInterval(() => void this.tick(), POLL_MS);
     this.poller.unref();
+    void this.listen();
     // Key re-checks run on their own timer, so that a slow one never holds back delivery.
     this.rechecker = setInterval(() => {
+      void this.listen(); // again on a renewed pool (the old one's listening connection ended with it)
       if (this.rechecking || !this.cursor) return;
       this.rechecking = true;
       this.recheckAll()
@@ -366,6 +409,32 @@ export class StreamHub {
     this.heartbeat.unref();
   }
 
+  /**
+   * Listens for the producer's notifications on the pool's current connection to PostgreSQL (once per pool): each one
+   * starts a round at once instead of at the next poll. Without it (refused, or the connection lost) the hub still
+   * polls every POLL_MS.
+   */
+  private async listen(): Promise<void> {
+    const pool = this.sql.options;
+    if (this.listenedOn === pool || !this.poller || Date.now() < this.listenRetryAt) return;
+    this.listenedOn = pool;
+    try {
+      const listener = await this.sql.listen(STREAM_EVENTS_CHANNEL, () => this.wake());
+      if (this.listenedOn === pool && this.poller) this.listener = listener;
+      else await listener.unlisten(); // closed or renewed meanwhile
+    } catch (err) {
+      if (this.listenedOn === pool) this.listenedOn = null;
+      this.listenRetryAt = Date.now() + LISTEN_RETRY_MS;
+      log.warn("stream hub cannot listen for new events; polling only", errorFields(err));
+    }
+  }
+
+  /** Rows were stored: a round now (or right after the one running). */
+  private wake(): void {
+    if (this.ticking) this.again = true;
+    else void this.tick();
+  }
+
   /** One round: read the new rows, dispatch them. Skipped while the previous one runs. */
   private async tick(): Promise<void> {
     if (this.ticking || !this.cursor) return;
@@ -376,6 +445,10 @@ export class StreamHub {
       log.error("stream poll failed", errorFields(err));
     } finally {
       this.ticking = false;
+    }
+    if (this.again) {
+      this.again = false;
+      void this.tick();
     }
   }
 
@@ -431,13 +504,17 @@ export class StreamHub {
    */
   private async deliver(work: [Subscriber, Row[]][]): Promise<void> {
     const derived = new Derivations();
-    const joined = new Map<string, Uint8Array>();
+    const joined: Joined = new Map();
     const first: Batch[] = [];
     const now = new Date();
+    const windows = new Map<Caller["plan"], number>();
     for (const [s, rows] of work) {
-      const mine: Frame[] = [];
-      for (const r of rows) for (const f of derived.for(s, r)) if (after(s.after, f.row, f.index)) mine.push(f);
-      const budget = this.budgetOf(s, now);
+      // The frames after the stream's position: all of them but when resuming (or catching up) inside the rows.
+      const all = derived.run(s, rows);
+      let k = 0;
+      while (k < all.length && !after(s.after, all[k].row, all[k].index)) k++;
+      const mine = k === 0 ? all : all.slice(k);
+      const budget = this.budgetOf(s, now, windows);
       const covered = budget ? Math.min(Math.max(budget.left, 0), mine.length) : 0;
       if (budget && covered > 0) {
         budget.left -= covered;
@@ -453,6 +530,7 @@ export class StreamHub {
         if (last && last.id > s.after.row) s.after = { row: last.id, index: Number.MAX_SAFE_INTEGER };
       }
     }
+    // Metered once this round's writes are on their way (the writes run in the microtasks this loop queued).
     if (this.meterQueue.length) void this.meterInBackground();
     // Events sent earlier on a budget are decided first: otherwise one waiting here could take the quota they used.
     if (first.length && this.metering) await this.meteringDone;
@@ -479,6 +557,7 @@ export class StreamHub {
     this.metering = true;
     this.meteringDone = (async () => {
       try {
+        await new Promise((resolve) => setImmediate(resolve));
         while (this.meterQueue.length) {
           const chunk = this.meterQueue.splice(0, CALLS_PER_BATCH);
           try {
@@ -553,10 +632,12 @@ export class StreamHub {
   }
 
   /** The account's budget in its current quota window, or null when not known yet (or the window turned). */
-  private budgetOf(s: Subscriber, now: Date): Budget | null {
+  private budgetOf(s: Subscriber, now: Date, windows: Map<Caller["plan"], number>): Budget | null {
     const b = this.budgets.get(budgetKey(s));
     if (!b) return null;
-    return quotaWindow("B", s.caller.plan, now).start.getTime() === b.windowStart ? b : null;
+    let start = windows.get(s.caller.plan);
+    if (start === undefined) windows.set(s.caller.plan, (start = quotaWindow("B", s.caller.plan, now).start.getTime()));
+    return start === b.windowStart ? b : null;
   }
 
   /** What a decision says is left: the quota less its use then, less the events sent and not yet metered. */
@@ -577,25 +658,31 @@ export class StreamHub {
   }
 
   /** Writes a stream's frames of a round as one chunk, shared with every stream sent the same sequence. */
-  private sendFrames(s: Subscriber, frames: Frame[], joined: Map<string, Uint8Array>): void {
+  private sendFrames(s: Subscriber, frames: Frame[], joined: Joined): void {
     if (s.closed || !frames.length) return;
     let bytes = frames[0].bytes;
     if (frames.length > 1) {
-      // Serials rise through a round: a run as long as its serials' span is exactly that range.
-      const first = frames[0].serial;
-      const span = frames[frames.length - 1].serial - first + 1;
-      const key = span === frames.length ? `${first}-${span}` : frames.map((f) => f.serial).join(",");
-      const known = joined.get(key);
-      if (known) bytes = known;
-      else {
-        bytes = new Uint8Array(frames.reduce((n, f) => n + f.bytes.length, 0));
-        let at = 0;
-        for (const f of frames) {
-          bytes.set(f.bytes, at);
-          at += f.bytes.length;
+      // Streams with the same filter are handed the same array: found by identity, without building a key.
+      let known = joined.get(frames);
+      if (!known) {
+        // A stream's frames need not be in serial order (a row's frame may have been made for another filter first):
+        // the short key names only a run of consecutive serials.
+        const first = frames[0].serial;
+        const consecutive = frames.every((f, i) => f.serial === first + i);
+        const key = consecutive ? `${first}-${frames.length}` : frames.map((f) => f.serial).join(",");
+        known = joined.get(key);
+        if (!known) {
+          known = new Uint8Array(frames.reduce((n, f) => n + f.bytes.length, 0));
+          let at = 0;
+          for (const f of frames) {
+            known.set(f.bytes, at);
+            at += f.bytes.length;
+          }
+          joined.set(key, known);
         }
-        joined.set(key, bytes);
+        joined.set(frames, known);
       }
+      bytes = known;
     }
     const last = frames[frames.length - 1];
     s.after = { row: last.row, index: last.index };
@@ -648,6 +735,8 @@ export class StreamHub {
     const freed = this.leases.close();
     for (const s of [...this.subscribers.values()]) this.end(s, down);
     if (this.poller) clearInterval(this.poller);
+    this.listener?.unlisten().catch(() => {});
+    this.listener = this.listenedOn = null;
     if (this.rechecker) clearInterval(this.rechecker);
     this.rechecker = null;
     if (this.heartbeat) clearInterval(this.heartbeat);

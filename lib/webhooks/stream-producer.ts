@@ -2,8 +2,10 @@
  * Stores the live stream's events once per data version across all processes (as the webhook producer does, under an
  * advisory lock): one `state` row per symbol whose IV rank, day IV change or no-trade decision changed (each stream
  * derives its own threshold crossings from the row's before and after), and one `flow.*` row per options-flow event not
- * stored yet. Rows older than the retention are pruned on the way.
+ * stored yet. Rows older than the retention are pruned on the way. A transaction that stored rows notifies
+ * STREAM_EVENTS_CHANNEL at its commit, which wakes every process's stream hub at once (it polls as well).
  */
+import type postgres from "postgres";
 import type { Database } from "../db/client";
 import { inTransaction, iso } from "../db/tx";
 import type { MarketEnv } from "../analytics/types";
@@ -14,6 +16,14 @@ import { STREAM_RETENTION_HOURS } from "../contract/stream";
 import type { SymbolState } from "./events";
 import { symbolStates } from "./producer";
 import type { KeyEnvName } from "./outbox";
+
+/** The NOTIFY channel the stream hubs listen on (the payload: the key environment whose rows were stored). */
+export const STREAM_EVENTS_CHANNEL = "stream_events";
+
+/** Wakes the stream hubs when `tx` commits (PostgreSQL delivers a notification at its transaction's commit). */
+export async function notifyStreamEvents(tx: postgres.TransactionSql, env: KeyEnvName): Promise<void> {
+  await tx`select pg_notify(${STREAM_EVENTS_CHANNEL}, ${env})`;
+}
 
 const changed = (a: SymbolState | undefined, b: SymbolState) =>
   !a || a.ivRank !== b.ivRank || a.ivDayChange !== b.ivDayChange || a.decision !== b.decision;
@@ -73,6 +83,7 @@ export async function produceStreamEvents(
     await tx`insert into stream_state (env, data_version, symbols, updated_at) values (${keyEnv}, ${version}, ${JSON.stringify(states)}, ${iso(now)})
              on conflict (env) do update set data_version = excluded.data_version, symbols = excluded.symbols, updated_at = excluded.updated_at`;
     await tx`delete from stream_events where env = ${keyEnv} and created_at < ${iso(retainedFrom)}::timestamptz`;
+    if (written > 0) await notifyStreamEvents(tx, keyEnv);
     return written;
   });
 }

@@ -15,7 +15,7 @@ import { seedReferenceData } from "../../lib/domain/seed";
 import { endpointCatalogue } from "../../lib/api/routes";
 import { changeKeyStatus } from "../../lib/domain/keys";
 import { systemActor } from "../../lib/domain/audit";
-import { produceStreamEvents } from "../../lib/webhooks/stream-producer";
+import { produceStreamEvents, STREAM_EVENTS_CHANNEL } from "../../lib/webhooks/stream-producer";
 import { streamsPerKey } from "../../lib/domain/plans-catalogue";
 import { undeclaredInLog } from "../helpers/declared-errors";
 import { openSse as open } from "../helpers/sse";
@@ -113,7 +113,17 @@ describe("live stream", () => {
     const s1 = await open(server.baseUrl, a.key, q);
     assert.equal(s1.res.status, 200);
     assert.match(s1.res.headers.get("content-type") ?? "", /^text\/event-stream/);
+    // Another account's streams in the same rounds: one with the same filter (sent the same events), one with its own
+    // threshold and no premium floor (derived apart).
+    const b = await accountWithKey(t.db, { plan: "pro", env: "test" });
+    const same = await open(server.baseUrl, b.key, q);
+    const other = await open(
+      server.baseUrl,
+      b.key,
+      "events=flow.block,iv_rank.crossed_above&symbols=AAPL&iv_rank_above=70",
+    );
     await s1.waitFor("the stream to open", () => s1.comments.includes(": stream open"));
+    await other.waitFor("the other stream to open", () => other.comments.includes(": stream open"));
     await new Promise((r) => setTimeout(r, 1200)); // the hub has its cursor
     await state("AAPL", { ivRank: 40 }, { ivRank: 60 }); // crossed above 50: yes
     await state("NVDA", { ivRank: 40 }, { ivRank: 60 }); // another symbol: no
@@ -140,6 +150,21 @@ describe("live stream", () => {
     }
     assert.equal((s1.events[0].data as { data: { threshold: number } }).data.threshold, 50);
     assert.equal((s1.events[1].data as { data: { premium: number } }).data.premium, 250_000);
+    assert.deepEqual(
+      same.events.map((e) => e.id),
+      s1.events.map((e) => e.id),
+      "a stream with the same filter gets the same events",
+    );
+    assert.deepEqual(
+      other.events.map((e) => [e.event, (e.data as { data: { premium: number } }).data.premium]),
+      [
+        ["flow.block", 250_000],
+        ["flow.block", 50_000],
+      ],
+      "a stream with its own filter gets its own events (40 → 60 does not cross 70)",
+    );
+    same.close();
+    other.close();
 
     // Disconnect after the second event's id; events stored meanwhile come first on reconnection, then live ones.
     s1.close();
@@ -321,6 +346,8 @@ describe("live stream", () => {
       volumeOiRatio: null,
     };
     const now = new Date();
+    const notified: string[] = [];
+    const listening = await t.sql.listen(STREAM_EVENTS_CHANNEL, (env) => notified.push(env));
     const before = (await t.sql<{ n: number }[]>`select count(*)::int as n from stream_events where env = 'live'`)[0].n;
     await produceStreamEvents(t, "live", 1_000_001, { AAPL: st(10), MSFT: st(20) }, [], now);
     assert.equal(await produceStreamEvents(t, "live", 1_000_002, { AAPL: st(30), MSFT: st(20) }, [flowEv], now), 2);
@@ -332,5 +359,11 @@ describe("live stream", () => {
       rows.map((r) => `${r.kind}:${r.symbol}`),
       ["state:AAPL", "flow.block:AAPL", "state:AAPL"],
     );
+    // The hubs are woken once per version that stored rows (the first and third stored none).
+    const until = Date.now() + 3000;
+    while (notified.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    await listening.unlisten();
+    assert.deepEqual(notified, ["live", "live"]);
   });
 });
