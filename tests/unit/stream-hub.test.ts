@@ -40,6 +40,7 @@ function fakePool() {
       state.metered += units.reduce((a, b) => a + b, 0);
       return units.map((n) => ({ granted: n, quota_used: n }));
     }
+    if (text.includes("stream_leases")) return []; // a lease's delete when its stream ends
     if (text.includes("from stream_events")) {
       state.polls++;
       if (state.hold) await state.hold;
@@ -108,9 +109,9 @@ test("a notification starts a round at once; one during a round is followed by a
   const { sql, state } = fakePool();
   const hub = new StreamHub(sql);
   hub.seedBudget(caller, 0, new Date());
-  assert.ok(hub.reserve(caller.keyId, 2));
   const body = hub.body({
     caller,
+    lease: { id: 1, keyId: caller.keyId }, // the slot the route takes in stream_leases (tested in stream-leases.test.ts)
     query: { events: ["flow.block"], symbols: ["AAPL"] },
     requestId: "req_1",
     after: null,
@@ -182,11 +183,12 @@ test("streams with different filters in one round each get their own rows' bytes
   const { sql, state } = fakePool();
   const hub = new StreamHub(sql);
   hub.seedBudget(caller, 0, new Date());
+  let leases = 0;
   const open = (symbols: string[]) => {
-    assert.ok(hub.reserve(caller.keyId, 2));
     const reader = hub
       .body({
         caller,
+        lease: { id: ++leases, keyId: caller.keyId },
         query: { events: ["flow.block"], symbols },
         requestId: `req_${symbols.join("_")}`,
         after: null,
