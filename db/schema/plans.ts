@@ -23,4 +23,6 @@ export const plans = pgTable("plans", {
   maxActiveKeys: integer("max_active_keys").notNull().default(10),
   /** How many calendar days back a key on this plan may read history and `as_of` (docs/api-contract.md §7). */
   historyDays: integer("history_days").notNull().default(30),
+  /** How many live streams (GET /api/v1/stream) a key on this plan holds open at once, across every server process. */
+  streamsPerKey: integer("streams_per_key").notNull().default(2),
 });

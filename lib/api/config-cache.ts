@@ -16,6 +16,8 @@ export interface Plan {
   liveKeyStyles: string[];
   /** How many calendar days back (today included) history and `as_of` reach on this plan. */
   historyDays: number;
+  /** Concurrent live streams a key on this plan may hold open (stream_leases, across every process). */
+  streamsPerKey: number;
 }
 
 export type LicensingState = "enabled" | "pending_licensing";
@@ -32,7 +34,7 @@ export class ConfigCache {
     this.cache = new TtlCache(ttlMs, 1, async () => {
       const [planRows, licensingRows] = await Promise.all([
         database.sql`select id, name_a, name_b, a_per_minute, a_per_month, b_per_minute, b_per_day,
-          b_max_payload_bytes, webhooks, data_entitlement, live_key_styles, history_days from plans`,
+          b_max_payload_bytes, webhooks, data_entitlement, live_key_styles, history_days, streams_per_key from plans`,
         database.sql`select endpoint_id, env, state from endpoint_licensing`,
       ]);
       const plans = new Map<string, Plan>();
@@ -50,6 +52,7 @@ export class ConfigCache {
           dataEntitlement: r.data_entitlement,
           liveKeyStyles: r.live_key_styles,
           historyDays: r.history_days,
+          streamsPerKey: r.streams_per_key,
         });
       }
       const licensing = new Map<string, LicensingState>();

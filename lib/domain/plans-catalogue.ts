@@ -79,5 +79,8 @@ export const PLAN_SEED = [
 export const PLAN_IDS = ["sandbox", "starter", "pro", "enterprise"] as const;
 export type PlanId = (typeof PLAN_IDS)[number];
 
-/** Concurrent open streams per key on a plan (1 for a plan not in the catalogue). */
+/**
+ * The seed's concurrent open streams per key on a plan (1 for a plan not in the catalogue). The server reads the
+ * plans table's streams_per_key (migration 0023); this is the documented default that seeds it.
+ */
 export const streamsPerKey = (planId: string): number => PLAN_SEED.find((p) => p.id === planId)?.streamsPerKey ?? 1;

@@ -8,7 +8,6 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { STREAM_LEASE_TTL_MS } from "../contract/stream";
 import { STREAM_RECENT_ROWS, type StreamUsage } from "../shared/stream-usage-types";
-import { streamsPerKey } from "./plans-catalogue";
 
 export * from "../shared/stream-usage-types";
 
@@ -26,15 +25,18 @@ export async function streamUsage(db: Db, accountId: string, now = new Date()): 
       name: string;
       prefix: string;
       env: "test" | "live";
-      plan_id: string;
+      stream_limit: number;
       open: number;
       oldest: string | null;
     }>(sql`
-      select k.id, k.name, k.prefix, k.env, a.plan_id, count(l.id)::int as open, min(l.opened_at)::text as oldest
+      select k.id, k.name, k.prefix, k.env, p.streams_per_key as stream_limit, count(l.id)::int as open,
+        min(l.opened_at)::text as oldest
       from api_keys k join accounts a on a.id = k.account_id
+      -- Test keys stream under Sandbox's limit; live keys under their account's plan (docs/api-contract.md §3).
+      join plans p on p.id = case when k.env = 'test' then 'sandbox' else a.plan_id end
       left join stream_leases l on l.key_id = k.id and l.expires_at > clock_timestamp()
       where k.account_id = ${accountId}::uuid and (k.status <> 'revoked' or l.id is not null)
-      group by k.id, a.plan_id
+      group by k.id, p.streams_per_key
       order by count(l.id) desc, k.created_at, k.id`),
     db.execute<{ openings: number; delivered: number; refused: number }>(sql`
       select coalesce(sum(units) filter (where request_id !~ ${EVENTS_ROW} and status = 200), 0)::int as openings,
@@ -72,8 +74,7 @@ export async function streamUsage(db: Db, accountId: string, now = new Date()): 
       prefix: k.prefix,
       env: k.env,
       open: k.open,
-      // Test keys stream under Sandbox's limit; live keys under their account's plan (docs/api-contract.md §3).
-      limit: streamsPerKey(k.env === "test" ? "sandbox" : k.plan_id),
+      limit: k.stream_limit,
       oldestOpenedAt: k.oldest ? iso(k.oldest) : null,
     })),
     today: totals[0] ?? { openings: 0, delivered: 0, refused: 0 },

@@ -229,6 +229,33 @@ describe("live stream", () => {
     for (const s of streams) s.close();
   });
 
+  it("reads the per-key stream limit from the plans table (plan data), on every process within the cache's refresh", async () => {
+    const a = await accountWithKey(t.db, { plan: "pro", env: "live" });
+    await t.sql`update plans set streams_per_key = 1 where id = 'pro'`;
+    try {
+      const first = await open(server.baseUrl, a.key, "events=flow.sweep");
+      assert.equal(first.res.status, 200);
+      // The server's plan cache refreshes within CONFIG_CACHE_TTL_MS (4 s here): a second stream is refused by then.
+      let status = 0;
+      let message = "";
+      const by = Date.now() + 8000;
+      while (status !== 429 && Date.now() < by) {
+        const s = await fetch(`${server.baseUrl}/api/v1/stream?events=flow.sweep`, {
+          headers: { authorization: `Bearer ${a.key}` },
+        });
+        status = s.status;
+        if (status === 200) await s.body?.cancel();
+        else message = ((await s.json()) as { error: { message: string } }).error.message;
+        if (status !== 429) await new Promise((r) => setTimeout(r, 1000));
+      }
+      assert.equal(status, 429, "the second stream is over the plan's stored limit of 1");
+      assert.match(message, /already has 1 open streams/);
+      first.close();
+    } finally {
+      await t.sql`update plans set streams_per_key = ${streamsPerKey("pro")} where id = 'pro'`;
+    }
+  });
+
   it("ends a revoked key's stream with an error event within 5 s", async () => {
     const a = await accountWithKey(t.db, { plan: "pro", env: "test" });
     const s = await open(server.baseUrl, a.key, "events=flow.sweep");

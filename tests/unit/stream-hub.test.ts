@@ -84,6 +84,7 @@ const caller: Caller = {
     dataEntitlement: "demo",
     liveKeyStyles: [],
     historyDays: 30,
+    streamsPerKey: 2,
   },
 };
 

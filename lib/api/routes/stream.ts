@@ -4,7 +4,6 @@
  * admits and meters the opening call, then answers the hub's stream.
  */
 import { STREAM_LEASE_TTL_MS, streamEvent, streamQuery } from "../../contract/stream";
-import { streamsPerKey } from "../../domain/plans-catalogue";
 import type { Caller } from "../credentials";
 import { ApiError, KEYED_ROUTE_ERRORS } from "../errors";
 import { errorFields, log } from "../../log";
@@ -48,7 +47,7 @@ export const openStream = defineRoute({
     const refused = planRefusal(ctx.caller);
     if (refused) throw refused;
     const hub = streamHub(ctx.database.sql);
-    const limit = streamsPerKey(ctx.caller.plan.id);
+    const limit = ctx.caller.plan.streamsPerKey;
     const lease = await hub.reserve(ctx.caller, limit, ctx.requestId).catch((err: unknown) => {
       log.error("stream lease failed", { request_id: ctx.requestId, ...errorFields(err) });
       throw new ApiError("data_source_unavailable", "The service's store is unreachable; reconnect shortly.");
