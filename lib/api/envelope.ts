@@ -1,6 +1,6 @@
 /** Response bodies of the two families (docs/api-contract.md §1, §6). */
 import { DISCLAIMER } from "../contract/disclaimer";
-import type { ApiError } from "./errors";
+import type { ErrorAnswerSpec } from "./errors";
 import type { Family } from "./route";
 import type { DataLabel } from "../engine/types";
 
@@ -52,7 +52,11 @@ export interface ErrorContext {
   now: Date;
 }
 
-export function errorBody(family: Family, error: ApiError, ctx: ErrorContext): unknown {
+export function errorBody(
+  family: Family,
+  error: Pick<ErrorAnswerSpec, "code" | "message">,
+  ctx: ErrorContext,
+): unknown {
   const err = { error: { code: error.code, message: error.message } };
   if (family === "A") return err;
   return {
