@@ -14,7 +14,15 @@ import { appEnv } from "../env";
 import { errorFields, log } from "../log";
 import { ConfigCache, type GatewayConfig, licensingState } from "./config-cache";
 import { authenticate, KeyVerifier, type Caller } from "./credentials";
-import { errorBody, successJson, type ErrorContext, type ServedMeta } from "./envelope";
+import {
+  errorBody,
+  successBody,
+  successJson,
+  successText,
+  type ErrorContext,
+  type ServedMeta,
+  type SuccessBody,
+} from "./envelope";
 import { ApiError, ERROR_STATUS, type ErrorAnswerSpec, fromDomainError, fromEngineError } from "./errors";
 import { EngineError } from "../engine/errors";
 import { DomainError } from "../domain/errors";
@@ -85,10 +93,16 @@ interface KeyedCall extends Call {
 
 type Outcome = { ok: true; result: HandlerResult } | { ok: false; error: ApiError };
 
-/** An answer before its rate-limit headers: rendered before admission so that its size is metered with the call. */
+/**
+ * An answer before its rate-limit headers, decided before admission so that its size is metered with the call. A success
+ * body stays in parts until it is sent (textOf): its size is known without the joined text, which would otherwise be
+ * held, and copied by the GC, while the call waits for its admission batch.
+ */
 interface Answer {
   status: number;
-  text: string;
+  body: string | SuccessBody;
+  /** The body's size in UTF-8 bytes. */
+  bytes: number;
   headers: Record<string, string> | undefined;
 }
 
@@ -582,7 +596,7 @@ export function createPipeline(deps: PipelineDeps) {
     touchLastUsed(deps.database, caller.keyId, now);
     return reply(
       answer.status,
-      answer.text,
+      textOf(answer),
       call.requestId,
       answer.headers ? { ...answer.headers, ...headers } : headers,
     );
@@ -602,25 +616,27 @@ export function createPipeline(deps: PipelineDeps) {
     if (result.text) {
       return {
         status: statusOf(call, outcome),
-        text: result.text.body,
+        body: result.text.body,
+        bytes: Buffer.byteLength(result.text.body),
         headers: { "cache-control": "no-store", "content-type": result.text.contentType },
       };
     }
     const label = result.asOf ? dataLabel(call.view, result.asOf, now) : call.view.env === "demo" ? "demo" : "none";
     const envelope = call.route.envelope === "none" ? null : call.route.envelope;
-    const body =
-      envelope === null
-        ? result.data
-        : successJson(envelope, result.data, {
-            path: call.path,
-            planName: caller.plan.nameA,
-            env: caller.env,
-            label,
-            requestId: call.requestId,
-            now,
-          });
-    const text = typeof body === "string" ? body : JSON.stringify(body); // successJson answers the JSON text itself
-    return { status: statusOf(call, outcome), text, headers: { "cache-control": "no-store" } };
+    const headers = { "cache-control": "no-store" };
+    if (envelope === null) {
+      const text = typeof result.data === "string" ? result.data : JSON.stringify(result.data);
+      return { status: statusOf(call, outcome), body: text, bytes: Buffer.byteLength(text), headers };
+    }
+    const body = successBody(envelope, result.data, {
+      path: call.path,
+      planName: caller.plan.nameA,
+      env: caller.env,
+      label,
+      requestId: call.requestId,
+      now,
+    });
+    return { status: statusOf(call, outcome), body, bytes: body.bytes, headers };
   }
 
   /** The answer's error when a window refuses the call (a plain object: see ErrorAnswerSpec). */
@@ -668,7 +684,7 @@ export function createPipeline(deps: PipelineDeps) {
     try {
       const used = await settle(deps.database.sql, metered(call, answer), error.status, error.code, call, "counters");
       const headers = rateLimitHeaders(call.burst, used.burstUsed, call.quota, used.quotaUsed, call.now, call.caller);
-      return reply(answer.status, answer.text, call.requestId, { ...answer.headers, ...headers });
+      return reply(answer.status, textOf(answer), call.requestId, { ...answer.headers, ...headers });
     } catch (err) {
       logMeterError(call.requestId)(err);
       return send(call, answer);
@@ -697,11 +713,8 @@ export function createPipeline(deps: PipelineDeps) {
     if (!probe && !call.route.errors.includes(error.code))
       log.error("undeclared error code", { request_id: call.requestId, endpoint: call.route.id, code: error.code });
     const headers = extra ? { ...error.headers, ...extra } : error.headers;
-    return {
-      status: error.status,
-      text: JSON.stringify(errorBody(call.route.family, error, call.errorContext)),
-      headers,
-    };
+    const text = JSON.stringify(errorBody(call.route.family, error, call.errorContext));
+    return { status: error.status, body: text, bytes: Buffer.byteLength(text), headers };
   }
 
   function fail(call: Call, error: ApiError, extra?: Record<string, string>): Response {
@@ -709,7 +722,7 @@ export function createPipeline(deps: PipelineDeps) {
   }
 
   function send(call: Call, answer: Answer): Response {
-    return reply(answer.status, answer.text, call.requestId, answer.headers);
+    return reply(answer.status, textOf(answer), call.requestId, answer.headers);
   }
 
   return { handle, invalidateConfig: () => config.invalidate() };
@@ -720,9 +733,11 @@ function reply(status: number, body: unknown, requestId: string, extra?: Record<
   return new Response(text, { status, headers: { "content-type": JSON_TYPE, ...extra, "x-request-id": requestId } });
 }
 
+const textOf = (answer: Answer) => (typeof answer.body === "string" ? answer.body : successText(answer.body));
+
 /** The body's size in bytes as sent: none for HEAD, which answers like GET without the body. */
 function bytesOf(call: Call, answer: Answer): number {
-  return call.request.method === "HEAD" ? 0 : Buffer.byteLength(answer.text, "utf8");
+  return call.request.method === "HEAD" ? 0 : answer.bytes;
 }
 
 function statusOf(call: Call, outcome: Outcome): number {
