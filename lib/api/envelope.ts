@@ -1,6 +1,6 @@
 /** Response bodies of the two families (docs/api-contract.md §1, §6). */
 import { DISCLAIMER } from "../contract/disclaimer";
-import type { ApiError } from "./errors";
+import type { ErrorAnswerSpec } from "./errors";
 import type { Family } from "./route";
 import type { DataLabel } from "../engine/types";
 
@@ -13,23 +13,47 @@ export interface ServedMeta {
   now: Date;
 }
 
+/** A payload's JSON text and its length in UTF-8 bytes. */
+interface DataJson {
+  json: string;
+  bytes: number;
+}
+
 /** Payloads are memoised per market view and never mutated, so each one is serialised once (keyed by identity). */
-const serialised = new WeakMap<object, string>();
-function dataJson(data: unknown): string {
-  if (data === null || typeof data !== "object") return JSON.stringify(data) ?? "null";
-  let json = serialised.get(data);
-  if (json === undefined) {
-    json = JSON.stringify(data);
-    serialised.set(data, json);
+const serialised = new WeakMap<object, DataJson>();
+function dataJson(data: unknown): DataJson {
+  if (data === null || typeof data !== "object") {
+    const json = JSON.stringify(data) ?? "null";
+    return { json, bytes: Buffer.byteLength(json) };
   }
-  return json;
+  let out = serialised.get(data);
+  if (out === undefined) {
+    const json = JSON.stringify(data);
+    out = { json, bytes: Buffer.byteLength(json) };
+    serialised.set(data, out);
+  }
+  return out;
 }
 
 const DISCLAIMER_JSON = JSON.stringify(DISCLAIMER);
 
-/** The success body as JSON text: the envelope is written around the payload's cached serialisation. */
-export function successJson(family: Family, data: unknown, meta: ServedMeta): string {
+/**
+ * A success body as the envelope written around the payload's cached serialisation, and its size in UTF-8 bytes: the
+ * size is known without joining the text, so the text need not exist until the answer is sent.
+ */
+export interface SuccessBody {
+  head: string;
+  data: string;
+  tail: string;
+  bytes: number;
+}
+
+const HEAD = `{"data":`; // ASCII: its length is its size in bytes
+
+export function successBody(family: Family, data: unknown, meta: ServedMeta): SuccessBody {
+  const payload = dataJson(data);
   const isMock = meta.env === "test";
+  let tail: string;
   if (family === "A") {
     const m = {
       endpoint: meta.path,
@@ -40,9 +64,18 @@ export function successJson(family: Family, data: unknown, meta: ServedMeta): st
       generated_at: meta.now.toISOString(),
       request_id: meta.requestId,
     };
-    return `{"data":${dataJson(data)},"meta":${JSON.stringify(m)},"disclaimer":${DISCLAIMER_JSON},"not_financial_advice":true}`;
+    tail = `,"meta":${JSON.stringify(m)},"disclaimer":${DISCLAIMER_JSON},"not_financial_advice":true}`;
+  } else {
+    tail = `,"disclaimer":${DISCLAIMER_JSON},"isMockData":${isMock},"timestamp":"${meta.now.toISOString()}","dataLabel":${JSON.stringify(meta.label)}}`;
   }
-  return `{"data":${dataJson(data)},"disclaimer":${DISCLAIMER_JSON},"isMockData":${isMock},"timestamp":"${meta.now.toISOString()}","dataLabel":${JSON.stringify(meta.label)}}`;
+  return { head: HEAD, data: payload.json, tail, bytes: HEAD.length + payload.bytes + Buffer.byteLength(tail) };
+}
+
+export const successText = (body: SuccessBody) => body.head + body.data + body.tail;
+
+/** The success body as JSON text: the envelope is written around the payload's cached serialisation. */
+export function successJson(family: Family, data: unknown, meta: ServedMeta): string {
+  return successText(successBody(family, data, meta));
 }
 
 /** What an error body says about data: nothing was served, so the label reflects the caller's environment, if known. */
@@ -52,7 +85,11 @@ export interface ErrorContext {
   now: Date;
 }
 
-export function errorBody(family: Family, error: ApiError, ctx: ErrorContext): unknown {
+export function errorBody(
+  family: Family,
+  error: Pick<ErrorAnswerSpec, "code" | "message">,
+  ctx: ErrorContext,
+): unknown {
   const err = { error: { code: error.code, message: error.message } };
   if (family === "A") return err;
   return {

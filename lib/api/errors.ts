@@ -89,6 +89,12 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * What an error answer is rendered from. ApiError is one; the limit refusals the pipeline renders for every admitted call
+ * (their sizes go with its usage event) are plain objects: no stack trace to capture for an answer seldom sent.
+ */
+export type ErrorAnswerSpec = Pick<ApiError, "code" | "status" | "message" | "headers">;
+
 export const invalid = (message: string) => new ApiError("invalid_request", message);
 
 /** The one mapping from domain errors (thrown by the engine and the domain functions) to the API's codes. */

@@ -14,8 +14,16 @@ import { appEnv } from "../env";
 import { errorFields, log } from "../log";
 import { ConfigCache, type GatewayConfig, licensingState } from "./config-cache";
 import { authenticate, KeyVerifier, type Caller } from "./credentials";
-import { errorBody, successJson, type ErrorContext, type ServedMeta } from "./envelope";
-import { ApiError, fromDomainError, fromEngineError } from "./errors";
+import {
+  errorBody,
+  successBody,
+  successJson,
+  successText,
+  type ErrorContext,
+  type ServedMeta,
+  type SuccessBody,
+} from "./envelope";
+import { ApiError, ERROR_STATUS, type ErrorAnswerSpec, fromDomainError, fromEngineError } from "./errors";
 import { EngineError } from "../engine/errors";
 import { DomainError } from "../domain/errors";
 import { AdmissionBatcher, type BatchOptions } from "./admission";
@@ -34,6 +42,7 @@ import {
 } from "./idempotency";
 import { parseJsonBody, parseParams, parseQuery, readBody } from "./parse-input";
 import { loggedPath } from "./logged-path";
+import { BoundedMemo } from "../util/bounded-memo";
 import { rateLimitHeaders } from "./rate-headers";
 import { requestIdFrom } from "./request-id";
 import type { HandlerResult, RouteDef, StreamAnswer } from "./route";
@@ -84,10 +93,16 @@ interface KeyedCall extends Call {
 
 type Outcome = { ok: true; result: HandlerResult } | { ok: false; error: ApiError };
 
-/** An answer before its rate-limit headers: rendered before admission so that its size is metered with the call. */
+/**
+ * An answer before its rate-limit headers, decided before admission so that its size is metered with the call. A success
+ * body stays in parts until it is sent (textOf): its size is known without the joined text, which would otherwise be
+ * held, and copied by the GC, while the call waits for its admission batch.
+ */
 interface Answer {
   status: number;
-  text: string;
+  body: string | SuccessBody;
+  /** The body's size in UTF-8 bytes. */
+  bytes: number;
   headers: Record<string, string> | undefined;
 }
 
@@ -390,7 +405,7 @@ export function createPipeline(deps: PipelineDeps) {
       return limitsFailed(call, err);
     }
     if (limits.limited === "burst") {
-      const refused = answerOf(call, { ok: false, error: new ApiError("internal_error", "") }, "burst");
+      const refused = errorAnswer(call, limitRefusal(call, "burst"));
       await settle(deps.database.sql, metered(call, refused), 429, "rate_limit_exceeded", call, limits).catch(
         logMeterError(call.requestId),
       );
@@ -482,10 +497,7 @@ export function createPipeline(deps: PipelineDeps) {
       status: statusOf(call, outcome),
       errorCode: outcome.ok ? null : outcome.error.code,
       record: true,
-      refusedBytes: {
-        burst: bytesOf(call, answerOf(call, outcome, "burst", true)),
-        quota: bytesOf(call, answerOf(call, outcome, "quota", true)),
-      },
+      refusedBytes: { burst: refusalBytes(call, "burst"), quota: refusalBytes(call, "quota") },
     });
   }
 
@@ -584,7 +596,7 @@ export function createPipeline(deps: PipelineDeps) {
     touchLastUsed(deps.database, caller.keyId, now);
     return reply(
       answer.status,
-      answer.text,
+      textOf(answer),
       call.requestId,
       answer.headers ? { ...answer.headers, ...headers } : headers,
     );
@@ -592,50 +604,76 @@ export function createPipeline(deps: PipelineDeps) {
 
   /**
    * The limit error (when `limited`), the handler's error, or the data in the route's envelope, without the windows'
-   * headers. `probe`: rendered only for its size (an answer the call may not get), so an undeclared code is not logged.
+   * headers.
    */
-  function answerOf(call: KeyedCall, outcome: Outcome, limited: LimitOutcome["limited"] = null, probe = false): Answer {
-    const { caller, burst, quota, now } = call;
-    if (limited === "burst") {
-      const wait = String(secondsLeft(burst, now));
-      const error = new ApiError(
-        "rate_limit_exceeded",
-        `Per-minute limit of ${burst.limit} requests reached; retry in ${wait} s.`,
-      );
-      return errorAnswer(call, error, { "retry-after": wait }, probe);
+  function answerOf(call: KeyedCall, outcome: Outcome, limited: LimitOutcome["limited"] = null): Answer {
+    const { caller, now } = call;
+    if (limited) {
+      return errorAnswer(call, limitRefusal(call, limited));
     }
-    if (limited === "quota") {
-      const window = quota.name === "month" ? "monthly" : "daily";
-      const error = new ApiError(
-        "plan_limit_exceeded",
-        `The ${caller.plan.nameA} plan's ${window} quota of ${quota.limit} calls is spent.`,
-      );
-      return errorAnswer(call, error, undefined, probe);
-    }
-    if (!outcome.ok) return errorAnswer(call, outcome.error, undefined, probe);
+    if (!outcome.ok) return errorAnswer(call, outcome.error);
     const { result } = outcome;
     if (result.text) {
       return {
         status: statusOf(call, outcome),
-        text: result.text.body,
+        body: result.text.body,
+        bytes: Buffer.byteLength(result.text.body),
         headers: { "cache-control": "no-store", "content-type": result.text.contentType },
       };
     }
     const label = result.asOf ? dataLabel(call.view, result.asOf, now) : call.view.env === "demo" ? "demo" : "none";
     const envelope = call.route.envelope === "none" ? null : call.route.envelope;
-    const body =
-      envelope === null
-        ? result.data
-        : successJson(envelope, result.data, {
-            path: call.path,
-            planName: caller.plan.nameA,
-            env: caller.env,
-            label,
-            requestId: call.requestId,
-            now,
-          });
-    const text = typeof body === "string" ? body : JSON.stringify(body); // successJson answers the JSON text itself
-    return { status: statusOf(call, outcome), text, headers: { "cache-control": "no-store" } };
+    const headers = { "cache-control": "no-store" };
+    if (envelope === null) {
+      const text = typeof result.data === "string" ? result.data : JSON.stringify(result.data);
+      return { status: statusOf(call, outcome), body: text, bytes: Buffer.byteLength(text), headers };
+    }
+    const body = successBody(envelope, result.data, {
+      path: call.path,
+      planName: caller.plan.nameA,
+      env: caller.env,
+      label,
+      requestId: call.requestId,
+      now,
+    });
+    return { status: statusOf(call, outcome), body, bytes: body.bytes, headers };
+  }
+
+  /** The answer's error when a window refuses the call (a plain object: see ErrorAnswerSpec). */
+  function limitRefusal(call: KeyedCall, limited: "burst" | "quota"): ErrorAnswerSpec {
+    const { caller, burst, quota, now } = call;
+    if (limited === "burst") {
+      const wait = String(secondsLeft(burst, now));
+      return {
+        code: "rate_limit_exceeded",
+        status: ERROR_STATUS.rate_limit_exceeded,
+        message: `Per-minute limit of ${burst.limit} requests reached; retry in ${wait} s.`,
+        headers: { "retry-after": wait },
+      };
+    }
+    const window = quota.name === "month" ? "monthly" : "daily";
+    return {
+      code: "plan_limit_exceeded",
+      status: ERROR_STATUS.plan_limit_exceeded,
+      message: `The ${caller.plan.nameA} plan's ${window} quota of ${quota.limit} calls is spent.`,
+      headers: {},
+    };
+  }
+
+  /**
+   * The size of the answer a window's refusal would be, asked for every metered call (admission decides later whether
+   * it is sent). The body depends only on the family, the message and the error context's environment and label, plus
+   * the context's timestamp in family B, which is 24 characters for every year from 0 to 9999: so sizes are kept per
+   * family, environment, label and message, and rendered afresh outside those years.
+   */
+  function refusalBytes(call: KeyedCall, limited: "burst" | "quota"): number {
+    if (call.request.method === "HEAD") return 0;
+    const refusal = limitRefusal(call, limited);
+    const render = () => bytesOf(call, errorAnswer(call, refusal, undefined, true));
+    const { env, label, now } = call.errorContext;
+    const year = now.getUTCFullYear();
+    if (year < 0 || year > 9999) return render();
+    return refusalSizes.get(`${call.route.family}|${env}|${label}|${refusal.message}`, render);
   }
 
   // ------------------------------------------------------------------------------------------------------ helpers
@@ -646,7 +684,7 @@ export function createPipeline(deps: PipelineDeps) {
     try {
       const used = await settle(deps.database.sql, metered(call, answer), error.status, error.code, call, "counters");
       const headers = rateLimitHeaders(call.burst, used.burstUsed, call.quota, used.quotaUsed, call.now, call.caller);
-      return reply(answer.status, answer.text, call.requestId, { ...answer.headers, ...headers });
+      return reply(answer.status, textOf(answer), call.requestId, { ...answer.headers, ...headers });
     } catch (err) {
       logMeterError(call.requestId)(err);
       return send(call, answer);
@@ -667,16 +705,16 @@ export function createPipeline(deps: PipelineDeps) {
     };
   }
 
-  /** An error answer in the route family's shape. A code the route does not declare is a bug in the route table. */
-  function errorAnswer(call: Call, error: ApiError, extra?: Record<string, string>, probe = false): Answer {
+  /**
+   * An error answer in the route family's shape. A code the route does not declare is a bug in the route table.
+   * `probe`: rendered only for its size (an answer the call may not get), so an undeclared code is not logged.
+   */
+  function errorAnswer(call: Call, error: ErrorAnswerSpec, extra?: Record<string, string>, probe = false): Answer {
     if (!probe && !call.route.errors.includes(error.code))
       log.error("undeclared error code", { request_id: call.requestId, endpoint: call.route.id, code: error.code });
     const headers = extra ? { ...error.headers, ...extra } : error.headers;
-    return {
-      status: error.status,
-      text: JSON.stringify(errorBody(call.route.family, error, call.errorContext)),
-      headers,
-    };
+    const text = JSON.stringify(errorBody(call.route.family, error, call.errorContext));
+    return { status: error.status, body: text, bytes: Buffer.byteLength(text), headers };
   }
 
   function fail(call: Call, error: ApiError, extra?: Record<string, string>): Response {
@@ -684,7 +722,7 @@ export function createPipeline(deps: PipelineDeps) {
   }
 
   function send(call: Call, answer: Answer): Response {
-    return reply(answer.status, answer.text, call.requestId, answer.headers);
+    return reply(answer.status, textOf(answer), call.requestId, answer.headers);
   }
 
   return { handle, invalidateConfig: () => config.invalidate() };
@@ -695,14 +733,19 @@ function reply(status: number, body: unknown, requestId: string, extra?: Record<
   return new Response(text, { status, headers: { "content-type": JSON_TYPE, ...extra, "x-request-id": requestId } });
 }
 
+const textOf = (answer: Answer) => (typeof answer.body === "string" ? answer.body : successText(answer.body));
+
 /** The body's size in bytes as sent: none for HEAD, which answers like GET without the body. */
 function bytesOf(call: Call, answer: Answer): number {
-  return call.request.method === "HEAD" ? 0 : Buffer.byteLength(answer.text, "utf8");
+  return call.request.method === "HEAD" ? 0 : answer.bytes;
 }
 
 function statusOf(call: Call, outcome: Outcome): number {
   return outcome.ok ? (outcome.result.status ?? call.route.successStatus ?? 200) : outcome.error.status;
 }
+
+/** Sizes of refusal answers (refusalBytes): a few dozen distinct messages per plan in use. */
+const refusalSizes = new BoundedMemo<string, number>(4096);
 
 const anonymous = (now: Date): ErrorContext => ({ env: null, label: "none", now });
 

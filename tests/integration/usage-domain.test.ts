@@ -341,3 +341,44 @@ describe("usage domain functions match the gateway's metering", () => {
       await assert.rejects(requestLog(t.db, first.accountId, { symbol }), field("symbol"), symbol);
   });
 });
+
+describe("usage events of refused calls keep the size of the refusal that was sent", () => {
+  let db: TestDatabase;
+  let api: RunningServer;
+  let account: Awaited<ReturnType<typeof accountWithKey>>;
+
+  before(async () => {
+    db = await createTestDatabase("usage_refusals");
+    await seedDemoMarket(db.db, { seed: "options-research-demo-v1", now: new Date() });
+    api = await startApiServer(db.url); // seeds the plans; its caches live 0 ms
+    account = await accountWithKey(db.db);
+    // Plans are data: a quota of one call and a burst of three, so each family answers 403 and then 429.
+    await db.sql`update plans set a_per_minute = 3, a_per_month = 1, b_per_minute = 3, b_per_day = 1 where id = 'sandbox'`;
+  });
+  after(async () => {
+    await api?.stop();
+    await db?.drop();
+  });
+
+  it("403 plan_limit_exceeded and 429 rate_limit_exceeded in both families: response_bytes is the body's length", async () => {
+    const sent = new Map<string, { status: number; bytes: number }>();
+    for (const target of [A_OK, B_OK]) {
+      const statuses = new Set<number>();
+      for (let i = 0; i < 12 && !(statuses.has(403) && statuses.has(429)); i++) {
+        const res = await fetch(api.baseUrl + target.path, { headers: { authorization: `Bearer ${account.key}` } });
+        const bytes = (await res.arrayBuffer()).byteLength;
+        statuses.add(res.status);
+        sent.set(res.headers.get("x-request-id")!, { status: res.status, bytes });
+      }
+      assert.ok(statuses.has(403) && statuses.has(429), `${target.path}: both refusals seen (${[...statuses]})`);
+    }
+    const { entries } = await requestLog(db.db, account.accountId, { limit: 100 });
+    assert.equal(entries.length, sent.size);
+    for (const e of entries) {
+      const s = sent.get(e.requestId)!;
+      assert.equal(e.status, s.status);
+      assert.ok(s.bytes > 0);
+      assert.equal(e.responseBytes, s.bytes, `${e.route} ${e.status}: the body's byte length`);
+    }
+  });
+});
