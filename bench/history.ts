@@ -3,6 +3,11 @@
  * server's constant route, each requested REQUESTS times by CONCURRENCY clients in interleaved rounds; p95 of each and
  * the ratio of the two p95s (the figure that carries across machines).
  */
+import { loadavg } from "node:os";
+import { pathToFileURL } from "node:url";
+import { createFixture } from "./setup";
+import { startStandalone } from "./proc";
+
 export interface HistoryBenchResult {
   requests: number;
   rows: number;
@@ -73,4 +78,37 @@ export async function benchHistory(baseUrl: string, key: string, from: string, t
     p95Ratio: +(p95 / constantP95).toFixed(2),
     failed,
   } satisfies HistoryBenchResult;
+}
+
+/**
+ * Run alone: `npx tsx bench/history.ts` (TEST_PG_URL like the rest of the benchmark): the bench fixture, one standalone
+ * server (extra node flags in BENCH_SERVER_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"), this part only.
+ */
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const fixture = await createFixture(1, () => {});
+  const server = await startStandalone(
+    fixture.database.url,
+    { BENCH_CONSTANT_ROUTE: "1", KEY_CACHE_TTL_MS: "4000", CONFIG_CACHE_TTL_MS: "4000" },
+    (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean),
+  );
+  try {
+    const to = fixture.seedAt.toISOString().slice(0, 10);
+    const from = new Date(+fixture.seedAt - 399 * 86_400_000).toISOString().slice(0, 10);
+    process.stdout.write(
+      `[bench] loadavg ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")}\n`,
+    );
+    const r = await benchHistory(
+      server.baseUrl,
+      fixture.keys[0],
+      from,
+      to,
+      Number(process.env.BENCH_HISTORY_REQUESTS ?? 500),
+    );
+    process.stdout.write(`${JSON.stringify(r)}\n`);
+  } finally {
+    await server.stop();
+    await fixture.database.drop();
+  }
 }

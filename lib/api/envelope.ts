@@ -27,8 +27,12 @@ function dataJson(data: unknown): string {
 
 const DISCLAIMER_JSON = JSON.stringify(DISCLAIMER);
 
-/** The success body as JSON text: the envelope is written around the payload's cached serialisation. */
-export function successJson(family: Family, data: unknown, meta: ServedMeta): string {
+/**
+ * The success body as JSON text: the envelope is written around the payload's cached serialisation, or around `json`,
+ * the payload's JSON text when the handler has it already.
+ */
+export function successJson(family: Family, data: unknown, meta: ServedMeta, json?: string): string {
+  const payload = json ?? dataJson(data);
   const isMock = meta.env === "test";
   if (family === "A") {
     const m = {
@@ -40,9 +44,9 @@ export function successJson(family: Family, data: unknown, meta: ServedMeta): st
       generated_at: meta.now.toISOString(),
       request_id: meta.requestId,
     };
-    return `{"data":${dataJson(data)},"meta":${JSON.stringify(m)},"disclaimer":${DISCLAIMER_JSON},"not_financial_advice":true}`;
+    return `{"data":${payload},"meta":${JSON.stringify(m)},"disclaimer":${DISCLAIMER_JSON},"not_financial_advice":true}`;
   }
-  return `{"data":${dataJson(data)},"disclaimer":${DISCLAIMER_JSON},"isMockData":${isMock},"timestamp":"${meta.now.toISOString()}","dataLabel":${JSON.stringify(meta.label)}}`;
+  return `{"data":${payload},"disclaimer":${DISCLAIMER_JSON},"isMockData":${isMock},"timestamp":"${meta.now.toISOString()}","dataLabel":${JSON.stringify(meta.label)}}`;
 }
 
 /** What an error body says about data: nothing was served, so the label reflects the caller's environment, if known. */

@@ -625,15 +625,20 @@ export function createPipeline(deps: PipelineDeps) {
     const envelope = call.route.envelope === "none" ? null : call.route.envelope;
     const body =
       envelope === null
-        ? result.data
-        : successJson(envelope, result.data, {
-            path: call.path,
-            planName: caller.plan.nameA,
-            env: caller.env,
-            label,
-            requestId: call.requestId,
-            now,
-          });
+        ? (result.json ?? result.data)
+        : successJson(
+            envelope,
+            result.data,
+            {
+              path: call.path,
+              planName: caller.plan.nameA,
+              env: caller.env,
+              label,
+              requestId: call.requestId,
+              now,
+            },
+            result.json,
+          );
     const text = typeof body === "string" ? body : JSON.stringify(body); // successJson answers the JSON text itself
     return { status: statusOf(call, outcome), text, headers: { "cache-control": "no-store" } };
   }
