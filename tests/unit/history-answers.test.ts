@@ -50,6 +50,7 @@ const answer = (chars: number, version = "v1"): RenderedHistory => ({
   version,
   body: "x".repeat(chars),
   asOf: undefined,
+  checkedAt: 0,
 });
 
 test("the cache keeps the most recently used answers within its bound and replaces a key's answer", () => {

@@ -1,8 +1,9 @@
 /**
  * Rendered answers of `GET /api/v1/history/{symbol}` kept in the process, keyed by environment, symbol, range, fields
  * and format, bounded by the text they hold (HISTORY_CACHE_MB; least recently used first out). A kept answer carries
- * the version of its stored range (md5 of each row's date and row version, see snapshotRangeVersion): the route uses
- * it only after reading the range's current version, so a write by any process is seen on the next call.
+ * the version of its stored range (md5 of each row's date and row version, see snapshotRangeVersion) and when that
+ * version was last confirmed: the route uses it as is for HISTORY_CACHE_CHECK_MS after that, then only once it has
+ * read the range's current version again. So a write by any process is answered within HISTORY_CACHE_CHECK_MS.
  */
 
 /** One rendered answer: the data's JSON text or the CSV body, and what it was rendered from. */
@@ -12,6 +13,8 @@ export interface RenderedHistory {
   body: string;
   /** As-of time of the newest row (the envelope's data label). */
   asOf: Date | undefined;
+  /** performance.now() when the read or check that confirmed `version` was sent (the store was at least that new). */
+  checkedAt: number;
 }
 
 /** What an entry costs beyond its text (key, object, map slot): a rough bound, so that tiny answers still count. */
@@ -60,5 +63,5 @@ export class HistoryCache {
   }
 }
 
-/** Strings of JSON and CSV are one byte a character here (the text is ASCII but for names and labels). */
+/** Counted at a byte a character: the JSON and CSV text is ASCII but for instrument names and labels. */
 const costOf = (key: string, e: RenderedHistory) => key.length + e.body.length + ENTRY_OVERHEAD_BYTES;

@@ -140,9 +140,17 @@ export const getHistory = defineRoute({
     const cache = historyCache();
     const key = `${env}|${params.symbol}|${from}|${to}|${fields.join(",")}|${csv ? "csv" : "json"}`;
     const held = cache.get(key);
-    if (held && held.version === (await historyVersion(database.db, env, params.symbol, from, to)))
-      return rendered(held, csv);
+    if (held) {
+      // Kept and confirmed within HISTORY_CACHE_CHECK_MS: as is. Otherwise as is only if the stored range is unchanged.
+      const checking = performance.now();
+      if (checking - held.checkedAt < checkMs()) return rendered(held, csv);
+      if (held.version === (await historyVersion(database.db, env, params.symbol, from, to))) {
+        held.checkedAt = checking;
+        return rendered(held, csv);
+      }
+    }
 
+    const reading = performance.now(); // the read sees at least the store as it was now
     const read = await readHistory(database.db, env, params.symbol, from, to);
     if (read === null) throw unknownSymbol(params.symbol);
     const stored = read.rows;
@@ -155,7 +163,7 @@ export const getHistory = defineRoute({
         )
       : `{"symbol":${JSON.stringify(params.symbol)},"from":"${from}","to":"${to}","columns":${JSON.stringify(columns)},` +
         `"count":${stored.length},"rows":${historyRowsJson(stored, fields, labels)}}`;
-    const answer: RenderedHistory = { version: read.version, body, asOf: stored.at(-1)?.asOf };
+    const answer: RenderedHistory = { version: read.version, body, asOf: stored.at(-1)?.asOf, checkedAt: reading };
     // Kept only when no later call would label a row otherwise (a live row is `end-of-day` 30 minutes after its close).
     if (stored.length > 0 && labels.every(labelIsFinal)) cache.set(key, answer);
     else cache.delete(key);
@@ -174,6 +182,8 @@ function rendered(answer: RenderedHistory, csv: boolean): RenderedResult {
 let answers: HistoryCache | null = null;
 /** The process's kept history answers (created on first use, sized by HISTORY_CACHE_MB). */
 export const historyCache = () => (answers ??= new HistoryCache(appEnv().HISTORY_CACHE_MB * 1024 * 1024));
+/** How long a kept answer is used without reading its range's version again: the most a write waits to be seen. */
+const checkMs = () => appEnv().HISTORY_CACHE_CHECK_MS;
 
 export const getHistoryDay = defineRoute({
   operationId: "getHistoryDay",
