@@ -26,7 +26,7 @@ import { evaluate, printReport, ratios, writeResults, type BenchResults, type Se
 import { createFixture } from "./setup";
 import type { TestDatabase } from "../fixtures/test-db";
 import { benchWebhooks } from "./webhooks";
-import { benchHistory } from "./history";
+import { benchHistory, historyRange } from "./history";
 import { benchStream } from "./stream";
 
 const CONNECTIONS = 50;
@@ -248,8 +248,7 @@ async function main(): Promise<void> {
     );
     const base = api.baseUrl;
     results.history = await part("BENCH_HISTORY", async () => {
-      const to = fixture.seedAt.toISOString().slice(0, 10);
-      const from = new Date(+fixture.seedAt - 399 * 86_400_000).toISOString().slice(0, 10);
+      const { from, to } = historyRange(fixture.seedAt);
       say(`history: 400 days of AAPL (${from}..${to}) against the constant route, p95`);
       const h = await benchHistory(base, keys[0], from, to);
       say(

@@ -16,6 +16,13 @@ const envSchema = z.object({
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(4000),
   /** How often a process re-reads licensing states and the plan catalogue. */
   CONFIG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(4000),
+  /** Memory for rendered history answers in a process (MiB of answer text; 0 switches the cache off). */
+  HISTORY_CACHE_MB: z.coerce.number().min(0).max(1024).default(16),
+  /**
+   * How long a kept history answer is used before its range's version is read again (0: on every call): the most a
+   * snapshot write waits to show in a history answer (docs/api-contract.md §7).
+   */
+  HISTORY_CACHE_CHECK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   DEMO_TICKER: z.enum(["on", "off"]).default("on"),
   DATA_DIR: z.string().default(".data"),
   // Portal: accounts and sign-in (README "Portal: accounts and sign-in").

@@ -38,7 +38,8 @@ function dataJson(data: unknown): DataJson {
 const DISCLAIMER_JSON = JSON.stringify(DISCLAIMER);
 
 /**
- * A success body as the envelope written around the payload's cached serialisation, and its size in UTF-8 bytes: the
+ * A success body as the envelope written around the payload's cached serialisation (or around `json`, the payload's
+ * JSON text when the handler has it already), and its size in UTF-8 bytes: the
  * size is known without joining the text, so the text need not exist until the answer is sent.
  */
 export interface SuccessBody {
@@ -50,8 +51,8 @@ export interface SuccessBody {
 
 const HEAD = `{"data":`; // ASCII: its length is its size in bytes
 
-export function successBody(family: Family, data: unknown, meta: ServedMeta): SuccessBody {
-  const payload = dataJson(data);
+export function successBody(family: Family, data: unknown, meta: ServedMeta, json?: string): SuccessBody {
+  const payload = json === undefined ? dataJson(data) : { json, bytes: Buffer.byteLength(json) };
   const isMock = meta.env === "test";
   let tail: string;
   if (family === "A") {
@@ -74,8 +75,8 @@ export function successBody(family: Family, data: unknown, meta: ServedMeta): Su
 export const successText = (body: SuccessBody) => body.head + body.data + body.tail;
 
 /** The success body as JSON text: the envelope is written around the payload's cached serialisation. */
-export function successJson(family: Family, data: unknown, meta: ServedMeta): string {
-  return successText(successBody(family, data, meta));
+export function successJson(family: Family, data: unknown, meta: ServedMeta, json?: string): string {
+  return successText(successBody(family, data, meta, json));
 }
 
 /** What an error body says about data: nothing was served, so the label reflects the caller's environment, if known. */

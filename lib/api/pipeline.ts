@@ -625,17 +625,22 @@ export function createPipeline(deps: PipelineDeps) {
     const envelope = call.route.envelope === "none" ? null : call.route.envelope;
     const headers = { "cache-control": "no-store" };
     if (envelope === null) {
-      const text = typeof result.data === "string" ? result.data : JSON.stringify(result.data);
+      const text = result.json ?? (typeof result.data === "string" ? result.data : JSON.stringify(result.data));
       return { status: statusOf(call, outcome), body: text, bytes: Buffer.byteLength(text), headers };
     }
-    const body = successBody(envelope, result.data, {
-      path: call.path,
-      planName: caller.plan.nameA,
-      env: caller.env,
-      label,
-      requestId: call.requestId,
-      now,
-    });
+    const body = successBody(
+      envelope,
+      result.data,
+      {
+        path: call.path,
+        planName: caller.plan.nameA,
+        env: caller.env,
+        label,
+        requestId: call.requestId,
+        now,
+      },
+      result.json,
+    );
     return { status: statusOf(call, outcome), body, bytes: body.bytes, headers };
   }
 

@@ -44,6 +44,8 @@ export interface HandlerResult<T = unknown> {
   status?: number;
   /** A body in another media type (e.g. CSV), sent as is instead of the JSON envelope. */
   text?: { contentType: string; body: string };
+  /** `data` already written as JSON text (a cached answer): the envelope is written around it as is. */
+  json?: string;
   /**
    * A streamed answer (routes with `streams`): once the call is admitted the pipeline answers `open(headers)`; when it
    * is refused (limits, HEAD) it calls `cancel()` instead. `data` is then unused.
@@ -59,6 +61,10 @@ export interface StreamAnswer {
 
 /** What a `streams` route's handler answers: the stream to open once admitted, no data. */
 export type StreamedResult = HandlerResult<undefined> & { stream: StreamAnswer };
+
+/** An answer the handler holds already rendered: the data's JSON text, or a body in another media type; no data. */
+export type RenderedResult = HandlerResult<undefined> &
+  ({ json: string } | { text: { contentType: string; body: string } });
 
 type Input<S> = S extends z.ZodType ? z.output<S> : Record<string, never>;
 
@@ -117,7 +123,11 @@ export function defineRoute<
         BS extends z.ZodType ? z.output<BS> : undefined,
         A extends true ? Caller : null
       >,
-    ): Promise<HandlerResult<z.output<RS>> | StreamedResult> | HandlerResult<z.output<RS>> | StreamedResult;
+    ):
+      | Promise<HandlerResult<z.output<RS>> | StreamedResult | RenderedResult>
+      | HandlerResult<z.output<RS>>
+      | StreamedResult
+      | RenderedResult;
   },
 ): RouteDef {
   return { ...route, id: `${route.method} ${route.path}` };

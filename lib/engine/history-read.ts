@@ -6,7 +6,13 @@ import type { Db } from "../db/client";
 import type { MarketEnv } from "../analytics/types";
 import type { SignalComponentName } from "../analytics/signal-score";
 import { newYorkDate } from "../analytics/exchange-calendar";
-import { knownSymbol, readSnapshotDay, readSnapshots, type StoredSnapshot } from "../market/metric-snapshots-store";
+import {
+  knownSymbol,
+  readSnapshotDay,
+  readSnapshots,
+  snapshotRangeVersion,
+  type StoredSnapshot,
+} from "../market/metric-snapshots-store";
 import type { DataLabel } from "./types";
 import { answersOf, type DayAnswers, type SnapshotInputs } from "./daily-snapshots";
 
@@ -53,7 +59,7 @@ export type HistoryRow = { date: string; data_label: DataLabel; as_of: string } 
 
 /** The answered columns of a field list: every field by its name, `components` as one column per component. */
 export function historyColumns(fields: readonly HistoryField[]): string[] {
-  return fields.flatMap((f) => (f === "components" ? COMPONENT_NAMES.map((c) => `component_${c}`) : [f]));
+  return columnsOf(fields).map((c) => c.name);
 }
 
 const VALUE: Record<Exclude<HistoryField, "components">, (s: StoredSnapshot) => HistoryValue> = {
@@ -77,23 +83,78 @@ const VALUE: Record<Exclude<HistoryField, "components">, (s: StoredSnapshot) => 
   unusual_count: (s) => s.unusualCount,
 };
 
+interface Column {
+  name: string;
+  /** `,"name":` — the column's key as written in a row's JSON. */
+  jsonKey: string;
+  value: (s: StoredSnapshot) => HistoryValue;
+}
+
+const columnsByFields = new Map<string, Column[]>();
+
+/** The columns of a field list with how each reads a stored row (memoised: field lists are few). */
+function columnsOf(fields: readonly HistoryField[]): Column[] {
+  const key = fields.join(",");
+  let columns = columnsByFields.get(key);
+  if (columns === undefined) {
+    columns = fields.flatMap((f): Column[] =>
+      f === "components"
+        ? COMPONENT_NAMES.map((c) => column(`component_${c}`, (s) => s.components[c] ?? null))
+        : [column(f, VALUE[f])],
+    );
+    if (columnsByFields.size < 1024) columnsByFields.set(key, columns);
+  }
+  return columns;
+}
+const column = (name: string, value: Column["value"]): Column => ({
+  name,
+  jsonKey: `,${JSON.stringify(name)}:`,
+  value,
+});
+
 /** One answered row: date, data label, as-of time, then the chosen fields' columns. */
 export function historyRow(s: StoredSnapshot, fields: readonly HistoryField[], label: DataLabel): HistoryRow {
   const row: HistoryRow = { date: s.date, data_label: label, as_of: s.asOf.toISOString() };
-  for (const f of fields) {
-    if (f === "components") for (const c of COMPONENT_NAMES) row[`component_${c}`] = s.components[c] ?? null;
-    else row[f] = VALUE[f](s);
-  }
+  for (const c of columnsOf(fields)) row[c.name] = c.value(s);
   return row;
+}
+
+/** A value as JSON.stringify writes it (a number that is not finite is null). */
+const jsonOf = (v: HistoryValue) =>
+  typeof v === "number" ? (Number.isFinite(v) ? String(v) : "null") : v === null ? "null" : JSON.stringify(v);
+
+/**
+ * The rows as one JSON array, exactly `JSON.stringify(stored.map((s, i) => historyRow(s, fields, labels[i])))`,
+ * written straight from the stored rows (no row objects: the long series are the history route's hot path).
+ */
+export function historyRowsJson(
+  stored: readonly StoredSnapshot[],
+  fields: readonly HistoryField[],
+  labels: readonly DataLabel[],
+): string {
+  const columns = columnsOf(fields);
+  const out: string[] = new Array(stored.length);
+  for (let i = 0; i < stored.length; i++) {
+    const s = stored[i];
+    let row = `{"date":${JSON.stringify(s.date)},"data_label":${JSON.stringify(labels[i])},"as_of":"${s.asOf.toISOString()}"`;
+    for (const c of columns) row += c.jsonKey + jsonOf(c.value(s));
+    out[i] = `${row}}`;
+  }
+  return `[${out.join(",")}]`;
 }
 
 export const historyToday = (now: Date) => newYorkDate(now);
 
+/** A symbol's stored rows of a range with the range's version (snapshotRangeVersion); null when the symbol is unknown. */
 export async function readHistory(db: Db, env: MarketEnv, symbol: string, from: string, to: string) {
-  const rows = await readSnapshots(db, env, symbol, from, to);
-  if (rows.length === 0 && !(await knownSymbol(db, env, symbol))) return null;
-  return rows;
+  const read = await readSnapshots(db, env, symbol, from, to);
+  if (read.rows.length === 0 && !(await knownSymbol(db, env, symbol))) return null;
+  return read;
 }
+
+/** The version readHistory answers for the same range, read without the rows (a cached answer's check). */
+export const historyVersion = (db: Db, env: MarketEnv, symbol: string, from: string, to: string) =>
+  snapshotRangeVersion(db, env, symbol, from, to);
 
 /** One stored day rebuilt into the four answers; null when the symbol is unknown, "none" when the day has no row. */
 export async function readHistoryDay(

@@ -60,3 +60,6 @@ export function dataLabel(view: ViewSpec, asOf: Date, now: Date): DataLabel {
   if (ageMs <= 30 * 60_000) return "delayed-15m";
   return "end-of-day";
 }
+
+/** Whether a label is final: `dataLabel` gives the same for the same data at every later time (data only ages). */
+export const labelIsFinal = (label: DataLabel) => label === "demo" || label === "end-of-day";

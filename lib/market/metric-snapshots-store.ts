@@ -2,6 +2,7 @@
  * Reads and writes the daily metric snapshots (table metric_snapshots) and loads, in one pass, the stored data a run
  * of snapshot days is computed from (lib/engine/daily-snapshots.ts).
  */
+import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { arrayLiteral } from "../db/array-literal";
@@ -293,18 +294,43 @@ function toStored(r: Row): StoredSnapshot {
   };
 }
 
-/** A symbol's snapshots from `from` to `to` (inclusive dates), ascending: one indexed range read. */
+/**
+ * The version of a symbol's stored range: md5 of "date:xmin" of each row in date order, joined by "," (md5 of "" when
+ * none). Any write to the range changes it: an upsert or update makes a new row version (a new xmin), an insert or a
+ * delete changes the list. Read by the same index range scan as the rows, without their values.
+ */
+const RANGE_VERSION_ITEM = sql`date::text || ':' || xmin::text`;
+const rangeVersionOf = (items: readonly string[]) => createHash("md5").update(items.join(",")).digest("hex");
+
+/** A symbol's snapshots from `from` to `to` (inclusive dates), ascending, with the range's version: one indexed read. */
 export async function readSnapshots(
   db: Executor,
   env: MarketEnv,
   symbol: string,
   from: string,
   to: string,
-): Promise<StoredSnapshot[]> {
-  const rows = await db.execute<Row>(sql`
-    select ${METRIC_COLUMNS} from metric_snapshots
-    where env = ${env} and symbol = ${symbol} and date >= ${from}::date and date <= ${to}::date order by date`);
-  return rows.map(toStored);
+): Promise<{ rows: StoredSnapshot[]; version: string }> {
+  // One JSON text of all the rows, parsed by JSON.parse: a third of the driver's CPU for reading them value by value.
+  const [{ rows: text }] = await db.execute<Row>(sql`
+    select coalesce(json_agg(m order by m.date), '[]')::text as rows from (
+      select ${METRIC_COLUMNS}, ${RANGE_VERSION_ITEM} as version_item from metric_snapshots
+      where env = ${env} and symbol = ${symbol} and date >= ${from}::date and date <= ${to}::date) m`);
+  const rows = JSON.parse(text as string) as Row[];
+  return { rows: rows.map(toStored), version: rangeVersionOf(rows.map((r) => r.version_item as string)) };
+}
+
+/** The version readSnapshots answers with the rows of the same range, read alone (one small indexed read). */
+export async function snapshotRangeVersion(
+  db: Executor,
+  env: MarketEnv,
+  symbol: string,
+  from: string,
+  to: string,
+): Promise<string> {
+  const [row] = await db.execute<Row>(sql`
+    select md5(coalesce(string_agg(${RANGE_VERSION_ITEM}, ',' order by date), '')) as version from metric_snapshots
+    where env = ${env} and symbol = ${symbol} and date >= ${from}::date and date <= ${to}::date`);
+  return row.version as string;
 }
 
 /** One day's snapshot with its stored inputs, or null. */

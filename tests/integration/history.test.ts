@@ -9,7 +9,12 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
 import { lastFridayClose } from "../helpers/live-data";
-import { seedDemoMarketWithHistory, snapshotsAfterTick, writeDailySnapshots } from "../../lib/engine/history";
+import {
+  demoInstrumentsOn,
+  seedDemoMarketWithHistory,
+  snapshotsAfterTick,
+  writeDailySnapshots,
+} from "../../lib/engine/history";
 import { loadMarketSnapshot } from "../../lib/market/store-read";
 import { loadIvHistory } from "../../lib/market/iv-history-store";
 import { demoInstruments } from "../../lib/market/demo/simulator";
@@ -246,4 +251,46 @@ test("bad input gets the contract's errors and writes nothing", async () => {
   }
   const [{ n: afterCount }] = await t.sql`select count(*)::int as n from metric_snapshots`;
   assert.equal(afterCount, before);
+});
+
+/** HISTORY_CACHE_CHECK_MS as the test server runs (the default): the most a write waits to show in a history answer. */
+const CHECK_MS = Number(process.env.HISTORY_CACHE_CHECK_MS ?? 1000);
+const pastCheck = () => new Promise((r) => setTimeout(r, CHECK_MS + 100));
+
+test("a write to a past day from another process shows in the next history call after HISTORY_CACHE_CHECK_MS", async () => {
+  const from = isoDay(+seededAt - 20 * DAY_MS);
+  const day = isoDay(+seededAt - 7 * DAY_MS); // a past session day inside the range
+  const path = `/api/v1/history/AAPL?from=${from}&to=${lastDay()}`;
+  const json = async () => (await (await get(path)).json()).data;
+  const csv = async () =>
+    parse(await (await get(`${path}&fields=price`, { accept: "text/csv" })).text(), {
+      comment: "#",
+      columns: true,
+    }) as { date: string; price: string }[];
+  const rowOf = (rows: { date: string }[]) => rows.find((r) => r.date === day) as Record<string, any> | undefined;
+
+  const first = await json();
+  assert.deepEqual(await json(), first, "the same answer again (now from the process's kept answers)");
+  const firstCsv = await csv();
+  assert.deepEqual(await csv(), firstCsv);
+  const price = rowOf(first.rows)?.price as number;
+  assert.equal(typeof price, "number");
+
+  // This test process is not the server: the write reaches it only through the store.
+  await t.sql`update metric_snapshots set price = price + 1000 where env = 'demo' and symbol = 'AAPL' and date = ${day}::date`;
+  await pastCheck();
+  assert.equal(rowOf((await json()).rows)?.price, price + 1000, "JSON: the updated day");
+  assert.equal(Number(rowOf(await csv())?.price), price + 1000, "CSV: the updated day");
+
+  await t.sql`delete from metric_snapshots where env = 'demo' and symbol = 'AAPL' and date = ${day}::date`;
+  await pastCheck();
+  const without = await json();
+  assert.equal(without.count, first.count - 1);
+  assert.equal(rowOf(without.rows), undefined, "a deleted day is gone");
+  assert.equal(rowOf(await csv()), undefined);
+
+  await writeDailySnapshots(t.db, "demo", { days: [day], instrumentsOn: demoInstrumentsOn(SEED) });
+  await pastCheck();
+  assert.deepEqual(await json(), first, "recomputed: the stored day as before");
+  assert.deepEqual(await csv(), firstCsv);
 });

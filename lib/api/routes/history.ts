@@ -5,18 +5,22 @@
 import { z } from "zod";
 import { stringify } from "csv-stringify/sync";
 import { ApiError, invalid, KEYED_ROUTE_ERRORS } from "../errors";
-import { defineRoute, type HandlerResult } from "../route";
+import { defineRoute, type RenderedResult } from "../route";
 import type { Caller } from "../credentials";
 import { symbolSchema } from "./inputs";
 import { isoCalendarDate, pastDayOf, shiftDate, withinPlanWindow } from "./history-inputs";
 import { DISCLAIMER } from "../../contract/disclaimer";
-import { dataLabel, type ViewSpec } from "../../engine/types";
+import { dataLabel, labelIsFinal, type ViewSpec } from "../../engine/types";
+import { appEnv } from "../../env";
+import { HistoryCache, type RenderedHistory } from "./history-cache";
 import {
   HISTORY_FIELDS,
   HISTORY_MAX_SPAN_DAYS,
   historyColumns,
   historyRow,
+  historyRowsJson,
   historyToday,
+  historyVersion,
   readHistory,
   type readHistoryDay,
   type HistoryField,
@@ -131,19 +135,55 @@ export const getHistory = defineRoute({
       throw invalid(`from ${from} to ${to} spans more than ${HISTORY_MAX_SPAN_DAYS} days.`);
     checkWindow(caller, from, today);
     const fields: readonly HistoryField[] = query.fields ?? HISTORY_FIELDS;
-    const stored = await readHistory(database.db, envOf(view), params.symbol, from, to);
-    if (stored === null) throw unknownSymbol(params.symbol);
-    const rows = stored.map((s) => historyRow(s, fields, dataLabel(view, s.asOf, now)));
+    const csv = wantsCsv(query.format, accept);
+    const env = envOf(view);
+    const cache = historyCache();
+    const key = `${env}|${params.symbol}|${from}|${to}|${fields.join(",")}|${csv ? "csv" : "json"}`;
+    const held = cache.get(key);
+    if (held) {
+      // Kept and confirmed within HISTORY_CACHE_CHECK_MS: as is. Otherwise as is only if the stored range is unchanged.
+      const checking = performance.now();
+      if (checking - held.checkedAt < checkMs()) return rendered(held, csv);
+      if (held.version === (await historyVersion(database.db, env, params.symbol, from, to))) {
+        held.checkedAt = checking;
+        return rendered(held, csv);
+      }
+    }
+
+    const reading = performance.now(); // the read sees at least the store as it was now
+    const read = await readHistory(database.db, env, params.symbol, from, to);
+    if (read === null) throw unknownSymbol(params.symbol);
+    const stored = read.rows;
+    const labels = stored.map((s) => dataLabel(view, s.asOf, now));
     const columns = historyColumns(fields);
-    const asOf = stored.at(-1)?.asOf;
-    const result: HandlerResult<z.output<typeof historySchema>> = {
-      data: { symbol: params.symbol, from, to, columns, count: rows.length, rows },
-      ...(asOf ? { asOf } : {}),
-    };
-    if (wantsCsv(query.format, accept)) result.text = { contentType: CSV_TYPE, body: csvOf(rows, columns) };
-    return result;
+    const body = csv
+      ? csvOf(
+          stored.map((s, i) => historyRow(s, fields, labels[i])),
+          columns,
+        )
+      : `{"symbol":${JSON.stringify(params.symbol)},"from":"${from}","to":"${to}","columns":${JSON.stringify(columns)},` +
+        `"count":${stored.length},"rows":${historyRowsJson(stored, fields, labels)}}`;
+    const answer: RenderedHistory = { version: read.version, body, asOf: stored.at(-1)?.asOf, checkedAt: reading };
+    // Kept only when no later call would label a row otherwise (a live row is `end-of-day` 30 minutes after its close).
+    if (stored.length > 0 && labels.every(labelIsFinal)) cache.set(key, answer);
+    else cache.delete(key);
+    return rendered(answer, csv);
   },
 });
+
+/** The series as the pipeline answers it: the data's JSON text in family B's envelope, or the CSV body as is. */
+function rendered(answer: RenderedHistory, csv: boolean): RenderedResult {
+  const asOf = answer.asOf ? { asOf: answer.asOf } : {};
+  return csv
+    ? { data: undefined, text: { contentType: CSV_TYPE, body: answer.body }, ...asOf }
+    : { data: undefined, json: answer.body, ...asOf };
+}
+
+let answers: HistoryCache | null = null;
+/** The process's kept history answers (created on first use, sized by HISTORY_CACHE_MB). */
+export const historyCache = () => (answers ??= new HistoryCache(appEnv().HISTORY_CACHE_MB * 1024 * 1024));
+/** How long a kept answer is used without reading its range's version again: the most a write waits to be seen. */
+const checkMs = () => appEnv().HISTORY_CACHE_CHECK_MS;
 
 export const getHistoryDay = defineRoute({
   operationId: "getHistoryDay",
