@@ -1,6 +1,7 @@
 // Layer rules for the product code (run by `npm run lint`; see README "Layout").
-// Layers point down only: app/components/server/scripts -> lib/api, lib/portal, lib/auth, lib/server
-// -> lib/domain -> lib/engine, lib/market -> lib/analytics -> lib/util.
+// Layers point down only: app/components/server/scripts -> lib/api, lib/portal, lib/auth, lib/server, lib/mail
+// -> lib/domain -> lib/engine, lib/market, lib/webhooks -> lib/analytics -> lib/util. Every lib/ folder is named by a
+// rule (tests/unit/layout-docs.test.ts checks it, and that the README's Layout names each folder).
 const TEST_CODE = "^(tests|e2e)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -30,17 +31,20 @@ module.exports = {
     {
       name: "leaves-stay-leaves",
       comment:
-        "lib/util, lib/shared (browser-safe constants) and lib/limits import nothing of the product but each other.",
+        "lib/util, lib/shared (browser-safe constants), lib/limits, lib/keys (key format), lib/http (bounded bodies), lib/crypto and lib/metrics (the process's metrics registry) import nothing of the product but each other.",
       severity: "error",
-      from: { path: "^lib/(util|shared|limits)/" },
-      to: { path: "^(?!lib/(util|shared|limits)/)[^/]+/", dependencyTypesNot: ["npm", "core"] },
+      from: { path: "^lib/(util|shared|limits|keys|http|crypto|metrics)/" },
+      to: {
+        path: "^(?!lib/(util|shared|limits|keys|http|crypto|metrics)/)[^/]+/",
+        dependencyTypesNot: ["npm", "core"],
+      },
     },
     {
       name: "domain-not-web",
       comment: "lib/domain is called by the API, the portal, auth and the server; it imports none of them.",
       severity: "error",
       from: { path: "^lib/domain/" },
-      to: { path: "^lib/(api|portal|auth|server)/" },
+      to: { path: "^lib/(api|portal|auth|server|mail)/" },
     },
     {
       name: "portal-not-api",
@@ -51,10 +55,33 @@ module.exports = {
     },
     {
       name: "engine-market-not-above",
-      comment: "lib/engine and lib/market sit under the domain and the web layers.",
+      comment:
+        "lib/engine, lib/market and lib/webhooks (outbox, delivery worker) sit under the domain and the web layers.",
       severity: "error",
-      from: { path: "^lib/(engine|market)/" },
-      to: { path: "^lib/(api|portal|auth|server|domain)/" },
+      from: { path: "^lib/(engine|market|webhooks)/" },
+      to: { path: "^lib/(api|portal|auth|server|domain|mail)/" },
+    },
+    {
+      name: "mail-beside-web",
+      comment: "lib/mail (account mail, its queue) calls the domain; only entry points (app/, scripts/) call it.",
+      severity: "error",
+      from: { path: "^lib/(?!mail/)" },
+      to: { path: "^lib/mail/" },
+    },
+    {
+      name: "security-low",
+      comment:
+        "lib/security (headers, origins, client addresses) reads only configuration: no layer above it, no store.",
+      severity: "error",
+      from: { path: "^lib/security/" },
+      to: { path: "^lib/(api|portal|auth|server|mail|domain|engine|market|webhooks|db)/" },
+    },
+    {
+      name: "contract-low",
+      comment: "lib/contract (the public schemas) imports only lib/analytics' types, lib/util and lib/shared.",
+      severity: "error",
+      from: { path: "^lib/contract/" },
+      to: { path: "^(?!lib/(contract|analytics|util|shared)/)[^/]+/", dependencyTypesNot: ["npm", "core"] },
     },
     {
       name: "tools-not-tests",

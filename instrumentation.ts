@@ -5,6 +5,7 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   (await import("./lib/security/peer-stamp")).installPeerStamp(); // the socket address for TRUSTED_PROXIES=0
+  (await import("./lib/security/slow-clients")).installSlowClientGuard(); // slowloris bounds node's checks lack
   if (process.env.NEXT_PHASE !== "phase-production-build") (await import("./lib/auth/settings")).exitWithoutSecret();
   (await import("./lib/server/process-guard")).exitOnUnexpectedErrors("next server", { rejections: false });
   if (process.env.NEXT_PHASE === "phase-production-build") return;

@@ -2,8 +2,16 @@ import type { NextConfig } from "next";
 import { API_CSP, commonSecurityHeaders } from "./lib/security/headers";
 
 const nextConfig: NextConfig = {
-  // The database driver and the embedded engine stay outside the bundle: they hold native state and sockets.
-  serverExternalPackages: ["postgres", "@electric-sql/pglite", "@electric-sql/pglite-socket"],
+  // The database driver and the embedded engine stay outside the bundle: they hold native state and sockets; so does
+  // prom-client, whose one registry (lib/metrics/registry.ts) every route bundle shares.
+  serverExternalPackages: [
+    "postgres",
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-socket",
+    "pg-boss",
+    "pg",
+    "prom-client",
+  ],
   poweredByHeader: false,
   // The app build checks the app's own sources; `npm test` typechecks the whole project, tests included.
   typescript: { tsconfigPath: "tsconfig.app.json" },

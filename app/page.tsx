@@ -35,7 +35,9 @@ export default async function HomePage() {
               Read the reference
             </Link>
           </div>
-          <p className="text-sm text-muted">Free Sandbox plan on demo data · no card · a key in under a minute.</p>
+          <p className="text-sm text-muted">
+            Sandbox (Free Sandbox) plan on demo data · no card · a key in under a minute.
+          </p>
         </div>
         <section aria-labelledby="quick-start-heading" className="min-w-0 space-y-3">
           <h2 id="quick-start-heading" className="text-sm font-semibold text-muted">

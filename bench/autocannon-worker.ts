@@ -42,6 +42,7 @@ async function main() {
       reqPerSec: completed / (r.duration || job.durationS),
       p50Ms: r.latency.p50,
       p99Ms: r.latency.p99,
+      p99_9Ms: r.latency.p99_9,
       non2xx: r.non2xx,
       errors: r.errors,
       timeouts: r.timeouts,

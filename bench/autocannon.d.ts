@@ -16,6 +16,7 @@ declare module "autocannon" {
       average: number;
       p50: number;
       p99: number;
+      p99_9: number;
       total: number;
     }
     interface Result {

@@ -52,6 +52,10 @@ export interface CpuReport {
   postgresOtherCores: number;
   machineCores: number;
   machineBusyPct: number;
+  /** The same as CPU time over the run (for CPU per call): the server's tree, our backends, and the run's length. */
+  serverMs?: number;
+  postgresMs?: number;
+  seconds?: number;
 }
 
 export function startCpu(pid: number, database: string): { stop(): CpuReport } {
@@ -79,6 +83,9 @@ export function startCpu(pid: number, database: string): { stop(): CpuReport } {
         postgresOtherCores: (pgOther * TICK_S) / seconds,
         machineCores: (busy * TICK_S) / seconds,
         machineBusyPct: total > 0 ? (100 * busy) / total : 0,
+        serverMs: (server1 - server0) * TICK_S * 1000,
+        postgresMs: pg * TICK_S * 1000,
+        seconds,
       };
     },
   };

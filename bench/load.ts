@@ -1,6 +1,7 @@
 /**
  * Load generation in a separate process: wrk when it is on PATH (1 thread, a Lua script rotating the keys per
- * request), otherwise autocannon (bench/autocannon-worker.ts, one key per connection).
+ * request), otherwise autocannon (bench/autocannon-worker.ts, one key per connection); both closed-loop, for
+ * saturation. A fixed offered rate (open-loop, for the per-call part): bench/open-loop-worker.ts via runOpenLoop.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -8,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CpuReport } from "./cpu";
 import { median } from "./engine";
+import type { OpenLoopJob, OpenLoopResult } from "./open-loop-worker";
 
 export interface LoadJob {
   url: string;
@@ -23,6 +25,8 @@ export interface LoadResult {
   reqPerSec: number;
   p50Ms: number;
   p99Ms: number;
+  /** p99.9 latency (autocannon's histogram; wrk's through the Lua script's done()). */
+  p99_9Ms?: number;
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -40,7 +44,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /**
  * One scenario's result over its interleaved rounds (equal durations): req/s and cores are the means, counts add up,
- * p50 is the median of the rounds' p50s and p99 the worst round's p99.
+ * p50 is the median of the rounds' p50s and p99 (p99.9) the worst round's.
  */
 export function combineRounds(rs: LoadResult[]): LoadResult {
   const cpus = rs.map((r) => r.cpu).filter((c): c is CpuReport => c !== undefined);
@@ -52,6 +56,7 @@ export function combineRounds(rs: LoadResult[]): LoadResult {
     reqPerSec: mean(rs.map((r) => r.reqPerSec)),
     p50Ms: median(rs.map((r) => r.p50Ms)),
     p99Ms: Math.max(...rs.map((r) => r.p99Ms)),
+    p99_9Ms: rs.every((r) => r.p99_9Ms !== undefined) ? Math.max(...rs.map((r) => r.p99_9Ms!)) : undefined,
     non2xx: sum((r) => r.non2xx),
     errors: sum((r) => r.errors),
     timeouts: sum((r) => r.timeouts),
@@ -113,6 +118,9 @@ request = function()
   i = i + 1
   return wrk.format(nil, nil, { ["Authorization"] = "Bearer " .. keys[(i % #keys) + 1] })
 end
+done = function(summary, latency, requests)
+  io.write(string.format("p99.9 %d\\n", latency:percentile(99.9)))
+end
 `;
 
 function toMs(value: string, unit: string): number {
@@ -126,6 +134,7 @@ export function parseWrk(out: string): LoadResult {
     return m ? toMs(m[1], m[2]) : NaN;
   };
   const num = (re: RegExp) => Number(re.exec(out)?.[1] ?? 0);
+  const p999 = /^p99\.9 (\d+)$/m.exec(out); // printed by WRK_SCRIPT's done()
   const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   return {
     tool: "wrk",
@@ -133,6 +142,7 @@ export function parseWrk(out: string): LoadResult {
     reqPerSec: num(/Requests\/sec:\s+([\d.]+)/),
     p50Ms: pct("50"),
     p99Ms: pct("99"),
+    p99_9Ms: p999 ? Number(p999[1]) / 1000 : undefined, // µs
     non2xx: num(/Non-2xx or 3xx responses: (\d+)/),
     errors: socket ? Number(socket[1]) + Number(socket[2]) + Number(socket[3]) : 0,
     timeouts: socket ? Number(socket[4]) : 0,
@@ -161,4 +171,36 @@ export async function runLoad(tool: Tool, job: LoadJob): Promise<LoadResult> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A fixed offered rate (bench/open-loop-worker.ts): `onStart` runs when the worker's warm-up ends and its measured
+ * window begins, so that the caller's accounting covers that window (and the answers still in flight after it) only.
+ */
+export function runOpenLoop(job: OpenLoopJob, onStart: () => void): Promise<OpenLoopResult> {
+  const limitMs = ((job.warmupS ?? 1) * 2 + job.durationS * 2 + (job.timeoutS ?? 10) + 30) * 1000;
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", join("bench", "open-loop-worker.ts"), JSON.stringify(job)],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let out = "";
+    let err = "";
+    let started = false;
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (!started && /^start$/m.test(out)) {
+        started = true;
+        onStart();
+      }
+    });
+    child.stderr.on("data", (d) => (err += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), limitMs);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      if (code === 0 && started) resolve(JSON.parse(out.trim().split("\n").at(-1)!) as OpenLoopResult);
+      else reject(new Error(`open-loop worker exited ${code}: ${err.slice(-2000)}`));
+    });
+  });
 }

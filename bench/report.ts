@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AmericanBenchResult } from "./american";
+import type { MarketSyncBenchResult } from "./market-sync";
 import type { HistoryBenchResult } from "./history";
 import type { EngineResult } from "./engine";
 import type { TickerResult } from "./ticker";
@@ -10,6 +11,8 @@ import type { LoadResult } from "./load";
 import type { MemoryReport } from "./proc";
 import type { WebhookBenchRun } from "./webhooks";
 import type { StreamBenchRun } from "./stream";
+import type { ResetFloodResult } from "./reset-flood";
+import { perCallTable, perCallTargets, type PerCallResult } from "./percall";
 
 export interface ServerRuns {
   constant?: LoadResult;
@@ -41,8 +44,13 @@ export interface BenchResults {
   ticker?: TickerResult | { error: string };
   usage?: UsageBenchResult | { error: string };
   history?: HistoryBenchResult | { error: string };
+  /** 100-symbol chain sync from a fake vendor, and the API's p99 during it (bench/market-sync.ts). */
+  marketSync?: MarketSyncBenchResult | { error: string };
   webhooks?: WebhookBenchRun[] | { error: string };
   stream?: StreamBenchRun | { error: string };
+  resetFlood?: ResetFloodResult | { error: string };
+  /** Issue 33: CPU, latency and RSS per call at fixed offered loads and at saturation (bench/percall.ts). */
+  perCall?: PerCallResult | { error: string };
   targets?: Target[];
   /** req/s of each route over the same server's constant route in this run (what the README quotes). */
   ratios?: Record<string, number | null>;
@@ -76,7 +84,17 @@ export function evaluate(r: BenchResults): Target[] {
   const heavy = r.standalone.heavy;
   const failures = runs.reduce((s, x) => s + x.non2xx + x.errors + x.timeouts, 0);
   const stream = r.stream && "p99Ms" in r.stream ? r.stream : undefined;
+  const reset = r.resetFlood && "ratio" in r.resetFlood ? r.resetFlood : undefined;
+  const perCall = r.perCall && "rows" in r.perCall ? r.perCall : undefined;
   return [
+    ...perCallTargets(perCall),
+    {
+      name: "sign-in p95 under 300 concurrent bogus reset completions ≤ 2 × at rest (next start)",
+      value: reset
+        ? `${reset.floodP95Ms} ms vs ${reset.restP95Ms} ms at rest (${f(reset.ratio, 2)} ×; ${reset.failedSignins} failed sign-ins)`
+        : "—",
+      pass: reset ? reset.ratio <= 2 && reset.failedSignins === 0 : null,
+    },
     {
       name: "stream: 1,000 streams × a 1,000-event burst, p99 delivery ≤ 1 s, all delivered",
       value: stream
@@ -230,6 +248,8 @@ export function printReport(r: BenchResults): void {
   spread("standalone pipeline", r.standalone.pipeline, sc);
   spread("standalone options-flow", r.standalone.heavy, sc);
   spread("next pipeline", r.next.pipeline, r.next.constant);
+  if (r.perCall && "rows" in r.perCall) lines.push("", ...perCallTable(r.perCall));
+  else if (r.perCall) lines.push(`per call: ${r.perCall.error}`);
   if (r.engine && "fullMedianMs" in r.engine) {
     const e = r.engine;
     lines.push("");

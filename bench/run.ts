@@ -6,9 +6,14 @@
  * Env: TEST_PG_URL, API_POOL_MAX (default 10), BENCH_DURATION_S (15 s per scenario, split into BENCH_ROUNDS (3)
  * interleaved rounds), BENCH_KEYS (8), BENCH_LOAD_TOOL=autocannon,
  * BENCH_NEXT=off, BENCH_NEXT_BUILD=never, BENCH_AMERICAN=off, BENCH_HISTORY=off, BENCH_ENGINE=off, BENCH_TICKER=off, BENCH_USAGE=off, BENCH_WEBHOOKS=off,
- * BENCH_STREAM=off (its own knobs: BENCH_STREAMS, BENCH_STREAM_EVENTS, BENCH_STREAM_BURSTS, BENCH_STREAM_CLIENTS,
+ * BENCH_MARKET_SYNC=off, BENCH_RESET=off, BENCH_STREAM=off (its own knobs: BENCH_STREAMS, BENCH_STREAM_EVENTS, BENCH_STREAM_BURSTS, BENCH_STREAM_CLIENTS,
  * BENCH_STREAM_PAYLOAD=full, BENCH_STREAM_NODE_ARGS; see bench/stream.ts),
- * BENCH_USAGE_EVENTS (1000000), BENCH_LOG_LEVEL (warn); diagnostics: BENCH_SERVER_NODE_ARGS / BENCH_NEXT_NODE_ARGS
+ * BENCH_USAGE_EVENTS (1000000), BENCH_LOG_LEVEL (warn);
+ * the per-call part (issue 33, bench/percall.ts: CPU µs, latency and RSS per call of the constant route and the
+ * pipeline at fixed offered loads and at saturation): BENCH_PERCALL=off skips it, BENCH_PERCALL=only runs it alone
+ * (every other part and the saturating table off: e.g. `BENCH_PERCALL=only BENCH_DURATION_S=6 BENCH_ROUNDS=1 npm run
+ * bench`), BENCH_RATES (req/s offered, "2000,4000"), BENCH_PERCALL_CONNECTIONS (at most 100 open-loop connections);
+ * it measures each route at each load for BENCH_DURATION_S in BENCH_ROUNDS interleaved rounds; diagnostics: BENCH_SERVER_NODE_ARGS / BENCH_NEXT_NODE_ARGS
  * (e.g.
  * "--cpu-prof --cpu-prof-dir=/tmp/prof") are extra node flags for the standalone / Next server, BENCH_PG_PARAMS (e.g.
  * "synchronous_commit=off") is appended to its DATABASE_URL.
@@ -28,6 +33,9 @@ import type { TestDatabase } from "../fixtures/test-db";
 import { benchWebhooks } from "./webhooks";
 import { benchHistory, historyRange } from "./history";
 import { benchStream } from "./stream";
+import { benchMarketSync } from "./market-sync";
+import { benchResetFlood } from "./reset-flood";
+import { benchPerCall, parseRates } from "./percall";
 
 const CONNECTIONS = 50;
 const WARMUP_S = 2;
@@ -35,11 +43,21 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 15);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const KEY_COUNT = Number(process.env.BENCH_KEYS ?? 8);
 const POOL_MAX = Number(process.env.API_POOL_MAX ?? 10);
+/** BENCH_PERCALL=only: the per-call part alone, as if every other part's flag were off. */
+const ONLY_PER_CALL = process.env.BENCH_PERCALL === "only";
+const skipped = (flag: string) => process.env[flag] === "off" || (ONLY_PER_CALL && flag !== "BENCH_PERCALL");
+const RATES = parseRates(process.env.BENCH_RATES);
+const PER_CALL_CONNECTIONS = Number(process.env.BENCH_PERCALL_CONNECTIONS ?? 100);
+/** Per route, load and round: the run, the open-loop warm-up (1 s), the worker's start and the drain. */
+const PER_CALL_MS = skipped("BENCH_PERCALL")
+  ? 0
+  : 30_000 + ROUNDS * (2 * RATES.length + 3) * (Math.max(1, Math.round(DURATION_S / ROUNDS)) + 6) * 1000;
 const BUDGET_MS =
+  PER_CALL_MS +
   // hard stop: cleanup and report whatever was measured
-  (process.env.BENCH_WEBHOOKS === "off" ? 305_000 : 425_000) +
-  (process.env.BENCH_TICKER === "off" ? 0 : 75_000) +
-  (process.env.BENCH_STREAM === "off" ? 0 : 300_000);
+  (skipped("BENCH_WEBHOOKS") ? 305_000 : 425_000) +
+  (skipped("BENCH_TICKER") ? 0 : 75_000) +
+  (skipped("BENCH_STREAM") ? 0 : 300_000);
 const PIPELINE_PATH = "/api/v1/ticker/AAPL/summary";
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn"; // "info" adds the per-request access log line
 
@@ -88,7 +106,7 @@ function finish(): void {
 
 /** An optional part of the run: `<flag>=off` skips it; a failure is recorded in the results, not thrown. */
 async function part<T>(flag: string, run: () => Promise<T>): Promise<T | { error: string }> {
-  if (process.env[flag] === "off") return { error: `skipped (${flag}=off)` };
+  if (skipped(flag)) return { error: `skipped (${ONLY_PER_CALL ? "BENCH_PERCALL=only" : `${flag}=off`})` };
   try {
     return await run();
   } catch (err) {
@@ -200,7 +218,7 @@ async function main(): Promise<void> {
     return benchEngine(database, fixture.seedAt, 3);
   });
   // The ticker runs the engine too: BENCH_ENGINE=off skips it as well.
-  results.ticker = await part(process.env.BENCH_ENGINE === "off" ? "BENCH_ENGINE" : "BENCH_TICKER", () => {
+  results.ticker = await part(skipped("BENCH_ENGINE") ? "BENCH_ENGINE" : "BENCH_TICKER", () => {
     say("demo ticker at rest: engine + ticker in this process, 60 s of a session in real time, no requests");
     return benchTicker(database, database.name, 60);
   });
@@ -237,16 +255,38 @@ async function main(): Promise<void> {
     cleanups.push(() => server.stop());
     say(`standalone server pid ${api.child.pid} at ${api.baseUrl} (API_POOL_MAX=${POOL_MAX})`);
     await probe(api.baseUrl + PIPELINE_PATH, keys, 20_000);
-    await measure(
-      results.standalone,
-      api.child.pid!,
-      database,
-      `${api.baseUrl}/__bench/constant`,
-      api.baseUrl + PIPELINE_PATH,
-      keys,
-      api.baseUrl + HEAVY_PATH,
-    );
+    if (ONLY_PER_CALL) results.standalone.note = "saturating table skipped (BENCH_PERCALL=only)";
+    else
+      await measure(
+        results.standalone,
+        api.child.pid!,
+        database,
+        `${api.baseUrl}/__bench/constant`,
+        api.baseUrl + PIPELINE_PATH,
+        keys,
+        api.baseUrl + HEAVY_PATH,
+      );
     const base = api.baseUrl;
+    const pid = api.child.pid!;
+    results.perCall = await part("BENCH_PERCALL", () => {
+      say(
+        `per call: constant route and pipeline at ${RATES.join(", ")} req/s offered (open-loop) and at saturation (${tool}), ` +
+          `${ROUNDS} round(s) of ${Math.max(1, Math.round(DURATION_S / ROUNDS))} s each`,
+      );
+      return benchPerCall({
+        pid,
+        db: database,
+        tool,
+        urls: { constant: `${base}/__bench/constant`, pipeline: base + PIPELINE_PATH, health: `${base}/api/v1/health` },
+        keys,
+        rates: RATES,
+        roundS: Math.max(1, Math.round(DURATION_S / ROUNDS)),
+        rounds: ROUNDS,
+        saturationConnections: CONNECTIONS,
+        openLoopConnections: PER_CALL_CONNECTIONS,
+        say,
+      });
+    });
     results.history = await part("BENCH_HISTORY", async () => {
       const { from, to } = historyRange(fixture.seedAt);
       say(`history: 400 days of AAPL (${from}..${to}) against the constant route, p95`);
@@ -256,6 +296,9 @@ async function main(): Promise<void> {
       );
       return h;
     });
+    results.marketSync = await part("BENCH_MARKET_SYNC", () =>
+      benchMarketSync(database, base + PIPELINE_PATH, keys, say),
+    );
   } catch (err) {
     results.standalone.error = String(err);
   } finally {
@@ -265,7 +308,7 @@ async function main(): Promise<void> {
     }
   }
 
-  if (process.env.BENCH_NEXT === "off") results.next.note = "skipped (BENCH_NEXT=off)";
+  if (skipped("BENCH_NEXT")) results.next.note = `skipped (${ONLY_PER_CALL ? "BENCH_PERCALL=only" : "BENCH_NEXT=off"})`;
   else await benchNext(database, keys);
 
   results.webhooks = await part("BENCH_WEBHOOKS", () => benchWebhooks(database, say));
@@ -296,6 +339,7 @@ async function benchNext(database: TestDatabase, keys: string[]): Promise<void> 
         DEMO_TICKER: "off",
         LOG_LEVEL: LOG_LEVEL,
         AUTH_SECRET: authSecret,
+        MAIL_TO_LOG: "on", // production refuses to start without a mail route; the bench sends no mail
       },
       "/api/bench-constant",
       nodeArgs,
@@ -312,6 +356,11 @@ async function benchNext(database: TestDatabase, keys: string[]): Promise<void> 
       next.baseUrl + PIPELINE_PATH,
       keys,
     );
+    const nextBase = next.baseUrl;
+    results.resetFlood = await part("BENCH_RESET", () => {
+      say("sign-in p95 at rest, then under 300 concurrent bogus password-reset completions (next start)");
+      return benchResetFlood(database, nextBase, say);
+    });
   } catch (err) {
     results.next.error = String(err);
   } finally {

@@ -9,7 +9,8 @@ import { endpointCatalogue } from "../lib/api/routes";
 import { createKey } from "../lib/domain/keys";
 import { systemActor } from "../lib/domain/audit";
 import { seedReferenceData } from "../lib/domain/seed";
-import { requestLog, usageSummary } from "../lib/domain/usage";
+import { usageSummary } from "../lib/domain/usage";
+import { requestLog } from "../lib/domain/request-log";
 import { accountWithKey } from "../fixtures/accounts";
 import { createTestDatabase, type TestDatabase } from "../fixtures/test-db";
 

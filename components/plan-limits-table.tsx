@@ -1,5 +1,5 @@
 import { connection } from "next/server";
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import { listPlans, type PlanRow } from "@/lib/domain/plans";
 import { errorFields, log } from "@/lib/log";
 import { portalDb } from "@/lib/server/portal-db";
@@ -29,60 +29,99 @@ interface Column {
   numeric?: boolean;
 }
 
-/** One limits table: a row per plan, a column per limit. */
-function LimitsTable({
-  label,
-  caption,
-  columns,
-  plans,
-  current,
-  aliases,
-}: {
+/** The plan's name cell: its A name, its B name when asked, and a badge on the account's own plan. */
+function PlanName({ plan, current, aliases }: { plan: PlanRow; current?: string; aliases?: boolean }) {
+  return (
+    <>
+      {plan.nameA}
+      {aliases ? <span className="font-normal text-muted"> ({plan.nameB})</span> : null}
+      {plan.id === current ? (
+        <span className="ml-2 rounded-full bg-info-soft px-2 py-0.5 text-xs font-semibold text-info">Your plan</span>
+      ) : null}
+    </>
+  );
+}
+
+interface LimitsProps {
   label: string;
   caption: ReactNode;
   columns: Column[];
   plans: PlanRow[];
   current?: string;
   aliases?: boolean;
-}) {
+}
+
+/**
+ * One family's limits: from `sm` up a table (a row per plan, a column per limit); on phones, where its columns would
+ * not fit, the same figures as one short list per plan, so nothing is cut off at the screen's edge.
+ */
+function LimitsTable(props: LimitsProps) {
   return (
-    <ScrollRegion label={label}>
-      <table className="w-full border-collapse text-left text-sm">
-        <caption className="mb-2 text-left text-muted">{caption}</caption>
-        <thead className="bg-subtle">
-          <tr>
-            <th scope="col" className={th}>
-              Plan
+    <div>
+      <ScrollRegion label={props.label} className="hidden overflow-x-auto sm:block">
+        <WideTable {...props} />
+      </ScrollRegion>
+      <NarrowList {...props} />
+    </div>
+  );
+}
+
+function WideTable({ caption, columns, plans, current, aliases }: LimitsProps) {
+  return (
+    <table className="w-full border-collapse text-left text-sm">
+      <caption className="mb-2 text-left text-muted">{caption}</caption>
+      <thead className="bg-subtle">
+        <tr>
+          <th scope="col" className={th}>
+            Plan
+          </th>
+          {columns.map((c) => (
+            <th key={c.header} scope="col" className={`${th} ${c.numeric ? "text-right" : ""}`}>
+              {c.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {plans.map((p) => (
+          <tr key={p.id} className="border-t border-line">
+            <th scope="row" className={`${th} whitespace-nowrap font-medium`}>
+              <PlanName plan={p} current={current} aliases={aliases} />
             </th>
             {columns.map((c) => (
-              <th key={c.header} scope="col" className={`${th} ${c.numeric ? "text-right" : ""}`}>
-                {c.header}
-              </th>
+              <td key={c.header} className={`${th} ${c.numeric ? "text-right tabular-nums" : ""}`}>
+                {c.cell(p)}
+              </td>
             ))}
           </tr>
-        </thead>
-        <tbody>
-          {plans.map((p) => (
-            <tr key={p.id} className="border-t border-line">
-              <th scope="row" className={`${th} whitespace-nowrap font-medium`}>
-                {p.nameA}
-                {aliases ? <span className="font-normal text-muted"> / {p.nameB}</span> : null}
-                {p.id === current ? (
-                  <span className="ml-2 rounded-full bg-info-soft px-2 py-0.5 text-xs font-semibold text-info">
-                    Your plan
-                  </span>
-                ) : null}
-              </th>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function NarrowList({ label, caption, columns, plans, current, aliases }: LimitsProps) {
+  return (
+    <section aria-label={label} className="space-y-2 text-sm sm:hidden">
+      <p className="text-muted">{caption}</p>
+      <ul className="divide-y divide-line rounded-lg border border-line bg-surface">
+        {plans.map((p) => (
+          <li key={p.id} className="px-3 py-2">
+            <p className="font-medium">
+              <PlanName plan={p} current={current} aliases={aliases} />
+            </p>
+            <dl className="mt-1 grid grid-cols-[minmax(0,1fr)_auto] gap-x-4 gap-y-0.5">
               {columns.map((c) => (
-                <td key={c.header} className={`${th} ${c.numeric ? "text-right tabular-nums" : ""}`}>
-                  {c.cell(p)}
-                </td>
+                <Fragment key={c.header}>
+                  <dt className="text-muted">{c.header}</dt>
+                  <dd className={c.numeric ? "text-right tabular-nums" : "text-right"}>{c.cell(p)}</dd>
+                </Fragment>
               ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -10,12 +10,16 @@ declare global {
   }
 }
 
-/** Colours Scalar 1.72's light theme draws below 4.5:1 contrast (and red inside its dark code cards), darkened; one layout fix. */
+/**
+ * Colours Scalar 1.72 draws below 4.5:1 contrast, changed: its light theme's (darkened), red inside its dark code cards
+ * and the dark theme's third text colour (search placeholder, client library tabs: #797979 on #0f0f0f), lightened; one
+ * layout fix.
+ */
 const CONTRAST_CSS = `
 .light-mode { --scalar-color-2: #52525b !important; --scalar-color-3: #52525b !important; --scalar-color-blue: #1d4ed8 !important;
   --scalar-color-green: #166534 !important; --scalar-color-red: #991b1b !important; --scalar-color-orange: #9a3412 !important;
   --scalar-color-yellow: #854d0e !important; --scalar-color-purple: #6b21a8 !important; }
-.light-mode .dark-mode, .dark-mode { --scalar-color-red: #ff8080 !important; }
+.light-mode .dark-mode, .dark-mode { --scalar-color-red: #ff8080 !important; --scalar-color-3: #9a9a9a !important; }
 .scalar-app { --scalar-font: ui-sans-serif, system-ui, sans-serif; --scalar-font-code: ui-monospace, monospace;
   --scalar-custom-header-height: 3.5rem; }
 /* Scalar's webhook sections do not shrink below their title's width: let them wrap at 375 px instead of scrolling the page. */

@@ -1,6 +1,6 @@
 "use client";
 
-import { signOut } from "next-auth/react";
+import { signOutHere } from "@/components/auth/sign-out-here";
 import { buttonClass } from "@/components/ui/button";
 import { MenuIcon } from "@/components/ui/icons";
 import { Menu, MenuItem, MenuLabel, MenuLink, MenuSeparator } from "@/components/ui/menu";
@@ -25,7 +25,7 @@ export function SiteMenu({ links, email }: { links: { href: string; label: strin
       {email ? (
         <>
           <MenuSeparator />
-          <MenuItem onSelect={() => void signOut({ redirectTo: "/" })}>Sign out</MenuItem>
+          <MenuItem onSelect={() => void signOutHere()}>Sign out</MenuItem>
         </>
       ) : null}
     </Menu>

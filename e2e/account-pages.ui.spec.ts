@@ -52,6 +52,7 @@ test("the header shows Sign in / Sign up, then the user's e-mail and Sign out, w
   await expect(header.getByText(user.email)).toBeVisible();
   await header.getByRole("button", { name: "Sign out" }).click();
   await expect(header.getByRole("link", { name: "Sign in" })).toBeVisible();
+  expect(new URL(page.url()).origin, "signed out on the origin the browser was on").toBe(new URL(baseURL!).origin);
   await page.goto("/dashboard");
   await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fdashboard$/);
 });

@@ -93,7 +93,7 @@ test("password reset by link ends older sessions; an unknown address gets the sa
   await page.goto(linkIn(resetMail));
   await page.getByLabel("New password").fill("short");
   await page.getByRole("button", { name: "Set new password" }).click();
-  await expect(page.getByText("A password has 10 to 200 characters.")).toBeVisible();
+  await expect(page.getByText("Use 10 to 200 characters for the password.")).toBeVisible();
   await page.getByLabel("New password").fill("my brand new password");
   await page.getByRole("button", { name: "Set new password" }).click();
   await expect(page.locator("main").getByRole("status")).toContainText("Your password has been changed.");

@@ -185,7 +185,7 @@ test("the admin console from the keyboard: skip link, section links, form contro
   await page.keyboard.press("Tab");
   await expect(page.getByLabel("State", { exact: true })).toBeFocused();
   await page.keyboard.press("Tab");
-  await expect(page.getByLabel("Reason", { exact: true })).toBeFocused();
+  await expect(page.getByRole("textbox", { name: "Reason", exact: true })).toBeFocused();
   await page.keyboard.type("x");
   await page.keyboard.press("Enter");
   await expect(page.getByText("A reason of 3–500 characters is required.")).toBeVisible();

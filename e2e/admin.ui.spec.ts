@@ -8,8 +8,18 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { portalOrigin, signUpAndSignIn, type PortalTestUser } from "../tests/helpers/portal";
+import { e2eSmtpPort } from "../tests/helpers/e2e-env";
+import { decodeBody, startMailbox, type Mailbox } from "../tests/helpers/mailbox";
 import { e2eCli, verifyEmail } from "../tests/helpers/e2e-cli";
 import { LIVE_FLOW_KINDS, writeLiveFlowFiles } from "../tests/helpers/live-flow-files";
+
+let mailbox: Mailbox;
+test.beforeAll(async () => {
+  mailbox = await startMailbox(e2eSmtpPort());
+});
+test.afterAll(async () => {
+  await mailbox?.close();
+});
 
 async function cli(baseURL: string | undefined, ...args: string[]) {
   const r = await e2eCli(baseURL, ...args);
@@ -36,7 +46,7 @@ async function changeState(page: Page, state: string, reason: string) {
   await page.getByLabel("Endpoint", { exact: true }).selectOption("GET /api/v1/options-flow");
   await page.getByLabel("Environment", { exact: true }).selectOption("live");
   await page.getByLabel("State", { exact: true }).selectOption(state);
-  await page.getByLabel("Reason", { exact: true }).fill(reason);
+  await page.getByRole("textbox", { name: "Reason", exact: true }).fill(reason);
   if (state === "pending_licensing")
     await expect(page.getByTestId("licensing-preview")).toContainText('"endpoint_pending_licensing"');
   else await expect(page.getByText("live keys' calls to GET /api/v1/options-flow are served")).toBeVisible();
@@ -118,11 +128,25 @@ test("access request: reject needs a reason; approved, the requester sees the sv
   await page.goto("/admin/access-requests");
   const row = page.getByRole("row").filter({ hasText: company });
   await expect(row).toContainText("0 business days");
-  // Reject needs a reason: the form says so next to the field, and the request stays in the queue.
-  await row.getByRole("button", { name: "Reject" }).click();
-  await expect(row.getByText("A rejection reason has 3–500 characters.")).toBeVisible();
-  await expect(row.getByLabel(/^Reason/)).toHaveAttribute("aria-invalid", "true");
-  await row.getByRole("button", { name: "Approve" }).click();
+  // Reject names the request and needs a reason: the dialog says so next to the field; the request stays queued.
+  await row.getByRole("button", { name: `Reject ${company}` }).click();
+  const reject = page.getByRole("dialog", { name: `Reject ${company}'s request?` });
+  await expect(reject).toContainText(`${user.email} sees the reason`);
+  await reject.getByRole("button", { name: "Reject" }).click();
+  await expect(reject.getByText("A rejection reason has 3–500 characters.")).toBeVisible();
+  await expect(reject.getByLabel(/^Reason/)).toHaveAttribute("aria-invalid", "true");
+  await reject.getByRole("button", { name: "Cancel" }).click();
+  // Approve names the request, the key it issues and the mail it sends.
+  await row.getByRole("button", { name: `Approve ${company}` }).click();
+  const approve = page.getByRole("dialog", { name: `Approve ${company}'s request?` });
+  await expect(approve).toContainText(`mails ${user.email} that it waits`);
+  await approve.getByRole("button", { name: "Approve" }).click();
+  // The approval mail, not the sign-up's verification mail that may arrive late from the mail queue.
+  const approved = `Your API access request for ${company} was approved`;
+  const approval = () =>
+    mailbox.messages.find((m) => m.to.includes(user.email.toLowerCase()) && decodeBody(m.raw).includes(approved));
+  await expect.poll(() => Boolean(approval()), { timeout: 15_000 }).toBe(true);
+  expect(decodeBody(approval()!.raw)).not.toMatch(/svc_sk_live_[0-9A-Za-z]{30}/);
   await expect(page.getByRole("table", { name: "Decided access requests" })).toContainText(company);
   expect(await page.content()).not.toMatch(/svc_sk_live_[0-9A-Za-z]{30}/);
 
@@ -152,24 +176,44 @@ test("a key deactivated by an admin gets 403 inactive_key within 5 s, reactivate
   await expect(page).toHaveURL(new RegExp(`/admin/accounts/${account.accountId}$`));
   const keyRow = page.getByRole("row").filter({ hasText: created.prefix });
   const call = async () => {
-    // A family A route (10 calls a minute on Sandbox): the calls answered before the cache sees the change count.
+    // A family A route (10 calls a minute on Sandbox, fixed UTC minutes): every call counts, refusals too (issue 30).
     const res = await page.request.get("/api/v1/ticker/AAPL/summary", { headers: { "x-service-key": created.key } });
     return res.ok() ? res.status() : ((await res.json()) as { error: { code: string } }).error.code;
   };
   expect(await call()).toBe(200);
   await keyRow.getByRole("button", { name: "Deactivate" }).click();
+  const off = page.getByRole("dialog", { name: new RegExp(`^Deactivate key ${created.prefix}`) });
+  await expect(off).toContainText("403 inactive_key within 5 seconds");
+  await off.getByRole("button", { name: "Deactivate" }).click();
+  await expect(off.getByLabel(/^Reason/)).toHaveAttribute("aria-invalid", "true"); // a reason is required
+  await off.getByLabel(/^Reason/).fill("Key posted in a public repository");
+  await off.getByRole("button", { name: "Deactivate" }).click();
   await expect(keyRow.getByRole("button", { name: "Reactivate" })).toBeVisible();
   await expect.poll(call, { timeout: 5_000, intervals: [1000] }).toBe("inactive_key");
+  // Up to 7 calls so far: the reactivation's poll (up to 6 more) starts in a fresh minute window, never at a 429.
+  await page.waitForTimeout(60_000 - (Date.now() % 60_000) + 200);
   await keyRow.getByRole("button", { name: "Reactivate" }).click();
+  await page
+    .getByRole("dialog", { name: new RegExp(`^Reactivate key ${created.prefix}`) })
+    .getByRole("button", { name: "Reactivate" })
+    .click();
   await expect(keyRow.getByRole("button", { name: "Deactivate" })).toBeVisible();
   await expect.poll(call, { timeout: 5_000, intervals: [1000] }).toBe(200);
 
   // Plan change from the account page, audited.
   await page.getByLabel("Plan", { exact: true }).selectOption("starter");
   await page.getByRole("button", { name: "Change plan" }).click();
+  const planDialog = page.getByRole("dialog", { name: `Change the plan of ${email}?` });
+  await expect(planDialog).toContainText("From sandbox to starter");
+  await planDialog.getByRole("button", { name: "Change plan" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Plan changed" })).toBeVisible();
   await page.goto(`/admin/audit?target=${account.accountId}&action=account.set_plan`);
-  await expect(page.getByRole("table", { name: "Audit entries" })).toContainText('{"plan":"starter"}');
+  const entries = page.getByRole("table", { name: "Audit entries" });
+  await expect(entries).toContainText("was sandbox → now starter"); // a before/after diff, not raw JSON
+  // The key's deactivation kept its reason; the target is shown by name with the id on hover.
+  await page.goto(`/admin/audit?target=${account.accountId}&action=key.deactivate`);
+  await expect(entries).toContainText("Key posted in a public repository");
+  await expect(entries.getByTitle(`key:${created.id}`)).toContainText(`${created.prefix}…`);
 
   // Bad input on every admin form: a clear message next to the field, nothing written.
   const newestAudit = async () =>
@@ -177,10 +221,10 @@ test("a key deactivated by an admin gets 403 inactive_key within 5 s, reactivate
       .id;
   const before = await newestAudit();
   await page.goto("/admin/licensing");
-  await page.getByLabel("Reason", { exact: true }).fill("x");
+  await page.getByRole("textbox", { name: "Reason", exact: true }).fill("x");
   await page.getByRole("button", { name: "Change state" }).click();
   await expect(page.getByText("A reason of 3–500 characters is required.")).toBeVisible();
-  await expect(page.getByLabel("Reason", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("textbox", { name: "Reason", exact: true })).toHaveAttribute("aria-invalid", "true");
   await page.goto("/admin/accounts");
   await page.getByLabel("E-mail, account id or key prefix").fill("a");
   await page.getByRole("button", { name: "Search" }).click();

@@ -6,6 +6,7 @@ test("docs renders the OpenAPI document with Scalar, loading nothing from anothe
   context,
   baseURL,
 }) => {
+  test.setTimeout(90_000); // the document now declares every response's headers: a larger reference to render
   const foreign = await blockOtherHosts(context, baseURL);
   await page.goto("/docs");
   await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();

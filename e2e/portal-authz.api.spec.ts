@@ -16,7 +16,12 @@ import {
 import { portalOrigin } from "../tests/helpers/portal";
 
 /** Routes that need no session (sign-up and password reset) are checked for CSRF and bad input in portal-security.api.spec.ts. */
-const PUBLIC_ROUTES = ["/api/portal/signup", "/api/portal/password-reset", "/api/portal/password-reset/complete"];
+const PUBLIC_ROUTES = [
+  "/api/portal/signup",
+  "/api/portal/password-reset",
+  "/api/portal/password-reset/complete",
+  "/api/portal/invitations/accept",
+];
 const ID = "00000000-0000-4000-8000-000000000000";
 const WH = "wh_000000000000000000000000"; // a second user's webhooks are checked in portal-webhooks.ui.spec.ts
 
@@ -37,8 +42,6 @@ const ROUTES: PortalRouteCase[] = [
   { method: "GET", path: "/api/portal/usage" },
   { method: "GET", path: "/api/portal/usage/requests" },
   { method: "GET", path: "/api/portal/usage/stream" },
-  { method: "GET", path: "/api/portal/playground/key" },
-  { method: "POST", path: "/api/portal/playground/key", body: {} },
   { method: "POST", path: "/api/portal/playground/call", body: { operation: "GET /api/v1/data/yield-curve" } },
   { method: "POST", path: "/api/portal/playground/stream", body: { operation: "GET /api/v1/stream" } },
   { method: "POST", path: "/api/portal/verify-email/resend", body: {} },
@@ -52,6 +55,18 @@ const ROUTES: PortalRouteCase[] = [
   { method: "POST", path: `/api/portal/webhooks/${WH}/test`, body: {} },
   { method: "POST", path: `/api/portal/webhooks/${WH}/replay`, body: {} },
   { method: "POST", path: `/api/portal/webhooks/${WH}/rotate-secret`, body: {} },
+  { method: "GET", path: "/api/portal/team" },
+  { method: "POST", path: "/api/portal/team/invitations", body: { email: "x@example.com", role: "viewer" } },
+  { method: "DELETE", path: `/api/portal/team/invitations/${ID}` },
+  { method: "PATCH", path: `/api/portal/team/members/${ID}`, body: { role: "viewer" } },
+  { method: "DELETE", path: `/api/portal/team/members/${ID}` },
+  { method: "POST", path: "/api/portal/team/transfer", body: { userId: ID } },
+  { method: "GET", path: "/api/portal/accounts" },
+  { method: "POST", path: "/api/portal/accounts/switch", body: { accountId: ID } },
+  // Never the account's name or e-mail: the signed-out and second-user checks must not delete anything.
+  { method: "DELETE", path: "/api/portal/accounts/current", body: { confirm: "not this account" } },
+  { method: "GET", path: "/api/portal/browser-origins" },
+  { method: "PUT", path: "/api/portal/browser-origins", body: { origins: [] } },
 ];
 const PAGES = [
   "/dashboard",
@@ -59,8 +74,10 @@ const PAGES = [
   "/dashboard/access",
   "/dashboard/plan",
   "/dashboard/usage",
+  "/dashboard/logs",
   "/dashboard/playground",
   "/dashboard/webhooks",
+  "/dashboard/team",
 ];
 
 function files(dir: string, name: string): string[] {

@@ -2,9 +2,10 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { signUpAndSignIn } from "../tests/helpers/portal";
 import { blockOtherHosts } from "./helpers/same-host";
+import { createKey } from "./helpers/playground";
 
 const PUBLIC = ["/", "/pricing", "/docs", "/docs/guides/limits"];
-const SIGNED_IN = ["/dashboard/usage", "/dashboard/playground"];
+const SIGNED_IN = ["/dashboard/usage", "/dashboard/logs", "/dashboard/playground"];
 
 /** Waits until the page has finished loading its data (no loading status left). */
 async function settled(page: import("@playwright/test").Page) {
@@ -22,9 +23,9 @@ for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 900 });
     const foreign = await blockOtherHosts(context, baseURL);
     await signUpAndSignIn(page.request, baseURL);
-    await page.request.post("/api/portal/playground/key", { headers: { origin: new URL(baseURL!).origin } });
+    const key = await createKey(page.request, baseURL);
     await page.request.post("/api/portal/playground/call", {
-      data: { operation: "GET /api/v1/data/yield-curve" },
+      data: { operation: "GET /api/v1/data/yield-curve", keyId: key.id },
       headers: { origin: new URL(baseURL!).origin },
     });
     for (const path of [...PUBLIC, ...SIGNED_IN]) {

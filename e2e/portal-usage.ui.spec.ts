@@ -1,8 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { signUpAndSignIn } from "../tests/helpers/portal";
-import { chooseRoute } from "./helpers/playground";
+import { chooseRoute, createKey } from "./helpers/playground";
 
 test("a call from the playground appears in the usage chart and the request log", async ({ page, baseURL }, info) => {
+  test.setTimeout(120_000);
   await signUpAndSignIn(page.request, baseURL);
   await page.goto("/dashboard/playground");
   await expect(page.getByRole("complementary", { name: "Disclaimer" })).toContainText("not financial advice");
@@ -10,8 +11,8 @@ test("a call from the playground appears in the usage chart and the request log"
   await expect(page.getByLabel(/^symbol/)).toHaveValue("AAPL");
   // Without a key of its own the playground sends nothing on the user's behalf: it says so and offers to create one.
   await page.getByRole("button", { name: "Send request" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "no playground test key" })).toBeVisible();
-  expect((await (await page.request.get("/api/portal/playground/key")).json()).data).toBeNull();
+  await expect(page.getByRole("alert").filter({ hasText: "Choose one of your keys, or paste a key." })).toBeVisible();
+  expect((await (await page.request.get("/api/portal/keys")).json()).data).toEqual([]);
   await page.getByRole("button", { name: "Create a test key" }).click();
   await expect(page.getByTestId("new-key")).toHaveValue(/^svc_test_/);
   await page.getByRole("button", { name: "Send request" }).click();
@@ -29,7 +30,7 @@ test("a call from the playground appears in the usage chart and the request log"
     .getByRole("cell")
     .textContent())!.trim();
   expect(requestId).toMatch(/^req_/);
-  await expect(page.getByText(/My playground test key \(svc_test_/)).toBeVisible();
+  await expect(page.locator("#pg-key option:checked")).toHaveText(/^Playground \(svc_test_\w+…, test\)$/);
   await page.screenshot({ path: info.outputPath("playground.png"), fullPage: true });
 
   // A bad parameter is answered by the gateway itself, in the route family's error shape.
@@ -48,14 +49,16 @@ test("a call from the playground appears in the usage chart and the request log"
   await expect(page.getByTestId("minute-chart-summary")).toHaveText(/^2 calls in the last hour: 2xx 1, 4xx 1\.$/);
   await expect(page.getByTestId("daily-chart-summary")).toContainText("2 calls in the last 30 days");
   await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
+  await expect(page.getByText(/Family A quota: 1 of 100 calls this month/)).toBeVisible();
+  await page.screenshot({ path: info.outputPath("usage.png"), fullPage: true });
+  await expect(page.getByTestId("quota-test")).toContainText("shared by");
+
+  await page.getByRole("region", { name: "Request log" }).getByRole("link", { name: "Logs" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/logs$/);
   const log = page.getByRole("table", { name: "Request log" });
   // The requested path, not the route template.
   await expect(log.getByRole("row", { name: new RegExp(requestId) })).toContainText("/api/v1/ticker/AAPL/summary");
   await expect(log.getByRole("row", { name: new RegExp(requestId) })).toContainText("200");
-  await expect(page.getByText(/Family A quota: 1 of 100 calls this month/)).toBeVisible();
-  await page.screenshot({ path: info.outputPath("usage.png"), fullPage: true });
-
-  await expect(page.getByTestId("quota-test")).toContainText("shared by");
 
   await page.getByLabel("Status", { exact: true }).selectOption("4xx");
   await page.getByRole("button", { name: "Apply filters" }).click();
@@ -97,7 +100,7 @@ test("usage and playground portal routes answer 401 signed out; the pages redire
   request,
   baseURL,
 }) => {
-  for (const path of ["/api/portal/usage", "/api/portal/usage/requests", "/api/portal/playground/key"]) {
+  for (const path of ["/api/portal/usage", "/api/portal/usage/requests", "/api/portal/keys"]) {
     expect((await request.get(path)).status(), path).toBe(401);
   }
   const call = await request.post("/api/portal/playground/call", {
@@ -105,7 +108,7 @@ test("usage and playground portal routes answer 401 signed out; the pages redire
     headers: { origin: new URL(baseURL!).origin },
   });
   expect(call.status()).toBe(401);
-  for (const path of ["/dashboard/usage", "/dashboard/playground"]) {
+  for (const path of ["/dashboard/usage", "/dashboard/logs", "/dashboard/playground"]) {
     await page.goto(path);
     await expect(page).toHaveURL(`${baseURL}/signin?callbackUrl=${encodeURIComponent(path)}`);
   }
@@ -117,12 +120,11 @@ test("another account's key is a 404 in the request log filter; bad filters are 
   browser,
 }) => {
   await signUpAndSignIn(page.request, baseURL);
-  await page.request.post("/api/portal/playground/key", { headers: { origin: new URL(baseURL!).origin } });
+  const mine = (await createKey(page.request, baseURL)).id;
   await page.request.post("/api/portal/playground/call", {
-    data: { operation: "GET /api/v1/data/yield-curve" },
+    data: { operation: "GET /api/v1/data/yield-curve", keyId: mine },
     headers: { origin: new URL(baseURL!).origin },
   });
-  const mine = (await (await page.request.get("/api/portal/playground/key")).json()).data.keyId as string;
   const other = await browser.newContext({ baseURL });
   await signUpAndSignIn(other.request, baseURL);
   const stolen = await other.request.get(`/api/portal/usage/requests?key=${mine}`);
@@ -134,6 +136,7 @@ test("another account's key is a 404 in the request log filter; bad filters are 
     ["status=600", "status"],
     ["error_code=Not%20Found", "error_code"],
     ["symbol=AAPL1", "symbol"],
+    ["request_id=a%20b", "request_id"],
   ]) {
     const bad = await other.request.get(`/api/portal/usage/requests?${query}`);
     expect(bad.status(), query).toBe(400);
@@ -147,6 +150,13 @@ test("another account's key is a 404 in the request log filter; bad filters are 
     headers: { origin: new URL(baseURL!).origin },
   });
   expect(badOp.status()).toBe(400);
+  // Another account's key cannot be used in the playground either: it is not found, and nothing is called.
+  const borrowed = await other.request.post("/api/portal/playground/call", {
+    data: { operation: "GET /api/v1/data/yield-curve", keyId: mine },
+    headers: { origin: new URL(baseURL!).origin },
+  });
+  expect(borrowed.status()).toBe(404);
+  expect((await borrowed.json()).error.field).toBe("keyId");
   await other.close();
 });
 
@@ -155,7 +165,7 @@ test("a body route's form builds the JSON body from the document; a pasted key i
   baseURL,
 }) => {
   await signUpAndSignIn(page.request, baseURL);
-  await page.request.post("/api/portal/playground/key", { headers: { origin: new URL(baseURL!).origin } });
+  await createKey(page.request, baseURL);
   await page.goto("/dashboard/playground");
   await chooseRoute(page, "POST /api/v1/alerts");
   await page.getByLabel(/^url/).fill("http://localhost:9/hook");
@@ -176,7 +186,7 @@ test("a body route's form builds the JSON body from the document; a pasted key i
   );
 
   await page.getByLabel("Route").selectOption("GET /api/v1/data/market-sentiment");
-  await page.getByLabel("Paste a key").check();
+  await page.getByLabel("Key", { exact: true }).selectOption({ label: "Paste a key…" });
   await page.getByLabel("API key").fill("svc_test_000000000000000000000000000000");
   await page.getByRole("button", { name: "Send request" }).click();
   await expect(response.getByTestId("pg-status")).toHaveText("HTTP 401");

@@ -149,14 +149,17 @@ test("bad input on every form: a clear message, nothing written", async ({ page,
   const { keyId, origin } = await proAccountWithKey(page.request, baseURL);
   await page.goto("/dashboard/webhooks");
   await registerFromPage(page, "not a url");
-  await expect(page.getByRole("alert").filter({ hasText: "url" })).toBeVisible();
+  await expect(page.locator("#wh-url-error")).toHaveText("Enter the endpoint's full URL, starting with https://.");
   await page.getByLabel("Endpoint URL").fill("https://127.0.0.1:9/hook");
+  // Each refusal in plain words next to its field, never the API's name for it (issue 28: no `ivRankAbove`).
+  const rank = "Enter a number from 0 to 100: the iv_rank.crossed_above event alerts when it is crossed.";
   await page.getByLabel("IV rank above (0–100)").fill("");
   await page.getByRole("button", { name: "Register webhook" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "ivRankAbove" })).toBeVisible();
+  await expect(page.locator("#wh-ivRankAbove-error")).toHaveText(rank);
   await page.getByLabel("IV rank above (0–100)").fill("150");
   await page.getByRole("button", { name: "Register webhook" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "ivRankAbove" })).toBeVisible();
+  await expect(page.locator("#wh-ivRankAbove-error")).toHaveText(rank);
+  await expect(page.getByRole("alert").filter({ hasText: /ivRank|keyId/ })).toHaveCount(0);
   await expect(page.getByText("No webhooks yet.")).toBeVisible();
   expect((await (await page.request.get("/api/portal/webhooks")).json()).data).toEqual([]);
 
@@ -176,7 +179,7 @@ test("bad input on every form: a clear message, nothing written", async ({ page,
   await card.getByLabel("From (UTC)").fill("2026-01-02T00:00");
   await card.getByLabel("To (UTC)").fill("2026-01-01T00:00");
   await card.getByRole("button", { name: "Replay time range" }).click();
-  await expect(card.getByRole("alert")).toContainText("from must be before to");
+  await expect(card.getByRole("alert")).toHaveText("The From time must be before the To time.");
   const id = (await created.json()).data.webhookId as string;
   for (const [path, data, field] of [
     [`/api/portal/webhooks/${id}`, { status: "deleted" }, "status"],
@@ -203,6 +206,41 @@ test("bad input on every form: a clear message, nothing written", async ({ page,
   }
   const list = (await (await page.request.get("/api/portal/webhooks")).json()).data as { status: string }[];
   expect(list.map((w) => w.status)).toEqual(["active"]);
+});
+
+test("test mode mirrors live: a Pro account's test key registers a webhook through the API and the portal alike (201)", async ({
+  page,
+  baseURL,
+}) => {
+  const request = page.request;
+  const user = await signUpAndSignIn(request, baseURL);
+  await verifyEmail(baseURL, user.email);
+  const origin = portalOrigin(baseURL);
+  expect((await request.put("/api/portal/plan", { data: { plan: "pro" }, headers: origin })).status()).toBe(200);
+  const made = await request.post("/api/portal/keys", { data: { name: "hooks", env: "test" }, headers: origin });
+  expect(made.status()).toBe(201);
+  const key = (await made.json()).data as { id: string; key: string; prefix: string };
+  expect(key.key).toMatch(/^svc_test_/);
+  const hook = { url: "https://127.0.0.1:9/hook", events: ["no_trade.decision_changed"], symbols: ["SPY"] };
+  const viaPortal = await request.post("/api/portal/webhooks", {
+    headers: origin,
+    data: { keyId: key.id, webhook: hook },
+  });
+  expect(viaPortal.status()).toBe(201);
+  const viaApi = await request.post("/api/v1/alerts", { headers: { authorization: `Bearer ${key.key}` }, data: hook });
+  expect(viaApi.status(), await viaApi.text()).toBe(201);
+  const body = await viaApi.json();
+  expect(body.isMockData).toBe(true);
+  const listed = await request.get("/api/v1/alerts", { headers: { authorization: `Bearer ${key.key}` } });
+  expect(listed.status()).toBe(200);
+  expect(((await listed.json()).data.webhooks as unknown[]).length).toBe(2);
+  // The page shows `webhooks listen` with this account's own values: its test key, its webhooks' filters, this origin.
+  await page.goto("/dashboard/webhooks");
+  const command = page.getByTestId("webhooks-listen-command");
+  await expect(command).toContainText("npm run -s cli -- webhooks listen");
+  await expect(command).toContainText(`--key ${key.prefix}…`);
+  await expect(command).toContainText("--events no_trade.decision_changed");
+  await expect(command).toContainText("--symbols SPY");
 });
 
 test("a Sandbox account sees why and a link to the plan page, and registering is refused", async ({

@@ -24,6 +24,13 @@ const envSchema = z.object({
    */
   HISTORY_CACHE_CHECK_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   DEMO_TICKER: z.enum(["on", "off"]).default("on"),
+  /**
+   * The demo clock reads this instant (ISO 8601 with a zone) at DEMO_CLOCK_FROM and runs in real time from it: the demo
+   * market as at another time of day or week, e.g. a Saturday morning (lib/market/demo-wall-clock.ts). Unset: wall time.
+   */
+  DEMO_CLOCK_AT: z.iso.datetime({ offset: true }).optional(),
+  /** The wall-clock instant at which the demo clock reads DEMO_CLOCK_AT (default: when the process starts its clock). */
+  DEMO_CLOCK_FROM: z.iso.datetime({ offset: true }).optional(),
   DATA_DIR: z.string().default(".data"),
   // Portal: accounts and sign-in (README "Portal: accounts and sign-in").
   /** Signs the session cookies; required in production (`npm start` generates one in the data directory). */
@@ -57,6 +64,11 @@ const envSchema = z.object({
   /** Deliveries in flight at once per process. */
   WEBHOOKS_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
   NODE_ENV: z.string().optional(),
+  /**
+   * Browser origins (comma-separated, or `*`) whose pages may call every API route, besides those each account lists
+   * in the portal (docs/api-contract.md §11).
+   */
+  CORS_ORIGINS: z.string().optional(),
   /** Most calls one admission batch (one admit_batch call) decides (group commit). */
   ADMISSION_BATCH_MAX: z.coerce.number().int().min(1).max(10_000).default(256),
   /** Most calls a process queues behind the admission batches in flight; more are refused with 503 at once. */
@@ -74,6 +86,11 @@ const envSchema = z.object({
   DB_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
   /** How long a server drains on SIGTERM/SIGINT before it answers what is still in flight with 503 and exits. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
+  /**
+   * The bearer token a Prometheus scraper sends to GET /metrics (docs/operations.md "Metrics"); unset, /metrics answers
+   * 404. At least 16 characters.
+   */
+  METRICS_TOKEN: z.string().min(16).optional(),
   /** Days of usage_events kept; older daily partitions are dropped whole. */
   USAGE_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });
@@ -92,6 +109,11 @@ export function appEnv(): AppEnv {
   }
   cached = parsed.data;
   return cached;
+}
+
+/** Reads process.env again on the next appEnv() (tests that set variables after something already read them). */
+export function reloadAppEnv(): void {
+  cached = undefined;
 }
 
 /** The origin links in mails point to: APP_URL, else this machine on PORT. */

@@ -8,6 +8,13 @@ export function setLogLevel(level: Level | "silent"): void {
   threshold = ORDER[level];
 }
 
+let sink: ((line: string, level: Level) => void) | null = null;
+
+/** Where log lines go instead of stdout/stderr (the tests' in-process route harness reads them); null: back to stdout. */
+export function setLogSink(to: ((line: string, level: Level) => void) | null): void {
+  sink = to;
+}
+
 // Defence in depth: anything that looks like an API key is masked even if a caller forgets.
 const KEY_PATTERN = /svc_(?:test|live|sk_live)_[0-9A-Za-z]{4}[0-9A-Za-z]+/g;
 
@@ -15,7 +22,8 @@ function emit(level: Level, msg: string, fields?: Record<string, unknown>): void
   if (ORDER[level] < threshold) return;
   const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
   const safe = line.replace(KEY_PATTERN, (k) => `${k.slice(0, k.lastIndexOf("_") + 5)}…`);
-  (level === "error" || level === "warn" ? process.stderr : process.stdout).write(safe + "\n");
+  if (sink) sink(safe, level);
+  else (level === "error" || level === "warn" ? process.stderr : process.stdout).write(safe + "\n");
 }
 
 export const log = {

@@ -16,10 +16,13 @@ import { seedReferenceData } from "../lib/domain/seed";
 import { IMPORT_KINDS, importFile, isImportKind, formatImportError } from "../lib/market/import";
 import { seedDemoMarketWithHistory, snapshotsAfterImport } from "../lib/engine/history";
 import { appEnv } from "../lib/env";
+import { demoWallClock } from "../lib/market/demo-wall-clock";
 import { ACCESS_USAGE, runAccess } from "./cli-access";
 import { runUserCommand, USER_USAGE } from "./cli-user";
 import { LIST_USAGE, runListCommand } from "./cli-list";
 import { ADMIN_USAGE, runAdminCommand, STREAMED } from "./cli-admin";
+import { runSyncCommand, SYNC_USAGE } from "./cli-sync";
+import { runWebhooksListen, WEBHOOKS_USAGE } from "./cli-webhooks";
 
 class UsageError extends Error {}
 const ACTOR = adminActor(`cli:${process.env.USER ?? "operator"}`);
@@ -35,7 +38,7 @@ const USAGE = `usage: cli <command>     (JSON on stdout; \`cli help\` lists ever
   endpoint list
   endpoint set-licensing --path P --env live|test --state enabled|pending_licensing --reason R [--method M]
   import <${IMPORT_KINDS.join("|")}> --file F [--env live|demo]
-  demo seed${USER_USAGE}${ADMIN_USAGE}
+  demo seed${USER_USAGE}${ADMIN_USAGE}${SYNC_USAGE}${WEBHOOKS_USAGE}
 ${ACCESS_USAGE}`;
 
 function need(flags: Flags, name: string): string {
@@ -67,6 +70,12 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
     usage: (m) => new UsageError(m),
   });
   if (admin !== undefined) return admin;
+  const synced = await runSyncCommand(db, words, {
+    need: (n) => need(flags, n),
+    flag: (n) => flags[n] as string | undefined,
+    usage: (m) => new UsageError(m),
+  });
+  if (synced !== undefined) return synced;
   switch (cmd) {
     case "account create":
       return createAccount(
@@ -113,7 +122,7 @@ async function run(database: Database, words: string[], flags: Flags): Promise<u
         ACTOR,
       );
     case "demo seed":
-      await seedDemoMarketWithHistory(db, { seed: appEnv().DEMO_SEED, now: new Date() });
+      await seedDemoMarketWithHistory(db, { seed: appEnv().DEMO_SEED, now: demoWallClock()() });
       return { ok: true };
     default:
       if (group === "access") {
@@ -175,7 +184,15 @@ const PARSE_CONFIG = {
     cursor: { type: "string" },
     limit: { type: "string" },
     format: { type: "string" },
+    "forward-to": { type: "string" },
+    events: { type: "string" },
+    symbols: { type: "string" },
+    key: { type: "string" },
+    "api-url": { type: "string" },
     help: { type: "boolean" },
+    provider: { type: "string" },
+    kind: { type: "string" },
+    date: { type: "string" },
   },
 } satisfies ParseArgsConfig;
 
@@ -196,6 +213,9 @@ async function main(): Promise<number> {
     process.stderr.write(USAGE + "\n");
     return parsed.values.help ? 0 : 2;
   }
+  const [group, action] = parsed.positionals;
+  // Talks to the running app over HTTP, never to the database: it runs for as long as the user listens.
+  if (group === "webhooks" && action === "listen") return listenCommand(parsed.values);
   const database = await connectForTool();
   try {
     await seedReferenceData(database.db, endpointCatalogue());
@@ -215,6 +235,20 @@ async function main(): Promise<number> {
     return 1;
   } finally {
     await database.close();
+  }
+}
+
+async function listenCommand(flags: Flags): Promise<number> {
+  try {
+    await runWebhooksListen(
+      (n) => flags[n] as string | undefined,
+      (m) => new UsageError(m),
+    );
+    return 0;
+  } catch (err) {
+    const usage = err instanceof UsageError;
+    process.stderr.write(`${(err as Error).message}\n${usage ? `${USAGE}\n` : ""}`);
+    return usage ? 2 : 1;
   }
 }
 

@@ -1,6 +1,8 @@
 /**
  * Runs one test suite (tests/<suite>/**\/*.test.ts) with Node's built-in test runner and tsx as the loader.
  * Usage: tsx scripts/run-node-tests.ts unit|integration [file-filter]
+ * Files run in parallel, each in its own process (integration files each on their own database): TEST_CONCURRENCY
+ * files at a time, by default the suite's figure below, measured fastest on 2 cores (docs/testing.md).
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
@@ -29,10 +31,11 @@ if (files.length === 0) {
   process.exit(1);
 }
 console.log(`running ${files.length} ${suite} test file(s): ${files.map((f) => relative("tests", f)).join(", ")}`);
-const concurrency = suite === "unit" ? [] : ["--test-concurrency=1"];
+const DEFAULT_CONCURRENCY: Record<string, number> = { unit: 3, integration: 4 };
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? DEFAULT_CONCURRENCY[suite] ?? 2);
 const result = spawnSync(
   process.execPath,
-  ["--import", "tsx", "--test", "--test-reporter=spec", ...concurrency, ...files],
+  ["--import", "tsx", "--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...files],
   { stdio: "inherit", env: process.env },
 );
 process.exit(result.status ?? 1);

@@ -4,7 +4,7 @@
  *   --dev       next dev instead of a production build
  *   --no-serve  prepare the database and print the demo key, then exit
  */
-import { spawn } from "node:child_process";
+import { spawn, type StdioOptions } from "node:child_process";
 import { createServer } from "node:net";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -17,20 +17,37 @@ import { errorFields, log } from "../lib/log";
 import { endpointCatalogue } from "../lib/api/routes";
 import { type DemoAccess, demoAccessOnStart } from "../lib/domain/demo-startup";
 import { seedReferenceData } from "../lib/domain/seed";
-import { seedDemoMarketWithHistory } from "../lib/engine/history";
+import { demoMarketOnStart } from "../lib/engine/demo-start";
+import { demoWallClock } from "../lib/market/demo-wall-clock";
 import { nextNeedsBuild } from "../lib/util/next-build";
+import { phase } from "./start-progress";
+import { type RestrictedLogin, restrictedLogin } from "./restricted-login";
 
 const args = new Set(process.argv.slice(2));
+/** Set when Ctrl-C (or SIGTERM) reached a child: a build cut short must not be followed by a start. */
+let stopRequested = false;
 const EMBEDDED_DEADLINE_MS = 10_000;
 const env = appEnv();
 const dataDir = resolve(env.DATA_DIR);
+/** The demo market's clock (DEMO_CLOCK_AT): started here and handed on to the server, so that both read the same time. */
+const demoClockFrom = env.DEMO_CLOCK_FROM ?? new Date().toISOString();
+const demoNow = demoWallClock({ ...env, DEMO_CLOCK_FROM: demoClockFrom });
 
-function run(cmd: string, argv: string[], extraEnv: Record<string, string>): Promise<number> {
+function run(
+  cmd: string,
+  argv: string[],
+  extraEnv: Record<string, string>,
+  capture?: (chunk: Buffer) => void,
+): Promise<number> {
   return new Promise((resolveExit) => {
-    const child = spawn(cmd, argv, { stdio: "inherit", env: { ...process.env, ...extraEnv } });
+    const stdio: StdioOptions = capture ? ["ignore", "pipe", "pipe"] : "inherit";
+    const child = spawn(cmd, argv, { stdio, env: { ...process.env, ...extraEnv } });
+    child.stdout?.on("data", (c: Buffer) => capture?.(c));
+    child.stderr?.on("data", (c: Buffer) => capture?.(c));
     let forwarded = false;
     const forward = (sig: NodeJS.Signals) => {
       forwarded = true;
+      stopRequested = true;
       child.kill(sig);
     };
     process.on("SIGINT", forward);
@@ -66,17 +83,18 @@ async function main() {
   }
   const database = openDatabase(url, { max: 4 });
   let demo: DemoAccess | null;
+  let login: RestrictedLogin | null = null;
   try {
-    await prepareSchema(database);
-    await seedReferenceData(database.db, endpointCatalogue());
-    const t0 = Date.now();
-    const seeded = await seedDemoMarketWithHistory(database.db, { seed: env.DEMO_SEED, now: new Date() });
-    log.info("demo market ready", { ms: Date.now() - t0, snapshot_ms: seeded.snapshots.ms });
+    await migrationsPhase(database);
+    await demoMarketPhase(database);
     // A production start (DATABASE_URL) creates no account or key unless DEMO_ACCOUNT=on; the embedded default does.
     demo = await demoAccessOnStart(database.db, dataDir, {
       embedded: !env.DATABASE_URL,
       demoAccount: env.DEMO_ACCOUNT,
     });
+    const production = process.env.NODE_ENV === "production" || !args.has("--dev");
+    if (env.DATABASE_URL)
+      login = await restrictedLogin(database, url, dataDir, { ownerUrl: env.DATABASE_OWNER_URL, production });
   } finally {
     await database.close();
   }
@@ -90,9 +108,10 @@ async function main() {
   // The key and the curl line are printed once the server answers with its gateway and analytics warm.
   if (demo) void announceWhenReady(demo);
   const extraEnv: Record<string, string> = {
-    DATABASE_URL: url,
+    ...(login ? { DATABASE_URL: login.url, DATABASE_OWNER_URL: login.ownerUrl } : { DATABASE_URL: url }),
     PORT: String(env.PORT),
     AUTH_SECRET: ensureAuthSecret(dataDir),
+    ...(env.DEMO_CLOCK_AT ? { DEMO_CLOCK_FROM: demoClockFrom } : {}),
   };
   // The embedded engine runs one statement at a time in this process: a long demo-market write holds every query for
   // longer than a networked server's deadline would allow (docs/reliability.md).
@@ -104,15 +123,42 @@ async function main() {
   if (args.has("--dev")) {
     code = await run(next, ["dev", "-p", String(env.PORT), "-H", env.HOST], extraEnv);
   } else {
-    if (nextNeedsBuild()) {
-      log.info("building the app (first run or sources changed)");
-      const built = await run(next, ["build"], {});
-      if (built !== 0) throw new Error("next build failed");
-    }
+    if (nextNeedsBuild()) await buildPhase(next);
+    if (stopRequested) process.exit(0);
+    process.stdout.write("▸ starting the server (the key box follows once it answers)…\n");
     code = await run(next, ["start", "-p", String(env.PORT), "-H", env.HOST], extraEnv);
   }
   await embedded?.stop();
   process.exit(code);
+}
+
+/** Migrations and the reference data (plans, endpoints, licensing). */
+function migrationsPhase(database: ReturnType<typeof openDatabase>): Promise<void> {
+  return phase("migrations", async () => {
+    await prepareSchema(database);
+    await seedReferenceData(database.db, endpointCatalogue());
+  });
+}
+
+/** The demo market: built once (minutes), then brought up to date on later starts (seconds). */
+function demoMarketPhase(database: ReturnType<typeof openDatabase>) {
+  return phase(
+    "demo market",
+    () => demoMarketOnStart(database.db, { seed: env.DEMO_SEED, now: demoNow() }),
+    (r) => (r.mode === "built" ? "built (first start: a year of sessions)" : `brought up to date from ${r.fromAsOf}`),
+  );
+}
+
+/** `next build`, its output kept back (the route table is noise here) and shown only when the build fails. */
+async function buildPhase(next: string): Promise<void> {
+  const output: Buffer[] = [];
+  const built = await phase("build (first run or sources changed)", () =>
+    run(next, ["build"], {}, (c) => output.push(c)),
+  );
+  if (built !== 0) {
+    process.stderr.write(Buffer.concat(output));
+    throw new Error("next build failed");
+  }
 }
 
 /** The address a person on this machine types: loopback when the server listens on every interface or on loopback. */
@@ -142,6 +188,8 @@ function printDemoAccess(demo: DemoAccess): void {
       `  Sign in          ${signIn}`,
       `  API reference    ${base}/docs`,
       `  Demo test key    ${demo.key}  (Sandbox plan, demo data)`,
+      "",
+      `  Local webhooks   npm run -s cli -- webhooks listen --forward-to http://localhost:4242/webhooks`,
       "",
       "  Try it:",
       `  curl -H "Authorization: Bearer ${demo.key}" ${base}/api/v1/ticker/AAPL/summary`,

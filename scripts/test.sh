@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 export TEST_PG_URL="${TEST_PG_URL:-postgres://postgres@127.0.0.1:5432/test}"
 logs="$(mktemp -d)"
 failures=0
+started=$SECONDS
+timings=()
 
 step() { printf '\n=== %s ===\n' "$1"; }
 
@@ -36,11 +38,14 @@ ensure_chromium() {
 run_step() { # name, log file, command...
   local name="$1" log="$2"; shift 2
   step "$name"
+  local t0=$SECONDS
   "$@" 2>&1 | tee "$logs/$log"
   local rc=${PIPESTATUS[0]}
+  timings+=("$(printf '%-40s %4ds' "$name" $((SECONDS - t0)))")
   [ "$rc" = 0 ] || { echo "FAILED: $name (exit $rc)"; failures=$((failures + 1)); }
 }
 
+scripts/ensure-quantlib.sh  # QuantLib for tests/unit/quantlib-reference.test.ts (skipped with a message if absent)
 run_step "lint (biome, layer rules)" lint.log npm run -s lint
 ensure_postgres || exit 1
 run_step "typecheck" typecheck.log npx tsc --noEmit
@@ -61,7 +66,19 @@ smoke_ok=$(grep -c '^smoke: ok' "$logs/smoke.log" 2>/dev/null)
 total_passed=$(( ${passed:-0} + ${e2e_passed:-0} + ${smoke_ok:-0} ))
 total_failed=$(( ${failed:-0} + ${e2e_failed:-0} ))
 [ "$failures" -gt 0 ] && [ "$total_failed" = 0 ] && total_failed=$failures
+# The failing tests' names last, where a CI log's tail shows them (the spec reporter lists them after "failing tests:").
+failing=$(cat "$logs"/unit.log "$logs"/integration.log 2>/dev/null | awk '/^✖ failing tests:/ {on=1; next} on && /^test at / {loc=$3; getline; sub(/^ *✖ /, ""); print "  " loc " " $0}' | head -40)
+e2e_failing=$(grep -E '^ +\[chromium\] › ' "$logs/e2e.log" 2>/dev/null | tail -40)
+if [ -n "$failing$e2e_failing" ]; then
+  echo
+  echo "failing tests:"
+  [ -n "$failing" ] && printf '%s\n' "$failing"
+  [ -n "$e2e_failing" ] && printf '%s\n' "$e2e_failing"
+fi
 echo
+printf '%s\n' "${timings[@]}"
+elapsed=$((SECONDS - started))
+echo "total time: $((elapsed / 60))m $((elapsed % 60))s (unit and integration: ${passed:-0} passed, ${failed:-0} failed; e2e: ${e2e_passed:-0} passed, ${e2e_failed:-0} failed; smoke: ${smoke_ok:-0})"
 echo "steps failed: $failures"
 echo "${total_passed} passed, ${total_failed} failed"
 rm -rf "$logs"

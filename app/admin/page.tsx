@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ago, pct, utc } from "@/components/admin/format";
+import { ago, utc } from "@/components/admin/format";
 import { OverviewChart } from "@/components/admin/overview-chart";
 import { requireAdmin } from "@/components/admin/require-admin";
 import { AdminTable, Cell, Row } from "@/components/admin/table";
@@ -9,6 +9,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Card, PageHeader, Section } from "@/components/ui/page";
 import { adminOverview, DEMO_STALE_MS, IMPORT_STALE_MS } from "@/lib/domain/admin-overview";
 import { portalDb } from "@/lib/server/portal-db";
+import { SyncFreshness } from "@/components/admin/sync-freshness";
+import { marketSyncStatus } from "@/lib/domain/market-sync-status";
 
 export const metadata: Metadata = { title: "Admin overview" };
 export const dynamic = "force-dynamic";
@@ -25,8 +27,8 @@ export default async function AdminOverviewPage() {
   await requireAdmin("/admin");
   const now = new Date();
   const o = await adminOverview(await portalDb(), now);
-  const calls = o.rates.reduce((n, r) => n + r.calls, 0);
-  const refused = (k: (typeof STATUSES)[number][1]) => o.rates.reduce((n, r) => n + r[k], 0);
+  const sync = await marketSyncStatus(await portalDb(), now);
+  const percent = (share: number) => `${share.toFixed(1)}%`;
   const family = (f: "A" | "B") => o.routes.filter((r) => r.family === f);
   const topMax = Math.max(1, ...o.topAccounts.map((a) => a.calls));
   return (
@@ -66,6 +68,7 @@ export default async function AdminOverviewPage() {
                 kind="stacked"
                 series={routes.map((r) => ({ name: `${r.method} ${short(r.path)}`, values: r.perDay }))}
                 summary={`${total.toLocaleString("en-US")} calls to family ${f} in 30 days.`}
+                calls={total}
                 empty={`No calls to family ${f} in the last 30 days.`}
               />
             );
@@ -107,9 +110,10 @@ export default async function AdminOverviewPage() {
           kind="percent"
           series={STATUSES.map(([name, k]) => ({
             name,
-            values: o.rates.map((r) => (r.calls === 0 ? 0 : (100 * r[k]) / r.calls)),
+            values: o.rates.map((r) => r.share[k]),
           }))}
-          summary={`Of ${calls.toLocaleString("en-US")} metered calls in 30 days: ${STATUSES.map(([name, k]) => `${name} ${pct(refused(k), calls)}`).join(", ")}.`}
+          summary={`Of ${o.totals.calls.toLocaleString("en-US")} metered calls in 30 days: ${STATUSES.map(([name, k]) => `${name} ${percent(o.totals.share[k])}`).join(", ")}.`}
+          calls={o.totals.calls}
           empty="No metered calls in the last 30 days."
         />
       </Section>
@@ -179,6 +183,7 @@ export default async function AdminOverviewPage() {
             </Row>
           ))}
         </AdminTable>
+        <SyncFreshness status={sync} now={now} />
       </Section>
     </div>
   );

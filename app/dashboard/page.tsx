@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
+import { ROLE_LABELS } from "@/lib/shared/roles";
 import Link from "next/link";
 import { SignOutEverywhereButton } from "@/components/auth/sign-out-everywhere";
-import { ResendVerificationButton } from "@/components/portal/resend-verification";
+import { VerifyBanner } from "@/components/portal/verify-banner";
+import { verificationLinkWaiting } from "@/lib/domain/user-credentials";
 import { requirePortalUser } from "@/lib/auth/portal-user";
 import { mailSettings } from "@/lib/mail/mailer";
 import { accountOverview } from "@/lib/portal/overview";
@@ -13,14 +15,15 @@ export const dynamic = "force-dynamic";
 const QUICK_LINKS = [
   { href: "/dashboard/keys", label: "Create an API key", text: "Test keys work at once on demo data." },
   { href: "/dashboard/playground", label: "Try the API", text: "Call every endpoint from the browser." },
-  { href: "/dashboard/usage", label: "See your usage", text: "Calls, quotas and the request log." },
+  { href: "/dashboard/usage", label: "See your usage", text: "Calls, quotas and every request in Logs." },
   { href: "/docs", label: "Read the reference", text: "Every route, field, error and limit." },
 ];
 
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<{ verify?: string }> }) {
   const user = await requirePortalUser({ from: "/dashboard" });
   const { verify } = await searchParams;
-  const account = await accountOverview(await portalDb(), user.accountId);
+  const db = await portalDb();
+  const account = await accountOverview(db, user.accountId);
   return (
     <div className="space-y-8">
       <div className="space-y-1">
@@ -30,26 +33,12 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         </p>
       </div>
       {!user.emailVerified ? (
-        <section
-          aria-labelledby="verify-heading"
-          className="space-y-2 rounded-lg border border-warn/40 bg-warn-soft p-4 text-warn"
-        >
-          <h2 id="verify-heading" className="font-semibold">
-            Verify your e-mail address
-          </h2>
-          {verify === "required" ? (
-            <p role="alert" className="text-sm font-medium">
-              The page you opened needs a verified e-mail address.
-            </p>
-          ) : null}
-          <p className="text-sm">
-            We sent a link to <strong>{user.email}</strong>. Live keys and access requests need a verified address.
-            {mailSettings().smtpUrl
-              ? null
-              : " This server has no mail server configured (SMTP_URL), so the link is in the server log."}
-          </p>
-          <ResendVerificationButton />
-        </section>
+        <VerifyBanner
+          email={user.email}
+          linkWaiting={await verificationLinkWaiting(db, user.email)}
+          delivery={mailSettings().smtpUrl ? "smtp" : "log"}
+          required={verify === "required"}
+        />
       ) : null}
       <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
         <div className="rounded-lg border border-line bg-surface p-4">
@@ -57,7 +46,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
           <dd className="mt-1 truncate font-medium">
             {account.name}{" "}
             <span className="text-sm font-normal text-muted">
-              ({user.role}
+              ({ROLE_LABELS[user.role]}
               {account.status === "inactive" ? ", deactivated" : ""})
             </span>
           </dd>

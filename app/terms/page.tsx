@@ -3,7 +3,7 @@ import Link from "next/link";
 import { sameOriginPath } from "@/lib/security/redirect";
 import { AcceptTermsButton } from "@/components/auth/accept-terms";
 import { currentPortalSession } from "@/lib/auth/portal-user";
-import { TERMS_POINTS, TERMS_VERSION } from "@/lib/domain/terms";
+import { TERMS_POINTS, TERMS_VERSION, termsGateReason } from "@/lib/domain/terms";
 
 export const metadata: Metadata = { title: "Terms of use" };
 export const dynamic = "force-dynamic";
@@ -25,10 +25,7 @@ export default async function TermsPage({ searchParams }: { searchParams: Promis
           <h2 id="accept-heading" className="font-semibold">
             Accept the current terms of use to continue
           </h2>
-          <p className="text-sm">
-            Your account needs the current version (new accounts from GitHub, or after the terms change) before the
-            dashboard opens.
-          </p>
+          <p className="text-sm">{termsGateReason(session.termsAccepted)}</p>
           <AcceptTermsButton version={TERMS_VERSION} callbackUrl={sameOriginPath(callbackUrl)} />
         </section>
       ) : session ? (

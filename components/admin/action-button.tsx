@@ -1,75 +1,99 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import { ConfirmDialog } from "@/components/portal/confirm-dialog";
 import { ErrorNote } from "@/components/portal/error-note";
 import { portalFetch } from "@/components/portal/portal-fetch";
 import { Button } from "@/components/ui/button";
+import { fieldMessage, TextField } from "./fields";
 
 /**
- * A button that POSTs one admin action, then reloads the page's server data; a refusal is announced next to it.
- * `confirm`: the action is asked about first in a modal (focus kept inside, Escape cancels).
+ * A button for one admin action that changes state: it always asks first in a modal whose title names the target
+ * (account, key, request) and whose text says the effect; `reason` adds a required Reason the audit log keeps. Then
+ * it POSTs and reloads the page's server data; a refusal is announced in the dialog.
  */
 export function ActionButton({
   path,
   body,
   label,
   name,
-  confirm,
+  title,
+  effect,
+  reason,
   tone = "secondary",
 }: {
   path: string;
-  body?: unknown;
+  body?: Record<string, unknown>;
   label: string;
   /** The accessible name when the label alone is ambiguous in a list (e.g. "Deactivate key svc_test_ab12"). */
   name?: string;
-  confirm?: string;
+  /** The dialog's title, naming what changes: "Deactivate account Acme?". */
+  title: string;
+  /** What happens, in words. */
+  effect: ReactNode;
+  /** Asks for a reason (sent as `reason`, kept by the audit log). */
+  reason?: boolean;
   tone?: "primary" | "secondary" | "danger";
 }) {
   const router = useRouter();
+  const id = useId();
   const [busy, setBusy] = useState(false);
   const [asking, setAsking] = useState(false);
+  const [why, setWhy] = useState("");
   const [error, setError] = useState<unknown>(null);
   async function run() {
     setBusy(true);
     setError(null);
     try {
-      await portalFetch(path, { method: "POST", body: body ?? {} });
+      await portalFetch(path, { method: "POST", body: { ...(body ?? {}), ...(reason ? { reason: why } : {}) } });
       setAsking(false);
       router.refresh();
     } catch (err) {
-      setAsking(false);
       setError(err);
     } finally {
       setBusy(false);
     }
   }
+  const reasonError = fieldMessage(error, "reason");
   return (
     <span className="inline-flex max-w-full flex-col items-start gap-1">
       <Button
         size="sm"
         variant={tone}
-        onClick={() => (confirm ? setAsking(true) : run())}
+        onClick={() => {
+          setError(null);
+          setAsking(true);
+        }}
         disabled={busy}
         aria-label={name}
       >
         {busy ? `${label}…` : label}
       </Button>
-      {confirm ? (
-        <ConfirmDialog
-          open={asking}
-          title={`${label}?`}
-          confirmLabel={label}
-          busy={busy}
-          danger={tone === "danger"}
-          onConfirm={run}
-          onCancel={() => setAsking(false)}
-        >
-          <p className="text-sm text-muted">{confirm}</p>
-        </ConfirmDialog>
-      ) : null}
-      <ErrorNote error={error} />
+      <ConfirmDialog
+        open={asking}
+        title={title}
+        confirmLabel={label}
+        busy={busy}
+        danger={tone === "danger"}
+        onConfirm={run}
+        onCancel={() => setAsking(false)}
+      >
+        <div className="text-sm">{effect}</div>
+        {reason ? (
+          <TextField
+            id={`${id}-reason`}
+            label="Reason"
+            hint="Kept in the audit log with this change."
+            required
+            maxLength={500}
+            value={why}
+            onChange={(e) => setWhy(e.target.value)}
+            error={reasonError}
+          />
+        ) : null}
+        {error && !reasonError ? <ErrorNote error={error} /> : null}
+      </ConfirmDialog>
     </span>
   );
 }

@@ -1,5 +1,7 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
 import { cx } from "@/components/ui/cx";
+import { RequiredMark } from "@/components/ui/required-mark";
+import { plainMessage } from "@/components/portal/portal-fetch";
 
 /** The portal's form control look (components/auth/field.tsx), for admin forms that repeat per row and need own ids. */
 export const control =
@@ -8,16 +10,19 @@ export const control =
 interface FieldProps {
   id: string;
   label: ReactNode;
+  /** Marks the label "(required)"; the control itself gets `required` from its own props. */
+  required?: boolean;
   hint?: string;
   error?: string;
   className?: string;
 }
 
-function Frame({ id, label, hint, error, className, children }: FieldProps & { children: ReactNode }) {
+function Frame({ id, label, hint, error, className, required, children }: FieldProps & { children: ReactNode }) {
   return (
     <div className={cx("min-w-0 space-y-1", className)}>
       <label htmlFor={id} className="block text-sm font-medium">
         {label}
+        {required ? <RequiredMark /> : null}
       </label>
       {children}
       {hint ? (
@@ -46,7 +51,7 @@ export function TextField({
   ...input
 }: FieldProps & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "className">) {
   return (
-    <Frame id={id} label={label} hint={hint} error={error} className={className}>
+    <Frame id={id} label={label} hint={hint} error={error} className={className} required={input.required}>
       <input
         id={id}
         aria-invalid={error ? true : undefined}
@@ -71,7 +76,7 @@ export function SelectField({
     "id" | "className"
   >) {
   return (
-    <Frame id={id} label={label} hint={hint} error={error} className={className}>
+    <Frame id={id} label={label} hint={hint} error={error} className={className} required={select.required}>
       <select
         id={id}
         aria-invalid={error ? true : undefined}
@@ -95,5 +100,5 @@ export function SelectField({
 /** The message of a refused call that names `field` (the portal's {code, message, field}). */
 export function fieldMessage(error: unknown, field: string): string | undefined {
   const e = error as { field?: unknown; message?: unknown } | null;
-  return e && e.field === field && typeof e.message === "string" ? e.message : undefined;
+  return e && e.field === field && typeof e.message === "string" ? plainMessage(e.message, field) : undefined;
 }

@@ -12,6 +12,3 @@ export function ago(iso: string | null, now: Date): string {
   if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h ago`;
   return `${Math.floor(minutes / 1440)} days ago`;
 }
-
-/** A share as a percentage with one decimal ("0.0%" when nothing was counted). */
-export const pct = (n: number, d: number) => (d === 0 ? "0.0%" : `${((100 * n) / d).toFixed(1)}%`);

@@ -31,6 +31,7 @@ export function OverviewChart({
   series,
   kind,
   summary,
+  calls,
   empty,
 }: {
   id: string;
@@ -39,6 +40,8 @@ export function OverviewChart({
   series: ChartSeries[];
   kind: "stacked" | "percent";
   summary: string;
+  /** The calls the chart is drawn from: the empty state shows exactly when this is 0. */
+  calls: number;
   empty: string;
 }) {
   const colour = useSeriesColour();
@@ -46,7 +49,7 @@ export function OverviewChart({
     day,
     ...Object.fromEntries(series.map((s) => [s.name, s.values[i] ?? 0])),
   }));
-  const hasData = series.some((s) => s.values.some((v) => v > 0));
+  const hasData = calls > 0;
   const fmt = (v: number) => (kind === "percent" ? `${v.toFixed(1)}%` : v.toLocaleString("en-US"));
   const axis = { tick: { fontSize: 11 } };
   return (

@@ -2,27 +2,39 @@
 
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
+import { ConfirmDialog } from "@/components/portal/confirm-dialog";
 import { ErrorNote } from "@/components/portal/error-note";
 import { portalFetch } from "@/components/portal/portal-fetch";
 import { Button } from "@/components/ui/button";
 import { fieldMessage, SelectField } from "./fields";
 
-/** `Plan` choice and `Change plan` for one account. */
-export function PlanForm({ accountId, plan, plans }: { accountId: string; plan: string; plans: readonly string[] }) {
+/** `Plan` choice and `Change plan` for one account, confirmed in a dialog naming the account and both plans. */
+export function PlanForm({
+  accountId,
+  accountName,
+  plan,
+  plans,
+}: {
+  accountId: string;
+  accountName: string;
+  plan: string;
+  plans: readonly string[];
+}) {
   const router = useRouter();
   const id = useId();
   const [value, setValue] = useState(plan);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
-  async function submit(event: React.FormEvent) {
-    event.preventDefault();
+  const [asking, setAsking] = useState(false);
+  async function submit() {
     setError(null);
     setDone(false);
     setBusy(true);
     try {
       await portalFetch(`/api/admin/accounts/${accountId}/plan`, { method: "POST", body: { plan: value } });
       setDone(true);
+      setAsking(false);
       router.refresh();
     } catch (err) {
       setError(err);
@@ -32,7 +44,15 @@ export function PlanForm({ accountId, plan, plans }: { accountId: string; plan: 
   }
   const planError = fieldMessage(error, "plan");
   return (
-    <form onSubmit={submit} noValidate className="space-y-2">
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        setError(null);
+        setAsking(true);
+      }}
+      noValidate
+      className="space-y-2"
+    >
       <div className="flex flex-wrap items-end gap-2">
         <SelectField
           id={`${id}-p`}
@@ -52,7 +72,21 @@ export function PlanForm({ accountId, plan, plans }: { accountId: string; plan: 
           Plan changed.
         </p>
       ) : null}
-      {error && !planError ? <ErrorNote error={error} /> : null}
+      {error && !planError && !asking ? <ErrorNote error={error} /> : null}
+      <ConfirmDialog
+        open={asking}
+        title={`Change the plan of ${accountName}?`}
+        confirmLabel="Change plan"
+        busy={busy}
+        onConfirm={submit}
+        onCancel={() => setAsking(false)}
+      >
+        <p className="text-sm">
+          From {plan} to {value}: every key of the account follows within seconds (limits, features, and whether its
+          live keys are admitted). No payment is taken.
+        </p>
+        {error ? <ErrorNote error={error} /> : null}
+      </ConfirmDialog>
     </form>
   );
 }

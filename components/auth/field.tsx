@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes } from "react";
+import { RequiredMark } from "@/components/ui/required-mark";
 
 /** A labelled input with its error announced to assistive technology. */
 export function Field({
@@ -14,6 +15,7 @@ export function Field({
     <div className="space-y-1">
       <label htmlFor={name} className="block text-sm font-medium text-fg">
         {label}
+        {input.required ? <RequiredMark /> : null}
       </label>
       <input
         id={name}

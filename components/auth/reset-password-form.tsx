@@ -37,7 +37,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
         autoComplete="new-password"
         required
         minLength={10}
-        hint="At least 10 characters."
+        hint="10 to 200 characters and hard to guess: a few unrelated words work well."
         error={error?.field === "password" ? error.message : undefined}
       />
       {error && error.field !== "password" ? (

@@ -1,11 +1,11 @@
 "use client";
 
-import { signOut } from "next-auth/react";
+import { signOutHere } from "@/components/auth/sign-out-here";
 import { buttonClass } from "@/components/ui/button";
 
 export function SignOutButton() {
   return (
-    <button type="button" onClick={() => void signOut({ redirectTo: "/" })} className={buttonClass("ghost", "sm")}>
+    <button type="button" onClick={() => void signOutHere()} className={buttonClass("ghost", "sm")}>
       Sign out
     </button>
   );

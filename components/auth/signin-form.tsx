@@ -13,10 +13,15 @@ export function safeCallback(url: string | null | undefined): string {
   return sameOriginPath(url, typeof window === "undefined" ? undefined : window.location.origin);
 }
 
+/** What a deactivated account's person reads after the right password (lib/auth/config.ts, `account_deactivated`). */
+export const DEACTIVATED_MESSAGE =
+  "This account is deactivated, so you cannot sign in. Its keys and webhooks are switched off; contact support to reactivate it.";
+
 /** The message for Auth.js's error code: `rate_limited:<seconds>` carries the time to wait. */
 export function signInMessage(code: string | undefined): string {
   const throttled = /^rate_limited:(\d+)$/.exec(code ?? "");
   if (throttled) return waitMessage(Number(throttled[1]));
+  if (code === "account_deactivated") return DEACTIVATED_MESSAGE;
   return "Wrong e-mail or password.";
 }
 

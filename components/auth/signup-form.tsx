@@ -4,6 +4,7 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { portalResult } from "@/components/portal/portal-fetch";
+import { signUpSentNote } from "@/lib/shared/verify-notice";
 import { buttonClass } from "@/components/ui/button";
 import { Field } from "./field";
 
@@ -13,7 +14,7 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
   const router = useRouter();
   const [errors, setErrors] = useState<Errors>({});
   const [pending, setPending] = useState(false);
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -25,18 +26,22 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
     };
     setPending(true);
     setErrors({});
-    setSentTo(null);
+    setSent(null);
     try {
-      const res = await portalResult("/api/portal/signup", input);
+      const res = await portalResult<{ delivery: "smtp" | "log" }>("/api/portal/signup", input);
       if (!res.ok) {
-        const field = (res.field ?? "form") as keyof Errors;
-        setErrors({ [field in { email: 1, password: 1, acceptTerms: 1 } ? field : "form"]: res.message });
+        // Every invalid field shows its own message; anything else goes above the button.
+        const known = (f: string): f is "email" | "password" | "acceptTerms" =>
+          f === "email" || f === "password" || f === "acceptTerms";
+        const named = Object.entries(res.fields ?? (res.field ? { [res.field]: res.message } : {}));
+        const shown: Errors = Object.fromEntries(named.filter(([f]) => known(f)));
+        setErrors(Object.keys(shown).length > 0 ? shown : { form: res.message });
         return;
       }
       const signedIn = await signIn("credentials", { email: input.email, password: input.password, redirect: false });
       // The address already had an account (its mail says so), or sign-in is held back: the answer does not tell which.
       if (!signedIn || signedIn.error) {
-        setSentTo(input.email);
+        setSent(signUpSentNote(input.email, res.data.delivery));
         return;
       }
       router.push("/dashboard");
@@ -58,7 +63,7 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
         autoComplete="new-password"
         required
         minLength={10}
-        hint="At least 10 characters."
+        hint="10 to 200 characters and hard to guess: a few unrelated words work well."
         error={errors.password}
       />
       <fieldset className="space-y-2 rounded border border-line p-3">
@@ -87,10 +92,9 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
           </p>
         ) : null}
       </fieldset>
-      {sentTo ? (
+      {sent ? (
         <p role="status" className="text-sm">
-          We sent a message to {sentTo}. If you already have an account, it tells you how to sign in or reset your
-          password.
+          {sent}
         </p>
       ) : null}
       {errors.form ? (

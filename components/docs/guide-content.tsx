@@ -32,10 +32,12 @@ function QuickStart() {
           once.
         </li>
         <li>
-          Call an endpoint with it, or try every route in the <Link href="/dashboard/playground">Playground</Link>.
+          Call an endpoint with it, or try every route in the <Link href="/dashboard/playground">Playground</Link> with
+          the same key: choose it there by name, no need to paste it or to make another.
         </li>
         <li>
-          Watch the call arrive in <Link href="/dashboard/usage">Usage</Link>, counted exactly as the limits count it.
+          Watch the call arrive in <Link href="/dashboard/usage">Usage</Link>, counted exactly as the limits count it,
+          and in <Link href="/dashboard/logs">Logs</Link>, with the body of any error.
         </li>
       </ol>
       <p>

@@ -14,6 +14,7 @@ export function ConfirmDialog({
   onConfirm,
   onCancel,
   danger,
+  disabled,
 }: {
   open: boolean;
   title: string;
@@ -21,13 +22,17 @@ export function ConfirmDialog({
   confirmLabel: string;
   busy?: boolean;
   danger?: boolean;
+  /** The confirming action waits for something (a typed confirmation). */
+  disabled?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
   return (
     <Dialog open={open} onOpenChange={(o) => (o ? undefined : onCancel())} title={title}>
+      {/* noValidate: a required field's message comes from the server next to the field, as in every other form. */}
       <form
         className="space-y-4"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           onConfirm();
@@ -38,9 +43,13 @@ export function ConfirmDialog({
           <Button onClick={onCancel}>Cancel</Button>
           <Button
             type="submit"
-            disabled={busy}
+            disabled={busy || disabled}
             variant={danger ? "primary" : "primary"}
-            className={danger ? "bg-red-700 hover:bg-red-800 dark:bg-red-600 dark:hover:bg-red-500" : undefined}
+            className={
+              danger
+                ? "bg-red-700 hover:bg-red-800 disabled:bg-hover disabled:text-muted dark:bg-red-600 dark:hover:bg-red-500 dark:disabled:bg-hover"
+                : undefined
+            }
           >
             {busy ? "Working…" : confirmLabel}
           </Button>

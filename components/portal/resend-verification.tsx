@@ -1,10 +1,12 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/ui/button";
 import { portalResult } from "@/components/portal/portal-fetch";
 
 export function ResendVerificationButton() {
+  const router = useRouter();
   const [state, setState] = useState<
     { kind: "idle" | "pending" } | { kind: "sent"; delivery: "smtp" | "log" } | { kind: "error"; message: string }
   >({ kind: "idle" });
@@ -13,6 +15,7 @@ export function ResendVerificationButton() {
     setState({ kind: "pending" });
     const res = await portalResult<{ delivery: "smtp" | "log" }>("/api/portal/verify-email/resend", {});
     setState(res.ok ? { kind: "sent", delivery: res.data.delivery } : { kind: "error", message: res.message });
+    if (res.ok) router.refresh(); // the banner above says what happened to the new link
   }
 
   return (

@@ -30,7 +30,9 @@ export function Dialog({
           aria-describedby={undefined}
           className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100vh-2rem)] w-[min(32rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 space-y-4 overflow-y-auto rounded-xl border border-line bg-surface p-5 text-fg shadow-2xl"
         >
-          <RadixDialog.Title className="text-lg font-semibold">{title}</RadixDialog.Title>
+          <RadixDialog.Title className="text-base font-semibold [overflow-wrap:anywhere] sm:text-lg">
+            {title}
+          </RadixDialog.Title>
           {description ? <div className="text-sm text-muted">{description}</div> : null}
           {children}
           {footer ? <div className="flex flex-wrap justify-end gap-2 pt-1">{footer}</div> : null}

@@ -8,6 +8,8 @@ export const auditLog = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     actorType: text("actor_type", { enum: ["user", "admin", "system", "key"] }).notNull(),
     actorId: text("actor_id").notNull(),
+    /** The acting person's e-mail when known (a portal member, an operator), kept as it was at the time. */
+    actorEmail: text("actor_email"),
     accountId: uuid("account_id"),
     action: text("action").notNull(),
     target: text("target").notNull(),

@@ -11,6 +11,8 @@ export const instruments = pgTable(
     sector: text("sector").notNull(),
     kind: text("kind", { enum: ["equity", "etf", "index", "volatility_index"] }).notNull(),
     nextEarningsDate: date("next_earnings_date", { mode: "string" }),
+    /** When the next earnings are reported on their date; null: unknown (lib/analytics/event-move.ts). */
+    earningsTiming: text("earnings_timing", { enum: ["before_open", "after_close"] }),
     dividendYield: doublePrecision("dividend_yield").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.env, t.symbol] })],

@@ -12,6 +12,9 @@ import { createdAt } from "./columns";
  * `response_bytes` is the size of the answer's body in bytes (0 for HEAD); `burst_remaining`/`burst_limit` and
  * `quota_remaining`/`quota_limit` are the rate-limit state after the call, as its RateLimit headers said (migration 0020);
  * null on rows metered before, and the four limit columns null on calls answered without rate-limit headers.
+ * `error_message` is the message of an error answer, secrets taken out, at most LOGGED_ERROR_MAX characters
+ * (lib/api/logged-error.ts; migration 0028): with the code, the route's family, the key's environment and the time it
+ * rebuilds the body the caller got; null on 2xx rows and on rows metered before.
  */
 export const usageEvents = pgTable(
   "usage_events",
@@ -24,6 +27,7 @@ export const usageEvents = pgTable(
     path: text("path"),
     status: integer("status").notNull(),
     errorCode: text("error_code"),
+    errorMessage: text("error_message"),
     latencyMs: real("latency_ms").notNull(),
     responseBytes: integer("response_bytes"),
     burstRemaining: integer("burst_remaining"),

@@ -17,6 +17,8 @@ export const users = pgTable(
     termsAcceptedAt: tstz("terms_accepted_at"),
     /** Sessions issued before this instant end (a password reset or an operator's set-password signs out everywhere). */
     passwordChangedAt: tstz("password_changed_at"),
+    /** The account the portal acts on for a member of several (the account switcher); null means their first. */
+    currentAccountId: uuid("current_account_id"),
     createdAt: createdAt(),
   },
   (t) => [index("users_created_idx").on(t.createdAt)],

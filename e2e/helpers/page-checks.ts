@@ -11,3 +11,28 @@ export const sidewaysScrollers = (page: Page) =>
       })
       .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}: ${el.scrollWidth - el.clientWidth}px`),
   );
+
+/**
+ * What is cut off on the page: an element whose content is clipped or hidden sideways (overflow other than visible, or
+ * an ellipsis, with more content than width), or that reaches past the window's right edge. Visually hidden text
+ * (sr-only: 1 px, clipped) and elements not rendered are left out; `allow` names selectors that may scroll on purpose.
+ */
+export const cutOff = (page: Page, allow: string[] = []) =>
+  page.evaluate((allowed) => {
+    const width = document.documentElement.clientWidth;
+    const found: string[] = [];
+    for (const el of document.body.querySelectorAll<HTMLElement>("*")) {
+      if (el.getClientRects().length === 0 || allowed.some((a) => el.matches(a))) continue;
+      const s = getComputedStyle(el);
+      const box = el.getBoundingClientRect();
+      if (box.width <= 1 || box.height <= 1 || s.visibility === "hidden" || s.position === "fixed") continue;
+      if (el.closest("[aria-hidden=true]")) continue;
+      const name = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""} "${(el.textContent ?? "").trim().slice(0, 40)}"`;
+      const clips = s.overflowX !== "visible" || s.textOverflow === "ellipsis";
+      if (clips && el.scrollWidth > el.clientWidth + 1)
+        found.push(`${name}: ${el.scrollWidth - el.clientWidth}px hidden`);
+      else if (box.right > width + 1 && el.textContent?.trim())
+        found.push(`${name}: ${Math.round(box.right - width)}px past the edge`);
+    }
+    return found.slice(0, 10);
+  }, allow);

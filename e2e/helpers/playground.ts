@@ -1,14 +1,26 @@
-/** What the playground specs share: a signed-in user with a playground key on the playground page, axe, the theme. */
+/** What the playground specs share: a signed-in user with a test key on the playground page, axe, the theme. */
 import AxeBuilder from "@axe-core/playwright";
-import { type BrowserContext, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, type BrowserContext, expect, type Page } from "@playwright/test";
 import { portalOrigin, signUpAndSignIn } from "../../tests/helpers/portal";
 import { blockOtherHosts } from "./same-host";
 
-/** Signs up, creates the playground key and opens the playground on `route`; answers the requests to other hosts. */
+/** Creates a key on the signed-in account as the Keys page does; the playground picks the newest usable key first. */
+export async function createKey(
+  request: APIRequestContext,
+  baseURL: string | undefined,
+  name = "Playground",
+  env: "test" | "live" = "test",
+): Promise<{ id: string; key: string; prefix: string }> {
+  const res = await request.post("/api/portal/keys", { data: { name, env }, headers: portalOrigin(baseURL) });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()).data;
+}
+
+/** Signs up, creates a test key and opens the playground on `route`; answers the requests to other hosts. */
 export async function playgroundOn(page: Page, context: BrowserContext, baseURL: string | undefined, route: string) {
   const foreign = await blockOtherHosts(context, baseURL);
   await signUpAndSignIn(page.request, baseURL);
-  await page.request.post("/api/portal/playground/key", { headers: portalOrigin(baseURL) });
+  await createKey(page.request, baseURL);
   await page.goto("/dashboard/playground");
   await chooseRoute(page, route);
   return foreign;

@@ -122,6 +122,8 @@ const atLeastExpiry = (i: BsmInput): BsmInput => (i.years < 0 ? { ...i, years: 0
 const degenerateInput = (i: BsmInput) => !(i.vol * Math.sqrt(i.years) > 1e-12);
 
 export function bsmPrice(input: BsmInput): number {
+  // A vol that is not a number or is negative is bad input, not the zero-vol limit.
+  if (!(input.vol >= 0)) return Number.NaN;
   const i = atLeastExpiry(input);
   if (degenerateInput(i)) return degenerate(i);
   const [d1, d2] = d1d2(i);

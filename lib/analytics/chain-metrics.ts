@@ -8,7 +8,8 @@ export const NEAR_MONEY_BAND = 0.1;
 export const definitions = {
   expectedMove:
     "Expected move to a date (USD), when the chain prices no event premium (see expectedMoveEvent): spot × σ × sqrt(days / 365), a one-standard-deviation move under the lognormal " +
-    "model, with σ the ATM implied vol (decimal) of the first expiry on or after the date and days the calendar days " +
+    "model, with σ the ATM implied vol (decimal) of the first expiry on or after the date (for an earnings date, the first " +
+    "expiry carrying the event, see expectedMoveEvent) and days the calendar days " +
     "from the as-of date in New York (America/New_York) to the date (an event today counts as 1 day). movePct is move / spot as a fraction " +
     "(0.05 = 5 %). Null for dates in the past.",
   daysToEarnings:

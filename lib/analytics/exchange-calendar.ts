@@ -98,8 +98,36 @@ function easter(y: number): number {
   return Date.UTC(y, month - 1, day);
 }
 
+/**
+ * Unscheduled full-day NYSE closures since 2000 (not given by rule): national days of mourning and emergencies, from
+ * NYSE's own announcements. Add a new one here (YYYY-MM-DD) or at run time with addUnscheduledClosure.
+ */
+export const NYSE_UNSCHEDULED_CLOSURES: readonly string[] = [
+  "2001-09-11", // September 11 attacks (closed through Sept 14)
+  "2001-09-12",
+  "2001-09-13",
+  "2001-09-14",
+  "2004-06-11", // National day of mourning, President Reagan
+  "2007-01-02", // National day of mourning, President Ford
+  "2012-10-29", // Hurricane Sandy
+  "2012-10-30",
+  "2018-12-05", // National day of mourning, President George H. W. Bush
+  "2025-01-09", // National day of mourning, President Carter
+];
+const extraClosures = new Set<string>(NYSE_UNSCHEDULED_CLOSURES);
+
+/** Adds an unscheduled full-day closure (YYYY-MM-DD) announced after this list was written. */
+export function addUnscheduledClosure(date: string): void {
+  const ms = Date.parse(`${date}T00:00:00Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(ms) || iso(ms) !== date)
+    throw new RangeError(`not a date: ${date}`);
+  extraClosures.add(date);
+  holidayCache.delete(Number(date.slice(0, 4)));
+  expiryCloses.clear();
+}
+
 const holidayCache = new Map<number, Set<string>>();
-/** NYSE full-day closures of year `y`, by rule (NYSE Rule 7.2): a Saturday New Year's Day is not observed on Dec 31. */
+/** NYSE full-day closures of year `y`: by rule (NYSE Rule 7.2; a Saturday New Year's Day is not observed on Dec 31) plus the unscheduled ones (NYSE_UNSCHEDULED_CLOSURES). */
 export function nyseHolidays(y: number): Set<string> {
   const cached = holidayCache.get(y);
   if (cached) return cached;
@@ -117,6 +145,7 @@ export function nyseHolidays(y: number): Set<string> {
     observed(Date.UTC(y, 11, 25)),
   ];
   const set = new Set(days.map(iso));
+  for (const d of extraClosures) if (d.startsWith(`${y}-`)) set.add(d);
   holidayCache.set(y, set);
   return set;
 }

@@ -17,6 +17,14 @@ const VOL_STEP_TOL = 1e-14;
 
 export type ImpliedVolInput = Omit<BsmInput, "vol">;
 
+/**
+ * The price identifies the vol only where it moves with it: vega (per 1.00 of vol) at least this fraction of spot,
+ * i.e. one vol point moves the price by at least 1e-6 of spot. Below it (an option at its
+ * no-arbitrage bound, deep in the money with only carry, or far out of the money near expiry) a wide range of vols
+ * gives the same price and the implied vol is unknown (null).
+ */
+export const MIN_VEGA_FRACTION = 1e-4;
+
 export const definitions = {
   impliedVol:
     "Implied volatility (annualised, decimal; 0.25 = 25 %): the volatility sigma for which the Black-Scholes-Merton " +
@@ -25,7 +33,10 @@ export const definitions = {
     "error is below 1e-8 (relative for prices under 1). In-the-money options are solved through their out-of-the-money " +
     "put-call-parity twin (C − P = S·e^(−qT) − K·e^(−rT)), which has the same implied vol. Not defined (null) when the " +
     "price is not finite, is at or below the no-arbitrage lower bound max(±(S·e^(−qT) − K·e^(−rT)), 0), is at or above " +
-    "the upper bound (S·e^(−qT) for calls, K·e^(−rT) for puts), or implies a vol outside [0.0001, 5.0].",
+    "the upper bound (S·e^(−qT) for calls, K·e^(−rT) for puts), implies a vol outside [0.0001, 5.0], or where the " +
+    "price does not identify the vol: the vega at the solved vol (per 1.00 of vol) is below 0.0001 × spot, so one vol " +
+    "point moves the price by less than 1e-6 of spot (an option at its no-arbitrage bound, or far out of the money " +
+    "near expiry).",
 } as const;
 
 /**
@@ -33,6 +44,19 @@ export const definitions = {
  * (price not finite, outside the no-arbitrage bounds, or T, S, K not positive).
  */
 export function impliedVol(price: number, input: ImpliedVolInput): number | null {
+  const vol = solveImpliedVol(price, input);
+  return vol !== null && identifies(input, vol) ? vol : null;
+}
+
+/** Whether the European price at `vol` identifies the vol (see MIN_VEGA_FRACTION). */
+export function identifies(i: ImpliedVolInput, vol: number): boolean {
+  const sqrtT = Math.sqrt(i.years);
+  const d1 = (Math.log(i.spot / i.strike) + (i.rate - i.dividendYield + 0.5 * vol * vol) * i.years) / (vol * sqrtT);
+  return i.spot * Math.exp(-i.dividendYield * i.years) * normPdf(d1) * sqrtT >= MIN_VEGA_FRACTION * i.spot;
+}
+
+/** The vol reproducing the price (no identification check): the solve behind impliedVol. */
+export function solveImpliedVol(price: number, input: ImpliedVolInput): number | null {
   const { spot, strike, years, rate, dividendYield } = input;
   const finite = [price, spot, strike, years, rate, dividendYield].every(Number.isFinite);
   if (!finite || spot <= 0 || strike <= 0 || years <= 0) return null;

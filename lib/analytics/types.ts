@@ -12,6 +12,11 @@ export interface Instrument {
   sector: string;
   kind: "equity" | "etf" | "index" | "volatility_index";
   nextEarningsDate: string | null; // YYYY-MM-DD
+  /**
+   * When the next earnings are reported on nextEarningsDate: before that day's open or after its close. Unset or null:
+   * unknown (see lib/analytics/event-move.ts: an expiry on the event date is then left out of the event split).
+   */
+  earningsTiming?: EarningsTiming | null;
   dividendYield: number; // continuous, decimal (0.012 = 1.2 %)
   /** Unset: by kind (see exerciseStyleOf). */
   exerciseStyle?: ExerciseStyle;
@@ -21,6 +26,10 @@ export interface Instrument {
    */
   cashDividends?: CashDividendRow[];
 }
+
+/** before_open: reported before the session opens (the day's session trades on it); after_close: after it closes. */
+export type EarningsTiming = "before_open" | "after_close";
+export const EARNINGS_TIMINGS: readonly EarningsTiming[] = ["before_open", "after_close"];
 
 /** A cash dividend per share (USD) going ex on exDate (YYYY-MM-DD): the stock trades without it from that day's open. */
 export interface CashDividendRow {
@@ -101,6 +110,13 @@ export const TENOR_YEARS: Record<Tenor, number> = {
   "30Y": 30,
 };
 
+/**
+ * Where the base (diffusive) variance rate of the event split came from: expiry_before, the nearest expiry closing
+ * before the event; expiries_after, the slope between the first two expiries after it; hv30, the 30-session realised
+ * vol (one expiry after the event and none before it).
+ */
+export type EventBaseSource = "expiry_before" | "expiries_after" | "hv30";
+
 /** Options and price metrics of one symbol at one as-of time; the input of scores, no-trade and ranking. */
 export interface SymbolMetrics {
   symbol: string;
@@ -115,8 +131,19 @@ export interface SymbolMetrics {
   putCallOiRatio: number | null;
   skew25d: number | null; // IV(25-delta put) − IV(25-delta call), decimal vol
   termSlope: number | null; // IV(90-day CM) − IV(30-day CM), decimal vol
-  /** To next earnings; eventMovePct (the event's own 1-sd move, fraction) when the chain prices an event premium. */
-  expectedMove: { date: string; days: number; move: number; movePct: number; eventMovePct?: number } | null;
+  /**
+   * To next earnings; eventMovePct (the event's own 1-sd move, fraction) when the chain prices an event premium,
+   * baseSource where its base variance came from; timing as stored (null: unknown).
+   */
+  expectedMove: {
+    date: string;
+    days: number;
+    move: number;
+    movePct: number;
+    eventMovePct?: number;
+    baseSource?: EventBaseSource;
+    timing?: EarningsTiming | null;
+  } | null;
   daysToEarnings: number | null;
   liquidityScore: number; // 0–100
   avgSpreadPct: number | null; // mean (ask − bid) / mid of near-the-money contracts, fraction

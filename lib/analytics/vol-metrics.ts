@@ -2,15 +2,9 @@
  * IV rank/percentile and the assembly of every options and price metric of one symbol (SymbolMetrics).
  * The building blocks live in vol-surface (smiles, ATM, skew), chain-metrics and price-metrics.
  */
-import {
-  definitions as chainDefinitions,
-  calendarDaysUntil,
-  expectedMoveToDate,
-  liquidityScore,
-  putCallRatios,
-} from "./chain-metrics";
+import { definitions as chainDefinitions, calendarDaysUntil, liquidityScore, putCallRatios } from "./chain-metrics";
 import { definitions as priceDefinitions, momentum, realizedVol, trendVsSma } from "./price-metrics";
-import { definitions as eventDefinitions, eventExpectedMove, eventVariance } from "./event-move";
+import { definitions as eventDefinitions, expectedMoveIntoEvent } from "./event-move";
 import {
   exerciseStyleOf,
   type Bar,
@@ -21,7 +15,6 @@ import {
 } from "./types";
 import {
   definitions as surfaceDefinitions,
-  atmIvForExpiry,
   constantMaturityAtmIvFromSmiles,
   impliedVolSmile,
   skew25Delta,
@@ -103,9 +96,20 @@ export function ivLookbackStart(today: string): string {
   return new Date(Date.parse(`${today}T00:00:00Z`) - IV_LOOKBACK_CALENDAR_DAYS * 86_400_000).toISOString().slice(0, 10);
 }
 
+/** A real calendar date written YYYY-MM-DD. */
+const isIsoDate = (d: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(d) && new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d;
+
 /** The finite values of `points` dated within the 52 weeks before `today` (YYYY-MM-DD), today itself excluded; ascending. */
 export function ivLookbackWindow(points: readonly DatedIv[], today: string): number[] {
   const from = ivLookbackStart(today);
+  // One value per date: a malformed date or a second value for a date is refused, not counted.
+  const seen = new Set<string>();
+  for (const p of points) {
+    if (!isIsoDate(p.date)) throw new RangeError(`IV history date is not YYYY-MM-DD: ${JSON.stringify(p.date)}`);
+    if (seen.has(p.date)) throw new RangeError(`IV history has two values for ${p.date}`);
+    seen.add(p.date);
+  }
   return points
     .filter((p) => p.date >= from && p.date < today && Number.isFinite(p.atmIv30))
     .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0))
@@ -158,20 +162,11 @@ export function computeSymbolMetrics(input: SymbolMetricsInput): SymbolMetrics {
   const earnings = instrument.nextEarningsDate;
   const daysAhead = earnings ? calendarDaysUntil(asOf, earnings) : null;
   const daysToEarnings = daysAhead !== null && daysAhead >= 0 ? daysAhead : null;
-  let expectedMove: SymbolMetrics["expectedMove"] = null;
-  const ev = earnings && daysToEarnings !== null ? eventVariance(smiles, earnings) : null;
-  if (earnings && ev !== null) {
-    const m = eventExpectedMove(spot, ev, asOf, earnings);
-    if (m !== null)
-      expectedMove = { date: m.date, days: m.days, move: m.move, movePct: m.movePct, eventMovePct: m.eventMovePct };
-  } else if (earnings && daysToEarnings !== null) {
-    // The first expiry on or after the event is the first whose ATM IV prices the event in.
-    const eventIv = smiles
-      .filter((s) => s.expiry >= earnings)
-      .map((s) => atmIvForExpiry(s))
-      .find((iv) => iv !== null);
-    if (eventIv != null) expectedMove = expectedMoveToDate(spot, eventIv, asOf, earnings);
-  }
+  const hv30 = realizedVol(closes, 30);
+  const expectedMove =
+    earnings && daysToEarnings !== null
+      ? expectedMoveIntoEvent({ spot, smiles, asOf, date: earnings, timing: instrument.earningsTiming, hv30 })
+      : null;
 
   const liquidity = liquidityScore(chain, spot);
   const ratios = putCallRatios(chain);
@@ -186,7 +181,7 @@ export function computeSymbolMetrics(input: SymbolMetricsInput): SymbolMetrics {
     ivRank: rank.ivRank,
     ivPercentile: rank.ivPercentile,
     ivLookbackDays: rank.lookbackDays,
-    hv30: realizedVol(closes, 30),
+    hv30,
     putCallVolumeRatio: ratios.putCallVolumeRatio,
     putCallOiRatio: ratios.putCallOiRatio,
     skew25d: skew25Delta(smiles, q, 30)?.skew ?? null,

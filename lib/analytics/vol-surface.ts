@@ -5,7 +5,7 @@
 import { bsmGreeks, bsmPrice, normCdf } from "./bsm";
 import type { OptionRight } from "./bsm";
 import { impliedVol } from "./iv";
-import { americanImpliedVol, type CashDividend } from "./american";
+import { americanImpliedVol, escrowedCarry, escrowedSpot, type CashDividend } from "./american";
 import type { CashDividendRow, ExerciseStyle, OptionQuote } from "./types";
 import { expiryClose, newYorkInstant } from "./exchange-calendar";
 
@@ -63,16 +63,19 @@ export const definitions = {
   impliedForward:
     "Forward per expiry (USD) from put–call parity, the way market makers strip it: over strikes within ±10 % of spot " +
     "whose call and put both have a usable quote with (ask − bid)/mid ≤ 0.25, take the 3 with the smallest |C − P| " +
-    "(mids) and the median of F = K + e^(rT)·(C − P); the estimates must agree within the widest (call + put) bid-ask width of " +
-    "those strikes (× e^(rT)), else the quotes do not pin one forward. For American-style options the mids are first made European: " +
-    "each is replaced by the Black-Scholes-Merton price at its American implied vol under the raw forward, and the " +
-    "forward is stripped again. The implied carry yield q = r − ln(F/S)/T (dividends plus borrow, continuous, decimal) " +
+    "(mids) and the median of F = K + e^(rT)·(C − P). For American-style options the mids are first made European: " +
+    "each is replaced by the Black-Scholes-Merton price at its American implied vol under the carry of the forward so " +
+    "far, and the forward is stripped again, up to 4 times until it moves by at most 1e-5 of spot. The estimates must " +
+    "agree within e^(rT) × the widest (call + put) bid-ask width of those strikes × √(number of strikes), plus for " +
+    "American options twice the largest change the strip made to one estimate and 1e-4 of spot (the model's part), " +
+    "else the quotes do not pin one forward. The implied carry yield q = r − ln(F/S)/T (dividends plus borrow, continuous, decimal) " +
     "is published per expiry and every IV, delta, moneyness, ATM and skew figure of that expiry uses F and q. When no " +
     "strike qualifies, or the implied q is above 1 or below −0.01 (a forward beyond the cash-and-carry bound " +
     "S·e^((r + 0.01)T) is an arbitrage, so the quotes are inconsistent), the forward is S·e^((r−q)T) with the instrument's dividend yield, and the source says yield. For an American-style " +
     "instrument with cash dividends going ex before the expiry (at 00:00 New York of the ex-date) they replace the " +
     "yield: the yield forward is (S − PV(D))·e^(rT), PV(D) = Σ D·e^(−r·t_D), and the American implied vols use the " +
-    "escrowed spot S* = S − PV(D) with the carry that grows S* to F (see americanModel).",
+    "escrowed model with the carry q that makes its forward F: S*·e^((r−q)T) = F, S* = S − Σ D·e^(−(r−q)·t_D) " +
+    "(see americanModel).",
   atmIv:
     "At-the-money implied volatility of one expiry (decimal): the smile's IV at the forward F = S·e^((r−q)T), linearly " +
     "interpolated in strike between the two listed strikes bracketing F. When F is not bracketed, the IV of the nearest " +
@@ -127,7 +130,7 @@ export function cashDividendsBefore(dividends: readonly CashDividendRow[], asOf:
   const out: CashDividend[] = [];
   for (const d of dividends) {
     const t = (newYorkInstant(d.exDate, 0).getTime() - asOf.getTime()) / (365 * 86_400_000);
-    if (t > 0 && t <= years && d.amount > 0) out.push({ years: t, amount: d.amount });
+    if (t > 0 && t < years && d.amount > 0) out.push({ years: t, amount: d.amount });
   }
   return out;
 }
@@ -170,32 +173,65 @@ export function impliedForward(
   const growth = Math.exp(rate * years);
   let estimates = mids.map((m) => m.strike + growth * (m.call - m.put));
   let forward = median(estimates);
+  // Each estimate is known to within its quotes' widths (× e^(rT)); n strikes spread up to √n of the widest.
+  let tolerance = growth * Math.max(...mids.map((m) => m.width)) * Math.sqrt(mids.length) + 1e-6 * spot;
   if (style === "american" && forward > 0) {
-    // American mids carry early-exercise premia that parity does not: strip them at each contract's own vol.
-    // With cash dividends the American model runs on S* = S − PV(D) and the carry that grows S* to the forward.
-    const sStar = spot - pvCash;
-    const carry = rate - Math.log(forward / sStar) / years;
-    const base = { spot, years, rate, dividendYield: carry, cashDividends: cash };
-    const european = mids.flatMap((m) => {
-      const cv = americanImpliedVol(m.call, { ...base, strike: m.strike, right: "C" });
-      const pv = americanImpliedVol(m.put, { ...base, strike: m.strike, right: "P" });
-      if (cv === null || pv === null) return [];
-      const eu = { spot: sStar, years, rate, dividendYield: carry, strike: m.strike };
-      const c = bsmPrice({ ...eu, right: "C", vol: cv });
-      const p = bsmPrice({ ...eu, right: "P", vol: pv });
-      return [m.strike + growth * (c - p)];
-    });
-    if (european.length > 0) {
-      estimates = european;
-      forward = median(european);
+    // The premia depend on the carry, which depends on the forward: strip again until the forward settles.
+    let adjustment = 0;
+    for (let pass = 0; pass < PARITY_PASSES; pass++) {
+      const european = europeanEstimates(mids, spot, years, rate, forward, cash);
+      if (european.estimates.length === 0) break;
+      estimates = european.estimates;
+      const next = median(estimates);
+      adjustment = european.adjustment;
+      const moved = Math.abs(next - forward);
+      forward = next;
+      if (moved <= PARITY_SETTLED * spot) break;
     }
+    tolerance += 2 * adjustment + AMERICAN_PARITY_ALLOWANCE * spot;
   }
-  // Strikes that disagree by more than their quotes' widths do not pin one forward (stale or inconsistent quotes).
-  const width = growth * Math.max(...mids.map((m) => m.width)) + 1e-6 * spot;
-  if (Math.max(...estimates) - Math.min(...estimates) > width) return fallback;
+  // Strikes that disagree by more than that do not pin one forward (stale or inconsistent quotes).
+  if (Math.max(...estimates) - Math.min(...estimates) > tolerance) return fallback;
   const dividendYield = rate - Math.log(forward / spot) / years;
   if (!(forward > 0) || !(dividendYield >= PARITY_MIN_YIELD && dividendYield <= PARITY_MAX_YIELD)) return fallback;
   return { forward, dividendYield, source: "parity" };
+}
+
+/** Most passes of the American forward's strip, and the move (fraction of spot) below which the forward has settled. */
+export const PARITY_PASSES = 4;
+export const PARITY_SETTLED = 1e-5;
+/** Part of the American parity tolerance for the model's own price error (fraction of spot). */
+export const AMERICAN_PARITY_ALLOWANCE = 1e-4;
+
+/**
+ * American mids carry early-exercise premia that parity does not: each strike's call and put made European at its own
+ * American IV under the raw forward's carry (with cash dividends the escrowed model on S* and the carry that grows S*
+ * to the forward), and the largest change this made to an estimate (the model's part of it).
+ */
+function europeanEstimates(
+  mids: readonly { strike: number; call: number; put: number }[],
+  spot: number,
+  years: number,
+  rate: number,
+  forward: number,
+  cash: readonly CashDividend[],
+): { estimates: number[]; adjustment: number } {
+  const growth = Math.exp(rate * years);
+  const carry = escrowedCarry(spot, forward, years, rate, cash);
+  const sStar = escrowedSpot(spot, rate, carry, years, cash);
+  const base = { spot, years, rate, dividendYield: carry, cashDividends: cash };
+  let adjustment = 0;
+  const estimates = mids.flatMap((m) => {
+    const cv = americanImpliedVol(m.call, { ...base, strike: m.strike, right: "C" });
+    const pv = americanImpliedVol(m.put, { ...base, strike: m.strike, right: "P" });
+    if (cv === null || pv === null) return [];
+    const eu = { spot: sStar, years, rate, dividendYield: carry, strike: m.strike };
+    const c = bsmPrice({ ...eu, right: "C", vol: cv });
+    const p = bsmPrice({ ...eu, right: "P", vol: pv });
+    adjustment = Math.max(adjustment, growth * Math.abs(c - p - (m.call - m.put)));
+    return [m.strike + growth * (c - p)];
+  });
+  return { estimates, adjustment };
 }
 
 function mid(q: OptionQuote): number {
@@ -228,8 +264,7 @@ export function impliedVolSmile(
     const implied = impliedForward(list, spot, years, r, q, style, cash);
     const { forward, dividendYield } = implied;
     // The American solve's carry: the one that grows S* = S − PV(D) to the forward (the forward's own q without cash).
-    const pvCash = cash.reduce((s, d) => s + d.amount * Math.exp(-r * d.years), 0);
-    const solveCarry = cash.length > 0 ? r - Math.log(forward / (spot - pvCash)) / years : dividendYield;
+    const solveCarry = cash.length > 0 ? escrowedCarry(spot, forward, years, r, cash) : dividendYield;
     const byStrike = new Map<number, { C?: OptionQuote; P?: OptionQuote }>();
     for (const quote of list) {
       if (usableMid(quote) === null) continue;

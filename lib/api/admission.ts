@@ -1,14 +1,15 @@
 /**
  * Admission batching (group commit): calls that arrive while a batch is being decided wait in a bounded
- * in-process queue and are decided together by the next call of the database function admit_batch (migration 0009): one
- * statement, one round trip (its signature as of migration 0020, which added the answers' sizes; 0014 the paths). It locks each (key, window) counter row once per batch, assigns the calls to it in arrival
- * order, and writes counters, events and daily aggregates. The row locks keep limits exact across processes; every call
+ * in-process queue and are decided together by the next call of the database function admit_batch
+ * (db/functions/admit_batch.sql): one statement, one round trip. It locks each (key, window) counter row once per batch,
+ * assigns the calls to it in arrival order, and writes counters, events and daily aggregates. The row locks keep limits exact across processes; every call
  * is committed before its promise resolves.
  */
 import type postgres from "postgres";
 import { arrayLiteral } from "../db/array-literal";
 import { reportStoreOutcome } from "../db/store-status";
 import { BoundedMemo } from "../util/bounded-memo";
+import { metrics } from "../metrics/registry";
 import { ApiError } from "./errors";
 import type { AdmissionCall, LimitOutcome } from "./limits";
 import type { Window } from "../limits/windows";
@@ -28,6 +29,8 @@ interface Pending {
   reject: (e: unknown) => void;
   /** performance.now() past which the call is answered 503 whatever its batch does. */
   deadline: number;
+  /** performance.now() when it was queued (admission_wait_seconds). */
+  queued: number;
 }
 
 const DEADLOCK = "40P01";
@@ -42,7 +45,7 @@ const toIso = (ms: number) => new Date(ms).toISOString();
 const iso = (ms: number) => isoByMs.get(ms, toIso);
 
 /**
- * Decides and records one batch in one round trip: admit_batch (migration 0009) locks the batch's counter rows in sorted
+ * Decides and records one batch in one round trip: admit_batch (db/functions/admit_batch.sql) locks the batch's counter rows in sorted
  * order, decides the calls in arrival order, writes counters, events and daily aggregates, and answers the outcomes in
  * input order. A single statement is its own transaction: committed before this resolves, nothing written when it throws.
  * The arrays go as literals (lib/db/array-literal.ts), one text parameter each.
@@ -76,7 +79,8 @@ export async function runBatch(
     paths = new Array<string | null>(n),
     sizes = new Array<number | null>(n),
     burstSizes = new Array<number | null>(n),
-    quotaSizes = new Array<number | null>(n);
+    quotaSizes = new Array<number | null>(n),
+    quotaChecked = new Array<boolean>(n);
   const statuses = new Array<number>(n),
     errorCodes = new Array<string | null>(n),
     latencies = new Array<number>(n),
@@ -105,7 +109,9 @@ export async function runBatch(
     burstLimits[i] = c.burst.limit;
     quotaSlots[i] = slot(c.m.keyId, c.quota);
     quotaLimits[i] = c.quota.limit;
+    quotaChecked[i] = c.quotaChecked ?? true;
   }
+  const messages = messageArrays(calls);
   const a = arrayLiteral;
   const rows = await sql<
     { limited: "burst" | "quota" | null; status: number; burst_used: number; quota_used: number }[]
@@ -115,11 +121,19 @@ export async function runBatch(
       ${a(requestIds)}::text[], ${a(keyIds)}::text[], ${a(accountIds)}::uuid[], ${a(endpointIds)}::text[], ${a(statuses)}::int[],
       ${a(errorCodes)}::text[], ${a(latencies)}::float8[], ${a(createdAt)}::timestamptz[], ${a(record)}::bool[],
       ${a(burstSlots)}::int[], ${a(burstLimits)}::int[], ${a(quotaSlots)}::int[], ${a(quotaLimits)}::int[],
-      ${a(paths)}::text[], ${a(sizes)}::int[], ${a(burstSizes)}::int[], ${a(quotaSizes)}::int[])`;
+      ${a(paths)}::text[], ${a(sizes)}::int[], ${a(burstSizes)}::int[], ${a(quotaSizes)}::int[], ${a(quotaChecked)}::bool[],
+      ${a(messages.answer)}::text[], ${a(messages.burst)}::text[], ${a(messages.quota)}::text[])`;
   if (rows.length !== calls.length)
     throw new Error(`admit_batch answered ${rows.length} outcomes for ${calls.length} calls`);
   return rows.map((r) => ({ limited: r.limited, status: r.status, burstUsed: r.burst_used, quotaUsed: r.quota_used }));
 }
+
+/** The error messages each call is recorded with: its answer's, and each window's refusal's (lib/api/logged-error.ts). */
+const messageArrays = (calls: AdmissionCall[]) => ({
+  answer: calls.map((c) => c.m.errorMessage ?? null),
+  burst: calls.map((c) => c.refusedMessages?.burst ?? null),
+  quota: calls.map((c) => c.refusedMessages?.quota ?? null),
+});
 
 /** How often waiting calls are checked against their deadlines (one timer per batcher, only while calls wait). */
 const SWEEP_MS = 50;
@@ -142,11 +156,14 @@ export class AdmissionBatcher {
    * queue is full, or its deadline passes first (its batch may still commit it: metered, never answered 2xx).
    */
   admit(call: AdmissionCall): Promise<LimitOutcome> {
-    if (this.running >= (this.opts.maxInFlight ?? 1) && this.queue.length >= this.opts.maxQueue)
+    if (this.running >= (this.opts.maxInFlight ?? 1) && this.queue.length >= this.opts.maxQueue) {
+      metrics.admission.refused("queue_full");
       return Promise.reject(unavailable(undefined, "The service is at capacity; retry shortly."));
+    }
     return new Promise((resolve, reject) => {
-      const deadline = this.opts.deadlineMs === undefined ? Infinity : performance.now() + this.opts.deadlineMs;
-      this.queue.push({ call, resolve, reject, deadline });
+      const queued = performance.now();
+      const deadline = this.opts.deadlineMs === undefined ? Infinity : queued + this.opts.deadlineMs;
+      this.queue.push({ call, resolve, reject, deadline, queued });
       if (deadline !== Infinity && !this.sweeper) {
         this.sweeper = setInterval(() => this.sweep(), Math.min(SWEEP_MS, this.opts.deadlineMs ?? SWEEP_MS));
         this.sweeper.unref();
@@ -168,7 +185,11 @@ export class AdmissionBatcher {
     };
     this.queue = this.queue.filter(refuse);
     for (const batch of this.inFlight) for (const p of batch) if (p.deadline !== Infinity) refuse(p);
-    if (expired) reportStoreOutcome(this.sql, "admission", false);
+    if (expired) {
+      reportStoreOutcome(this.sql, "admission", false);
+      metrics.admission.refused("deadline", expired);
+      metrics.db.deadline("admission", expired);
+    }
     if (this.queue.length === 0 && this.inFlight.size === 0) {
       clearInterval(this.sweeper);
       this.sweeper = undefined;
@@ -181,17 +202,24 @@ export class AdmissionBatcher {
       const batch = this.queue.splice(0, this.opts.maxBatch);
       this.batches++;
       this.inFlight.add(batch);
+      const sent = performance.now();
       try {
         const calls = batch.map((p) => p.call);
         const out = await runBatch(this.sql, calls).catch((err) => {
           if ((err as { code?: string }).code === DEADLOCK) return runBatch(this.sql, calls); // another process locked in a different order: once more
           throw err;
         });
-        for (const [i, p] of batch.entries()) p.resolve(out[i]);
+        const decided = performance.now();
+        for (const [i, p] of batch.entries()) {
+          p.resolve(out[i]);
+          metrics.admission.waited((decided - p.queued) / 1000);
+        }
+        metrics.admission.batch(batch.length, (decided - sent) / 1000);
         reportStoreOutcome(this.sql, "admission", true);
       } catch (err) {
         const failed = unavailable(err);
         for (const p of batch) p.reject(failed);
+        metrics.admission.refused("store_error", batch.length);
         reportStoreOutcome(this.sql, "admission", false);
       } finally {
         this.inFlight.delete(batch);

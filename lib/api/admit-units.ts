@@ -1,5 +1,5 @@
 /**
- * Metering several calls in one row: the database function admit_units (migration 0021) grants each call as many of
+ * Metering several calls in one row: the database function admit_units (db/functions/admit_units.sql) grants each call as many of
  * its units as its key's quota window has left (the account's row deciding, as admit_batch), in call order, and writes
  * one usage_events row with `units` for the granted ones (plus one 403 row for any refused), counters and daily
  * aggregates in one statement. The live stream meters each stream's events of a delivery round this way.

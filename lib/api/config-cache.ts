@@ -18,12 +18,31 @@ export interface Plan {
   historyDays: number;
   /** Concurrent live streams a key on this plan may hold open (stream_leases, across every process). */
   streamsPerKey: number;
+  /**
+   * The plan whose features (webhooks, history window, streams per key, max payload) these are: the plan itself, or
+   * for a test key the account's plan (test mode mirrors live, docs/api-contract.md §3). Feature errors name it.
+   */
+  features: { id: string; nameA: string; nameB: string };
+}
+
+/** What a test key runs under: Sandbox's limits, label and name (`meta.plan`), the account plan's features. */
+export function mirrorTestPlan(sandbox: Plan, account: Plan): Plan {
+  return {
+    ...sandbox,
+    bMaxPayloadBytes: account.bMaxPayloadBytes,
+    webhooks: account.webhooks,
+    historyDays: account.historyDays,
+    streamsPerKey: account.streamsPerKey,
+    features: account.features,
+  };
 }
 
 export type LicensingState = "enabled" | "pending_licensing";
 
 export interface GatewayConfig {
   plans: Map<string, Plan>;
+  /** By account plan id: the plan a test key of such an account runs under (one object each, so caches can key on it). */
+  testPlans: Map<string, Plan>;
   licensing: Map<string, LicensingState>; // `${endpointId}|${env}`
 }
 
@@ -53,11 +72,15 @@ export class ConfigCache {
           liveKeyStyles: r.live_key_styles,
           historyDays: r.history_days,
           streamsPerKey: r.streams_per_key,
+          features: { id: r.id, nameA: r.name_a, nameB: r.name_b },
         });
       }
+      const sandbox = plans.get("sandbox");
+      const testPlans = new Map<string, Plan>();
+      if (sandbox) for (const [id, plan] of plans) testPlans.set(id, mirrorTestPlan(sandbox, plan));
       const licensing = new Map<string, LicensingState>();
       for (const r of licensingRows) licensing.set(`${r.endpoint_id}|${r.env}`, r.state);
-      return { plans, licensing };
+      return { plans, testPlans, licensing };
     });
   }
 

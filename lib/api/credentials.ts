@@ -1,17 +1,19 @@
 /** Reads the caller's key from the three accepted headers and verifies it (docs/api-contract.md §2). */
+import type postgres from "postgres";
 import type { Database } from "../db/client";
 import { parseKey } from "../keys/format";
 import { TtlCache } from "../util/ttl-cache";
+import { delegatedKeyId } from "./delegation";
 import { ApiError } from "./errors";
 import type { GatewayConfig, Plan } from "./config-cache";
 
-interface KeyRecord {
+export interface KeyRecord {
   id: string;
   accountId: string;
   env: "test" | "live";
   style: "standard" | "sk";
   status: "active" | "inactive" | "revoked";
-  accountStatus: "active" | "inactive";
+  accountStatus: "active" | "inactive" | "deleted";
   planId: string;
   prefix: string;
   /** Epoch ms after which a rolled key is refused (compared on every call, so the cache never extends it). */
@@ -24,7 +26,10 @@ export interface Caller {
   env: "test" | "live";
   style: "standard" | "sk";
   keyPrefix: string;
-  /** The plan whose limits apply: Sandbox for test keys, the account's plan for live keys (docs/api-contract.md §3). */
+  /**
+   * The plan in force: a live key's is its account's; a test key's has Sandbox's limits and the account plan's features
+   * (`mirrorTestPlan`, docs/api-contract.md §3).
+   */
   plan: Plan;
 }
 
@@ -62,35 +67,56 @@ export function extractKey(headers: Headers): string | null {
   return found.size === 1 ? [...found][0] : null;
 }
 
+/** A key row as the verifier reads it. */
+function toRecord(r: postgres.Row): KeyRecord {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    env: r.env,
+    style: r.style,
+    status: r.status,
+    accountStatus: r.account_status,
+    planId: r.plan_id,
+    prefix: r.prefix,
+    expiresAt: r.expires_at ? new Date(r.expires_at).getTime() : null,
+  };
+}
+
 export class KeyVerifier {
   private readonly cache: TtlCache<string, KeyRecord | null>;
 
-  constructor(database: Database, ttlMs: number) {
+  constructor(
+    private readonly database: Database,
+    ttlMs: number,
+  ) {
     this.cache = new TtlCache(ttlMs, 50_000, async (digest) => {
       const rows = await database.sql`
         select k.id, k.account_id, k.env, k.style, k.status, k.prefix, k.expires_at, a.status as account_status, a.plan_id
         from api_keys k join accounts a on a.id = k.account_id
         where k.digest = ${digest}`;
-      if (rows.length === 0) return null;
-      const r = rows[0];
-      return {
-        id: r.id,
-        accountId: r.account_id,
-        env: r.env,
-        style: r.style,
-        status: r.status,
-        accountStatus: r.account_status,
-        planId: r.plan_id,
-        prefix: r.prefix,
-        expiresAt: r.expires_at ? new Date(r.expires_at).getTime() : null,
-      };
+      return rows.length === 0 ? null : toRecord(rows[0]);
     });
   }
 
   lookup(digest: string): KeyRecord | null | Promise<KeyRecord | null> {
     return this.cache.get(digest);
   }
+
+  /** A key by id, for the portal's delegated calls (lib/api/delegation.ts): read every time, never cached. */
+  async lookupId(id: string): Promise<KeyRecord | null> {
+    const rows = await this.database.sql`
+      select k.id, k.account_id, k.env, k.style, k.status, k.prefix, k.expires_at, a.status as account_status, a.plan_id
+      from api_keys k join accounts a on a.id = k.account_id
+      where k.id = ${id}`;
+    return rows.length === 0 ? null : toRecord(rows[0]);
+  }
 }
+
+/**
+ * What authentication needs of the key store: a digest's record, synchronous when cached; and a key's record by id for
+ * the portal's delegated calls (absent where a caller never delegates: such a call is refused).
+ */
+export type KeyLookup = Pick<KeyVerifier, "lookup"> & Partial<Pick<KeyVerifier, "lookupId">>;
 
 export type Authentication =
   | { ok: true; caller: Caller }
@@ -100,7 +126,7 @@ export type Authentication =
 /** Synchronous when the key's record is cached (the hot path), a promise only when it must be read. */
 export function authenticate(
   headers: Headers,
-  verifier: KeyVerifier,
+  verifier: KeyLookup,
   config: GatewayConfig,
 ): Authentication | Promise<Authentication> {
   let key: string | null;
@@ -123,12 +149,31 @@ export function authenticate(
   return record instanceof Promise ? record.then((r) => judge(r, config)) : judge(record, config);
 }
 
+/**
+ * The request's caller: the key in its headers, or, for a call the portal built as one of the account's keys
+ * (lib/api/delegation.ts), that key's record, judged alike. Used on arrival and by a stream's periodic recheck.
+ */
+export function authenticateRequest(
+  request: Request,
+  verifier: KeyLookup,
+  config: GatewayConfig,
+): Authentication | Promise<Authentication> {
+  const keyId = delegatedKeyId(request);
+  if (keyId === undefined) return authenticate(request.headers, verifier, config);
+  return (verifier.lookupId?.(keyId) ?? Promise.resolve(null)).then((record) => judge(record, config));
+}
+
 function judge(record: KeyRecord | null, config: GatewayConfig): Authentication {
-  if (!record || record.status === "revoked" || (record.expiresAt !== null && record.expiresAt <= Date.now()))
+  // Deleting an account revokes its keys; its status alone answers the same, so no key of it ever works again.
+  if (
+    !record ||
+    record.status === "revoked" ||
+    record.accountStatus === "deleted" ||
+    (record.expiresAt !== null && record.expiresAt <= Date.now())
+  )
     return { ok: false, error: new ApiError("invalid_api_key", "The API key is not valid.") };
-  const planId = record.env === "test" ? "sandbox" : record.planId;
-  const plan = config.plans.get(planId);
-  if (!plan) throw new Error(`plan ${planId} missing from the catalogue`);
+  const plan = (record.env === "test" ? config.testPlans : config.plans).get(record.planId);
+  if (!plan) throw new Error(`plan ${record.planId} (${record.env}) missing from the catalogue`);
   const caller: Caller = {
     keyId: record.id,
     accountId: record.accountId,

@@ -86,6 +86,13 @@ export interface ErrorContext {
   now: Date;
 }
 
+/** The error context once the calling key is known: its environment, and `demo` data on test keys. */
+export const keyedErrorContext = (env: "test" | "live", now: Date): ErrorContext => ({
+  env,
+  label: env === "test" ? "demo" : "none",
+  now,
+});
+
 export function errorBody(
   family: Family,
   error: Pick<ErrorAnswerSpec, "code" | "message">,

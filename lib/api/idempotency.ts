@@ -1,6 +1,6 @@
 /**
  * Idempotency-Key for POST and PATCH (docs/api-contract.md "Idempotent requests"): the first answer for an
- * (account, key) is kept for 24 hours and replayed for a retry of the same request. A claim row is taken atomically
+ * (account, calling API key, key) is kept for 24 hours and replayed for a retry of the same request. A claim row is taken atomically
  * (INSERT … ON CONFLICT) before the handler runs, so two retries on any number of processes cannot both run it.
  */
 import { createHash } from "node:crypto";
@@ -18,13 +18,17 @@ const REPLAYED_HEADERS = ["content-type", "cache-control", "location", "x-reques
 /** 1–255 printable ASCII characters (space to tilde). */
 const KEY_FORMAT = /^[\x20-\x7e]{1,255}$/;
 
-/** The header's value; null when absent; an invalid_request naming the header when malformed. */
-export function idempotencyKeyOf(headers: Headers): string | null | ApiError {
+/**
+ * The header's value; null when absent; an invalid_request naming the header when malformed. With `apiKeyId` (the
+ * pipeline always passes the calling key's id) the stored key is scoped to that API key: a test key never gets a live
+ * key's answer, nor any key another key's (a webhook's signingSecret is only ever replayed to the key that created it).
+ */
+export function idempotencyKeyOf(headers: Headers, apiKeyId?: string): string | null | ApiError {
   const key = headers.get(IDEMPOTENCY_HEADER);
   if (key === null) return null;
-  return KEY_FORMAT.test(key)
-    ? key
-    : new ApiError("invalid_request", "The Idempotency-Key header must be 1 to 255 printable ASCII characters.");
+  if (!KEY_FORMAT.test(key))
+    return new ApiError("invalid_request", "The Idempotency-Key header must be 1 to 255 printable ASCII characters.");
+  return apiKeyId === undefined ? key : `${apiKeyId}\n${key}`;
 }
 
 /** What a retry must repeat: method, path and body. */

@@ -1,6 +1,6 @@
 /**
  * Burst and quota enforcement plus metering (docs/api-contract.md §4). Calls are decided in batches (admission.ts) by
- * the database function admit_batch (migration 0009): the counter rows are locked, the batch's calls assigned to them
+ * the database function admit_batch (db/functions/admit_batch.sql): the counter rows are locked, the batch's calls assigned to them
  * in arrival order, and the row lock makes concurrent callers on any number of processes admit exactly min(N, limit).
  */
 import type postgres from "postgres";
@@ -17,6 +17,8 @@ export interface Metered {
   path?: string | null;
   /** The answer's body in bytes (0 for HEAD); null where the answer is not known yet. */
   bytes?: number | null;
+  /** An error answer's message as the log keeps it (lib/api/logged-error.ts); null on a success or where unknown. */
+  errorMessage?: string | null;
   latencyMs: number;
   now: Date;
 }
@@ -50,6 +52,13 @@ export interface AdmissionCall {
   record: boolean;
   /** The answer's size should admission refuse the call (m.bytes is its size if admitted); recorded with the event. */
   refusedBytes?: { burst: number; quota: number };
+  /** The refusal's message should admission refuse the call (m.errorMessage is the answer's if admitted). */
+  refusedMessages?: { burst: string | null; quota: string | null };
+  /**
+   * False for a refusal decided before the quota (inactive key, body too large, licensing, idempotency): it takes its
+   * burst unit and is answered 429 once the minute is spent, but the quota neither refuses nor counts it. Default true.
+   */
+  quotaChecked?: boolean;
 }
 
 /**
@@ -59,19 +68,25 @@ export interface AdmissionCall {
  */
 export type SettledLimits = "counters" | { burstUsed: number; quotaUsed: number } | null;
 
+/** A call decided outside the admission batch, to be recorded: what it answered, its windows, and their state. */
+export interface Settlement {
+  m: Metered;
+  status: number;
+  errorCode: string | null;
+  burst: Window;
+  quota: Window;
+  /** Default "counters". */
+  limits?: SettledLimits;
+}
+
 /**
- * Records a call that was decided outside the admission batch: refused before the limits (inactive key, pending licensing,
- * oversized body), or a state-touching call after its handler. Answers the windows' current use, for the headers.
+ * Records a call that was decided outside the admission batch: a state-touching call after its handler, or the portal's
+ * webhook twins (lib/server/webhook-metering.ts). Answers the windows' current use, for the headers.
  */
 export async function settle(
   sql: postgres.Sql,
-  m: Metered,
-  status: number,
-  errorCode: string | null,
-  windows: { burst: Window; quota: Window },
-  limits: SettledLimits = "counters",
+  { m, status, errorCode, burst, quota, limits = "counters" }: Settlement,
 ): Promise<{ burstUsed: number; quotaUsed: number }> {
-  const { burst, quota } = windows;
   const given = limits !== null && limits !== "counters" ? limits : null;
   const rows = await sql`
     with used as (
@@ -79,13 +94,14 @@ export async function settle(
         (select max(count) from usage_counters where key_id in (${m.keyId}, quota_counter_key(${m.keyId})) and bucket = ${quota.bucket} and window_start = ${quota.start.toISOString()}::timestamptz) as quota_used
     ), event as (
       insert into usage_events (request_id, key_id, account_id, endpoint_id, path, status, error_code, latency_ms, created_at,
-        response_bytes, burst_remaining, burst_limit, quota_remaining, quota_limit)
+        response_bytes, burst_remaining, burst_limit, quota_remaining, quota_limit, error_message)
       select ${m.requestId}, ${m.keyId}, ${m.accountId}::uuid, ${m.endpointId}, ${m.path ?? null}, ${status}, ${errorCode}, ${m.latencyMs}, ${m.now.toISOString()}::timestamptz,
         ${m.bytes ?? null}::int,
         case when ${limits !== null}::boolean then greatest(0, ${burst.limit}::int - coalesce(${given?.burstUsed ?? null}::int, used.burst_used, 0)) end,
         case when ${limits !== null}::boolean then ${burst.limit}::int end,
         case when ${limits !== null}::boolean then greatest(0, ${quota.limit}::int - coalesce(${given?.quotaUsed ?? null}::int, used.quota_used, 0)) end,
-        case when ${limits !== null}::boolean then ${quota.limit}::int end
+        case when ${limits !== null}::boolean then ${quota.limit}::int end,
+        ${status >= 200 && status < 300 ? null : (m.errorMessage ?? null)}
       from used
     )
     insert into usage_daily as d (key_id, account_id, day, endpoint_id, calls, ok_calls, client_errors, server_errors, latency_ms_sum)

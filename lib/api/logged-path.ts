@@ -12,6 +12,10 @@ const SECRET_PARAM =
 /** Anything shaped like one of the service's own keys, anywhere in the path or query. */
 const SERVICE_KEY = /svc_(sk_live|live|test)_[0-9A-Za-z]+/g;
 
+/** `text` with every part shaped like one of the service's keys replaced by its prefix and REDACTED. */
+export const withoutServiceKeys = (text: string): string =>
+  text.includes("svc_") ? text.replace(SERVICE_KEY, (_, kind: string) => `svc_${kind}_${REDACTED}`) : text;
+
 function decodedName(raw: string): string {
   try {
     return decodeURIComponent(raw.replace(/\+/g, " "));
@@ -35,6 +39,6 @@ function redactQuery(query: string): string {
 /** The path and query of `url` as the request log keeps them. */
 export function loggedPath(url: URL): string {
   let out = url.search.length > 1 ? `${url.pathname}?${redactQuery(url.search.slice(1))}` : url.pathname;
-  if (out.includes("svc_")) out = out.replace(SERVICE_KEY, (_, kind: string) => `svc_${kind}_${REDACTED}`);
+  out = withoutServiceKeys(out);
   return out.length <= LOGGED_PATH_MAX ? out : `${out.slice(0, LOGGED_PATH_MAX - 1)}…`;
 }

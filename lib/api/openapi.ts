@@ -1,6 +1,4 @@
 /** Builds the OpenAPI 3.1 reference from the route table: the schemas that validate requests also document them. */
-import { exampleNamed } from "./input-examples";
-import { z } from "zod";
 import { VERSION } from "../version";
 import { PLAN_SEED } from "../domain/plans-catalogue";
 import { DEFAULT_PENDING_LIVE } from "../domain/seed";
@@ -12,31 +10,11 @@ import { REFERENCE_NOTES, metricDefinitions } from "./reference-notes";
 import { WEBHOOK_NOTES, webhookOperations } from "./webhook-reference";
 import { IDEMPOTENCY_KEY_PARAMETER } from "./idempotency-reference";
 import { IDEMPOTENT_METHODS } from "./idempotency";
+import { headersFor, RESPONSE_HEADERS } from "./openapi-headers";
+import { jsonSchema, objectParams } from "./openapi-schema";
 
 type Json = Record<string, unknown>;
 type OpenApiOperation = OpenApiDocument["paths"][string][string];
-
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
-  const out = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" }) as Json;
-  delete out.$schema;
-  return out;
-}
-
-/** Parameters with the same examples the 400 messages quote (lib/api/input-examples.ts); a test calls each of them. */
-function objectParams(schema: z.ZodType | undefined, where: "path" | "query"): OpenApiOperation["parameters"] {
-  if (!schema) return [];
-  const s = jsonSchema(schema, "input");
-  const props = (s.properties ?? {}) as Record<string, Json>;
-  const required = new Set((s.required as string[]) ?? []);
-  return Object.entries(props).map(([name, p]) => ({
-    name,
-    in: where,
-    required: where === "path" || required.has(name),
-    description: p.description as string | undefined,
-    schema: p,
-    ...(exampleNamed(name, where) !== undefined ? { example: exampleNamed(name, where) } : {}),
-  }));
-}
 
 /** The reference's tags, in reading order; the family each belongs to is said in the description. */
 const TAGS = [
@@ -53,7 +31,8 @@ const TAGS = [
   },
   {
     name: "Alerts (webhooks)",
-    description: "Register, manage and replay signed webhook deliveries (API Pro and API Business). Family B.",
+    description:
+      "Register, manage and replay signed webhook deliveries (Pro (API Pro) and Enterprise (API Business); test keys of such accounts too). Family B.",
   },
   { name: "Discovery", description: "Which symbols, expiries and strikes a caller may ask about. Family B." },
   { name: "Service", description: "Health and this reference: no key, never metered." },
@@ -84,17 +63,31 @@ function successSchema(route: RouteDef): Json {
 }
 
 /** One response per status the route can answer; each error response names exactly the codes it carries. */
-function responsesFor(
-  route: RouteDef,
-): Record<string, { description: string; content: Record<string, { schema: Json }> }> {
-  const out: Record<string, { description: string; content: Record<string, { schema: Json }> }> = {
-    [String(route.successStatus ?? 200)]: {
+type Response = {
+  description: string;
+  headers: Record<string, { $ref: string }>;
+  content?: Record<string, { schema: Json }>;
+};
+
+function responsesFor(route: RouteDef): Record<string, Response> {
+  const success = route.successStatus ?? 200;
+  const out: Record<string, Response> = {
+    [String(success)]: {
       description: "Success",
+      headers: headersFor(route, success),
       content: route.streams
         ? { "text/event-stream": { schema: jsonSchema(route.response, "output") } }
-        : { "application/json": { schema: successSchema(route) } },
+        : {
+            "application/json": { schema: successSchema(route) },
+            ...(route.textAnswer ? { [route.textAnswer.contentType]: { schema: { type: "string" } } } : {}),
+          },
     },
   };
+  if (success === 200 && route.method === "GET" && route.authenticated && !route.streams)
+    out["304"] = {
+      description: "Not modified: If-None-Match named the current ETag.",
+      headers: headersFor(route, 304),
+    };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of route.errors) {
     const status = ERROR_STATUS[code];
@@ -105,6 +98,7 @@ function responsesFor(
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
     out[String(status)] = {
       description: codes.map((c) => `\`${c}\`: ${ERROR_DESCRIPTIONS[c]}`).join(" "),
+      headers: headersFor(route, status),
       content: {
         "application/json": {
           schema: {
@@ -161,12 +155,18 @@ export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
       title: "Options Market Research API",
       version: VERSION,
       description: `${REFERENCE_NOTES}\n\n${WEBHOOK_NOTES}`,
+      license: {
+        name: "Proprietary: use under the service's Terms of Service (/terms)",
+        identifier: "LicenseRef-Options-Research-Terms",
+      },
+      contact: { name: "Options Research API support (the portal's /docs)" },
     },
     tags: TAGS,
     servers: [{ url: "/" }],
     paths,
     webhooks: webhookOperations(),
     components: {
+      headers: RESPONSE_HEADERS,
       securitySchemes: {
         bearer: {
           type: "http",
@@ -199,12 +199,13 @@ export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
             error: { $ref: "#/components/schemas/ErrorDetail" },
             data: { type: "null" },
             disclaimer: { type: "string", const: DISCLAIMER },
-            isMockData: { type: "boolean" },
+            isMockData: { type: "boolean", example: true },
             timestamp: { type: "string", format: "date-time" },
             dataLabel: {
               type: "string",
               enum: ["live", "delayed-15m", "end-of-day", "demo", "none"],
               description: "demo for test keys; none when no data was served.",
+              example: "demo",
             },
           },
         },
@@ -221,15 +222,19 @@ export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
                 plan: {
                   type: "string",
                   enum: PLAN_SEED.map((p) => p.nameA),
-                  description: "Plan of the calling key: Sandbox for test keys, the account's plan for live keys.",
+                  description:
+                    "Plan whose limits the calling key has: Sandbox for test keys (whose features are the account plan's), the account's plan for live keys.",
+                  example: "Sandbox",
                 },
-                environment: { type: "string", enum: ["test", "live"] },
+                // The examples agree with each other (a test key's answer): never `live` beside `is_mock: true`.
+                environment: { type: "string", enum: ["test", "live"], example: "test" },
                 data_freshness: {
                   type: "string",
                   enum: ["live", "delayed-15m", "end-of-day", "demo"],
                   description: "See Freshness labels.",
+                  example: "demo",
                 },
-                is_mock: { type: "boolean", description: "true for test keys (demo data)." },
+                is_mock: { type: "boolean", description: "true for test keys (demo data).", example: true },
                 generated_at: { type: "string", format: "date-time", description: "UTC, milliseconds." },
                 request_id: { type: "string", description: "Same as the X-Request-Id response header." },
               },
@@ -244,12 +249,13 @@ export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
           required: ["disclaimer", "isMockData", "timestamp", "dataLabel"],
           properties: {
             disclaimer: { type: "string", const: DISCLAIMER },
-            isMockData: { type: "boolean" },
+            isMockData: { type: "boolean", example: true },
             timestamp: { type: "string", format: "date-time" },
             dataLabel: {
               type: "string",
               enum: ["live", "delayed-15m", "end-of-day", "demo", "none"],
               description: "See Freshness labels; none on health.",
+              example: "demo",
             },
           },
         },

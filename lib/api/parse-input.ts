@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { BodyError, parseBoundedJson, readBoundedText } from "../http/bounded-body";
 import { ApiError, invalid } from "./errors";
 import { exampleFor } from "./input-examples";
+import { controlCharAt } from "../util/input-rule";
 import type { RouteDef } from "./route";
 
 /** What a failed check expected, in the API's words rather than the validator's. */
@@ -65,7 +66,15 @@ function firstIssue(where: "path" | "query" | "body", error: z.ZodError): ApiErr
   return invalid(`${where}${field ? ` field '${field}'` : ""} ${expected(issue)}.${sample}`.replace(/\.\./g, "."));
 }
 
+/** The input rule (lib/util/input-rule.ts), before any schema: a control character anywhere is a 400 naming where. */
+function clean<T>(where: "path" | "query" | "body", value: T): T {
+  const at = controlCharAt(value);
+  if (at !== null) throw invalid(`${where}${at ? ` field '${at}'` : ""} contains a control character (such as NUL).`);
+  return value;
+}
+
 export function parseParams(route: RouteDef, raw: Record<string, string>): unknown {
+  clean("path", raw);
   if (!route.params) return {};
   const result = route.params.safeParse(raw);
   if (!result.success) throw firstIssue("path", result.error);
@@ -78,6 +87,7 @@ export function parseQuery(route: RouteDef, search: URLSearchParams): unknown {
     if (name in raw) throw invalid(`Query parameter '${name}' is given more than once.`);
     raw[name] = value;
   }
+  clean("query", raw);
   if (!route.query) {
     const names = Object.keys(raw);
     if (names.length) throw invalid(`Unknown query parameter${names.length > 1 ? "s" : ""}: ${names.join(", ")}.`);
@@ -112,7 +122,7 @@ export function parseJsonBody(route: RouteDef, request: Request, text: string): 
   } catch (err) {
     throw invalid(err instanceof BodyError ? err.message : "The request body is not valid JSON.");
   }
-  const result = route.body.safeParse(json);
+  const result = route.body.safeParse(clean("body", json));
   if (!result.success) throw firstIssue("body", result.error);
   return result.data;
 }

@@ -95,6 +95,8 @@ export interface RouteDef {
   successStatus?: number;
   /** Every error code the route can answer; the reference lists exactly these. */
   errors: readonly ErrorCode[];
+  /** Another media type the route answers besides JSON (the reference lists it beside application/json). */
+  textAnswer?: { contentType: string };
   /** Answers Server-Sent Events: `response` documents one event, the reference lists `text/event-stream` and Last-Event-ID. */
   streams?: boolean;
   /** Method syntax on purpose: each route's handler takes its own schemas' types (checked in defineRoute). */

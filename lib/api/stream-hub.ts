@@ -33,6 +33,9 @@ import type { Caller } from "./credentials";
 import { errorBody } from "./envelope";
 import { ApiError } from "./errors";
 import { type LeaseOptions, type StreamLease, StreamLeases } from "./stream-leases";
+import { planName } from "../shared/plan-name";
+import { metrics } from "../metrics/registry";
+import type { StreamPosition } from "./stream-position";
 
 export const STREAM_ENDPOINT_ID = "GET /api/v1/stream";
 /**
@@ -54,19 +57,6 @@ interface Row {
   symbol: string;
   payload: unknown;
   created_at: Date;
-}
-
-/** A stream position: the stored row and the index of the last event derived from it (rows can yield several). */
-export interface StreamPosition {
-  row: number;
-  index: number;
-}
-
-export function parseLastEventId(value: string | null): StreamPosition | null | ApiError {
-  if (value === null || value.trim() === "") return null;
-  const m = /^(\d{1,15})\.(\d{1,3})$/.exec(value.trim());
-  if (!m) return new ApiError("invalid_request", "Last-Event-ID must be an event id this stream sent (e.g. 1234.0).");
-  return { row: Number(m[1]), index: Number(m[2]) };
 }
 
 /** What re-checking a stream's key answers: the caller as its key now stands, or why the stream must end. */
@@ -340,6 +330,7 @@ export class StreamHub {
           s.controller = controller;
           controller.enqueue(encoder.encode(": stream open\n\n"));
           this.subscribers.set(id, s);
+          metrics.streams.opened();
           this.start();
           void this.attach(s, o.after);
         },
@@ -479,6 +470,7 @@ export class StreamHub {
       order by id limit ${ROWS_PER_POLL}`;
     this.stats.polls++;
     if (!rows.length) return;
+    const oldest = new Date(rows[0].created_at).getTime();
     for (const r of rows) {
       r.id = Number(r.id);
       if (r.id > c[r.env]) c[r.env] = r.id;
@@ -492,7 +484,9 @@ export class StreamHub {
       if (s.catchingUp) s.catchingUp.push(...mine);
       else work.push([s, mine]);
     }
-    if (work.length) await this.deliver(work);
+    if (!work.length) return;
+    await this.deliver(work);
+    metrics.streams.lag((Date.now() - oldest) / 1000);
   }
 
   /**
@@ -622,7 +616,7 @@ export class StreamHub {
           s,
           new ApiError(
             "plan_limit_exceeded",
-            `The ${s.caller.plan.nameB} plan's daily quota of ${quota.limit} calls is spent.`,
+            `The ${planName(s.caller.plan)} plan's daily quota of ${quota.limit} calls is spent.`,
           ),
         );
       }
@@ -688,6 +682,7 @@ export class StreamHub {
     s.after = { row: last.row, index: last.index };
     s.delivered += frames.length;
     this.stats.delivered += frames.length;
+    metrics.streams.sent(frames.length);
     this.write(s, bytes);
   }
 
@@ -726,6 +721,7 @@ export class StreamHub {
     if (s.closed) return;
     s.closed = true;
     this.subscribers.delete(s.id);
+    metrics.streams.closed();
     void this.release(s.lease);
   }
 

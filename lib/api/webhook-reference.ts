@@ -31,10 +31,12 @@ const common = {
   dataVersion: z
     .number()
     .describe("The market data version the event was computed on; an event is computed once per version."),
-  isMockData: z.boolean().describe("true for the demo market (test keys)."),
+  // Examples of one consistent (test) event: never `live` beside `isMockData: true`.
+  isMockData: z.boolean().describe("true for the demo market (test keys).").meta({ example: true }),
   dataLabel: z
     .enum(["live", "delayed-15m", "end-of-day", "demo"])
-    .describe("Freshness label of the data, as on API responses."),
+    .describe("Freshness label of the data, as on API responses.")
+    .meta({ example: "demo" }),
   disclaimer: z.literal(DISCLAIMER),
 };
 const envelope = (type: string, data: z.ZodType) =>
@@ -128,6 +130,10 @@ const HEADERS = {
   },
 };
 
+/** iv_rank.crossed_above → ivRankCrossedAboveWebhook: a method name for generated receivers. */
+const webhookOperationId = (type: string) =>
+  `${type.replace(/[._]([a-z])/g, (_, c: string) => c.toUpperCase())}Webhook`;
+
 /** OpenAPI 3.1 top-level `webhooks`: one POST per event type. */
 export function webhookOperations(): OpenApiDocument["webhooks"] {
   return Object.fromEntries(
@@ -135,6 +141,7 @@ export function webhookOperations(): OpenApiDocument["webhooks"] {
       type,
       {
         post: {
+          operationId: webhookOperationId(type),
           summary: type,
           description: p.summary,
           tags: ["Webhook events"],
@@ -151,6 +158,7 @@ export function webhookOperations(): OpenApiDocument["webhooks"] {
             },
             "410": { description: "Gone: the service disables the webhook." },
           },
+          security: [], // the receiver checks the delivery's signature headers, not an API key
         },
       },
     ]),
@@ -159,7 +167,7 @@ export function webhookOperations(): OpenApiDocument["webhooks"] {
 
 export const WEBHOOK_NOTES = `
 ## Webhooks
-Register with \`POST /api/v1/alerts\` (API Pro and API Business). Events are computed once per market data version
+Register with \`POST /api/v1/alerts\` (Pro (API Pro) and Enterprise (API Business); test keys of such accounts on demo events). Events are computed once per market data version
 (demo ticks for test keys' webhooks, imports for live ones), not per subscriber: every webhook whose events, symbols and
 threshold match receives the same event id. Event types and payloads are in this document's \`webhooks\` section; every
 body is \`{type, timestamp, data}\`, under ${MAX_PAYLOAD_BYTES / 1000} kB, and \`data\` carries \`disclaimer\`, \`isMockData\` and \`dataLabel\`.

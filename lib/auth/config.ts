@@ -9,7 +9,8 @@
 import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import GitHub from "next-auth/providers/github";
-import { verifyCredentials } from "../domain/users";
+import { checkSignIn } from "../domain/users";
+import type { Db } from "../db/client";
 import { normaliseEmail } from "../domain/accounts";
 import { recordAudit } from "../domain/audit";
 import { DomainError } from "../domain/errors";
@@ -23,6 +24,11 @@ import { portalDb } from "../server/portal-db";
 import { portalAdapter } from "./adapter";
 import { PASSWORD_MAX } from "../crypto/password";
 import { githubConfigured, secureCookies } from "./settings";
+
+/** The password was right but every account of the person is deactivated: the form says so (code `account_deactivated`). */
+export class SigninDeactivated extends CredentialsSignin {
+  code = "account_deactivated";
+}
 
 /** The sign-in was refused before the password was checked; `code` carries the seconds to wait. */
 export class SigninThrottled extends CredentialsSignin {
@@ -54,41 +60,7 @@ async function config(): Promise<NextAuthConfig> {
     providers: [
       Credentials({
         credentials: { email: { type: "email" }, password: { type: "password" } },
-        async authorize(credentials, request) {
-          const email = typeof credentials?.email === "string" ? credentials.email : "";
-          const password = typeof credentials?.password === "string" ? credentials.password : "";
-          // A password longer than any we store is wrong without hashing it (argon2 over megabytes is a cost lever).
-          if (!email || !password || email.length > 320 || password.length > PASSWORD_MAX) return null;
-          let normalised: string;
-          try {
-            normalised = normaliseEmail(email);
-          } catch {
-            return null;
-          }
-          const origin = {
-            requestId: requestIdFrom(request.headers),
-            ip: clientAddress(request),
-            userAgent: request.headers.get("user-agent") ?? undefined,
-          };
-          let attempt: Awaited<ReturnType<typeof takeSigninAttempt>>;
-          try {
-            attempt = await takeSigninAttempt(db, { email: normalised, ip: origin.ip });
-          } catch (err) {
-            if (err instanceof DomainError && err.code === "rate_limited") {
-              await audit("auth.signin_throttled", normalised, origin);
-              throw new SigninThrottled(err.detail.retryAfterSeconds ?? 60);
-            }
-            throw err;
-          }
-          const user = await verifyCredentials(db, normalised, password);
-          if (!user) {
-            await audit("auth.signin_failure", normalised, origin);
-            return null;
-          }
-          await attempt.release();
-          await audit("auth.signin", normalised, origin, user.id);
-          return { ...user, sid: await startSession(db, user.id, origin) };
-        },
+        authorize: (credentials, request) => authorizeCredentials(db, credentials, request),
       }),
       ...(githubConfigured()
         ? [GitHub({ clientId: process.env.AUTH_GITHUB_ID, clientSecret: process.env.AUTH_GITHUB_SECRET })]
@@ -123,35 +95,87 @@ async function config(): Promise<NextAuthConfig> {
     events: {
       async signIn({ user, account }) {
         if (account?.provider !== "credentials" && user.id && user.email)
-          await audit("auth.signin", user.email, { requestId: undefined }, user.id, { provider: account?.provider });
+          await audit(db, "auth.signin", user.email, { requestId: undefined }, user.id, {
+            provider: account?.provider,
+          });
       },
       async signOut(message) {
         const token = "token" in message ? message.token : null;
         if (!token) return;
         if (typeof token.sid === "string") await endSession(db, token.sid, "sign_out");
-        if (token.sub) await audit("auth.signout", token.email ?? "", {}, token.sub);
+        if (token.sub) await audit(db, "auth.signout", token.email ?? "", {}, token.sub);
       },
     },
   };
-
-  async function audit(
-    action: string,
-    email: string,
-    origin: { requestId?: string; ip?: string; userAgent?: string },
-    userId?: string,
-    extra: Record<string, unknown> = {},
-  ): Promise<void> {
-    try {
-      await recordAudit(db, {
-        actor: { type: "user", id: userId ?? `email:${email}`, ...origin },
-        action,
-        target: userId ? `user:${userId}` : `email:${email}`,
-        after: { email, ...extra },
-      });
-    } catch (err) {
-      log.error("audit write failed", { action, ...errorFields(err) });
-    }
-  }
 }
 
 export const { handlers, auth, signIn, signOut } = NextAuth(config);
+
+/** The e-mail and password sign-in: throttled, checked, audited; a session id for the cookie when it succeeds. */
+async function authorizeCredentials(
+  db: Db,
+  credentials: Partial<Record<string, unknown>> | undefined,
+  request: Request,
+) {
+  const email = typeof credentials?.email === "string" ? credentials.email : "";
+  const password = typeof credentials?.password === "string" ? credentials.password : "";
+  // A password longer than any we store is wrong without hashing it (argon2 over megabytes is a cost lever).
+  if (!email || !password || email.length > 320 || password.length > PASSWORD_MAX) return null;
+  let normalised: string;
+  try {
+    normalised = normaliseEmail(email);
+  } catch {
+    return null;
+  }
+  const origin = {
+    requestId: requestIdFrom(request.headers),
+    ip: clientAddress(request),
+    userAgent: request.headers.get("user-agent") ?? undefined,
+  };
+  let attempt: Awaited<ReturnType<typeof takeSigninAttempt>>;
+  try {
+    attempt = await takeSigninAttempt(db, { email: normalised, ip: origin.ip });
+  } catch (err) {
+    if (err instanceof DomainError && err.code === "rate_limited") {
+      await audit(db, "auth.signin_throttled", normalised, origin);
+      throw new SigninThrottled(err.detail.retryAfterSeconds ?? 60);
+    }
+    throw err;
+  }
+  const checked = await checkSignIn(db, normalised, password);
+  if (checked.kind === "deactivated") {
+    // The right password: no growing delay for the person, told why they cannot sign in.
+    await attempt.release();
+    await audit(db, "auth.signin_failure", normalised, origin, undefined, { reason: "account_deactivated" });
+    throw new SigninDeactivated();
+  }
+  if (checked.kind === "wrong") {
+    await audit(db, "auth.signin_failure", normalised, origin);
+    return null;
+  }
+  const { user } = checked;
+  await attempt.release();
+  await audit(db, "auth.signin", normalised, origin, user.id);
+  return { ...user, sid: await startSession(db, user.id, origin) };
+}
+
+/** One audit row for a sign-in, failed sign-in or sign-out; a failed write is logged, never fails the sign-in. */
+async function audit(
+  db: Db,
+  action: string,
+  email: string,
+  origin: { requestId?: string; ip?: string; userAgent?: string },
+  userId?: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  try {
+    await recordAudit(db, {
+      actor: { type: "user", id: userId ?? `email:${email}`, ...origin },
+      action,
+      target: userId ? `user:${userId}` : `email:${email}`,
+      after: { email, ...extra },
+    });
+  } catch (err) {
+    log.error("audit write failed", { action, ...errorFields(err) });
+  }
+}

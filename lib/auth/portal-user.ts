@@ -11,6 +11,8 @@ export interface PortalSession {
   user: PortalUser;
   /** False when the user has not accepted the current TERMS_VERSION (pages send them to /terms first). */
   termsCurrent: boolean;
+  /** The version they last accepted; null when they never did (a new account not made by the sign-up form). */
+  termsAccepted: number | null;
 }
 
 /** Once per render: the header, the dashboard layout and the page share one lookup. */

@@ -15,8 +15,10 @@ const parameter = z.object({
   example: z.union([z.string(), z.number()]).optional(),
 });
 
+const headerRef = z.object({ $ref: z.string() }).describe("A header under components.headers.");
+
 const operation = z.object({
-  operationId: z.string().optional().describe("Present on every /api/v1 operation; absent on webhook events."),
+  operationId: z.string().describe("A method name for generated clients; webhook events' end in Webhook."),
   summary: z.string(),
   description: z.string(),
   tags: z.array(z.string()),
@@ -24,7 +26,14 @@ const operation = z.object({
   parameters: z.array(parameter),
   requestBody: z.object({ required: z.boolean(), content: media }).optional(),
   responses: z
-    .record(z.string(), z.object({ description: z.string(), content: media.optional() }))
+    .record(
+      z.string(),
+      z.object({
+        description: z.string(),
+        headers: z.record(z.string(), headerRef).optional().describe("By header name."),
+        content: media.optional(),
+      }),
+    )
     .describe("By status code."),
   security: z.array(z.record(z.string(), z.array(z.string()))).optional(),
 });
@@ -33,12 +42,19 @@ const pathItem = z.record(z.string(), operation).describe("Operations by lower-c
 
 export const openApiDocument = z.object({
   openapi: z.literal("3.1.0"),
-  info: z.object({ title: z.string(), version: z.string(), description: z.string() }),
+  info: z.object({
+    title: z.string(),
+    version: z.string(),
+    description: z.string(),
+    license: z.object({ name: z.string(), identifier: z.string().describe("SPDX: LicenseRef-… (proprietary).") }),
+    contact: z.object({ name: z.string() }),
+  }),
   servers: z.array(z.object({ url: z.string() })),
   tags: z.array(z.object({ name: z.string(), description: z.string() })),
   paths: z.record(z.string(), pathItem).describe("By path template, e.g. /api/v1/ticker/{symbol}/summary."),
   webhooks: z.record(z.string(), pathItem).describe("The signed deliveries the service sends, by event type."),
   components: z.object({
+    headers: z.record(z.string(), z.object({ description: z.string(), schema: jsonSchema })),
     securitySchemes: z.record(
       z.string(),
       z.object({

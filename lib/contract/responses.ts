@@ -44,11 +44,29 @@ const metricsA = z.object({
         "The event's own one-standard-deviation move as a fraction of spot, sqrt(ve) from the split of the ATM total " +
           "variance into base and event (see expectedMoveEvent); null when the chain prices no event premium.",
       ),
+      base_source: z
+        .enum(["expiry_before", "expiries_after", "hv30"])
+        .nullable()
+        .describe(
+          "Where the base (diffusive) variance rate of the split came from: expiry_before, the nearest expiry closing " +
+            "before the event; expiries_after, the first two expiries after it; hv30, the 30-session realised vol " +
+            "(one expiry after the event and none before it). Null when the chain prices no event premium.",
+        ),
+      timing: z
+        .enum(["before_open", "after_close"])
+        .nullable()
+        .describe(
+          "When the earnings are reported on their date, as imported: before_open (options expiring that day carry " +
+            "the event) or after_close (they stop trading at that day's close, before the event). Null: unknown, an " +
+            "expiry on the event date is then left out of the split (see earningsTiming).",
+        ),
     })
     .nullable()
     .describe(
       "Expected move to the next earnings date, with the event variance counted in full (see expectedMoveEvent): " +
-        "move in USD, move_pct and event_move_pct fractions of spot. Null without an earnings date ahead or a usable ATM IV.",
+        "move in USD, move_pct and event_move_pct fractions of spot. Null without an earnings date ahead, without a " +
+        "usable ATM IV on an expiry carrying the event, or when a single expiry follows the event, none precedes it " +
+        "and there is no hv_30d to separate the base vol from the event (unknown).",
     ),
   forwards: z
     .array(

@@ -3,6 +3,7 @@
  * events with per-stream thresholds, plus options-flow events. Browser-safe: zod and constants only.
  */
 import { z } from "zod";
+import { DOCUMENTED_NUMBER, type DocumentedNumber } from "./documented-number";
 import { SYMBOL_PATTERN } from "../analytics/types";
 import { WEBHOOK_EVENTS } from "./webhooks";
 
@@ -28,7 +29,14 @@ const decimal = (name: string, min: number, max: number, exclusiveMin = false) =
     .refine((n) => (exclusiveMin ? n > min : n >= min) && n <= max, {
       message: `must be ${exclusiveMin ? "above" : "at least"} ${min} and at most ${max}`,
     })
-    .describe(name);
+    .describe(name)
+    .meta({
+      [DOCUMENTED_NUMBER]: {
+        type: "number",
+        ...(exclusiveMin ? { exclusiveMinimum: min } : { minimum: min }),
+        maximum: max,
+      } satisfies DocumentedNumber,
+    });
 
 const commaList = (s: string) =>
   s
@@ -96,8 +104,8 @@ const str = (d: string) => z.string().optional().describe(d);
 const streamEventData = z
   .object({
     environment: z.enum(["test", "live"]).describe("Key environment: test keys stream the demo market."),
-    isMockData: z.boolean(),
-    dataLabel: z.string().describe("demo for test keys, live for live keys."),
+    isMockData: z.boolean().meta({ example: true }),
+    dataLabel: z.string().describe("demo for test keys, live for live keys.").meta({ example: "demo" }),
     disclaimer: z.string(),
     asOf: str("Market events: as-of time of the analytics that crossed."),
     threshold: n("Market events: this stream's threshold that was crossed (null for decision changes)."),

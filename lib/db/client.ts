@@ -1,12 +1,15 @@
 import "server-only";
 import postgres from "postgres";
-import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import { drizzle, type PostgresJsQueryResultHKT } from "drizzle-orm/postgres-js";
+import type { PgDatabase } from "drizzle-orm/pg-core";
 import * as schema from "../../db/schema";
 import { sqlWithDeadline } from "./deadline";
 import { renewingPool } from "./renewing-pool";
 import { log } from "../log";
+import { metrics } from "../metrics/registry";
 
-export type Db = PostgresJsDatabase<typeof schema>;
+/** The database or a transaction on it: both satisfy this type, so a handler runs unchanged inside the pipeline's transaction. */
+export type Db = PgDatabase<PostgresJsQueryResultHKT, typeof schema>;
 export interface Database {
   sql: postgres.Sql;
   db: Db;
@@ -45,11 +48,22 @@ function driverOptions(options: DatabaseOptions) {
  * afresh, and again once the database answers (lib/db/renewing-pool.ts).
  */
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
-  const sql = renewingPool(() => postgres(url, { max: options.max ?? 10, ...driverOptions(options) }), {
-    onRenew: (reason) => log.info("database pool renewed", { reason }),
+  const max = options.max ?? 10;
+  const sql = renewingPool(() => postgres(url, { max, ...driverOptions(options) }), {
+    onRenew: (reason) => {
+      log.info("database pool renewed", { reason });
+      metrics.db.renewed(reason);
+    },
   });
   const db = drizzle(sql, { schema });
-  return { sql, db, close: () => sql.end({ timeout: 5 }), url };
+  metrics.db.poolOpened(max);
+  let closed = false;
+  const close = () => {
+    if (!closed) metrics.db.poolClosed(max);
+    closed = true;
+    return sql.end({ timeout: 5 });
+  };
+  return { sql, db, close, url };
 }
 
 /** One connection of its own (a session-level advisory lock lives and dies with it); null when the URL is unknown. */

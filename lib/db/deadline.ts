@@ -5,6 +5,7 @@
  */
 import type postgres from "postgres";
 import { isConnectionLost } from "./renewing-pool";
+import { metrics } from "../metrics/registry";
 
 export class DeadlineError extends Error {
   readonly code = "DB_DEADLINE";
@@ -14,11 +15,22 @@ export class DeadlineError extends Error {
   }
 }
 
-/** Resolves or rejects like `promise`, or rejects with DeadlineError after `ms`; the timer never keeps a process alive. */
-export function withDeadline<T>(promise: Promise<T>, ms: number, what = "database wait"): Promise<T> {
+/**
+ * Resolves or rejects like `promise`, or rejects with DeadlineError after `ms` (calling `onExpired` first); the timer
+ * never keeps a process alive.
+ */
+export function withDeadline<T>(
+  promise: Promise<T>,
+  ms: number,
+  what = "database wait",
+  onExpired?: () => void,
+): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlineError(what, ms)), ms);
+    timer = setTimeout(() => {
+      onExpired?.();
+      reject(new DeadlineError(what, ms));
+    }, ms);
     timer.unref();
   });
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
@@ -59,6 +71,7 @@ function arm(query: DriverQuery, ms: number): void {
     if (!armed) {
       armed = true;
       const timer = setTimeout(() => {
+        metrics.db.deadline("statement");
         query.reject(new DeadlineError("database query", ms));
         cancel(query);
       }, ms);
@@ -85,7 +98,12 @@ export function sqlWithDeadline(sql: postgres.Sql, ms: number): postgres.Sql {
       if (prop === "unsafe") return (...args: Parameters<postgres.Sql["unsafe"]>) => guard(target.unsafe(...args));
       if (prop === "begin")
         return (...args: unknown[]) =>
-          withDeadline((target.begin as (...a: unknown[]) => Promise<unknown>)(...args), ms, "database transaction");
+          withDeadline(
+            (target.begin as (...a: unknown[]) => Promise<unknown>)(...args),
+            ms,
+            "database transaction",
+            () => metrics.db.deadline("transaction"),
+          );
       return Reflect.get(target, prop, receiver);
     },
   });

@@ -18,6 +18,10 @@
  * A retired pool finishes the statements it runs (it is ended, with a bound) and its outcomes no longer count.
  */
 import type postgres from "postgres";
+import { metrics } from "../metrics/registry";
+
+/** Statements (and transactions, reservations) awaited on any pool and not settled: db_statements_in_flight. */
+const pools = metrics.db.state;
 
 /** Least time between two renewals (a renewal asked for sooner happens then); also how long a stalled pool waits. */
 const RENEW_GAP_MS = 1000;
@@ -60,6 +64,21 @@ const isDriverQuery = (x: unknown): x is DriverQuery =>
 /** lib/db/deadline.ts's DeadlineError (by its code: that module builds on this one). */
 const isDeadline = (err: unknown) => (err as { code?: unknown } | null)?.code === "DB_DEADLINE";
 
+/** A new pool from `open` that keeps what was configured on `old` after it opened. */
+function freshPool(open: () => postgres.Sql, old: postgres.Sql): postgres.Sql {
+  const next = open();
+  // Keep what was configured on the pool after it opened (drizzle's identity parsers, fetched array types).
+  Object.assign(next.options.parsers, old.options.parsers);
+  Object.assign(next.options.serializers, old.options.serializers);
+  const options = (s: postgres.Sql) =>
+    s.options as unknown as { fetch_types: boolean; shared: { typeArrayMap: Record<string, number> } };
+  Object.assign(options(next).shared.typeArrayMap, options(old).shared.typeArrayMap);
+  // The array types are known: no connection of the new pool fetches them again (one round trip less, and no
+  // window in which a lost connection rejects the driver's own unawaited fetch).
+  if (Object.keys(options(old).shared.typeArrayMap).length > 0) options(next).fetch_types = false;
+  return next;
+}
+
 /**
  * One `postgres.Sql` handle over a pool that `open` creates, renewed as described above. Queries, `unsafe`, `begin`
  * and `reserve` go to the pool current when they are made.
@@ -71,20 +90,6 @@ export function renewingPool(open: () => postgres.Sql, events: RenewingPoolEvent
   let ended = false;
   let lastRenewal = 0;
   let timer: NodeJS.Timeout | undefined;
-
-  function fresh(old: postgres.Sql): postgres.Sql {
-    const next = open();
-    // Keep what was configured on the pool after it opened (drizzle's identity parsers, fetched array types).
-    Object.assign(next.options.parsers, old.options.parsers);
-    Object.assign(next.options.serializers, old.options.serializers);
-    const options = (s: postgres.Sql) =>
-      s.options as unknown as { fetch_types: boolean; shared: { typeArrayMap: Record<string, number> } };
-    Object.assign(options(next).shared.typeArrayMap, options(old).shared.typeArrayMap);
-    // The array types are known: no connection of the new pool fetches them again (one round trip less, and no
-    // window in which a lost connection rejects the driver's own unawaited fetch).
-    if (Object.keys(options(old).shared.typeArrayMap).length > 0) options(next).fetch_types = false;
-    return next;
-  }
 
   function renew(reason: RenewReason): void {
     if (ended || timer) return;
@@ -98,7 +103,7 @@ export function renewingPool(open: () => postgres.Sql, events: RenewingPoolEvent
       return;
     }
     const old = current;
-    current = fresh(old);
+    current = freshPool(open, old);
     lastRenewal = lastSuccess = Date.now();
     old.end({ timeout: RETIRE_TIMEOUT_S }).catch(() => {});
     events.onRenew?.(reason);
@@ -106,6 +111,7 @@ export function renewingPool(open: () => postgres.Sql, events: RenewingPoolEvent
 
   /** `failure`: the error of a failed query or transaction; `unsent`: it missed its deadline before it was sent. */
   function outcome(pool: postgres.Sql, failure?: { err: unknown; unsent?: boolean }): void {
+    pools.inFlight--;
     if (pool !== current || ended) return; // a retired pool's leftovers say nothing about the current one
     if (!failure) {
       lastSuccess = Date.now();
@@ -130,6 +136,7 @@ export function renewingPool(open: () => postgres.Sql, events: RenewingPoolEvent
     query.then = function (this: DriverQuery, onFulfilled, onRejected) {
       if (!watched) {
         watched = true;
+        pools.inFlight++;
         then.call(
           this,
           () => outcome(pool),
@@ -142,6 +149,7 @@ export function renewingPool(open: () => postgres.Sql, events: RenewingPoolEvent
   }
 
   function watchPromise<T>(promise: Promise<T>, pool: postgres.Sql): Promise<T> {
+    pools.inFlight++;
     promise.then(
       () => outcome(pool),
       (err: unknown) => outcome(pool, { err }),

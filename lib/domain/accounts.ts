@@ -5,19 +5,20 @@
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { accounts, apiKeys, memberships, users } from "../../db/schema";
+import { accounts, apiKeys, memberships, plans, users } from "../../db/schema";
 import { endUserSessions } from "./sessions";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
-import { followAccountStatus } from "./webhook-lifecycle";
+import { followAccountPlan, followAccountStatus } from "./webhook-lifecycle";
 import { PLAN_IDS, type PlanId } from "./plans-catalogue";
+import type { AccountStatus } from "../shared/account-status";
 
 export interface AccountView {
   accountId: string;
   userId: string;
   email: string;
   plan: PlanId;
-  status: "active" | "inactive";
+  status: AccountStatus;
   admin: boolean;
 }
 
@@ -39,10 +40,16 @@ export function isEmailAddress(e: string): boolean {
   return /^[a-z]{2,63}$/.test(labels[labels.length - 1]) || /^xn--[a-z0-9-]{1,59}$/.test(labels[labels.length - 1]);
 }
 
+/** What is wrong with an address, in plain words (never an empty pair of quotes). */
+export function emailProblem(trimmed: string): string {
+  return trimmed === ""
+    ? "Enter your e-mail address."
+    : `${trimmed.slice(0, 80)} is not an e-mail address; it looks like name@example.com.`;
+}
+
 export function normaliseEmail(email: string): string {
   const e = email.trim().toLowerCase();
-  if (!isEmailAddress(e))
-    throw new DomainError("invalid", `'${email.slice(0, 80)}' is not an e-mail address`, { field: "email" });
+  if (!isEmailAddress(e)) throw new DomainError("invalid", emailProblem(e), { field: "email" });
   return e;
 }
 
@@ -163,12 +170,14 @@ export async function setAccountPlan(db: Db, accountId: string, plan: string, ac
   const planId = assertPlan(plan);
   return db.transaction(async (tx) => {
     const [before] = await tx
-      .select({ planId: accounts.planId })
+      .select({ planId: accounts.planId, status: accounts.status })
       .from(accounts)
       .where(eq(accounts.id, accountId))
       .for("update");
-    if (!before) throw new DomainError("not_found", "no such account");
+    assertNotDeleted(before);
     const [after] = await tx.update(accounts).set({ planId }).where(eq(accounts.id, accountId)).returning();
+    const [plan] = await tx.select({ webhooks: plans.webhooks }).from(plans).where(eq(plans.id, planId));
+    await followAccountPlan(tx, accountId, Boolean(plan?.webhooks), actor);
     await recordAudit(tx, {
       actor,
       accountId,
@@ -187,14 +196,21 @@ export async function setAccountPlan(db: Db, accountId: string, plan: string, ac
  * deactivation switched off, nothing the owner had switched off or revoked. The audit row lists the keys either way.
  * Webhooks follow the same rule (lib/domain/webhook-lifecycle.ts).
  */
-export async function setAccountStatus(db: Db, accountId: string, status: "active" | "inactive", actor: Actor) {
+/** `reason`: why (an operator's deactivation gives one; the audit log keeps it). */
+export async function setAccountStatus(
+  db: Db,
+  accountId: string,
+  status: "active" | "inactive",
+  actor: Actor,
+  reason?: string,
+) {
   return db.transaction(async (tx) => {
     const [before] = await tx
       .select({ status: accounts.status })
       .from(accounts)
       .where(eq(accounts.id, accountId))
       .for("update");
-    if (!before) throw new DomainError("not_found", "no such account");
+    assertNotDeleted(before);
     const [after] = await tx.update(accounts).set({ status }).where(eq(accounts.id, accountId)).returning();
     let keys: { id: string }[] = [];
     if (before.status !== status && status === "inactive") {
@@ -229,13 +245,20 @@ export async function setAccountStatus(db: Db, accountId: string, status: "activ
       action: `account.${status === "active" ? "activate" : "deactivate"}`,
       target: `account:${accountId}`,
       before: { status: before.status },
-      after: { status, keys: keys.map((k) => k.id).sort() },
+      after: { status, keys: keys.map((k) => k.id).sort(), ...(reason ? { reason } : {}) },
     });
     return { accountId, plan: after.planId as PlanId, status };
   });
 }
 
 export const DISABLED_BY_DEACTIVATION = "account_deactivated";
+
+/** A deleted account (lib/domain/account-deletion.ts) stays deleted: no plan change, no reactivation. */
+function assertNotDeleted(account: { status: AccountStatus } | undefined): asserts account {
+  if (!account) throw new DomainError("not_found", "no such account");
+  if (account.status === "deleted")
+    throw new DomainError("conflict", "This account was deleted by its Owner; it cannot be changed or reactivated.");
+}
 
 /** Whether a user belongs to an account, and as what; portal routes check it before touching the account. */
 export async function membershipOf(db: Db, userId: string, accountId: string) {
@@ -250,7 +273,7 @@ export interface AccountListItem {
   accountId: string;
   name: string;
   plan: PlanId;
-  status: "active" | "inactive";
+  status: AccountStatus;
   owner: string | null;
   members: number;
   keys: number;
@@ -263,7 +286,7 @@ export async function listAccounts(db: Db): Promise<AccountListItem[]> {
     id: string;
     name: string;
     plan_id: string;
-    status: "active" | "inactive";
+    status: AccountStatus;
     owner: string | null;
     members: number;
     keys: number;

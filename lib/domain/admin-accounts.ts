@@ -2,6 +2,8 @@
  * The admin console's accounts and keys: search by e-mail, account id or key prefix, an account's page, keys by prefix,
  * and the admin flag (never one's own, never the last admin).
  */
+import type { Role } from "../shared/roles";
+import type { AccountStatus } from "../shared/account-status";
 import "server-only";
 import { and, asc, eq, ilike, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -47,7 +49,7 @@ export interface AccountMember {
   userId: string;
   email: string;
   name: string | null;
-  role: "owner" | "member";
+  role: Role;
   admin: boolean;
   verified: boolean;
 }
@@ -56,7 +58,7 @@ export interface AccountDetail {
   accountId: string;
   name: string;
   plan: PlanId;
-  status: "active" | "inactive";
+  status: AccountStatus;
   createdAt: string;
   members: AccountMember[];
   keys: KeyListItem[];
@@ -110,9 +112,22 @@ export async function setKeyActive(
   ref: { id?: string; prefix?: string; accountId?: string },
   active: boolean,
   actor: Actor,
+  reason?: string,
 ): Promise<KeyView> {
   const id = await findKeyId(db, ref);
-  return changeKeyStatus(db, id, active ? "activate" : "deactivate", actor, ref.accountId);
+  return changeKeyStatus(db, id, active ? "activate" : "deactivate", actor, ref.accountId, reason);
+}
+
+/**
+ * The reason an operator gives for deactivating (3–500 characters, kept by the audit log); none is asked to reactivate.
+ * A deactivation without one is refused before anything changes.
+ */
+export function deactivationReason(status: "active" | "inactive", reason: unknown): string | undefined {
+  if (status === "active") return undefined;
+  const why = typeof reason === "string" ? reason.trim() : "";
+  if (why.length < 3 || why.length > 500)
+    throw new DomainError("invalid", "Give a reason for the deactivation (3–500 characters).", { field: "reason" });
+  return why;
 }
 
 /** Grants or removes the admin flag. An admin cannot remove their own flag, and the last admin stays. */

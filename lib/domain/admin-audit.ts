@@ -152,7 +152,7 @@ async function selectRows(db: Db, where: SQL | undefined, limit: number): Promis
     .where(where)
     .orderBy(desc(auditLog.id))
     .limit(limit);
-  return rows.map((r) => toAuditRow(r.entry, r.email));
+  return rows.map((r) => toAuditRow(r.entry, r.email ?? r.entry.actorEmail));
 }
 
 function cursorId(cursor: string | undefined): number | undefined {

@@ -5,6 +5,7 @@
 import "server-only";
 import type { Db } from "../db/client";
 import { auditLog } from "../../db/schema";
+import type { Role } from "../shared/roles";
 
 export type ActorType = "user" | "admin" | "system" | "key";
 
@@ -15,6 +16,9 @@ export interface Actor {
   requestId?: string;
   ip?: string;
   userAgent?: string;
+  /** A portal member's e-mail and role in the account acted on (the audit log keeps the e-mail). */
+  email?: string;
+  role?: Role;
 }
 
 export interface AuditEntry {
@@ -38,6 +42,7 @@ export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
     target: entry.target,
     before: entry.before ?? null,
     after: entry.after ?? null,
+    actorEmail: actor.email ?? null,
     requestId: actor.requestId ?? null,
     ip: actor.ip ?? null,
     userAgent: actor.userAgent?.slice(0, 512) ?? null,

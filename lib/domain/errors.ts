@@ -23,7 +23,7 @@ export class DomainError extends Error {
     readonly code: DomainErrorCode,
     message: string,
     /** Extra detail for the caller: the form field at fault, or how long to wait. */
-    readonly detail: { field?: string; retryAfterSeconds?: number } = {},
+    readonly detail: { field?: string; fields?: Record<string, string>; retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.name = "DomainError";

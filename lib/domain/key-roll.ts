@@ -3,6 +3,8 @@
  * expires by itself.
  */
 import "server-only";
+import { assertActorMay } from "./permissions";
+import { keyPermission } from "../shared/roles";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { apiKeys } from "../../db/schema";
@@ -36,6 +38,7 @@ export async function rollKey(
   return db.transaction(async (tx) => {
     const [old] = await lockKey(tx, input.keyId, input.accountId);
     if (!old) throw new DomainError("not_found", "No such key.");
+    assertActorMay(actor, keyPermission(old.env));
     if (old.status !== "active" || isExpired(old, now))
       throw new DomainError(
         "conflict",

@@ -1,5 +1,7 @@
 /** API key lifecycle. The full key leaves this module once, in the creator's answer; only its digest is stored. */
 import "server-only";
+import { assertActorMay } from "./permissions";
+import { keyPermission } from "../shared/roles";
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -69,7 +71,12 @@ export async function insertKey(
     .for("update", { of: accounts });
   if (!account) throw new DomainError("not_found", "no such account");
   if (account.status !== "active")
-    throw new DomainError("forbidden", "This account is deactivated: it cannot create keys. Contact support.");
+    throw new DomainError(
+      "forbidden",
+      account.status === "deleted"
+        ? "This account was deleted: it cannot create keys."
+        : "This account is deactivated: it cannot create keys. Contact support.",
+    );
   const [{ active }] = await tx
     .select({ active: count() })
     .from(apiKeys)
@@ -158,6 +165,7 @@ export async function createOwnKey(
   if (input.env !== "test" && input.env !== "live")
     throw new DomainError("invalid", "Environment is Test or Live.", { field: "env" });
   const env = input.env;
+  assertActorMay(actor, keyPermission(env));
   const name = keyName(typeof input.name === "string" ? input.name : "", env);
   await takeHourly(db, keyCreateCounters(input.accountId, actor.ip), "keys created");
   return db.transaction(async (tx) => {
@@ -179,11 +187,13 @@ export async function changeKeyStatus(
   action: keyof typeof TRANSITIONS,
   actor: Actor,
   accountId?: string,
+  reason?: string,
 ): Promise<KeyView> {
   const rule = TRANSITIONS[action];
   return db.transaction(async (tx) => {
     const [key] = await lockKey(tx, id, accountId);
     if (!key) throw new DomainError("not_found", `no key ${id}`);
+    assertActorMay(actor, keyPermission(key.env));
     if (!(rule.from as readonly string[]).includes(key.status)) {
       throw new DomainError("conflict", `key ${id} is ${key.status}; cannot ${action}`);
     }
@@ -208,7 +218,7 @@ export async function changeKeyStatus(
       action: `key.${action}`,
       target: `key:${id}`,
       before: { status: key.status },
-      after: { status: rule.to },
+      after: { status: rule.to, ...(reason ? { reason } : {}) },
     });
     return toView(updated);
   });

@@ -92,7 +92,7 @@ export async function setLicensing(
         after: { env: input.env, state: input.state, reason },
       });
     }
-    const all = await listEndpoints(tx as unknown as Db);
+    const all = await listEndpoints(tx);
     return all.filter((e) => targets.some((t) => t.id === e.id));
   });
 }

@@ -2,8 +2,8 @@
 import "server-only";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { accounts, plans } from "../../db/schema";
-import { getAccount, setAccountPlan } from "./accounts";
+import { accounts, plans, users } from "../../db/schema";
+import { assertPlan, getAccount, setAccountPlan } from "./accounts";
 import type { Actor } from "./audit";
 import { DomainError } from "./errors";
 
@@ -29,8 +29,17 @@ export async function currentPlan(db: Db, accountId: string): Promise<PlanRow> {
  */
 export async function changeOwnPlan(db: Db, input: { accountId: string; plan: unknown }, actor: Actor) {
   if (typeof input.plan !== "string") throw new DomainError("invalid", "Choose a plan.", { field: "plan" });
+  assertPlan(input.plan); // bad input is a 400 before any 403
   const account = await getAccount(db, input.accountId);
   if (account.planId === input.plan)
     throw new DomainError("conflict", "The account is already on this plan.", { field: "plan" });
+  if (input.plan !== "sandbox" && actor.type === "user" && !(await verifiedUser(db, actor.id)))
+    throw new DomainError("forbidden", "Verify your e-mail address before choosing a paid plan.", { field: "plan" });
   return setAccountPlan(db, input.accountId, input.plan, actor);
+}
+
+/** Paid plans (and with them webhooks to any URL) need a verified address: issue 30, docs/security.md. */
+async function verifiedUser(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db.select({ at: users.emailVerified }).from(users).where(eq(users.id, userId));
+  return Boolean(row?.at);
 }

@@ -1,74 +1,45 @@
 /**
- * The playground's test key: one per account, created when the owner clicks “Create a test key” (never behind their
- * back), kept sealed (AES-256-GCM under AUTH_SECRET, lib/crypto/secret-box, bound to the account id) so the portal can
- * call the gateway with it without showing or logging it again.
+ * Which key a playground call runs as (issue 28): one of the account's own keys, chosen by id, or a key the user pasted.
+ * An own key is never needed in full: the portal's call acts as it in process (lib/api/delegation.ts), so no secret is
+ * kept or sent. The key must be the account's, work (not revoked, deactivated or expired) and be one the member's role
+ * may use (a Developer: test keys; live keys need Admin or above, as for managing them).
  */
 import "server-only";
-import { sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { open, readAuthSecret, seal } from "../crypto/secret-box";
-import type { Actor } from "./audit";
+import { apiKeys } from "../../db/schema";
+import { mayUseKey, refusal, keyPermission, type Role } from "../shared/roles";
 import { DomainError } from "./errors";
-import { changeKeyStatus, createKey } from "./keys";
-import { keyCreateCounters, takeHourly } from "./portal-limits";
+import { isExpired } from "./keys";
 
-const PURPOSE = "playground-key";
+export type PlaygroundCredential = { keyId: string } | { key: string };
 
-export interface PlaygroundKeyInfo {
-  keyId: string;
-  prefix: string;
+export interface PlaygroundMember {
+  accountId: string;
+  role: Role;
 }
 
-type Row = { key_id: string; prefix: string; sealed_key: string; usable: boolean };
-
-async function current(db: Db, accountId: string): Promise<Row | null> {
-  const rows = await db.execute<Row>(sql`
-    select p.key_id, k.prefix, p.sealed_key, (k.status = 'active' and (k.expires_at is null or k.expires_at > now())) as usable
-    from playground_keys p join api_keys k on k.id = p.key_id where p.account_id = ${accountId}::uuid`);
-  return rows[0] ?? null;
-}
-
-/** The account's usable playground key, without the key itself; null when there is none yet (or it was revoked). */
-export async function playgroundKeyInfo(db: Db, accountId: string): Promise<PlaygroundKeyInfo | null> {
-  const row = await current(db, accountId);
-  return row?.usable ? { keyId: row.key_id, prefix: row.prefix } : null;
-}
-
-/** The plaintext playground key, for a server-side call only; a refusal when the account has none (it is never made here). */
-export async function playgroundKey(db: Db, accountId: string): Promise<PlaygroundKeyInfo & { key: string }> {
-  const row = await current(db, accountId);
-  if (!row?.usable)
-    throw new DomainError(
-      "invalid",
-      "This account has no playground test key: create one with “Create a test key”, or paste one of your keys.",
-      { field: "key" },
-    );
-  return { keyId: row.key_id, prefix: row.prefix, key: open(row.sealed_key, readAuthSecret(), PURPOSE, accountId) };
-}
-
-/**
- * Creates the account's playground key on the owner's click: a Sandbox test key named "Playground", listed with the
- * account's keys, counted like any key created on the Keys page, returned in full this once. An account that already
- * has a usable one gets a conflict; a concurrent creator's extra key is revoked.
- */
-export async function createPlaygroundKey(
+/** The credential of a playground call: the pasted key as it is, or an own key by id once checked. */
+export async function playgroundCredential(
   db: Db,
-  accountId: string,
-  actor: Actor,
-): Promise<PlaygroundKeyInfo & { key: string; env: "test"; plan: string }> {
-  const row = await current(db, accountId);
-  if (row?.usable)
-    throw new DomainError("conflict", `This account already has a playground test key (${row.prefix}…).`);
-  await takeHourly(db, keyCreateCounters(accountId, actor.ip), "keys created");
-  const created = await createKey(db, { accountId, env: "test", name: "Playground" }, actor);
-  const sealed = seal(created.key, readAuthSecret(), PURPOSE, accountId);
-  const stored = await db.execute(sql`
-    insert into playground_keys (account_id, key_id, sealed_key) values (${accountId}::uuid, ${created.id}, ${sealed})
-    on conflict (account_id) do update set key_id = excluded.key_id, sealed_key = excluded.sealed_key, created_at = now()
-      where playground_keys.key_id = ${row?.key_id ?? null}
-    returning key_id`);
-  if (stored.length === 1)
-    return { keyId: created.id, prefix: created.prefix, key: created.key, env: "test", plan: created.plan };
-  await changeKeyStatus(db, created.id, "revoke", actor, accountId); // another request stored its key first
-  throw new DomainError("conflict", "Another request created the playground key at the same time; reload the page.");
+  member: PlaygroundMember,
+  choice: { keyId?: string; key?: string },
+  now = new Date(),
+): Promise<PlaygroundCredential> {
+  if (choice.key !== undefined) return { key: choice.key };
+  if (choice.keyId === undefined)
+    throw new DomainError("invalid", "Choose one of your keys, or paste a key.", { field: "keyId" });
+  const [key] = await db
+    .select({ id: apiKeys.id, env: apiKeys.env, status: apiKeys.status, expiresAt: apiKeys.expiresAt })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, choice.keyId), eq(apiKeys.accountId, member.accountId)));
+  if (!key) throw new DomainError("not_found", "No such key in this account.", { field: "keyId" });
+  const state = key.status === "active" && isExpired(key, now) ? "expired" : key.status;
+  if (state !== "active")
+    throw new DomainError("invalid", `This key is ${STATE_WORDS[state]}: choose an active key.`, { field: "keyId" });
+  if (!mayUseKey(member.role, key.env))
+    throw new DomainError("forbidden", refusal(member.role, keyPermission(key.env)), { field: "keyId" });
+  return { keyId: key.id };
 }
+
+const STATE_WORDS = { revoked: "revoked", inactive: "deactivated", expired: "expired (it was rolled)" } as const;

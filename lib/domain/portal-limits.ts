@@ -10,6 +10,9 @@ export const PORTAL_LIMITS = {
   signupPerAddress: 10,
   keyCreatePerAccount: 30,
   keyCreatePerAddress: 60,
+  /** Reset completions per client address (every attempt counts) and per live token (each may cost one hash). */
+  resetCompletePerAddress: 30,
+  resetCompletePerToken: 5,
 } as const;
 const HOUR = 3600;
 
@@ -46,4 +49,14 @@ export const keyCreateCounters = (accountId: string, ip: string | undefined): Co
   ...(perAddress(ip)
     ? [{ key: ip, bucket: "portal:key:ip", limit: PORTAL_LIMITS.keyCreatePerAddress, windowSeconds: HOUR }]
     : []),
+];
+
+export const resetAddressCounters = (ip: string | undefined): Counter[] =>
+  perAddress(ip)
+    ? [{ key: ip, bucket: "portal:reset:ip", limit: PORTAL_LIMITS.resetCompletePerAddress, windowSeconds: HOUR }]
+    : [];
+
+/** Keyed by the token's digest (the raw token is never stored); only a live token gets a counter. */
+export const resetTokenCounters = (digest: string): Counter[] => [
+  { key: digest, bucket: "portal:reset:token", limit: PORTAL_LIMITS.resetCompletePerToken, windowSeconds: HOUR },
 ];

@@ -20,7 +20,9 @@ export type SessionEndReason =
   | "sign_out_everywhere"
   | "password_change"
   | "password_reset"
-  | "deactivated";
+  | "deactivated"
+  | "removed"
+  | "account_deleted";
 
 const digest = (id: string) => createHash("sha256").update(id).digest("hex");
 

@@ -1,9 +1,14 @@
 /**
- * Failed sign-ins: growing delays per e-mail, a budget per client address. An e-mail gets SIGNIN_LIMITS.email attempts
- * freely; past them each attempt must wait a delay that doubles with every consecutive failure (1 minute, 2, 4 … capped
- * at 15), counted from the last attempt. Nothing is a lock: once the delay has passed, the right password signs in from
- * any address, and a correct password clears the e-mail's record. The per-address budget (SIGNIN_LIMITS.ip failures per
- * 15-minute window) only slows the address that fails. An attempt counts as a failure from the moment it is taken
+ * Failed sign-ins (docs/security.md "Sign-in throttling"). Three rules, none a lock the owner cannot get past:
+ * - A growing delay per (e-mail, client address): SIGNIN_LIMITS.email attempts freely, then each attempt waits a delay
+ *   that doubles with every consecutive failure (1 minute, 2, 4 … capped at 15) from the last attempt. An attacker's
+ *   failures from their addresses never delay the owner's own address; a correct password clears the pair's record.
+ * - A ceiling per e-mail across all addresses (SIGNIN_LIMITS.emailCeiling failures per 15-minute window) bounds
+ *   distributed guessing.
+ * - A budget per client address (SIGNIN_LIMITS.ip failures per 15-minute window) slows the address that fails.
+ * An address the user signed in from in the last KNOWN_ADDRESS_DAYS days (a portal session started there) is exempt
+ * from the ceiling and the address budget, so neither a distributed attack nor a colleague's typos behind a shared
+ * address can refuse the owner's correct password. An attempt counts as a failure from the moment it is taken
  * (concurrent guesses cannot overtake the count); `release` gives it back when the password was right.
  */
 import "server-only";
@@ -14,7 +19,9 @@ import { DomainError } from "./errors";
 import { giveSlot, takeSlot, windowOf, type Counter } from "./portal-counters";
 
 export const SIGNIN_WINDOW_SECONDS = 15 * 60;
-export const SIGNIN_LIMITS = { email: 5, ip: 30 } as const;
+export const SIGNIN_LIMITS = { email: 5, emailCeiling: 100, ip: 30 } as const;
+/** An address with a portal session for the user started within this many days is the user's own. */
+export const KNOWN_ADDRESS_DAYS = 30;
 /** The delay after SIGNIN_LIMITS.email failures; it doubles per further failure up to SIGNIN_MAX_DELAY_SECONDS. */
 export const SIGNIN_FIRST_DELAY_SECONDS = 60;
 export const SIGNIN_MAX_DELAY_SECONDS = 15 * 60;
@@ -35,48 +42,66 @@ export interface SigninAttempt {
 const refused = (retryAfterSeconds: number) =>
   new DomainError("rate_limited", waitMessage(retryAfterSeconds), { retryAfterSeconds });
 
+/** The user signed in from this address within KNOWN_ADDRESS_DAYS (a session started there, ended or not). */
+async function knownAddress(db: Db, email: string, ip: string, now: Date): Promise<boolean> {
+  const rows = await db.execute(sql`
+    select 1 from portal_sessions s join users u on u.id = s.user_id
+    where u.email = ${email} and s.ip = ${ip}
+      and s.created_at > ${now.toISOString()}::timestamptz - make_interval(days => ${KNOWN_ADDRESS_DAYS})
+    limit 1`);
+  return rows.length > 0;
+}
+
+/** The delay record of one (e-mail, address) pair: the table's key column holds both. */
+const pairKey = (who: { email: string; ip?: string }) => `${who.email} ${who.ip ?? "-"}`;
+
 /** Takes one attempt for this e-mail and address, or throws rate_limited with the seconds left to wait. */
 export async function takeSigninAttempt(
   db: Db,
   who: { email: string; ip?: string },
   now = new Date(),
 ): Promise<SigninAttempt> {
-  const ipCounter: Counter | null = who.ip
-    ? { key: who.ip, bucket: "signin:ip", limit: SIGNIN_LIMITS.ip, windowSeconds: SIGNIN_WINDOW_SECONDS }
-    : null;
-  // The failures of the current window per e-mail, kept for operators alongside the delay record.
-  const emailCounter: Counter = {
-    key: who.email,
-    bucket: "signin:email",
-    limit: 1_000_000,
-    windowSeconds: SIGNIN_WINDOW_SECONDS,
-  };
-  if (ipCounter && !(await takeSlot(db, ipCounter, now))) throw refused(windowOf(ipCounter, now).retryAfterSeconds);
-  // The row lock serialises concurrent attempts on one e-mail: each sees the failures the others recorded.
+  const known = who.ip ? await knownAddress(db, who.email, who.ip, now) : false;
+  const window = SIGNIN_WINDOW_SECONDS;
+  const counters: Counter[] = known
+    ? []
+    : [
+        ...(who.ip ? [{ key: who.ip, bucket: "signin:ip", limit: SIGNIN_LIMITS.ip, windowSeconds: window }] : []),
+        { key: who.email, bucket: "signin:email", limit: SIGNIN_LIMITS.emailCeiling, windowSeconds: window },
+      ];
+  const taken: Counter[] = [];
+  const giveBack = () => Promise.all(taken.map((c) => giveSlot(db, c, now)));
+  for (const counter of counters) {
+    if (!(await takeSlot(db, counter, now))) {
+      await giveBack();
+      throw refused(windowOf(counter, now).retryAfterSeconds);
+    }
+    taken.push(counter);
+  }
+  const key = pairKey(who);
+  // The row lock serialises concurrent attempts on one pair: each sees the failures the others recorded.
   const verdict = await db.transaction(async (tx) => {
-    await tx.execute(sql`insert into signin_throttle (email) values (${who.email}) on conflict (email) do nothing`);
+    await tx.execute(sql`insert into signin_throttle (email) values (${key}) on conflict (email) do nothing`);
     const [row] = await tx.execute<{ failures: number; last_attempt_at: string | null }>(
-      sql`select failures, last_attempt_at::text from signin_throttle where email = ${who.email} for update`,
+      sql`select failures, last_attempt_at::text from signin_throttle where email = ${key} for update`,
     );
     const last = row?.last_attempt_at ? new Date(row.last_attempt_at).getTime() : null;
     const failures = last === null || now.getTime() - last > FORGET_AFTER_SECONDS * 1000 ? 0 : Number(row.failures);
     const readyAt = last === null ? 0 : last + signinDelaySeconds(failures) * 1000;
     if (readyAt > now.getTime()) return { ok: false, retryAfterSeconds: Math.ceil((readyAt - now.getTime()) / 1000) };
     await tx.execute(
-      sql`update signin_throttle set failures = ${failures + 1}, last_attempt_at = ${now.toISOString()}::timestamptz where email = ${who.email}`,
+      sql`update signin_throttle set failures = ${failures + 1}, last_attempt_at = ${now.toISOString()}::timestamptz where email = ${key}`,
     );
     return { ok: true, retryAfterSeconds: 0 };
   });
   if (!verdict.ok) {
-    if (ipCounter) await giveSlot(db, ipCounter, now);
+    await giveBack();
     throw refused(Math.max(1, verdict.retryAfterSeconds));
   }
-  await takeSlot(db, emailCounter, now);
   return {
     release: async () => {
-      await db.execute(sql`delete from signin_throttle where email = ${who.email}`);
-      await giveSlot(db, emailCounter, now);
-      if (ipCounter) await giveSlot(db, ipCounter, now);
+      await db.execute(sql`delete from signin_throttle where email = ${key}`);
+      await giveBack();
     },
   };
 }

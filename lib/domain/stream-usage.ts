@@ -32,8 +32,8 @@ export async function streamUsage(db: Db, accountId: string, now = new Date()): 
       select k.id, k.name, k.prefix, k.env, p.streams_per_key as stream_limit, count(l.id)::int as open,
         min(l.opened_at)::text as oldest
       from api_keys k join accounts a on a.id = k.account_id
-      -- Test keys stream under Sandbox's limit; live keys under their account's plan (docs/api-contract.md §3).
-      join plans p on p.id = case when k.env = 'test' then 'sandbox' else a.plan_id end
+      -- Streams per key is a feature: test keys have their account plan's, like live keys (docs/api-contract.md §3).
+      join plans p on p.id = a.plan_id
       left join stream_leases l on l.key_id = k.id and l.expires_at > clock_timestamp()
       where k.account_id = ${accountId}::uuid and (k.status <> 'revoked' or l.id is not null)
       group by k.id, p.streams_per_key

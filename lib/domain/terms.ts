@@ -17,6 +17,16 @@ export const TERMS_POINTS = [
   "Use one API key per application; keys are not to be shared across applications or with third parties.",
 ] as const;
 
+/**
+ * Why /terms asks a signed-in user to accept, from the version they last accepted: never accepted (a new account made
+ * without the sign-up form's checkbox: through GitHub, by an operator's CLI or the demo) or an older version.
+ */
+export function termsGateReason(accepted: number | null): string {
+  if (accepted === null)
+    return "Your new account has not accepted the terms of use yet. Accept them once to open the dashboard.";
+  return `The terms of use changed since you accepted version ${accepted}. Accept version ${TERMS_VERSION} to open the dashboard.`;
+}
+
 /** Records that the user accepted the current terms (version and time), audited. */
 export async function acceptTerms(
   db: Db,

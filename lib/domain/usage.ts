@@ -1,6 +1,6 @@
 /**
  * An account's usage, read from the tables the gateway meters into (lib/api/limits.ts): usage_daily for days and
- * per-key calls, usage_events for minutes and the request log, usage_counters for quota (the account's per environment,
+ * per-key calls, usage_events for minutes (the request log: request-log.ts), usage_counters for quota (the account's per environment,
  * and each key's share). Every usage_events read has a created_at
  * range so a table partitioned by day is pruned.
  */
@@ -8,20 +8,15 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { quotaBounds, quotaWindow } from "../limits/windows";
-import { SYMBOL_PATTERN } from "../analytics/types";
 import { DomainError } from "./errors";
-import {
-  ERROR_CODE_FILTER,
-  STATUS_FILTER,
-  type EnvQuota,
-  type KeyCalls,
-  type QuotaGauge,
-  type RequestLogPage,
-  type RequestLogQuery,
-  type StatusClass,
-  type UsageCell,
-  type UsageKey,
-  type UsageSummary,
+import type {
+  EnvQuota,
+  KeyCalls,
+  QuotaGauge,
+  StatusClass,
+  UsageCell,
+  UsageKey,
+  UsageSummary,
 } from "../shared/usage-types";
 
 export * from "../shared/usage-types";
@@ -32,7 +27,7 @@ export const DAILY_DAYS = 30;
 export const MINUTES = 60;
 
 /** The status class of a usage_events row, as the request log and the minute series name it. */
-const statusClassOf = (table: string) => {
+export const statusClassOf = (table: string) => {
   const s = `${table}.status`;
   return sql.raw(
     `case when ${s} between 200 and 299 then '2xx' when ${s} = 429 then '429' when ${s} between 400 and 499 then '4xx' else '5xx' end`,
@@ -42,7 +37,8 @@ const statusClassOf = (table: string) => {
 const utcDay = (d: Date) => new Date(Math.floor(d.getTime() / DAY_MS) * DAY_MS);
 const utcMinute = (d: Date) => new Date(Math.floor(d.getTime() / MINUTE_MS) * MINUTE_MS);
 
-async function endpointsAndKeys(db: Db, accountId: string) {
+/** The routes and the account's keys: the usage page's and the request log's filters. */
+export async function endpointsAndKeys(db: Db, accountId: string) {
   const [endpoints, keys] = await Promise.all([
     db.execute<{ id: string; method: string; path: string; family: "A" | "B" }>(
       sql`select id, method, path, family from endpoints order by family, path, method`,
@@ -106,9 +102,6 @@ async function minuteCells(db: Db, accountId: string, now: Date, family: Map<str
   return { minutes, cells, from, to };
 }
 
-/** The counter row that holds an account's quota for one environment (as quota_counter_key in migration 0012). */
-const accountCounter = (accountId: string, env: "test" | "live") => `account:${accountId}:${env}`;
-
 /**
  * The account's quota per environment, and each key's calls and quota share in the current windows, read from the very
  * counter rows the gateway increments (usage_counters) and its daily aggregate (usage_daily).
@@ -124,19 +117,22 @@ async function quotasAndKeyCalls(
   const month = quotaBounds("A", now);
   const day = quotaBounds("B", now);
   const today = utcDay(now).toISOString().slice(0, 10);
-  const counterKeys = [...envs.map((env) => accountCounter(accountId, env)), ...keys.map((k) => k.id)];
+  const keyIds = sql.join(
+    keys.map((k) => sql`${k.id}`),
+    sql`, `,
+  );
   const [planRows, counters, calls] = await Promise.all([
     db.execute<{ id: string; a_per_month: number; b_per_day: number; account_plan: string }>(sql`
       select p.id, p.a_per_month, p.b_per_day, a.plan_id as account_plan
       from accounts a join plans p on p.id = a.plan_id or p.id = 'sandbox' where a.id = ${accountId}::uuid`),
+    // The account's rows are named by quota_counter_key (db/functions/quota_counter_key.sql), per environment: `env:<env>`.
     db.execute<{ key_id: string; bucket: string; count: number }>(sql`
-      select key_id, bucket, count from usage_counters
-      where key_id in (${sql.join(
-        counterKeys.map((k) => sql`${k}`),
-        sql`, `,
-      )})
-        and ((bucket = ${month.bucket} and window_start = ${month.start.toISOString()}::timestamptz)
-          or (bucket = ${day.bucket} and window_start = ${day.start.toISOString()}::timestamptz))`),
+      select coalesce('env:' || q.env, c.key_id) as key_id, c.bucket, c.count from usage_counters c
+      left join (select distinct quota_counter_key(id) as counter, env::text as env from api_keys where id in (${keyIds})) q
+        on q.counter = c.key_id
+      where (c.key_id in (${keyIds}) or q.counter is not null)
+        and ((c.bucket = ${month.bucket} and c.window_start = ${month.start.toISOString()}::timestamptz)
+          or (c.bucket = ${day.bucket} and c.window_start = ${day.start.toISOString()}::timestamptz))`),
     db.execute<{ key_id: string; today: number; month: number }>(sql`
       select key_id, (sum(calls) filter (where day = ${today}::date))::int as today, sum(calls)::int as month
       from usage_daily where account_id = ${accountId}::uuid and day >= ${month.start.toISOString().slice(0, 10)}::date
@@ -153,10 +149,7 @@ async function quotasAndKeyCalls(
     const gauge = (family: "A" | "B"): QuotaGauge => {
       const w = quotaWindow(family, plan, now);
       // The account row decides; admission never lets it fall behind a key's own row, so the larger is the use.
-      const use = Math.max(
-        count(accountCounter(accountId, env), w.bucket),
-        ...envKeys.map((k) => count(k.id, w.bucket)),
-      );
+      const use = Math.max(count(`env:${env}`, w.bucket), ...envKeys.map((k) => count(k.id, w.bucket)));
       return {
         window: w.name,
         used: Math.min(use, w.limit),
@@ -224,165 +217,6 @@ export async function usageSummary(db: Db, accountId: string, now: Date = new Da
     quotas,
     keyCalls,
     rateLimited: limited,
-  };
-}
-
-// ---- request log ---------------------------------------------------------------------------------------------------
-
-export const LOG_DEFAULT_RANGE_MS = 7 * DAY_MS;
-export const LOG_MAX_RANGE_MS = 31 * DAY_MS;
-export const LOG_PAGE_MAX = 100;
-
-const CURSOR_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
-
-/** The cursor is the last row's (created_at, id), with created_at at the database's microsecond precision. */
-export function encodeCursor(time: string, id: string): string {
-  return Buffer.from(JSON.stringify([time, id])).toString("base64url");
-}
-
-export function decodeCursor(cursor: string): { time: string; id: string } {
-  try {
-    const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(parsed) && parsed.length === 2 && CURSOR_TIME.test(parsed[0]) && /^\d{1,18}$/.test(parsed[1]))
-      return { time: parsed[0], id: parsed[1] };
-  } catch {
-    // fall through to the one error below
-  }
-  throw new DomainError("invalid", "The page cursor is not valid; start again from the first page.", {
-    field: "cursor",
-  });
-}
-
-function logRange(q: RequestLogQuery, now: Date) {
-  const to = q.to ?? new Date(now.getTime() + MINUTE_MS);
-  const from = q.from ?? new Date(to.getTime() - LOG_DEFAULT_RANGE_MS);
-  if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()))
-    throw new DomainError("invalid", "The time range is not valid.", { field: "from" });
-  if (from >= to)
-    throw new DomainError("invalid", "The start of the time range must be before its end.", { field: "from" });
-  if (to.getTime() - from.getTime() > LOG_MAX_RANGE_MS)
-    throw new DomainError("invalid", "The time range may span at most 31 days.", { field: "from" });
-  return { from, to };
-}
-
-const invalid = (field: string, message: string) => new DomainError("invalid", message, { field });
-
-/** The path segment a route template puts its {symbol} or {ticker} in (1-based, as split_part counts; 1 is always ""). */
-const SYMBOL_SEGMENT = sql.raw(
-  `greatest(1, coalesce(array_position(string_to_array(split_part(e.endpoint_id, ' ', 2), '/'), '{symbol}'), array_position(string_to_array(split_part(e.endpoint_id, ' ', 2), '/'), '{ticker}'), 1))`,
-);
-
-/**
- * The status, error-code and symbol filters as SQL, each validated first. Status: a class (2xx, 429, 4xx without 429,
- * 5xx) or one code. Symbol: the route's {symbol}/{ticker} segment of the requested path, or a symbol(s)= query value.
- */
-function logFilters(q: RequestLogQuery) {
-  const parts = [];
-  if (q.status !== undefined) {
-    if (!STATUS_FILTER.test(q.status))
-      throw invalid("status", "Status must be a class (2xx, 4xx, 5xx, 429) or a status code from 100 to 599.");
-    parts.push(
-      q.status.endsWith("xx") ? sql`and ${statusClassOf("e")} = ${q.status}` : sql`and e.status = ${Number(q.status)}`,
-    );
-  }
-  if (q.errorCode !== undefined) {
-    if (!ERROR_CODE_FILTER.test(q.errorCode))
-      throw invalid("error_code", "An error code is lower-case letters, digits and _, e.g. symbol_not_found.");
-    parts.push(sql`and e.error_code = ${q.errorCode}`);
-  }
-  if (q.symbol !== undefined) {
-    const symbol = q.symbol.trim().toUpperCase();
-    if (!SYMBOL_PATTERN.test(symbol))
-      throw invalid("symbol", "A symbol is 1–6 letters, optionally . or - and 1–2 letters (e.g. BRK.B).");
-    const inQuery = `(^|&)symbols?=([^&]*(,|%2C))?${symbol.replace(".", "\\.")}(&|,|%2C|$)`;
-    parts.push(sql`and (upper(split_part(split_part(e.path, '?', 1), '/', ${SYMBOL_SEGMENT})) = ${symbol}
-      or split_part(e.path, '?', 2) ~* ${inQuery})`);
-  }
-  return sql.join(parts, sql` `);
-}
-
-/** One page of the account's request log, newest first; keyset pagination on (created_at, id), never an offset. */
-export async function requestLog(
-  db: Db,
-  accountId: string,
-  q: RequestLogQuery = {},
-  now: Date = new Date(),
-): Promise<RequestLogPage> {
-  const { from, to } = logRange(q, now);
-  const limit = q.limit ?? 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > LOG_PAGE_MAX)
-    throw new DomainError("invalid", `A page holds 1–${LOG_PAGE_MAX} requests.`, { field: "limit" });
-  const filters = logFilters(q);
-  if (q.keyId) {
-    const owned = await db.execute(
-      sql`select 1 from api_keys where id = ${q.keyId} and account_id = ${accountId}::uuid`,
-    );
-    if (owned.length === 0) throw new DomainError("not_found", "No such key in this account.", { field: "key" });
-  }
-  const after = q.cursor ? decodeCursor(q.cursor) : null;
-  const rows = await db.execute<{
-    id: string;
-    ts: string;
-    key_id: string;
-    prefix: string;
-    endpoint_id: string;
-    path: string | null;
-    status: number;
-    error_code: string | null;
-    latency_ms: number;
-    request_id: string;
-    response_bytes: number | null;
-    burst_remaining: number | null;
-    burst_limit: number | null;
-    quota_remaining: number | null;
-    quota_limit: number | null;
-  }>(sql`
-    select e.id::text as id, to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as ts, e.key_id, k.prefix,
-      e.endpoint_id, e.path, e.status, e.error_code, e.latency_ms, e.request_id,
-      e.response_bytes, e.burst_remaining, e.burst_limit, e.quota_remaining, e.quota_limit
-    from usage_events e join api_keys k on k.id = e.key_id
-    where e.account_id = ${accountId}::uuid and e.created_at >= ${from.toISOString()}::timestamptz and e.created_at < ${to.toISOString()}::timestamptz
-      ${q.keyId ? sql`and e.key_id = ${q.keyId}` : sql``}
-      ${q.endpointId ? sql`and e.endpoint_id = ${q.endpointId}` : sql``}
-      ${filters}
-      ${after ? sql`and (e.created_at, e.id) < (${after.time}::timestamptz, ${after.id}::bigint)` : sql``}
-    order by e.created_at desc, e.id desc
-    limit ${limit + 1}`);
-  const page = rows.slice(0, limit);
-  const entries = page.map((r) => {
-    const space = r.endpoint_id.indexOf(" ");
-    const route = r.endpoint_id.slice(space + 1);
-    return {
-      id: r.id,
-      time: r.ts,
-      keyId: r.key_id,
-      keyPrefix: r.prefix,
-      method: r.endpoint_id.slice(0, space),
-      route,
-      path: r.path ?? route,
-      pathKept: r.path !== null,
-      status: r.status,
-      errorCode: r.error_code,
-      latencyMs: Math.round(r.latency_ms * 10) / 10,
-      requestId: r.request_id,
-      responseBytes: r.response_bytes,
-      rateLimit:
-        r.burst_remaining === null || r.burst_limit === null || r.quota_remaining === null || r.quota_limit === null
-          ? null
-          : {
-              burstRemaining: r.burst_remaining,
-              burstLimit: r.burst_limit,
-              quotaRemaining: r.quota_remaining,
-              quotaLimit: r.quota_limit,
-            },
-    };
-  });
-  const last = page.at(-1);
-  return {
-    entries,
-    nextCursor: rows.length > limit && last ? encodeCursor(last.ts, last.id) : null,
-    from: from.toISOString(),
-    to: to.toISOString(),
   };
 }
 

@@ -7,7 +7,8 @@ import { hashPassword } from "../crypto/password";
 import { normaliseEmail } from "./accounts";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
-import { consumeToken, issueToken } from "./one-time-tokens";
+import { consumeToken, issueToken, tokenDigest, tokenIsLive, tokenWaiting } from "./one-time-tokens";
+import { resetAddressCounters, resetTokenCounters, takeHourly } from "./portal-limits";
 import { assertPassword } from "./users";
 import { endUserSessions } from "./sessions";
 
@@ -31,6 +32,14 @@ export async function startEmailVerification(db: Db, userId: string): Promise<{ 
   if (!user) throw new DomainError("not_found", "No such user.");
   if (user.verified) throw new DomainError("conflict", "Your e-mail address is already verified.");
   return { email: user.email, token: await issueToken(db, "verify", user.email) };
+}
+
+/**
+ * Whether a verification link for the address is live: one was issued (and, with SMTP, accepted by the mail server: a
+ * link whose mail failed is withdrawn) in the last 24 hours and not used. The dashboard says "we sent a link" only then.
+ */
+export async function verificationLinkWaiting(db: Db, email: string, now = new Date()): Promise<boolean> {
+  return tokenWaiting(db, "verify", email, now);
 }
 
 const BAD_VERIFY_LINK =
@@ -133,6 +142,11 @@ async function writePassword(
   });
 }
 
+const badResetLink = () =>
+  new DomainError("invalid", "This reset link is invalid, already used or expired. Ask for a new one.", {
+    field: "token",
+  });
+
 /** Completes a reset: a valid password and a live token, used once. */
 export async function resetPasswordByToken(
   db: Db,
@@ -140,15 +154,18 @@ export async function resetPasswordByToken(
   password: string,
   actor: Omit<Actor, "type" | "id"> = {},
 ): Promise<{ email: string }> {
+  // Cheap checks first: the length (no budget spent on a typo), the address's budget, then the token itself; only a
+  // live token pays for scoring the password's strength and for argon2 (issue 30).
+  assertPassword(password, [], true);
+  await takeHourly(db, resetAddressCounters(actor.ip), "password-reset attempts from this address");
+  if (!(await tokenIsLive(db, "reset", token))) throw badResetLink();
+  await takeHourly(db, resetTokenCounters(tokenDigest(token)), "attempts with this reset link");
   assertPassword(password);
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
     const email = await consumeToken(tx, "reset", token);
     const [user] = email ? await tx.select({ id: users.id }).from(users).where(eq(users.email, email)) : [];
-    if (!email || !user)
-      throw new DomainError("invalid", "This reset link is invalid, already used or expired. Ask for a new one.", {
-        field: "token",
-      });
+    if (!email || !user) throw badResetLink();
     await writePassword(tx, user.id, passwordHash, "user.reset_password", { ...actor, type: "user", id: user.id });
     return { email };
   });

@@ -14,7 +14,12 @@ import { recordAudit, systemActor, type Actor } from "./audit";
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type Runner = Db | Tx;
 
-export type DisabledBy = "key_revoked" | "key_expired" | "key_deactivated" | "account_deactivated";
+export type DisabledBy =
+  | "key_revoked"
+  | "key_expired"
+  | "key_deactivated"
+  | "account_deactivated"
+  | "plan_without_webhooks";
 
 /** The reason the owner reads on the webhooks page and in the API's `disabledReason`. */
 export function disabledReason(by: DisabledBy, key: { prefix: string; expiresAt?: Date | null }): string {
@@ -28,13 +33,15 @@ export function disabledReason(by: DisabledBy, key: { prefix: string; expiresAt?
       return `${named} is deactivated; activating the key turns the webhook back on.`;
     case "account_deactivated":
       return "The account is deactivated; reactivating it turns the webhook back on.";
+    case "plan_without_webhooks":
+      return "The account's plan has no webhooks; moving back to Pro or Enterprise turns the webhook back on.";
   }
 }
 
 /** Ends for good: the key is revoked or expired. Such a webhook can only be deleted (or registered again). */
 export const FINAL_CAUSES: readonly DisabledBy[] = ["key_revoked", "key_expired"];
 /** Disabled until the key or the account is switched back on; a final cause replaces these. */
-const TEMPORARY_CAUSES: DisabledBy[] = ["key_deactivated", "account_deactivated"];
+const TEMPORARY_CAUSES: DisabledBy[] = ["key_deactivated", "account_deactivated", "plan_without_webhooks"];
 
 interface Changed {
   id: string;
@@ -213,4 +220,23 @@ export async function disableExpiredKeyWebhooks(tx: Runner, now = new Date(), ac
     });
   }
   return n;
+}
+
+/**
+ * Follows a plan change inside its transaction (issue 30): a plan without webhooks disables the account's active
+ * webhooks until a plan with webhooks restores exactly those. Returns the webhook ids changed.
+ */
+export async function followAccountPlan(
+  tx: Runner,
+  accountId: string,
+  webhooksAllowed: boolean,
+  actor: Actor,
+  now = new Date(),
+): Promise<string[]> {
+  const cause: DisabledBy = "plan_without_webhooks";
+  if (webhooksAllowed)
+    return restore(tx, accountId, and(eq(webhooks.accountId, accountId), eq(webhooks.disabledBy, cause)), actor, now);
+  const rows = await lockWhere(tx, and(eq(webhooks.accountId, accountId), eq(webhooks.status, "active")));
+  await disable(tx, accountId, rows, cause, disabledReason(cause, { prefix: "" }), actor, now);
+  return rows.map((r) => r.id);
 }

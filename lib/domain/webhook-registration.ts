@@ -3,6 +3,8 @@
  * acceptable, the owning key must be the account's, a missing webhook and a replay of an event never sent are errors.
  */
 import { sql } from "drizzle-orm";
+import { assertActorMay } from "./permissions";
+import { webhookPermission } from "../shared/roles";
 import type { Database, Db } from "../db/client";
 import type { ReplayBody, WebhookBody } from "../contract/webhooks";
 import type { Actor } from "./audit";
@@ -13,12 +15,15 @@ import { replayEvent, replayRange } from "./webhook-deliveries";
 import { deploymentTargetPolicy, requireWebhookTarget, type TargetPolicy } from "./webhook-targets";
 import { setWebhookStatus, type OwnerStatus } from "./webhook-status";
 import { getWebhook, registerWebhook, type WebhookView } from "./webhooks";
+import { planName } from "../shared/plan-name";
 
 /** What the plan check reads from a plan (the account's, or the one an API key's calls are limited by). */
 export interface WebhookPlan {
   webhooks: boolean;
   nameA: string;
   nameB: string;
+  /** A test key's plan carries its account plan's names here (the plan the features come from). */
+  features?: { nameA: string; nameB: string };
 }
 
 export interface WebhookOwner {
@@ -36,8 +41,8 @@ export function requireWebhookPlan(plan: WebhookPlan, { portal = false }: { port
     throw new DomainError(
       "subscription_required",
       portal
-        ? `Webhooks need the Pro or Enterprise plan; the plan in force is ${plan.nameA}.`
-        : `Webhooks need the Pro or Enterprise plan (API Pro or API Business); the plan in force is ${plan.nameA} (${plan.nameB}).`,
+        ? `Webhooks need the Pro or Enterprise plan; the plan in force is ${planName(plan.features ?? plan)}.`
+        : `Webhooks need the Pro (API Pro) or Enterprise (API Business) plan; the plan in force is ${planName(plan.features ?? plan)}.`,
     );
 }
 
@@ -52,6 +57,16 @@ export function foundWebhook<T>(value: T | null): T {
   return value;
 }
 
+/**
+ * The account's webhook (404 when it is not theirs), once the member may manage webhooks of its environment: a live
+ * key's webhook needs `live_webhooks`, a test key's `test_webhooks`. Portal routes that change a webhook call it first.
+ */
+export async function requireWebhookAccess(db: Db, accountId: string, id: string, actor: Actor): Promise<WebhookView> {
+  const webhook = foundWebhook(await getWebhook(db, accountId, id));
+  assertActorMay(actor, webhookPermission(webhook.environment));
+  return webhook;
+}
+
 /** Registers for an API key: the key's plan, then the target, then the account's cap. */
 export async function registerKeyWebhook(
   db: Db,
@@ -61,7 +76,7 @@ export async function registerKeyWebhook(
   policy: TargetPolicy = deploymentTargetPolicy(),
 ): Promise<WebhookView & { signingSecret: string }> {
   requireWebhookPlan(caller.plan);
-  await requireWebhookTarget(input.url, policy);
+  await requireWebhookTarget(input.url, policy, "url", caller.env);
   return registerWebhook(db, { accountId: caller.accountId, keyId: caller.keyId, env: caller.env }, input, actor);
 }
 
@@ -79,7 +94,8 @@ export async function registerAccountWebhook(
   await requireAccountWebhookPlan(db, accountId);
   const key = (await listKeys(db, accountId)).find((k) => k.id === body.keyId && k.state === "active");
   if (!key) throw new DomainError("invalid", "Choose one of your active API keys.", { field: "keyId" });
-  await requireWebhookTarget(body.webhook.url, policy, "webhook.url");
+  assertActorMay(actor, webhookPermission(key.env));
+  await requireWebhookTarget(body.webhook.url, policy, "webhook.url", key.env);
   return registerWebhook(db, { accountId, keyId: key.id, env: key.env }, body.webhook, actor);
 }
 

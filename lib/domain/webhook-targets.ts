@@ -2,23 +2,39 @@
 import "server-only";
 import { appEnv } from "../env";
 import { isIP } from "node:net";
-import { alwaysRefusedRange, checkTargetHost, type Resolver } from "../webhooks/address-policy";
+import { alwaysRefusedRange, checkTargetHost, isLoopbackHost, type Resolver } from "../webhooks/address-policy";
 import { DomainError } from "./errors";
 
 export interface TargetPolicy {
   allowPrivate: boolean;
   production: boolean;
+  /**
+   * The server itself listens on loopback only (the embedded default): a test webhook may then target this machine,
+   * over http too, like `stripe listen`. Never a live webhook.
+   */
+  testLoopback?: boolean;
   resolver?: Resolver;
 }
 
 /** null when the URL is acceptable, else why not (for a 400 on the `url` field). */
-export async function checkWebhookUrl(raw: string, policy: TargetPolicy): Promise<string | null> {
+export async function checkWebhookUrl(
+  raw: string,
+  policy: TargetPolicy,
+  env: "test" | "live" = "live",
+): Promise<string | null> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return "must be an absolute URL";
   }
+  if (
+    env === "test" &&
+    policy.testLoopback &&
+    isLoopbackHost(url.hostname) &&
+    ["http:", "https:"].includes(url.protocol)
+  )
+    return url.username || url.password ? "must not carry credentials" : null;
   const httpAllowed = policy.allowPrivate && !policy.production;
   if (url.protocol !== "https:" && !(url.protocol === "http:" && httpAllowed)) {
     return "must be an https URL (plain http only in development with WEBHOOKS_ALLOW_PRIVATE_TARGETS=true)";
@@ -36,14 +52,23 @@ export async function checkWebhookUrl(raw: string, policy: TargetPolicy): Promis
     : null;
 }
 
-/** The policy this deployment runs with: WEBHOOKS_ALLOW_PRIVATE_TARGETS and NODE_ENV. */
+/** The policy this deployment runs with: WEBHOOKS_ALLOW_PRIVATE_TARGETS, NODE_ENV and whether HOST is loopback. */
 export function deploymentTargetPolicy(): TargetPolicy {
   const env = appEnv();
-  return { allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS, production: env.NODE_ENV === "production" };
+  return {
+    allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
+    production: env.NODE_ENV === "production",
+    testLoopback: isLoopbackHost(env.HOST),
+  };
 }
 
 /** Throws a DomainError on the URL field (`field` names it in the caller's body) when the URL is not acceptable. */
-export async function requireWebhookTarget(url: string, policy: TargetPolicy, field = "url"): Promise<void> {
-  const refused = await checkWebhookUrl(url, policy);
+export async function requireWebhookTarget(
+  url: string,
+  policy: TargetPolicy,
+  field = "url",
+  env: "test" | "live" = "live",
+): Promise<void> {
+  const refused = await checkWebhookUrl(url, policy, env);
   if (refused) throw new DomainError("invalid", `${refused}.`, { field });
 }

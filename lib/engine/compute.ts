@@ -98,7 +98,7 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
       (p) => p.date < today && p.date >= from,
     );
     const historyKey = `${ivHistory.length}|${ivHistory.at(-1)?.date ?? ""}:${ivHistory.at(-1)?.atmIv30 ?? ""}|${ivHistory[0]?.date ?? ""}|${curveKey}|${instrument.dividendYield}|${instrument.exerciseStyle ?? ""}`;
-    const inputKey = `${chain.length}|${chainAsOf.getTime()}|${lastBar.ts.getTime()}|${lastBar.close}|${trades.length}|${lastTrade?.ts.getTime() ?? 0}|${historyKey}|${instrument.nextEarningsDate}|${dividendsKey(instrument)}`;
+    const inputKey = `${chain.length}|${chainAsOf.getTime()}|${lastBar.ts.getTime()}|${lastBar.close}|${trades.length}|${lastTrade?.ts.getTime() ?? 0}|${historyKey}|${instrument.nextEarningsDate}|${instrument.earningsTiming ?? ""}|${dividendsKey(instrument)}`;
     const prev = previous?.symbols.get(instrument.symbol);
     if (prev && prev.inputKey === inputKey) {
       partial.set(instrument.symbol, prev);

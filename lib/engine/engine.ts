@@ -7,13 +7,15 @@
 import type { Database } from "../db/client";
 import type { MarketEnv } from "../analytics/types";
 import { errorFields, log } from "../log";
+import { metrics } from "../metrics/registry";
 import { readMarketVersions } from "../market/versions";
 import { loadMarketInput, type LoadedMarket } from "./load";
 import { IvHistoryTracker } from "./iv-history";
 import { startDemoTicker } from "../market/store-ticker";
+import { demoWallClock } from "../market/demo-wall-clock";
 import { snapshotsAfterTick } from "./history";
 import { computeMarketView, type MarketSnapshotInput, type MarketView } from "./compute";
-import { createQueries } from "./queries";
+import { createQueries, type StaleCheck } from "./queries";
 import type { AnalyticsEngine, ViewSpec } from "./types";
 
 const DELAY_MS = 15 * 60_000;
@@ -32,10 +34,12 @@ interface ViewState {
 export interface EngineOptions {
   seed: string;
   demoTicker: boolean;
-  /** The engine's clock (delayed cutoffs) and the demo ticker's; default the system clock. */
+  /** The engine's clock (delayed cutoffs) and the demo ticker's; default the system clock, the demo's wall clock for the ticker. */
   now?: () => Date;
   /** Called after each recompute of a view (the one subscription point, used by webhook events); errors are logged. */
   onRecompute?: (r: RecomputeNotice) => Promise<unknown> | void;
+  /** Live data older than this check allows answers 503 (set when a provider keeps the live store fresh). */
+  stale?: StaleCheck;
 }
 
 export interface RecomputeNotice {
@@ -95,12 +99,14 @@ export class MarketEngine {
     if (pending) return pending;
     const version = this.versions[env];
     const run = (async () => {
+      const started = performance.now();
       const cutoff = entitlement === "delayed-15m" ? new Date(this.now().getTime() - DELAY_MS) : null;
       const previous = this.states.get(key);
       const snapshot = await this.load(env, cutoff, cutoff === null ? previous?.snapshot : undefined);
       const view = computeMarketView(snapshot, previous?.view ?? null);
       const state: ViewState = { version, computedAt: Date.now(), view, snapshot };
       this.states.set(key, state);
+      metrics.engine.recomputed(entitlement, (performance.now() - started) / 1000);
       log.debug("market view computed", {
         env,
         entitlement,
@@ -160,12 +166,12 @@ export async function startMarketEngine(database: Database, options: EngineOptio
   const stopTicker = options.demoTicker
     ? startDemoTicker(database, {
         seed: options.seed,
-        now: clock ? () => clock().getTime() : undefined,
+        now: clock ? () => clock().getTime() : demoWallClock(),
         // Only the leader writes: the day's snapshots when a session closes, a year of them after a reseed.
         afterWrite: (w) => snapshotsAfterTick(database.db, options.seed, w),
       })
     : null;
-  const queries = createQueries((spec) => engine.view(spec), options.now ?? (() => new Date()));
+  const queries = createQueries((spec) => engine.view(spec), options.now ?? (() => new Date()), options.stale);
   return {
     ...queries,
     ready: () => engine.ready(),

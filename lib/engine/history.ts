@@ -40,6 +40,7 @@ export interface SnapshotOptions {
   instrumentsOn?: (date: string) => Instrument[];
 }
 
+const demoCloseOf = (date: string) => new Date(demoSessionClose(parseIsoDate(date)));
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 
 /** Computes and upserts the snapshots of the environment's closed days (see SnapshotOptions). */
@@ -49,9 +50,11 @@ export async function writeDailySnapshots(db: Db, env: MarketEnv, opts: Snapshot
   if (since === undefined) return { days: 0, rows: 0, ms: 0 };
   const closed = await closedSnapshotDays(db, env, sessionClose, since);
   const wanted = opts.days ? new Set(opts.days) : null;
-  const days = wanted ? closed.filter((d) => wanted.has(d)) : closed;
+  // The demo's history is its sessions' (to their close): its night session writes no day and moves no day's inputs.
+  const demo = env === "demo";
+  const days = closed.filter((d) => (!wanted || wanted.has(d)) && (!demo || isWeekday(parseIsoDate(d))));
   if (days.length === 0) return { days: 0, rows: 0, ms: Math.round(performance.now() - started) };
-  let input = await loadHistoryInput(db, env, days);
+  let input = await loadHistoryInput(db, env, days, demo ? demoCloseOf : undefined);
   // IV rank needs the day-by-day ATM IV before each day: solve what the cache lacks once, here, then read it.
   if ((await fillIvHistory(db, env, null, input.instruments, input.dailyBarsBySymbol)) > 0)
     input = { ...input, ivHistoryBySymbol: await loadIvHistoryRange(db, env, days[0], days[days.length - 1]) };

@@ -65,6 +65,8 @@ export function signalScoreData(a: SymbolAnalytics): PayloadInput<"signalScore">
             move: n(m.expectedMove.move, 2),
             move_pct: n(m.expectedMove.movePct, 4),
             event_move_pct: r(m.expectedMove.eventMovePct ?? null),
+            base_source: m.expectedMove.baseSource ?? null,
+            timing: m.expectedMove.timing ?? null,
           }
         : null,
       forwards: (m.forwards ?? []).map((f) => ({

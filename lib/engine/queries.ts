@@ -37,7 +37,21 @@ function symbolIn(view: MarketView, symbol: string): SymbolAnalytics {
   throw new EngineError("symbol_not_found", `The service has no data for symbol ${symbol}.`);
 }
 
-export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<MarketView>, now: () => Date): Queries {
+/** Why live data as of `asOf` is too old to serve at `now` (null: serve it); see docs/market-data.md "Staleness". */
+export type StaleCheck = (asOf: Date, now: Date) => string | null;
+
+export function createQueries(
+  viewOf: (spec: ViewSpec) => MarketView | Promise<MarketView>,
+  now: () => Date,
+  stale?: StaleCheck,
+): Queries {
+  /** A symbol's analytics, refused with 503 when live data is older than the staleness bound. */
+  const symbolOf = (spec: ViewSpec, view: MarketView, symbol: string): SymbolAnalytics => {
+    const a = symbolIn(view, symbol);
+    const why = stale && spec.env === "live" ? stale(a.asOf, now()) : null;
+    if (why) throw new EngineError("unavailable", why);
+    return a;
+  };
   /** Answers from the current view without a promise when it is computed (the hot path). */
   const withView = <T>(spec: ViewSpec, answer: (view: MarketView) => T): T | Promise<T> => {
     const view = viewOf(spec);
@@ -76,7 +90,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
   return {
     tickerSummary(spec, symbol) {
       return withView(spec, (view) => {
-        const a = symbolIn(view, symbol);
+        const a = symbolOf(spec, view, symbol);
         return served(
           ofSymbol(a, "ticker", schemas.tickerSummary, () => tickerSummaryData(a)),
           a.asOf,
@@ -85,7 +99,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     },
     signalScore(spec, symbol) {
       return withView(spec, (view) => {
-        const a = symbolIn(view, symbol);
+        const a = symbolOf(spec, view, symbol);
         return served(
           ofSymbol(a, "signal", schemas.signalScore, () => signalScoreData(a)),
           a.asOf,
@@ -94,7 +108,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     },
     optionsFlow(spec, q: FlowQuery) {
       return withView(spec, (view) => {
-        const symbolAsOf = q.symbol ? symbolIn(view, q.symbol).asOf : null;
+        const symbolAsOf = q.symbol ? symbolOf(spec, view, q.symbol).asOf : null;
         const flowAsOf = view.flowAsOf;
         if (!flowAsOf) throw unavailable("options flow");
         // Filtered and sorted only when the payload is built: a cached answer costs a lookup, not a sort of every
@@ -120,7 +134,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     },
     aiSummary(spec, symbol) {
       return withView(spec, (view) => {
-        const a = symbolIn(view, symbol);
+        const a = symbolOf(spec, view, symbol);
         return served(
           ofSymbol(a, `ai:${isMock(spec)}`, schemas.aiSummary, () => aiSummaryData(a, isMock(spec), DISCLAIMER)),
           a.asOf,
@@ -129,7 +143,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     },
     noTrade(spec, symbol) {
       return withView(spec, (view) => {
-        const a = symbolIn(view, symbol);
+        const a = symbolOf(spec, view, symbol);
         return served(
           ofSymbol(a, "notrade", schemas.noTrade, () => noTradeData(a, DISCLAIMER)),
           a.asOf,
@@ -172,7 +186,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
         let firstError: EngineError | null = null;
         for (const s of symbols) {
           try {
-            items.push(symbolIn(view, s));
+            items.push(symbolOf(spec, view, s));
           } catch (err) {
             if (!(err instanceof EngineError)) throw err;
             firstError ??= err;
@@ -216,7 +230,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     },
     expiries(spec, symbol) {
       return withView(spec, (view) => {
-        const a = symbolIn(view, symbol);
+        const a = symbolOf(spec, view, symbol);
         const listed = once(view, `expiries:${symbol}`, schemas.listedExpiries, () => listedExpiries(a.chain));
         const expiries = openExpiries(listed, now());
         return served<Payload<"expiries">>(
@@ -235,7 +249,7 @@ export function createQueries(viewOf: (spec: ViewSpec) => MarketView | Promise<M
     researchOutput(spec, sent) {
       const req = { ...sent, symbol: sent.symbol.toUpperCase() }; // symbols are case-insensitive on input
       return withView(spec, (view) => {
-        const a = symbolIn(view, req.symbol);
+        const a = symbolOf(spec, view, req.symbol);
         try {
           const { output, riskFlags } = buildStrategyOutput(req, {
             spot: a.metrics.spot,

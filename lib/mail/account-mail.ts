@@ -6,7 +6,7 @@
 import type { Db } from "../db/client";
 import { appUrl } from "../env";
 import { startEmailVerification, startPasswordReset } from "../domain/user-credentials";
-import { TOKEN_TTL_MS } from "../domain/one-time-tokens";
+import { withdrawToken, TOKEN_TTL_MS } from "../domain/one-time-tokens";
 import { normaliseEmail, type SignupActor } from "../domain/accounts";
 import { type SignupInput, signUpQuietly } from "../domain/users";
 import { DomainError } from "../domain/errors";
@@ -73,7 +73,13 @@ export async function sendVerificationMail(
 ): Promise<Delivery> {
   await takeMailSlot(db, "mail:verify", userId);
   const { email, token } = await startEmailVerification(db, userId);
-  return sendMail(verificationMail(email, `${appUrl()}/verify-email?token=${token}`), settings);
+  try {
+    return await sendMail(verificationMail(email, `${appUrl()}/verify-email?token=${token}`), settings);
+  } catch (err) {
+    // No one holds this link: withdrawn, so the dashboard does not say a link was sent.
+    await withdrawToken(db, "verify", email);
+    throw err;
+  }
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * Writes the demo market into the store (env "demo"): a full, idempotent seed, and real-time increments that keep
- * the chain table bounded (only the newest intraday snapshot survives; end-of-day snapshots at each session's close stay).
+ * the chain table bounded (only the newest intraday or night snapshot survives; end-of-day snapshots at each session's
+ * close stay). Between sessions the increments are the night session's (./demo/clock.ts): prints and a chain snapshot
+ * a minute, never a bar.
  */
 import { invalidateIvHistory } from "./iv-history-store";
 import { sql } from "drizzle-orm";
@@ -142,7 +144,8 @@ export async function advanceDemoMarket(
   const trades = to > from ? generateTradesBetween(seed, from, to) : [];
   const newChain = asOf > prevAsOf;
   const sessionChanged = currentSession(to) !== currentSession(from);
-  // A market at rest (nights, weekends) writes nothing: readers keep their view instead of reloading an unchanged one.
+  // A tick that brings no print and no new minute writes nothing: readers keep their view instead of reloading an
+  // unchanged one. (Nights and weekends are not at rest: the demo clock runs its night session, ./demo/clock.ts.)
   if (!trades.length && !touched.length && !newChain && !sessionChanged) {
     return { asOf: new Date(asOf), trades: 0, newChain: false, version: (await readMarketVersions(db)).demo };
   }

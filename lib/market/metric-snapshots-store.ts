@@ -6,8 +6,9 @@ import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { arrayLiteral } from "../db/array-literal";
-import type { Bar, ExerciseStyle, Instrument, MarketEnv, OptionQuote, OptionTrade, Tenor } from "../analytics/types";
+import type { Bar, MarketEnv, OptionQuote, OptionTrade, Tenor } from "../analytics/types";
 import { getOrInsert } from "../util/get-or-insert";
+import { instrumentOf } from "./store-read";
 
 type Row = Record<string, unknown>;
 type Executor = Pick<Db, "execute">;
@@ -124,16 +125,56 @@ export async function closedSnapshotDays(
 
 const num = (v: unknown) => Number(v);
 
-/** Everything the snapshots of `days` (New York dates, ascending) are computed from, read once. */
-export async function loadHistoryInput(db: Db, env: MarketEnv, days: readonly string[]) {
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/**
+ * Each symbol's newest snapshot of each requested New York date up to that date's bound, as one JSON array per snapshot;
+ * and the prints of those dates up to the same bounds.
+ */
+async function chainAndTradeRows(tx: Tx, env: MarketEnv, days: readonly string[], until: readonly string[]) {
   const first = days[0];
   const last = days[days.length - 1];
-  const dayList = sql`${arrayLiteral([...days])}::date[]`;
+  const bounds = sql`unnest(${arrayLiteral([...days])}::date[], ${arrayLiteral([...until])}::timestamptz[]) as b(day, until)`;
+  const chainRows = await tx.execute<Row>(sql`
+      with snaps as (
+        select q.symbol, max(q.as_of) as as_of from option_quotes q
+        join ${bounds} on b.day = (q.as_of at time zone 'America/New_York')::date and q.as_of <= b.until
+        where q.env = ${env} and q.as_of >= ${first}::date - 1 and q.as_of < ${last}::date + 2
+        group by q.symbol, b.day
+      )
+      select s.symbol, round(extract(epoch from s.as_of) * 1000)::float8 as as_of_ms,
+        (select json_agg(json_build_array(q.expiry, q.strike, q."right", q.bid, q.ask, q.last, q.volume, q.open_interest)
+                         order by q.expiry, q.strike, q."right" collate "C")::text
+         from option_quotes q where q.env = ${env} and q.symbol = s.symbol and q.as_of = s.as_of) as chain
+      from snaps s order by s.symbol, s.as_of`);
+  const tradeRows = await tx.execute<Row>(sql`
+      select t.trade_id, t.symbol, round(extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.expiry::text as expiry,
+        t.strike, t."right", t.price, t.size, t.exchange, t.condition, t.bid, t.ask
+      from option_trades t
+      join ${bounds} on b.day = (t.ts at time zone 'America/New_York')::date and t.ts <= b.until
+      where t.env = ${env} and t.ts >= ${first}::date - 1 and t.ts < ${last}::date + 2
+      order by t.ts, t.trade_id`);
+  return [chainRows, tradeRows] as const;
+}
+
+/**
+ * Everything the snapshots of `days` (New York dates, ascending) are computed from, read once. `closeOf` bounds a
+ * day's chain and prints (the demo market's close: its night session after it belongs to no history day).
+ */
+export async function loadHistoryInput(
+  db: Db,
+  env: MarketEnv,
+  days: readonly string[],
+  closeOf?: (date: string) => Date,
+) {
+  const first = days[0];
+  const last = days[days.length - 1];
+  const until = days.map((d) => (closeOf ? closeOf(d).toISOString() : "infinity"));
   return db.transaction(
     async (tx) => {
       const instrumentRows = await tx.execute<Row>(sql`
-        select i.symbol, i.name, i.sector, i.kind, i.next_earnings_date::text as next_earnings_date, i.dividend_yield,
-          s.exercise_style
+        select i.symbol, i.name, i.sector, i.kind, i.next_earnings_date::text as next_earnings_date, i.earnings_timing,
+          i.dividend_yield, s.exercise_style
         from instruments i left join instrument_exercise_styles s on s.env = i.env and s.symbol = i.symbol
         where i.env = ${env} order by i.symbol`);
       const barRows = await tx.execute<Row>(sql`
@@ -141,43 +182,14 @@ export async function loadHistoryInput(db: Db, env: MarketEnv, days: readonly st
         where env = ${env} and interval = '1d' and ts >= ${first}::date - ${BARS_BACK_DAYS}::int
           and ts < ${last}::date + 1
         order by symbol, ts`);
-      // A symbol's newest snapshot of each requested New York date, as one JSON array per snapshot.
-      const chainRows = await tx.execute<Row>(sql`
-        with snaps as (
-          select symbol, max(as_of) as as_of from option_quotes
-          where env = ${env} and as_of >= ${first}::date - 1 and as_of < ${last}::date + 2
-            and (as_of at time zone 'America/New_York')::date = any(${dayList})
-          group by symbol, (as_of at time zone 'America/New_York')::date
-        )
-        select s.symbol, round(extract(epoch from s.as_of) * 1000)::float8 as as_of_ms,
-          (select json_agg(json_build_array(q.expiry, q.strike, q."right", q.bid, q.ask, q.last, q.volume, q.open_interest)
-                           order by q.expiry, q.strike, q."right" collate "C")::text
-           from option_quotes q where q.env = ${env} and q.symbol = s.symbol and q.as_of = s.as_of) as chain
-        from snaps s order by s.symbol, s.as_of`);
-      const tradeRows = await tx.execute<Row>(sql`
-        select trade_id, symbol, round(extract(epoch from ts) * 1000)::float8 as ts_ms, expiry::text as expiry, strike,
-          "right", price, size, exchange, condition, bid, ask
-        from option_trades
-        where env = ${env} and ts >= ${first}::date - 1 and ts < ${last}::date + 2
-          and (ts at time zone 'America/New_York')::date = any(${dayList})
-        order by ts, trade_id`);
+      const [chainRows, tradeRows] = await chainAndTradeRows(tx, env, days, until);
       const yieldRows = await tx.execute<Row>(sql`
         select date::text as date, tenor, yield_pct from treasury_yields
         where env = ${env} and date >= ${first}::date - ${YIELDS_BACK_DAYS}::int and date <= ${last}::date
         order by date, tenor`);
       const ivHistoryBySymbol = await loadIvHistoryRange(tx, env, first, last);
       return {
-        instruments: instrumentRows.map(
-          (r): Instrument => ({
-            symbol: r.symbol as string,
-            name: r.name as string,
-            sector: r.sector as string,
-            kind: r.kind as Instrument["kind"],
-            nextEarningsDate: (r.next_earnings_date as string | null) ?? null,
-            dividendYield: num(r.dividend_yield),
-            ...(r.exercise_style ? { exerciseStyle: r.exercise_style as ExerciseStyle } : {}),
-          }),
-        ),
+        instruments: instrumentRows.map(instrumentOf),
         dailyBarsBySymbol: groupBy(
           barRows,
           (r): Bar => ({

@@ -37,6 +37,7 @@ export const INSTRUMENTS: TableSpec<Instrument> = {
     ["sector", "text", (r) => r.sector],
     ["kind", "text", (r) => r.kind],
     ["next_earnings_date", "date", (r) => r.nextEarningsDate],
+    ["earnings_timing", "text", (r) => r.earningsTiming ?? null],
     ["dividend_yield", "float8", (r) => r.dividendYield],
   ],
 };

@@ -7,6 +7,7 @@ import type { Db } from "../db/client";
 import { arrayLiteral } from "../db/array-literal";
 import type {
   Bar,
+  EarningsTiming,
   ExerciseStyle,
   Instrument,
   MarketEnv,
@@ -64,7 +65,8 @@ const tradeColumns = sql`
   select t.trade_id, t.symbol, round(extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.expiry::text as expiry, t.strike, t."right",
          t.price, t.size, t.exchange, t.condition, t.bid, t.ask`;
 const instrumentsQuery = (env: MarketEnv) => sql`
-  select i.symbol, i.name, i.sector, i.kind, i.next_earnings_date::text as next_earnings_date, i.dividend_yield, s.exercise_style,
+  select i.symbol, i.name, i.sector, i.kind, i.next_earnings_date::text as next_earnings_date, i.earnings_timing, i.dividend_yield,
+    s.exercise_style,
     (select json_agg(json_build_object('exDate', d.ex_date::text, 'amount', d.amount) order by d.ex_date)
      from cash_dividends d
      where d.env = i.env and d.symbol = i.symbol and d.ex_date >= current_date - ${HISTORY_DAYS}::int) as cash_dividends
@@ -292,6 +294,20 @@ function merge(previous: MarketSnapshot, newer: MarketSnapshot): MarketSnapshot 
   };
 }
 
+/** An instruments row (joined with its exercise style) as the engine's Instrument, cash dividends aside. */
+export function instrumentOf(r: Row): Instrument {
+  return {
+    symbol: r.symbol as string,
+    name: r.name as string,
+    sector: r.sector as string,
+    kind: r.kind as Instrument["kind"],
+    nextEarningsDate: (r.next_earnings_date as string | null) ?? null,
+    ...(r.earnings_timing ? { earningsTiming: r.earnings_timing as EarningsTiming } : {}),
+    dividendYield: num(r.dividend_yield),
+    ...(r.exercise_style ? { exerciseStyle: r.exercise_style as ExerciseStyle } : {}),
+  };
+}
+
 function assemble(
   instrumentRows: Row[],
   barRows: Row[],
@@ -300,16 +316,7 @@ function assemble(
   yieldRows: Row[],
   versionRows: Row[],
 ): MarketSnapshot {
-  const instruments: Instrument[] = instrumentRows.map((r) => ({
-    symbol: r.symbol as string,
-    name: r.name as string,
-    sector: r.sector as string,
-    kind: r.kind as Instrument["kind"],
-    nextEarningsDate: (r.next_earnings_date as string | null) ?? null,
-    dividendYield: num(r.dividend_yield),
-    ...(r.exercise_style ? { exerciseStyle: r.exercise_style as ExerciseStyle } : {}),
-    ...cashDividendsOf(r),
-  }));
+  const instruments: Instrument[] = instrumentRows.map((r) => ({ ...instrumentOf(r), ...cashDividendsOf(r) }));
   const dailyBarsBySymbol = new Map<string, Bar[]>();
   for (const r of barRows) {
     push(dailyBarsBySymbol, r.symbol as string, {

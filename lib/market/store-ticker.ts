@@ -13,7 +13,7 @@ import { DAY_MS } from "./demo/calendar";
 /** Leadership of the demo ticker; distinct from the per-transaction write lock. */
 export const DEMO_TICKER_LOCK = 727_102;
 /** A store older than this is reseeded rather than replayed tick by tick. */
-const MAX_CATCH_UP_MS = 3 * DAY_MS;
+export const MAX_CATCH_UP_MS = 3 * DAY_MS;
 
 export interface DemoTickerOptions {
   seed: number | string;
@@ -24,7 +24,7 @@ export interface DemoTickerOptions {
 }
 
 /** Where the stored demo market stands: the newest chain snapshot of the index (one indexed lookup). */
-async function storedAsOf(database: Database): Promise<number | null> {
+export async function storedAsOf(database: Pick<Database, "db">): Promise<number | null> {
   const rows = await database.db.execute<{ as_of: string | null }>(
     sql`select max(as_of)::text as as_of from option_quotes where env = 'demo' and symbol = 'SPX'`,
   );

@@ -19,7 +19,9 @@ export const licensingHistoryQuery = z.object({ endpointId: z.string().max(200) 
 export const rejectBody = z.object({ reason: z.string().max(2000) }).strict();
 export const searchQuery = z.object({ q: z.string().max(400) });
 export const planChangeBody = z.object({ plan: z.string().max(40) }).strict();
-export const statusBody = z.object({ status: z.enum(["active", "inactive"]) }).strict();
+export const statusBody = z
+  .object({ status: z.enum(["active", "inactive"]), reason: z.string().max(2000).optional() })
+  .strict();
 export const adminFlagBody = z.object({ admin: z.boolean() }).strict();
 
 export const auditQuery = z.object({

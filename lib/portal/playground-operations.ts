@@ -52,7 +52,11 @@ interface OpenApiDocument {
   paths?: Record<string, Record<string, OperationObject>>;
 }
 
-/** Values that make a first call succeed on the demo market; everything else starts empty. */
+/**
+ * Values that make a first call succeed on the demo market; everything else starts empty. An optional `symbols` (the
+ * live stream's filter) starts empty too, so a first stream watches every symbol and shows events within a minute at
+ * any hour (the demo's night session prints a flow event about every 20 s over the whole universe, not per name).
+ */
 const EXAMPLES: Record<string, string> = { symbol: "AAPL", ticker: "AAPL", symbols: "AAPL,MSFT,SPY" };
 
 function kindOf(schema: SchemaObject): Pick<PlaygroundField, "kind" | "options"> {
@@ -80,7 +84,7 @@ function field(
     required,
     description: description ?? schema.description,
     ...kindOf(schema),
-    ...(EXAMPLES[name] ? { example: EXAMPLES[name] } : {}),
+    ...(EXAMPLES[name] && (required || name !== "symbols") ? { example: EXAMPLES[name] } : {}),
   };
 }
 

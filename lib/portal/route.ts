@@ -12,20 +12,25 @@ import type { Actor } from "../domain/audit";
 import { DomainError } from "../domain/errors";
 import { isStoreUnreachable } from "../db/deadline";
 import { errorFields, log } from "../log";
+import { metrics } from "../metrics/registry";
 import { requestIdFrom } from "../util/request-id";
 import { clientAddress } from "../security/client-address";
 import { BodyError, PORTAL_JSON_LIMIT, readBoundedJson } from "../http/bounded-body";
 import { portalOrigins, sameOriginRequest } from "../security/origin";
+import { GateFull } from "../util/gate";
+import { controlCharAt, controlCharMessage, malformedId } from "../util/input-rule";
+import { isStoreRefusedValue } from "../db/refused-value";
 import type { PortalUser } from "./types";
+import { can, refusal, type Role } from "../shared/roles";
+import { portalRouteRule } from "./route-rules";
 
 type Schema = z.ZodType | undefined;
 /** What a schema gives the handler; `Else` when the route declared none. */
 type Parsed<S extends Schema, Else> = S extends z.ZodType ? z.output<S> : Else;
 type RawParams = Record<string, string>;
 
+/** A route's permission is not declared here but in lib/portal/route-rules.ts, the one table of them. */
 export interface PortalRouteOptions {
-  /** Owner-only actions (keys, plan, access requests): a member gets 403. */
-  owner?: boolean;
   verified?: boolean;
   admin?: boolean;
   /** Routes a user with outdated terms may call (accepting the new terms); others answer 403 terms_required. */
@@ -75,9 +80,10 @@ export function portalError(
   message: string,
   requestId: string,
   field?: string,
+  fields?: Record<string, string>,
 ): Response {
   return Response.json(
-    { error: { code, message, ...(field ? { field } : {}) } },
+    { error: { code, message, ...(field ? { field } : {}), ...(fields ? { fields } : {}) } },
     { status, headers: { "x-request-id": requestId, "cache-control": "no-store" } },
   );
 }
@@ -107,18 +113,22 @@ export function portalRoutes(openDatabase: () => Promise<Database>) {
           return portalError(403, "terms_required", "Accept the current terms of use at /terms first.", requestId);
         if (spec.admin && !user.isAdmin)
           return portalError(403, "forbidden", "This needs an administrator.", requestId);
-        if (spec.owner && user.role !== "owner")
-          return portalError(403, "forbidden", "Only the account's owner can do this.", requestId);
+        // Admin routes answer to the operator's admin flag above; account roles govern the portal's own routes.
+        const refused = spec.admin ? null : roleRefusal(request, user.role, requestId);
+        if (refused) return refused;
         if (spec.verified && !user.emailVerified)
           return portalError(403, "email_unverified", "Verify your e-mail address first.", requestId);
         const actor: Actor = {
           type: "user",
           id: user.userId,
+          email: user.email,
+          role: user.role,
           requestId,
           ip: clientAddress(request),
           userAgent: request.headers.get("user-agent") ?? undefined,
         };
         const database = await openDatabase();
+        const query = clean(queryOf(request)); // on every route, and before a bad param (the input rule)
         const ctx = {
           request,
           user,
@@ -126,13 +136,13 @@ export function portalRoutes(openDatabase: () => Promise<Database>) {
           requestId,
           database,
           db: database.db,
-          params: parseWith(spec.params, await routeCtx.params) as Parsed<PS, RawParams>,
-          query: (spec.query ? spec.query.parse(queryOf(request)) : undefined) as Parsed<QS, undefined>,
+          params: parseWith(spec.params, checkedParams(await routeCtx.params)) as Parsed<PS, RawParams>,
+          query: parseWith(spec.query, query, undefined) as Parsed<QS, undefined>,
           body: undefined,
         };
         if (spec.guard) await spec.guard(ctx);
         const body = (
-          spec.body ? spec.body.parse(await readBoundedJson(request, PORTAL_JSON_LIMIT)) : undefined
+          spec.body ? spec.body.parse(clean(await readBoundedJson(request, PORTAL_JSON_LIMIT))) : undefined
         ) as Parsed<BS, undefined>;
         return portalData(await handler({ ...ctx, body }), requestId, spec.status);
       });
@@ -144,13 +154,14 @@ export function portalRoutes(openDatabase: () => Promise<Database>) {
   ) {
     return (request: Request): Promise<Response> =>
       servePortal(request, async (requestId) => {
+        clean(queryOf(request));
         const origin = {
           requestId,
           ip: clientAddress(request),
           userAgent: request.headers.get("user-agent") ?? undefined,
         };
         const body = (
-          spec.body ? spec.body.parse(await readBoundedJson(request, PORTAL_JSON_LIMIT)) : undefined
+          spec.body ? spec.body.parse(clean(await readBoundedJson(request, PORTAL_JSON_LIMIT))) : undefined
         ) as Parsed<BS, undefined>;
         const database = await openDatabase();
         return portalData(
@@ -162,6 +173,17 @@ export function portalRoutes(openDatabase: () => Promise<Database>) {
   }
 
   return { portalRoute, publicPortalRoute };
+}
+
+/** A 403 when the member's role lacks the route's permission, or when no rule names the route (fail closed). */
+function roleRefusal(request: Request, role: Role, requestId: string): Response | null {
+  const path = new URL(request.url).pathname;
+  const rule = portalRouteRule(request.method, path);
+  if (!rule || rule === "public") {
+    log.error("portal route without a permission rule", { request_id: requestId, method: request.method, path });
+    return portalError(403, "forbidden", "This route declares no permission; nobody may call it.", requestId);
+  }
+  return can(role, rule) ? null : portalError(403, "forbidden", refusal(role, rule), requestId);
 }
 
 /**
@@ -182,12 +204,16 @@ async function servePortal(request: Request, answer: (requestId: string) => Prom
       return toErrorResponse(err, requestId, path);
     }
   })();
-  log.info("portal request", {
+  const seconds = (performance.now() - started) / 1000;
+  metrics.request(path.startsWith("/api/admin/") ? "admin" : "portal", response.status, seconds);
+  // The portal's own polling (GETs answered 2xx/3xx every few seconds) stays below the default level: debug.
+  const quiet = SAFE_METHODS.has(request.method) && response.status < 400;
+  log[quiet ? "debug" : "info"]("portal request", {
     request_id: requestId,
     method: request.method,
     path,
     status: response.status,
-    ms: Math.round((performance.now() - started) * 10) / 10,
+    ms: Math.round(seconds * 10_000) / 10,
   });
   return response;
 }
@@ -201,8 +227,21 @@ function portalData(data: unknown, requestId: string, status = 200): Response {
   );
 }
 
-function parseWith(schema: z.ZodType | undefined, value: unknown): unknown {
-  return schema ? schema.parse(value) : value;
+function parseWith(schema: z.ZodType | undefined, value: unknown, otherwise: unknown = value): unknown {
+  return schema ? schema.parse(value) : otherwise;
+}
+
+/** The input rule (lib/util/input-rule.ts): a control character anywhere is a 400 naming the field. */
+function clean<T>(value: T): T {
+  const at = controlCharAt(value);
+  if (at !== null) throw new DomainError("invalid", controlCharMessage(at), at ? { field: at } : {});
+  return value;
+}
+
+/** Path ids: shaped like an id or the resource does not exist (404), before any SQL sees them. */
+function checkedParams(params: RawParams): RawParams {
+  if (malformedId(params) !== null) throw new DomainError("not_found", "No such resource.");
+  return params;
 }
 
 /** The query string as an object; an empty value counts as absent (forms send every field). */
@@ -214,7 +253,7 @@ export function toErrorResponse(err: unknown, requestId: string, path: string): 
   if (err instanceof BodyError)
     return portalError(err.status, err.status === 413 ? "payload_too_large" : "invalid", err.message, requestId);
   if (err instanceof DomainError) {
-    const res = portalError(err.status, err.code, err.message, requestId, err.detail.field);
+    const res = portalError(err.status, err.code, err.message, requestId, err.detail.field, err.detail.fields);
     if (err.detail.retryAfterSeconds !== undefined)
       res.headers.set("retry-after", String(err.detail.retryAfterSeconds));
     return res;
@@ -229,6 +268,15 @@ export function toErrorResponse(err: unknown, requestId: string, path: string): 
       requestId,
       field,
     );
+  }
+  if (err instanceof GateFull) {
+    const res = portalError(503, "unavailable", "The server is busy hashing passwords; retry in a moment.", requestId);
+    res.headers.set("retry-after", "1");
+    return res;
+  }
+  if (isStoreRefusedValue(err)) {
+    log.warn("portal value refused by the store", { request_id: requestId, path, ...errorFields(err) });
+    return portalError(400, "invalid", "The request holds a value that is not accepted.", requestId);
   }
   if (isStoreUnreachable(err)) {
     log.warn("portal store unreachable", { request_id: requestId, path, ...errorFields(err) });

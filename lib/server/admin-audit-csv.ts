@@ -5,8 +5,13 @@ import type { Db } from "../db/client";
 import { AUDIT_CSV_COLUMNS, auditCsvRecord, auditRows, type AuditFilter } from "../domain/admin-audit";
 import { errorFields, log } from "../log";
 
-export function auditCsvStream(db: Db, filter: AuditFilter): ReadableStream<Uint8Array> {
+/**
+ * The first row is read before the stream exists, so a filter the store refuses fails the request (an error status)
+ * instead of a 200 whose connection then drops.
+ */
+export async function auditCsvStream(db: Db, filter: AuditFilter): Promise<ReadableStream<Uint8Array>> {
   const rows = auditRows(db, filter)[Symbol.asyncIterator]();
+  let first: IteratorResult<Awaited<ReturnType<typeof rows.next>>["value"]> | null = await rows.next();
   const encoder = new TextEncoder();
   let header = true;
   return new ReadableStream<Uint8Array>({
@@ -14,7 +19,8 @@ export function auditCsvStream(db: Db, filter: AuditFilter): ReadableStream<Uint
       try {
         const batch: string[][] = [];
         for (let i = 0; i < 200; i++) {
-          const next = await rows.next();
+          const next = first ?? (await rows.next());
+          first = null;
           if (next.done) break;
           batch.push(auditCsvRecord(next.value));
         }

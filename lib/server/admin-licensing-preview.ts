@@ -3,8 +3,8 @@
  * body for a pending endpoint (built with the API's error and envelope modules), or the note that calls are served.
  */
 import "server-only";
-import { ApiError } from "../api/errors";
 import { errorBody } from "../api/envelope";
+import { pendingLicensing } from "../api/stages/licensing";
 
 export interface LicensingPreview {
   status: number;
@@ -24,11 +24,7 @@ export function licensingPreview(
       body: null,
       summary: `${env} keys' calls to ${endpoint.method} ${endpoint.path} are served (200, within their plan's limits).`,
     };
-  // The same message the pipeline's licensing stage answers with.
-  const error = new ApiError(
-    "endpoint_pending_licensing",
-    `${endpoint.method} ${endpoint.path} is switched off for ${env} keys pending a data-licensing review.`,
-  );
+  const error = pendingLicensing(endpoint, env); // the very refusal the pipeline's licensing stage answers
   return {
     status: error.status,
     body: errorBody(endpoint.family, error, { env, label: env === "test" ? "demo" : "none", now }),

@@ -15,6 +15,7 @@ import { startGateway, type Gateway } from "./gateway";
 import { exitOnUnexpectedErrors } from "./process-guard";
 import { missingSecretReason } from "../auth/settings";
 import { unavailableResponse } from "./unavailable";
+import { METRICS_PATH, serveMetrics } from "./metrics-endpoint";
 
 const MAX_HEADER_BYTES = 32 * 1024;
 /** Of the shutdown grace, the part kept for the shutdown steps after the calls in flight are answered. */
@@ -68,6 +69,8 @@ export async function runApiServer(): Promise<void> {
   const fetch = (req: Request): Response | Promise<Response> => {
     if (constant && new URL(req.url).pathname === "/__bench/constant")
       return Response.json({ ok: true, data: { value: 42 } });
+    // Served while the gateway starts too; the cheap test first, so an API call parses no extra URL.
+    if (req.url.includes(METRICS_PATH) && new URL(req.url).pathname === METRICS_PATH) return serveMetrics(req);
     if (!gateway) return unavailableResponse(); // starting: bound before the migrations ran
     return gateway.handle(req);
   };

@@ -9,6 +9,12 @@ import { withDeadline } from "../db/deadline";
 import { prepareSchema } from "../db/migrate";
 import { appEnv } from "../env";
 import { createPipeline } from "../api/pipeline";
+import { actAs } from "../api/delegation";
+import { withHttpLayer } from "../api/http/layer";
+import { withRequestMetrics } from "../api/request-metrics";
+import { metrics } from "../metrics/registry";
+import { dueDeliveries } from "../webhooks/outbox";
+import { databaseOrigins, parseOperatorOrigins } from "../api/http/origins";
 import { allRoutes, endpointCatalogue } from "../api/routes";
 import { seedReferenceData } from "../domain/seed";
 import type { AnalyticsEngine } from "../engine/types";
@@ -23,9 +29,19 @@ import { closeStreamHub } from "../api/stream-hub";
 import { startWebhookWorker } from "../webhooks/worker";
 import { trackCalls } from "./drain";
 import { disableExpiredKeyWebhooks } from "../domain/webhook-lifecycle";
+import { startSyncQueue, type SyncQueue } from "../domain/market-sync-queue";
+import { syncConfig } from "../market/sync-config";
+import { staleReason } from "../market/sync-schedule";
+import { deploymentTargetPolicy } from "../domain/webhook-targets";
 
 export interface Gateway {
   handle(request: Request): Promise<Response>;
+  /**
+   * Answers a request the portal built, as one of the account's keys named by id (the playground: lib/api/delegation.ts):
+   * the same pipeline, limits and metering as that key sent in a header. The caller has checked the key is the signed-in
+   * member's to use.
+   */
+  handleAs(request: Request, keyId: string): Promise<Response>;
   /** The pool without deadlines: start-up, background jobs, tests' setup. */
   database: Database;
   /** The same pool with DB_DEADLINE_MS on every statement: the API pipeline's and the portal's reads and writes. */
@@ -44,30 +60,52 @@ export interface GatewayOptions {
   poolMax?: number;
   /** Start the real-time demo market ticker (one process in a cluster actually advances it). */
   demoTicker?: boolean;
+  /** The pipeline's clock (tests' route harness injects one); the wall clock by default. */
+  clock?: () => Date;
+  /** br/gzip for bodies over 1 kB (the standalone server); off under `next start`, which compresses its answers itself. */
+  compress?: boolean;
 }
 
 /** How long each shutdown step may take before the next one runs anyway (the database may be gone). */
 const STEP_MS = 3000;
 
-export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+/** One shutdown step, bounded by STEP_MS; a failure is logged and the next step runs. */
+const step = (name: string, run: () => Promise<unknown> | unknown) =>
+  withDeadline(Promise.resolve().then(run), STEP_MS, `shutdown step ${name}`).catch((err) =>
+    log.warn("shutdown step failed", { step: name, ...errorFields(err) }),
+  );
+
+/** The schema brought up to date, the reference data seeded, then the engine started; the pool closed on failure. */
+async function prepareAndStartEngine(
+  database: Database,
+  options: GatewayOptions,
+  liveProvider: boolean,
+): Promise<AnalyticsEngine> {
   const env = appEnv();
-  const database = openDatabase(options.databaseUrl, { max: options.poolMax ?? 10, deadlineMs: env.DB_DEADLINE_MS });
-  let engine: AnalyticsEngine;
   try {
     await prepareSchema(database);
     await seedReferenceData(database.db, endpointCatalogue());
-    engine = await startMarketEngine(database, {
+    return await startMarketEngine(database, {
       seed: env.DEMO_SEED,
       demoTicker: options.demoTicker ?? env.DEMO_TICKER === "on",
       onRecompute: (
         (events, stream) => (r) =>
           Promise.all([events(r), stream(r)])
       )(eventProducer(database), streamProducer(database)),
+      stale: liveProvider ? (asOf, now) => staleReason(asOf, now) : undefined,
     });
   } catch (err) {
     await database.close().catch(() => {});
     throw err;
   }
+}
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const env = appEnv();
+  const database = openDatabase(options.databaseUrl, { max: options.poolMax ?? 10, deadlineMs: env.DB_DEADLINE_MS });
+  // MARKET_DATA_PROVIDER=massive: the live store is fed by the sync queue, and live data past its bound answers 503.
+  const provider = syncConfig().MARKET_DATA_PROVIDER;
+  const engine = await prepareAndStartEngine(database, options, Boolean(provider));
   const requestDatabase = withRequestDeadline(database, env.DB_DEADLINE_MS);
   const stopPartitions = startUsagePartitionMaintenance(database.sql, env.USAGE_EVENTS_RETENTION_DAYS); // now, then daily
   const stopIdempotencyExpiry = startIdempotencyExpiry(database.sql); // now, then daily
@@ -75,26 +113,33 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const webhookWorker = startWebhookWorker(database, {
     allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE_TARGETS,
     httpsOnly: env.NODE_ENV === "production",
+    testLoopback: deploymentTargetPolicy().testLoopback,
     leaseMs: env.WEBHOOKS_LEASE_MS,
     concurrency: env.WEBHOOKS_CONCURRENCY,
     housekeeping: (now) => disableExpiredKeyWebhooks(database.db, now),
   });
+  const syncQueue: SyncQueue | null = provider
+    ? await startSyncQueue({ connectionString: env.DATABASE_OWNER_URL ?? options.databaseUrl, database })
+    : null;
   const pipeline = createPipeline({
     database: requestDatabase,
     engine,
     routes: allRoutes,
     keyCacheTtlMs: env.KEY_CACHE_TTL_MS,
     configCacheTtlMs: env.CONFIG_CACHE_TTL_MS,
+    clock: options.clock,
   });
+  const origins = databaseOrigins(requestDatabase.db, env.CONFIG_CACHE_TTL_MS, parseOperatorOrigins(env.CORS_ORIGINS));
+  const handleHttp = withRequestMetrics(
+    withHttpLayer(pipeline.handle, origins, { compress: options.compress ?? true }),
+  );
+  const stopQueueGauges = metrics.webhooks.watchQueue(() => dueDeliveries(requestDatabase.sql, new Date()));
   log.info("gateway ready", { routes: allRoutes.length });
   let closing: Promise<void> | undefined;
-  const step = (name: string, run: () => Promise<unknown> | unknown) =>
-    withDeadline(Promise.resolve().then(run), STEP_MS, `shutdown step ${name}`).catch((err) =>
-      log.warn("shutdown step failed", { step: name, ...errorFields(err) }),
-    );
   const calls = trackCalls();
   return {
-    handle: (request) => calls.track(pipeline.handle(request)),
+    handle: (request) => calls.track(handleHttp(request)),
+    handleAs: (request, keyId) => calls.track(handleHttp(actAs(request, keyId))),
     get inFlight() {
       return calls.inFlight;
     },
@@ -109,8 +154,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       closing ??= (async () => {
         stopPartitions();
         stopIdempotencyExpiry();
+        stopQueueGauges();
         await step("stream leases", () => closeStreamHub(requestDatabase.sql));
         await step("webhook worker", () => webhookWorker.stop());
+        if (syncQueue) await step("sync queue", () => syncQueue.stop());
         await step("engine", () => engine.stop());
         await step("last-used flush", () => flushLastUsed(requestDatabase));
         await step("pool", () => database.close());
@@ -136,7 +183,7 @@ export function sharedGateway(): Promise<Gateway> {
   const url = appEnv().DATABASE_URL;
   if (!url)
     return Promise.reject(new Error("DATABASE_URL is not set; start the app with `npm start`, which provides one"));
-  const starting = startGateway({ databaseUrl: url }).catch((err) => {
+  const starting = startGateway({ databaseUrl: url, compress: false }).catch((err) => {
     delete g[GLOBAL_KEY];
     throw err;
   });

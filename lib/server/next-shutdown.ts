@@ -6,40 +6,38 @@
  *
  * Next keeps its HTTP server to itself and has a SIGTERM handler of its own: it closes the server, waits until every
  * connection is gone (with no bound: a keep-alive client under load never lets go), closes its internals and exits
- * 128 + signal. So this module sees Next's server through its `request` events, runs before Next's handler (prepended)
+ * 128 + signal. So this module sees Next's server through Node's `http.server.request.start` diagnostics channel, runs before Next's handler (prepended)
  * to mark the drain and keep the server's close() from cutting idle sockets a client may be writing a request on,
  * ends the connections itself, and lets Next's exit wait for the shutdown steps.
  */
 import "server-only";
-import http, { type Server } from "node:http";
+import { subscribe } from "node:diagnostics_channel";
+import type http from "node:http";
+import type { Server } from "node:http";
 import { Server as NetServer } from "node:net";
 import { withDeadline } from "../db/deadline";
 import { errorFields, log } from "../log";
+import { REQUEST_START } from "../security/peer-stamp";
 import { trackConnections } from "./drain";
 import type { Gateway } from "./gateway";
 
-const INSTALLED = Symbol.for("ora.nextShutdown");
+let installed = false;
 /** Of the grace, the part for the calls in flight; the rest is for closing connections and the shutdown steps. */
 const CALLS_SHARE = 0.6;
 /** Kept back from the grace so the process exits 0 before the hard stop. */
 const EXIT_MARGIN_MS = 200;
 
 export function drainNextOnSignals(graceMs: number, gateway: () => Promise<Gateway> | undefined): void {
-  const proto = http.Server.prototype as unknown as Record<symbol, boolean> & {
-    emit: (event: string | symbol, ...args: unknown[]) => boolean;
-  };
-  if (proto[INSTALLED]) return;
-  proto[INSTALLED] = true;
+  if (installed) return;
+  installed = true;
   const connections = trackConnections();
   const servers = new Set<Server>();
-  const emit = proto.emit;
-  proto.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
-    if (event === "request") {
-      servers.add(this);
-      connections.onRequest(args[1] as http.ServerResponse);
-    }
-    return emit.call(this, event, ...args);
-  };
+  // Node's documented hook, published for every request before the server's `request` event.
+  subscribe(REQUEST_START, (message) => {
+    const { server, response } = message as { server: Server; response: http.ServerResponse };
+    servers.add(server);
+    connections.onRequest(response);
+  });
 
   let stopped: Promise<void> | undefined;
   const stop = (signal: NodeJS.Signals) => {

@@ -1,5 +1,10 @@
-/** Sends a playground request through the real gateway pipeline, in process: metered against the key like any other call. */
+/**
+ * Sends a playground request through the real gateway pipeline, in process: metered against the key like any other call.
+ * With one of the account's own keys the request acts as it by id (Gateway.handleAs); a pasted key goes in a header.
+ */
 import "server-only";
+import type { PlaygroundCredential } from "../domain/playground";
+import type { Gateway } from "./gateway";
 import { allRoutes } from "../api/routes";
 import { DomainError } from "../domain/errors";
 import type { PlaygroundRequest, PlaygroundResponse } from "../portal/playground-call";
@@ -19,28 +24,40 @@ const SHOWN = [
 ];
 const MAX_BODY = 2 * 1024 * 1024;
 
+export type GatewayEntry = Pick<Gateway, "handle" | "handleAs">;
+
+/**
+ * Sends `url` through the gateway: as the credential's key when the route needs one (the credential is only worked out
+ * then: a route without a key never asks), anonymously otherwise.
+ */
+export async function sendThrough(
+  gateway: GatewayEntry,
+  url: string,
+  init: RequestInit & { headers?: Record<string, string> },
+  authenticated: boolean,
+  credential: () => Promise<PlaygroundCredential>,
+): Promise<Response> {
+  if (!authenticated) return gateway.handle(new Request(url, init));
+  const c = await credential();
+  if ("keyId" in c) return gateway.handleAs(new Request(url, init), c.keyId);
+  return gateway.handle(new Request(url, { ...init, headers: { ...init.headers, authorization: `Bearer ${c.key}` } }));
+}
+
 export async function callGateway(
-  handle: (r: Request) => Promise<Response>,
+  gateway: GatewayEntry,
   origin: string,
   req: PlaygroundRequest,
-  key: () => Promise<string>,
+  credential: () => Promise<PlaygroundCredential>,
 ): Promise<PlaygroundResponse> {
   const route = allRoutes.find((r) => r.id === req.operation);
   if (!route) throw new DomainError("invalid", `No operation ${req.operation.slice(0, 100)}.`, { field: "operation" });
   const missing = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).find((name) => !req.params[name]);
   if (missing) throw new DomainError("invalid", `Fill in ${missing}.`, { field: missing });
   const path = requestPath(route.path, req.params, req.query);
-  const headers: Record<string, string> = {};
-  if (route.authenticated) headers.authorization = `Bearer ${await key()}`;
-  if (route.body) headers["content-type"] = "application/json";
+  const headers: Record<string, string> = route.body ? { "content-type": "application/json" } : {};
   const started = performance.now();
-  const res = await handle(
-    new Request(origin + path, {
-      method: route.method,
-      headers,
-      body: route.body ? JSON.stringify(req.body ?? {}) : undefined,
-    }),
-  );
+  const init = { method: route.method, headers, body: route.body ? JSON.stringify(req.body ?? {}) : undefined };
+  const res = await sendThrough(gateway, origin + path, init, route.authenticated, credential);
   return playgroundResponse(res, started, path);
 }
 

@@ -1,6 +1,6 @@
 /**
  * The playground's live stream (docs/portal-ui.md "Playground"): opens GET /api/v1/stream (openStream) through the
- * in-process gateway with the account's playground key or a pasted one, and passes the Server-Sent Events on to the
+ * in-process gateway as one of the account's own keys or with a pasted one, and passes the Server-Sent Events on to the
  * browser. Bounded: one stream per portal user (a newer one closes the older), closed after STREAM_MINUTES, on Stop
  * (the browser aborts) or when the gateway ends it (its final `error` event passes through). Metered like any stream.
  */
@@ -10,7 +10,8 @@ import { DomainError } from "../domain/errors";
 import type { PlaygroundRequest, PlaygroundResponse } from "../portal/playground-call";
 import { requestPath } from "../portal/playground-operations";
 import { PLAYGROUND_END_EVENT, STREAM_OPERATION } from "../portal/stream-list";
-import { playgroundResponse } from "./playground-gateway";
+import type { PlaygroundCredential } from "../domain/playground";
+import { type GatewayEntry, playgroundResponse, sendThrough } from "./playground-gateway";
 
 /** How long a playground stream stays open. */
 export const STREAM_MINUTES = 10;
@@ -30,10 +31,10 @@ const SSE_HEADERS = {
  * the refusal as the playground shows any answer.
  */
 export async function openPlaygroundStream(
-  handle: (r: Request) => Promise<Response>,
+  gateway: GatewayEntry,
   origin: string,
   req: PlaygroundRequest,
-  key: () => Promise<string>,
+  credential: () => Promise<PlaygroundCredential>,
   userId: string,
   signal: AbortSignal,
   minutes = STREAM_MINUTES,
@@ -42,11 +43,11 @@ export async function openPlaygroundStream(
   if (!route || route.id !== STREAM_OPERATION)
     throw new DomainError("invalid", `No stream operation ${req.operation.slice(0, 100)}.`, { field: "operation" });
   const path = requestPath(route.path, {}, req.query);
-  const authorization = `Bearer ${await key()}`;
+  const resolved = await credential();
   openStreams.get(userId)?.("You opened another stream in the playground; this one closed.");
   const started = performance.now();
   const upstream = new AbortController();
-  const res = await handle(new Request(origin + path, { headers: { authorization }, signal: upstream.signal }));
+  const res = await sendThrough(gateway, origin + path, { signal: upstream.signal }, true, async () => resolved);
   if (!res.ok || !res.body || !(res.headers.get("content-type") ?? "").startsWith("text/event-stream"))
     return playgroundResponse(res, started, path);
 

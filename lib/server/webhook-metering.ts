@@ -5,7 +5,7 @@
  * recorded as a usage event of the twin's endpoint. Only then does the same domain function run.
  */
 import "server-only";
-import type { Database, Db } from "../db/client";
+import type { Database } from "../db/client";
 import { clientOf } from "../db/tx";
 import { runBatch } from "../api/admission";
 import { fromDomainError } from "../api/errors";
@@ -38,7 +38,7 @@ export async function meteredWebhookCall<T>(
     now,
   });
   const record = (status: number, code: string | null) =>
-    settle(database.sql, metered(), status, code, { burst, quota });
+    settle(database.sql, { m: metered(), status, errorCode: code, burst, quota });
   const quotaSpent = async () => {
     await record(403, "plan_limit_exceeded");
     return new DomainError(
@@ -65,7 +65,7 @@ export async function meteredWebhookCall<T>(
   let result: T | undefined;
   try {
     await database.db.transaction(async (tx) => {
-      result = await run({ ...database, db: tx as unknown as Db, sql: clientOf(tx) });
+      result = await run({ ...database, db: tx, sql: clientOf(tx) });
       if ((await takeQuota(tx, key.keyId, quota)) === null) throw SPENT;
     });
   } catch (err) {

@@ -83,6 +83,8 @@ export interface UsageSummary {
 export const STATUS_FILTER = /^(2xx|4xx|5xx|429|[1-5][0-9]{2})$/;
 /** Error codes are lower-case snake case (the contract's `error.code`). */
 export const ERROR_CODE_FILTER = /^[a-z][a-z0-9_]{0,63}$/;
+/** A request id as the API echoes or makes one (X-Request-Id: up to 128 safe characters). */
+export const REQUEST_ID_FILTER = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export interface RequestLogQuery {
   keyId?: string;
@@ -92,6 +94,8 @@ export interface RequestLogQuery {
   errorCode?: string;
   /** A ticker symbol, case-insensitive: calls whose path names it as a path segment or in symbol(s)=. */
   symbol?: string;
+  /** One call's X-Request-Id (and a live stream's rows metered under it); without a range it looks back 31 days. */
+  requestId?: string;
   from?: Date;
   to?: Date;
   cursor?: string;
@@ -116,6 +120,11 @@ export interface RequestLogEntry {
   requestId: string;
   /** The answer's body in bytes (0 for HEAD); null on calls metered before sizes were kept (migration 0020). */
   responseBytes: number | null;
+  /**
+   * On an error answer, the body the caller got (rebuilt from the kept message: lib/api/logged-error.ts); null on 2xx
+   * answers and on calls metered before messages were kept (migration 0028).
+   */
+  errorBody: unknown;
   /**
    * The rate-limit state right after the call, as its RateLimit headers said: the per-minute burst of the key and the
    * quota of the account's environment (month for family A routes, day for family B), each remaining of limit. Null when

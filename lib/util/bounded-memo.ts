@@ -18,4 +18,9 @@ export class BoundedMemo<K, V> {
     }
     return value;
   }
+
+  /** Forgets every kept value (when what they were made from has changed). */
+  clear(): void {
+    this.entries.clear();
+  }
 }

@@ -52,6 +52,18 @@ export function alwaysRefusedRange(address: string): string | null {
   return alwaysRefused(parsed);
 }
 
+/** Loopback (127.0.0.0/8, ::1, and their IPv4-mapped forms): a test webhook's target when the server is on loopback. */
+export function isLoopbackAddress(address: string): boolean {
+  return parseAddress(address)?.range() === "loopback";
+}
+
+/** A host name or literal that means this machine: `localhost` (and its subdomains, RFC 6761) or a loopback address. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  return isIP(host) !== 0 && isLoopbackAddress(host);
+}
+
 export class RefusedAddressError extends Error {
   readonly code = "ERR_WEBHOOK_REFUSED_ADDRESS";
   constructor(host: string, address: string, range: string) {
@@ -94,9 +106,10 @@ export async function checkTargetHost(hostname: string, resolver: Resolver = sys
 /** A `lookup` for node:http(s) that resolves with `resolver` and refuses to hand a forbidden address to connect(). */
 export function guardedLookup(
   resolver: Resolver = systemResolver,
-  opts: { allowPrivate?: boolean } = {},
+  opts: { allowPrivate?: boolean; allowLoopback?: boolean } = {},
 ): LookupFunction {
-  const judge = opts.allowPrivate ? alwaysRefusedRange : refusedRange;
+  const base = opts.allowPrivate ? alwaysRefusedRange : refusedRange;
+  const judge = opts.allowLoopback ? (a: string) => (isLoopbackAddress(a) ? null : base(a)) : base;
   return ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     resolver(hostname).then(
       (addresses) => {

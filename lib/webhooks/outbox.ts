@@ -10,6 +10,7 @@ import type { AttemptResult } from "./send";
 import { iso } from "../db/tx";
 import { errorFields, log } from "../log";
 import { openSigningSecret } from "./secret-store";
+import { metrics, type WebhookQueue } from "../metrics/registry";
 
 type Sql = postgres.Sql | postgres.TransactionSql;
 export type KeyEnvName = "test" | "live";
@@ -28,12 +29,14 @@ export interface NewEvent {
 }
 
 /**
- * The webhook `w` may deliver: the key that registered it is active and unexpired and its account active. Checked at
+ * The webhook `w` may deliver: the key that registered it is active and unexpired, its account active and on a plan with
+ * webhooks (issue 30: a downgrade stops deliveries at once, before lib/domain/webhook-lifecycle.ts disables them). Checked at
  * fan-out and again at every claim, so a key revoked (or an account deactivated) after an event was queued stops it.
  */
 export const keyAndAccountActive = (sql: Sql, now: Date) => sql`exists (
-  select 1 from api_keys k join accounts a on a.id = k.account_id
-  where k.id = w.key_id and k.status = 'active' and (k.expires_at is null or k.expires_at > ${iso(now)}) and a.status = 'active')`;
+  select 1 from api_keys k join accounts a on a.id = k.account_id join plans p on p.id = a.plan_id
+  where k.id = w.key_id and k.status = 'active' and (k.expires_at is null or k.expires_at > ${iso(now)}) and a.status = 'active'
+    and p.webhooks)`;
 
 const PARAM_OF: Record<string, string> = {
   "iv_rank.crossed_above": "ivRankAbove",
@@ -73,6 +76,8 @@ export interface ClaimedDelivery {
   payload: unknown;
   webhookId: string;
   url: string;
+  /** The webhook's environment: a test webhook may reach loopback when the server runs on loopback. */
+  env: "test" | "live";
   secrets: string[];
 }
 
@@ -90,6 +95,7 @@ export async function claimDue(sql: Sql, now: Date, limit: number, leaseMs: numb
       payload: unknown;
       webhook_id: string;
       url: string;
+      env: "test" | "live";
       signing_secret: string;
       previous_secret: string | null;
     }[]
@@ -104,7 +110,7 @@ export async function claimDue(sql: Sql, now: Date, limit: number, leaseMs: numb
       from due where d.id = due.id
       returning d.id, d.attempts, d.event_id, d.webhook_id
     )
-    select c.id, c.attempts, c.event_id, e.payload, c.webhook_id, w.url, w.signing_secret,
+    select c.id, c.attempts, c.event_id, e.payload, c.webhook_id, w.url, w.env, w.signing_secret,
       case when w.previous_secret_expires_at > ${iso(now)} then w.previous_secret end as previous_secret
     from claimed c join webhook_events e on e.id = c.event_id join webhooks w on w.id = c.webhook_id`;
   return rows.flatMap((r) => {
@@ -129,6 +135,7 @@ export async function claimDue(sql: Sql, now: Date, limit: number, leaseMs: numb
       payload: r.payload,
       webhookId: r.webhook_id,
       url: r.url,
+      env: r.env,
       secrets,
     };
     return [claimed];
@@ -142,6 +149,7 @@ export async function recordSuccesses(
   now: Date,
 ): Promise<void> {
   if (done.length === 0) return;
+  for (const d of done) metrics.webhooks.attempt(true, d.result.latencyMs / 1000);
   const ids = done.map((d) => d.claim.deliveryId);
   const tokens = done.map((d) => d.claim.leaseToken);
   const codes = done.map((d) => d.result.statusCode ?? 0);
@@ -171,6 +179,7 @@ export async function recordAttempt(
   now: Date,
   random: () => number = Math.random,
 ): Promise<void> {
+  metrics.webhooks.attempt(result.ok, result.latencyMs / 1000);
   await sql.begin(async (tx) => {
     // The webhook's row first, as the lifecycle cascade (lib/domain/webhook-lifecycle.ts) takes it before the
     // deliveries: one lock order, so a revocation and a failed attempt never deadlock.
@@ -204,6 +213,15 @@ export async function recordAttempt(
       );
     }
   });
+}
+
+/** The outbox's backlog for the queue gauges: pending deliveries due now (a leased one is not due) and the oldest. */
+export async function dueDeliveries(sql: Sql, now: Date): Promise<WebhookQueue> {
+  const [row] = await sql<{ due: number; oldest_ms: number | null }[]>`
+    select count(*)::int as due, (extract(epoch from min(next_attempt_at)) * 1000)::float8 as oldest_ms
+    from webhook_deliveries where status = 'pending' and next_attempt_at <= ${iso(now)}`;
+  const oldest = row?.oldest_ms ?? null;
+  return { due: row?.due ?? 0, oldestDueSeconds: oldest === null ? 0 : Math.max(0, (now.getTime() - oldest) / 1000) };
 }
 
 async function disable(tx: postgres.TransactionSql, webhookId: string, now: Date, reason: string) {

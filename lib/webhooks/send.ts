@@ -5,7 +5,14 @@
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
-import { alwaysRefusedRange, guardedLookup, refusedRange, systemResolver, type Resolver } from "./address-policy";
+import {
+  alwaysRefusedRange,
+  guardedLookup,
+  isLoopbackHost,
+  refusedRange,
+  systemResolver,
+  type Resolver,
+} from "./address-policy";
 import { ATTEMPT_TIMEOUT_MS, MAX_RESPONSE_BYTES, RESPONSE_EXCERPT_CHARS } from "./schedule";
 
 export type AttemptError = "timeout" | "refused_address" | "connection_error" | "redirect" | "http_status";
@@ -24,6 +31,8 @@ export interface SendOptions {
   allowPrivate: boolean;
   /** Production: a plain http URL (registered elsewhere, or before) is refused at delivery too. */
   httpsOnly?: boolean;
+  /** A test webhook on a loopback server: loopback targets pass, over http too (nothing else private does). */
+  allowLoopback?: boolean;
   resolver?: Resolver;
   timeoutMs?: number;
   agents?: { http: http.Agent; https: https.Agent };
@@ -49,7 +58,8 @@ export function sendAttempt(
   });
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, "");
-  if (options.httpsOnly && target.protocol !== "https:") {
+  const loopbackTarget = options.allowLoopback === true && isLoopbackHost(host);
+  if (options.httpsOnly && target.protocol !== "https:" && !loopbackTarget) {
     return Promise.resolve(
       done({
         ok: false,
@@ -60,7 +70,8 @@ export function sendAttempt(
       }),
     );
   }
-  const refused = isIP(host) ? (options.allowPrivate ? alwaysRefusedRange(host) : refusedRange(host)) : null;
+  const refused =
+    isIP(host) && !loopbackTarget ? (options.allowPrivate ? alwaysRefusedRange(host) : refusedRange(host)) : null;
   if (refused) {
     return Promise.resolve(
       done({
@@ -91,7 +102,10 @@ export function sendAttempt(
         "user-agent": "options-research-webhooks/1",
       },
       agent: options.agents ? (isHttps ? options.agents.https : options.agents.http) : undefined,
-      lookup: guardedLookup(options.resolver ?? systemResolver, { allowPrivate: options.allowPrivate }),
+      lookup: guardedLookup(options.resolver ?? systemResolver, {
+        allowPrivate: options.allowPrivate,
+        allowLoopback: loopbackTarget,
+      }),
     });
     const timer = setTimeout(() => {
       req.destroy();

@@ -28,7 +28,13 @@ export async function notifyStreamEvents(tx: postgres.TransactionSql, env: KeyEn
 const changed = (a: SymbolState | undefined, b: SymbolState) =>
   !a || a.ivRank !== b.ivRank || a.ivDayChange !== b.ivDayChange || a.decision !== b.decision;
 
-/** Writes one data version's stream rows; returns how many were written. */
+/** Most flow rows a producer remembers as stored; past it, it forgets them all and the next write re-sends them once. */
+const KNOWN_MAX = 50_000;
+
+/**
+ * Writes one data version's stream rows; returns how many were written. `known` holds the dedupe keys of flow rows
+ * this process knows are stored: they are not sent again (a night session keeps thousands of flow events in view).
+ */
 export async function produceStreamEvents(
   database: Database,
   env: MarketEnv,
@@ -36,10 +42,12 @@ export async function produceStreamEvents(
   states: Record<string, SymbolState>,
   flow: FlowEvent[],
   now: Date,
+  known: Set<string> = new Set(),
 ): Promise<number> {
   const keyEnv: KeyEnvName = env === "demo" ? "test" : "live";
   const retainedFrom = new Date(now.getTime() - STREAM_RETENTION_HOURS * 3_600_000);
-  return inTransaction(database.sql, async (tx) => {
+  const sent: string[] = [];
+  const written = await inTransaction(database.sql, async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtext(${`stream-events:${keyEnv}`}))`;
     const [state] = await tx<{ data_version: number; symbols: Record<string, SymbolState> }[]>`
       select data_version, symbols from stream_state where env = ${keyEnv}`;
@@ -60,14 +68,10 @@ export async function produceStreamEvents(
     // Oldest first, so that ids follow the prints' order; events older than the retention are not streamed.
     for (let i = flow.length - 1; i >= 0; i--) {
       const e = flow[i];
-      if (Date.parse(e.time) < retainedFrom.getTime()) continue;
-      rows.push({
-        kind: `flow.${e.type}`,
-        symbol: e.symbol,
-        premium: e.premium,
-        dedupe: `${keyEnv}:flow:${e.id}`,
-        payload: e,
-      });
+      const dedupe = `${keyEnv}:flow:${e.id}`;
+      if (Date.parse(e.time) < retainedFrom.getTime() || known.has(dedupe)) continue;
+      rows.push({ kind: `flow.${e.type}`, symbol: e.symbol, premium: e.premium, dedupe, payload: e });
+      sent.push(dedupe);
     }
     let written = 0;
     for (let i = 0; i < rows.length; i += 1000) {
@@ -86,13 +90,18 @@ export async function produceStreamEvents(
     if (written > 0) await notifyStreamEvents(tx, keyEnv);
     return written;
   });
+  if (known.size + sent.length > KNOWN_MAX) known.clear();
+  for (const k of sent) known.add(k); // committed: written now, or by another process before
+  return written;
 }
 
 /** The engine's onRecompute subscriber for the stream: the same views as webhook events (demo; live at the live entitlement). */
 export function streamProducer(database: Database, now: () => Date = () => new Date()) {
+  const known: Record<MarketEnv, Set<string>> = { demo: new Set(), live: new Set() };
   return (r: RecomputeNotice): Promise<number> => {
     if (!(r.env === "demo" || r.entitlement === "live")) return Promise.resolve(0);
-    return produceStreamEvents(database, r.env, r.version, symbolStates(r.view, r.snapshot), flowOf(r.view), now());
+    const states = symbolStates(r.view, r.snapshot);
+    return produceStreamEvents(database, r.env, r.version, states, flowOf(r.view), now(), known[r.env]);
   };
 }
 

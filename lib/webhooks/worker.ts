@@ -13,6 +13,8 @@ import type { Resolver } from "./address-policy";
 export interface WorkerOptions {
   allowPrivate: boolean;
   httpsOnly?: boolean;
+  /** The server listens on loopback only: test webhooks may deliver to loopback (http too), live ones never. */
+  testLoopback?: boolean;
   now?: () => Date;
   random?: () => number;
   resolver?: Resolver;
@@ -61,7 +63,8 @@ export function startWebhookWorker(
     const body = JSON.stringify(claim.payload);
     const attemptedAt = now();
     const headers = signedHeaders(claim.secrets, claim.eventId, Math.floor(attemptedAt.getTime() / 1000), body);
-    const result = await sendAttempt(claim.url, headers, body, send);
+    const loopback = options.testLoopback === true && claim.env === "test";
+    const result = await sendAttempt(claim.url, headers, body, loopback ? { ...send, allowLoopback: true } : send);
     if (result.ok) return { claim, result, attemptedAt };
     log.info("webhook attempt failed", {
       webhookId: claim.webhookId,

@@ -41,16 +41,31 @@ export function adminPages(appDir = "app"): string[] {
     .sort();
 }
 
-/** Routes under app/api/admin, one per exported HTTP method. */
-export function adminRoutes(appDir = "app"): AdminRoute[] {
-  return walk(join(appDir, "api", "admin"), "route.ts").flatMap((file) => {
+/** A route file under app/api and the HTTP methods it exports; `template` keeps dynamic segments as `[name]`. */
+export interface RouteFile {
+  file: string;
+  template: string;
+  methods: string[];
+}
+
+/** Every route.ts under `dir` (e.g. app/api/portal) with the methods it exports; a file exporting none throws. */
+export function routeFiles(dir: string, appDir = "app"): RouteFile[] {
+  return walk(dir, "route.ts").map((file) => {
     const text = readFileSync(file, "utf8");
     const methods = [
       ...text.matchAll(/export\s+(?:const|async\s+function|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g),
     ].map((m) => m[1]);
     if (methods.length === 0) throw new Error(`${file} exports no HTTP method`);
-    return methods.map((method) => ({ method, path: urlOf(file, appDir, "route.ts"), file }));
+    const template = `/${relative(appDir, file)}`.replace(/\/route\.ts$/, "").replace(/\([^)]+\)\//g, "");
+    return { file, template, methods };
   });
+}
+
+/** Routes under app/api/admin, one per exported HTTP method. */
+export function adminRoutes(appDir = "app"): AdminRoute[] {
+  return routeFiles(join(appDir, "api", "admin"), appDir).flatMap(({ file, template, methods }) =>
+    methods.map((method) => ({ method, path: template.replace(/\[[^\]]+\]/g, PARAM_VALUE), file })),
+  );
 }
 
 /** Files under the admin areas that declare server actions ("use server"). */

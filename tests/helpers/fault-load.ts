@@ -152,16 +152,17 @@ export interface FaultTarget extends LoadTarget {
 export async function assertOutageAndRestart(
   servers: FaultTarget[],
   key: string,
-  cluster: { stop(): void; start(): void },
+  cluster: { stop(): Promise<void>; start(): Promise<void> },
 ): Promise<Answer[]> {
   const running = load(servers, key, 6);
   await sleep(1500);
   const stopAt = Date.now();
-  cluster.stop();
+  await cluster.stop();
   const stoppedAt = Date.now();
   await sleep(10_000 - (stoppedAt - stopAt));
   const healthDuring = await Promise.all(servers.map((s, i) => hit(s.baseUrl, "/api/v1/health", new Agent(), null, i)));
-  cluster.start();
+  const startingAt = Date.now();
+  await cluster.start();
   const readyAt = Date.now();
   await sleep(9500);
   const answers = await running.stop();
@@ -173,15 +174,20 @@ export async function assertOutageAndRestart(
     [],
     "every call got an answer",
   );
-  const during = answers.filter((a) => a.start >= stoppedAt && a.end <= readyAt);
+  const during = answers.filter((a) => a.start >= stoppedAt && a.end <= startingAt);
   assert.ok(during.length > 20, `calls during the outage: ${during.length}`);
   for (const a of during) {
     assert.equal(a.status, 503, `during the outage: ${a.status} ${a.code}`);
     assert.equal(a.code, "data_source_unavailable");
     assert.ok(a.retryAfter, "Retry-After on 503");
   }
-  for (const a of answers.filter((x) => x.start >= stopAt))
-    assert.ok(a.end - a.start <= DEADLINE_MS + 1000, `answered in ${a.end - a.start} ms (status ${a.status})`);
+  // Calls made while the database is down, and after it is back, answer within the deadline. (Calls in flight while
+  // pg_ctl stops or starts it also wait for that, seconds on a busy machine; they must still get an answer, above.)
+  for (const a of answers.filter((x) => x.start >= stoppedAt && (x.start < startingAt || x.start >= readyAt)))
+    assert.ok(
+      a.end - a.start <= DEADLINE_MS + 1000,
+      `answered in ${a.end - a.start} ms (status ${a.status}), ${a.start - stoppedAt} ms into the outage`,
+    );
   for (let i = 0; i < servers.length; i++) {
     const after = answers.filter((a) => a.server === i && a.start >= readyAt);
     const firstOk = after.find((a) => a.status === 200);

@@ -31,8 +31,14 @@ export function linkIn(mail: ReceivedMail): string {
   return m[0];
 }
 
-/** `holdMs`: the server keeps each message that long before accepting it (a slow mail server). */
-export async function startMailbox(port = 0, options: { holdMs?: number } = {}): Promise<Mailbox> {
+/**
+ * `holdMs`: the server keeps each message that long before accepting it (a slow mail server); `until`: it accepts
+ * none before this promise settles (a mail server that answers only when the test says so).
+ */
+export async function startMailbox(
+  port = 0,
+  options: { holdMs?: number; until?: Promise<void> } = {},
+): Promise<Mailbox> {
   const messages: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -49,7 +55,8 @@ export async function startMailbox(port = 0, options: { holdMs?: number } = {}):
           });
           callback();
         };
-        if (options.holdMs) setTimeout(accept, options.holdMs);
+        if (options.until) void options.until.then(accept);
+        else if (options.holdMs) setTimeout(accept, options.holdMs);
         else accept();
       });
     },

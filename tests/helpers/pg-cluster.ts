@@ -2,7 +2,8 @@
  * A throwaway PostgreSQL cluster on its own port, for tests that stop and restart the database (never the shared
  * server on 5432). initdb refuses to run as root, so as root the cluster belongs to the `postgres` OS user.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
+import { promisify } from "node:util";
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
@@ -12,8 +13,12 @@ export interface PgCluster {
   port: number;
   /** postgres://postgres@127.0.0.1:<port>/<database> */
   url(database?: string): string;
-  stop(): void;
-  start(): void;
+  /**
+   * Asynchronous, so a test's own load keeps running and timing its calls while pg_ctl works (a synchronous stop or
+   * start blocks the test's event loop for seconds on a busy machine and adds that to every call in flight).
+   */
+  stop(): Promise<void>;
+  start(): Promise<void>;
   destroy(): void;
 }
 
@@ -49,6 +54,14 @@ export async function createPgCluster(): Promise<PgCluster> {
     const r = spawnSync(asRoot ? "runuser" : join(bin, tool), argv, { cwd: dir, encoding: "utf8", timeout: 60_000 });
     if (r.status !== 0) throw new Error(`${tool} failed (${r.status}): ${r.stderr || r.stdout}`);
   };
+  const runAsync = async (tool: string, args: string[]) => {
+    const argv = asRoot ? ["-u", "postgres", "--", join(bin, tool), ...args] : args;
+    await promisify(execFile)(asRoot ? "runuser" : join(bin, tool), argv, { cwd: dir, timeout: 60_000 }).catch(
+      (err: { stderr?: string; stdout?: string; code?: unknown }) => {
+        throw new Error(`${tool} failed (${err.code}): ${err.stderr || err.stdout}`);
+      },
+    );
+  };
   const data = join(dir, "data");
   const port = await freePort();
   run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
@@ -56,17 +69,17 @@ export async function createPgCluster(): Promise<PgCluster> {
   const cluster: PgCluster = {
     port,
     url: (database = "postgres") => `postgres://postgres@127.0.0.1:${port}/${database}`,
-    start: () => run("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "30", "start"]),
-    stop: () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]),
+    start: () => runAsync("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "log"), "-w", "-t", "30", "start"]),
+    stop: () => runAsync("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]),
     destroy() {
       try {
-        cluster.stop();
+        run("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "30", "stop"]);
       } catch {
         // already stopped
       }
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  cluster.start();
+  await cluster.start();
   return cluster;
 }

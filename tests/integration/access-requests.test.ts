@@ -9,7 +9,8 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
-import { errorCodeOf, startApiServer, type RunningServer } from "../helpers/api-server";
+import { errorCodeOf } from "../helpers/api-server";
+import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { expectRefused, newOwner, type Owner } from "../helpers/portal-domain";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { lastFridayClose, writeLiveMarket } from "../helpers/live-data";
@@ -27,7 +28,7 @@ import { adminActor } from "../../lib/domain/audit";
 const SECRET = "test-auth-secret-0123456789abcdef";
 const OPERATOR = adminActor("test-operator");
 let t: TestDatabase;
-let api: RunningServer;
+let api: Harness;
 
 const form = {
   company: "Acme Research",
@@ -60,7 +61,7 @@ describe("access requests and plan", () => {
     t = await createTestDatabase("access");
     await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
     await writeLiveMarket(t.db, ["AAPL", "MSFT"], lastFridayClose(new Date())); // live keys read the live store
-    api = await startApiServer(t.url);
+    api = await startRouteHarness(t.url);
   });
   after(async () => {
     await api?.stop();

@@ -5,13 +5,13 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
-import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { accountWithKey } from "../helpers/accounts";
 import { lastFridayClose, printAt, writeLiveMarket } from "../helpers/live-data";
 import { writeRows } from "../../lib/market/import";
 
 let t: TestDatabase;
-let server: RunningServer;
+let server: Harness;
 let pro: string;
 let starter: string;
 
@@ -32,7 +32,7 @@ async function eventually(path: string, key: string, ok: (r: { status: number; b
 
 before(async () => {
   t = await createTestDatabase("live");
-  server = await startApiServer(t.url);
+  server = await startRouteHarness(t.url);
   pro = (await accountWithKey(t.db, { plan: "pro", env: "live" })).key;
   starter = (await accountWithKey(t.db, { plan: "starter", env: "live", style: "sk" })).key;
 });

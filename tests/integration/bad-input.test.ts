@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { undeclaredErrors, undeclaredInLog } from "../helpers/declared-errors";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import {
@@ -111,7 +112,8 @@ const BAD_SYMBOLS = [
 
 describe("bad input on every route", () => {
   let t: TestDatabase;
-  let server: RunningServer;
+  let server: Harness;
+  let http: RunningServer; // the real process, for what only its HTTP parser sees
   let base: string;
   let routes: RouteCase[];
   let testKey: TestCaller; // sandbox test key: every market route
@@ -124,7 +126,7 @@ describe("bad input on every route", () => {
     await seedDemoMarket(t.db, { seed: SEED, now: new Date() });
     outputsBody = await outputsBodyFromChain(t.sql);
     routes = routeCases({ outputsBody, historyDate: await historyFixture(t.db) });
-    server = await startApiServer(t.url); // seeds the plan catalogue
+    server = await startRouteHarness(t.url); // seeds the plan catalogue
     base = server.baseUrl;
     // Hundreds of bad calls on two keys: lift the burst windows and quotas, keep the plans' payload maxima.
     for (const id of ["sandbox", "pro"])
@@ -688,52 +690,67 @@ describe("bad input on every route", () => {
     await runBad(cases);
   });
 
-  it("a 40 KB header → a 4xx JSON answer in family A's error shape, not a hang or a 5xx", async () => {
-    const rc = byId("GET /api/v1/ticker/{symbol}/summary");
-    const b = byId("GET /api/v1/data/yield-curve");
-    const results: Got[] = [];
-    for (const sent of [
-      { method: "GET", path: "/api/v1/ticker/AAPL/summary", headers: { ...auth(rc), "x-pad": "a".repeat(40 * 1024) } },
-      { method: "GET", path: "/api/v1/data/yield-curve", headers: { ...auth(b), "x-pad": "a".repeat(40 * 1024) } },
-      {
-        method: "GET",
-        path: "/api/v1/data/yield-curve",
-        headers: { "x-api-key": "svc_test_" + "A".repeat(40 * 1024) },
-      },
-      {
-        method: "GET",
-        path: "/api/v1/nope",
-        headers: Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`x-h${i}`, "b".repeat(100)])),
-      },
-    ]) {
-      const started = Date.now();
-      const res = await call(base, sent);
-      results.push(res);
-      assert.ok(Date.now() - started < 5000, "answered promptly");
-      assert.ok(res.status >= 400 && res.status < 500, `${describeSent(res)} → ${res.status}`);
-      assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
-      assert.deepEqual(Object.keys(res.json), ["error"], res.text);
-      assert.deepEqual(Object.keys(res.json.error).sort(), ["code", "message"]);
-      assert.equal(res.json.error.code, "invalid_request");
-      assert.ok([400, 431].includes(res.status), `status ${res.status}`);
-    }
-    // the server is still serving, and a large but allowed header (16 KB) is fine
-    const ok = await call(base, {
-      method: "GET",
-      path: "/api/v1/ticker/AAPL/summary",
-      headers: { ...auth(rc), "x-pad": "a".repeat(16 * 1024) },
+  // Oversized headers are refused by the standalone server's HTTP parser (lib/server/api-server.ts), before any
+  // Request exists: these two need the real process, on the same database and keys.
+  describe("the standalone server's HTTP layer", () => {
+    before(async () => {
+      http = await startApiServer(t.url);
     });
-    expectSuccessShape("A", ok, { env: "test" });
-  });
+    after(async () => {
+      await http?.stop();
+    });
 
-  it("the 40 KB-header answer carries an X-Request-Id like every other response (docs/api-contract.md §1)", async () => {
-    const res = await call(base, {
-      method: "GET",
-      path: "/api/v1/ticker/AAPL/summary",
-      headers: { ...auth(byId("GET /api/v1/ticker/{symbol}/summary")), "x-pad": "a".repeat(40 * 1024) },
+    it("a 40 KB header → a 4xx JSON answer in family A's error shape, not a hang or a 5xx", async () => {
+      const rc = byId("GET /api/v1/ticker/{symbol}/summary");
+      const b = byId("GET /api/v1/data/yield-curve");
+      const results: Got[] = [];
+      for (const sent of [
+        {
+          method: "GET",
+          path: "/api/v1/ticker/AAPL/summary",
+          headers: { ...auth(rc), "x-pad": "a".repeat(40 * 1024) },
+        },
+        { method: "GET", path: "/api/v1/data/yield-curve", headers: { ...auth(b), "x-pad": "a".repeat(40 * 1024) } },
+        {
+          method: "GET",
+          path: "/api/v1/data/yield-curve",
+          headers: { "x-api-key": "svc_test_" + "A".repeat(40 * 1024) },
+        },
+        {
+          method: "GET",
+          path: "/api/v1/nope",
+          headers: Object.fromEntries(Array.from({ length: 400 }, (_, i) => [`x-h${i}`, "b".repeat(100)])),
+        },
+      ]) {
+        const started = Date.now();
+        const res = await call(http.baseUrl, sent);
+        results.push(res);
+        assert.ok(Date.now() - started < 5000, "answered promptly");
+        assert.ok(res.status >= 400 && res.status < 500, `${describeSent(res)} → ${res.status}`);
+        assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
+        assert.deepEqual(Object.keys(res.json), ["error"], res.text);
+        assert.deepEqual(Object.keys(res.json.error).sort(), ["code", "message"]);
+        assert.equal(res.json.error.code, "invalid_request");
+        assert.ok([400, 431].includes(res.status), `status ${res.status}`);
+      }
+      // the server is still serving, and a large but allowed header (16 KB) is fine
+      const ok = await call(http.baseUrl, {
+        method: "GET",
+        path: "/api/v1/ticker/AAPL/summary",
+        headers: { ...auth(rc), "x-pad": "a".repeat(16 * 1024) },
+      });
+      expectSuccessShape("A", ok, { env: "test" });
     });
-    assert.ok(res.status >= 400 && res.status < 500, `${res.status}`);
-    assert.ok(res.headers.get("x-request-id"), `X-Request-Id missing on ${res.status} ${res.text}`);
+
+    it("the 40 KB-header answer carries an X-Request-Id like every other response (docs/api-contract.md §1)", async () => {
+      const res = await call(http.baseUrl, {
+        method: "GET",
+        path: "/api/v1/ticker/AAPL/summary",
+        headers: { ...auth(byId("GET /api/v1/ticker/{symbol}/summary")), "x-pad": "a".repeat(40 * 1024) },
+      });
+      assert.ok(res.status >= 400 && res.status < 500, `${res.status}`);
+      assert.ok(res.headers.get("x-request-id"), `X-Request-Id missing on ${res.status} ${res.text}`);
+    });
   });
 
   it("valid edge inputs are served: lower-case symbols, 50 symbols, a class-share symbol, limit 1 and 500", async () => {
@@ -806,5 +823,6 @@ describe("bad input on every route", () => {
     assert.ok(checked > 100, `${checked} error answers checked`);
     assert.deepEqual(undeclared, []);
     assert.deepEqual(undeclaredInLog(server.output()), []);
+    assert.deepEqual(undeclaredInLog(http.output()), []);
   });
 });

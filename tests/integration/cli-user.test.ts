@@ -83,7 +83,7 @@ describe("operator CLI: user commands", () => {
     assert.match(empty.lines[0], /read from stdin/);
     const short = await cli("short\n", "user", "set-password", "--email", email);
     assert.equal(short.code, 1);
-    assert.deepEqual(short.lines, ["A password has 10 to 200 characters."]);
+    assert.deepEqual(short.lines, ["Use 10 to 200 characters for the password."]);
     const nobody = await cli("a long enough password\n", "user", "set-password", "--email", "nobody@example.com");
     assert.equal(nobody.code, 1);
     assert.deepEqual(nobody.lines, ["no account for nobody@example.com"]);

@@ -1,13 +1,13 @@
 /**
- * docs/api-contract.md §1, §2, §4, §5 against the real standalone server: every metered route × every credential form ×
- * every
- * credential, licensing and limit error, the success envelopes, rate-limit headers, request ids, 404/405, health and
- * the reference, tenant isolation of webhooks, and that no response leaks a key, digest, secret, SQL or stack.
+ * docs/api-contract.md §1, §2, §4, §5 against the gateway the standalone server serves (in-process route harness):
+ * every metered route × every credential form × every credential, licensing and limit error, the success envelopes,
+ * rate-limit headers, request ids, 404/405, health and the reference, tenant isolation of webhooks, and that no
+ * response leaks a key, digest, secret, SQL or stack.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
-import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { undeclaredErrors, undeclaredInLog } from "../helpers/declared-errors";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { changeKeyStatus } from "../../lib/domain/keys";
@@ -79,7 +79,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
       assert.equal(w.status, "active", "the refused delete deleted nothing");
     }
   }
-  let server: RunningServer;
+  let server: Harness;
   let base: string;
   let routes: RouteCase[];
   const matrix = () => routes.flatMap((rc) => CREDENTIAL_FORMS.map((form) => ({ rc, form })));
@@ -89,7 +89,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
     t = await createTestDatabase("contractsec");
     await seedDemoMarket(t.db, { seed: SEED, now: new Date() });
     routes = routeCases({ outputsBody: await outputsBodyFromChain(t.sql), historyDate: await historyFixture(t.db) });
-    server = await startApiServer(t.url);
+    server = await startRouteHarness(t.url);
     base = server.baseUrl;
   });
 
@@ -122,7 +122,10 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
         label: caller.env === "test" ? "demo" : undefined,
       });
       expectRateLimitHeaders(res, rc.family);
-      assert.equal(res.headers.get("cache-control"), "no-store", describeSent(res));
+      // Reads are private and revalidated by ETag (§11): max-age to the next data update, no-cache for account data.
+      const reads = rc.def.method === "GET" && (rc.def.successStatus ?? 200) === 200;
+      if (reads) assert.match(res.headers.get("cache-control") ?? "", /^private, (max-age=\d+|no-cache)$/);
+      else assert.equal(res.headers.get("cache-control"), "no-store", describeSent(res));
       switch (rc.id) {
         case "GET /api/v1/ticker/{symbol}/summary":
         case "GET /api/v1/signal-score/{symbol}":
@@ -559,10 +562,12 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
         expectErrorShape(rc.family, await send(base, rc, generateKey("test").key, form), 401, "invalid_api_key");
       });
       const ids = callers.map((c) => c.keyId);
-      const counters = await t.sql<
-        { n: number }[]
-      >`select count(*)::int as n from usage_counters where key_id = any(${ids}) and count > 0`;
-      assert.equal(counters[0].n, 0, "pending calls use neither burst nor quota");
+      // Issue 30: a pending call takes its key's burst unit (429 once the minute is spent), never the quota.
+      const [used] = await t.sql<{ burst: number; quota: number }[]>`
+        select coalesce(sum(count) filter (where bucket like '%:minute'), 0)::int as burst,
+          coalesce(sum(count) filter (where bucket not like '%:minute'), 0)::int as quota
+        from usage_counters where key_id = any(${ids})`;
+      assert.deepEqual(used, { burst: callers.length, quota: 0 }, "pending calls take a burst unit each, no quota");
       const events = await t.sql<
         { n: number }[]
       >`select count(*)::int as n from usage_events where key_id = any(${ids}) and error_code = 'endpoint_pending_licensing'`;

@@ -87,7 +87,7 @@ test("an unchanged symbol keeps its analytics and payload objects; a changed one
   assert.deepEqual(data("MSFT").symbol, "MSFT");
 });
 
-test("a delta load after demo ticks equals a full read: within a session (appends), at rest (nothing written) and across a roll-over (rebase)", async () => {
+test("a delta load after demo ticks equals a full read: within a session (appends), in the night session (appends), at rest (nothing written) and across a roll-over (rebase)", async () => {
   const seed = "options-research-demo-v1";
   const close = lastFridayClose(new Date()).getTime();
   let at = close - 3.5 * 3_600_000; // Friday 17:30 UTC, mid-session
@@ -109,11 +109,17 @@ test("a delta load after demo ticks equals a full read: within a session (append
   assert.equal(previous.baseVersion, base, "ticks inside a session only append");
   assert.ok(previous.version > base);
 
-  // Past the close and into the weekend: the close's ticks append; a market at rest writes nothing, not even a version.
+  // Past the close and into the weekend: the close's ticks append, and so do the night session's (prints and a chain
+  // each minute, lib/market/demo/clock.ts); a tick that brings neither writes nothing, not even a version.
   await step(close + 60_000);
+  const beforeNight = previous.version;
+  const night = await step(close + 30 * 3_600_000);
+  assert.ok(night.trades > 0 && night.newChain, "the night session prints and quotes");
+  assert.ok(previous.version > beforeNight);
+  assert.equal(previous.baseVersion, base, "the night session only appends");
   const resting = previous.version;
-  const r = await step(close + 30 * 3_600_000);
-  assert.equal(r.version, resting, "a tick over a closed market bumps no version");
+  const r = await step(at + 1);
+  assert.equal(r.version, resting, "a tick with no print and no new minute bumps no version");
   assert.equal(previous.version, resting);
 
   // Monday's open rolls the session over (pruning, new instruments and yields): a rebase, and the delta load reads

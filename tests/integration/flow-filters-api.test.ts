@@ -2,13 +2,13 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
-import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { accountWithKey } from "../helpers/accounts";
 import { lastFridayClose } from "../helpers/live-data";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 
 let t: TestDatabase;
-let server: RunningServer;
+let server: Harness;
 let key: string;
 
 interface FlowEvent {
@@ -19,7 +19,7 @@ interface FlowEvent {
 before(async () => {
   t = await createTestDatabase("flow_filters_api");
   await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: lastFridayClose(new Date()) });
-  server = await startApiServer(t.url);
+  server = await startRouteHarness(t.url);
   await t.sql`update plans set a_per_minute = 100000, a_per_month = 100000 where id = 'sandbox'`;
   key = (await accountWithKey(t.db)).key;
 });

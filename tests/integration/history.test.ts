@@ -6,7 +6,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { parse } from "csv-parse/sync";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
-import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { accountWithKey } from "../helpers/accounts";
 import { lastFridayClose } from "../helpers/live-data";
 import {
@@ -16,6 +16,7 @@ import {
   writeDailySnapshots,
 } from "../../lib/engine/history";
 import { loadMarketSnapshot } from "../../lib/market/store-read";
+import { advanceDemoMarket } from "../../lib/market/demo-market-writer";
 import { loadIvHistory } from "../../lib/market/iv-history-store";
 import { demoInstruments } from "../../lib/market/demo/simulator";
 import { newYorkDate } from "../../lib/analytics/exchange-calendar";
@@ -26,7 +27,7 @@ import { DISCLAIMER } from "../../lib/contract/disclaimer";
 const SEED = "options-research-demo-v1";
 const DAY_MS = 86_400_000;
 let t: TestDatabase;
-let server: RunningServer;
+let server: Harness;
 let key: string;
 let seededAt: Date;
 let seedMs: number;
@@ -38,7 +39,7 @@ before(async () => {
   const seeded = await seedDemoMarketWithHistory(t.db, { seed: SEED, now: seededAt });
   seedMs = Math.round(performance.now() - started);
   console.log(`seed ${seedMs} ms (market write ${seeded.writeMs} ms, snapshots ${seeded.snapshots.ms} ms)`);
-  server = await startApiServer(t.url);
+  server = await startRouteHarness(t.url);
   await t.sql`update plans set a_per_minute = 100000, a_per_month = 100000, b_per_minute = 100000, b_per_day = 100000`;
   key = (await accountWithKey(t.db)).key;
 });
@@ -135,6 +136,21 @@ test("recomputing a day is idempotent, and the ticker's leader writes the day a 
   const [{ n }] =
     await t.sql`select count(*)::int as n from metric_snapshots where env = 'demo' and date = ${day}::date`;
   assert.equal(n, before.size, "an upsert: no duplicate rows");
+});
+
+test("a test key reads its account plan's window (test mode mirrors live); the refusal names the plan", async () => {
+  const friday = isoDay(+seededAt - 49 * DAY_MS); // seven weeks back: past Sandbox's 30 days, within Pro's 400
+  const pro = await accountWithKey(t.db, { plan: "pro", env: "test" });
+  const res = await fetch(`${server.baseUrl}/api/v1/history/AAPL?from=${friday}`, {
+    headers: { authorization: `Bearer ${pro.key}` },
+  });
+  const body = await res.json();
+  assert.equal(res.status, 200, JSON.stringify(body));
+  assert.ok(body.data.rows[0].date < isoDay(Date.now() - 30 * DAY_MS), "a session day older than Sandbox's window");
+  assert.equal(body.isMockData, true);
+  const refused = await get(`/api/v1/history/AAPL?from=${friday}`); // a Sandbox account's test key
+  assert.equal(refused.status, 403);
+  assert.match((await refused.json()).error.message, /^The Sandbox \(Free Sandbox\) plan reads history back 30 days/);
 });
 
 test("as_of answers the stored day in the same shape as today's answer", async () => {
@@ -293,4 +309,33 @@ test("a write to a past day from another process shows in the next history call 
   await pastCheck();
   assert.deepEqual(await json(), first, "recomputed: the stored day as before");
   assert.deepEqual(await csv(), firstCsv);
+});
+
+test("the night session (demo clock) writes no history day, and a day recomputed after it keeps its close's inputs", async () => {
+  const day = lastDay();
+  const counts = async () =>
+    (
+      await t.sql`select symbol, sweep_count, block_count, round(extract(epoch from as_of) * 1000)::float8 as as_of_ms
+      from metric_snapshots where env = 'demo' and date = ${day}::date order by symbol`
+    ).map((r) => ({ ...r }));
+  const before = await counts();
+  // Saturday 22:00 UTC: Friday's night session, past a Saturday "close"; its first hours print on Friday's New York date.
+  const saturday = +seededAt + 25 * 3_600_000;
+  await advanceDemoMarket(t.db, { seed: SEED, from: +seededAt, to: saturday });
+  await snapshotsAfterTick(t.db, SEED, { reseeded: false, from: +seededAt, to: saturday });
+  await writeDailySnapshots(t.db, "demo", {
+    since: isoDay(+seededAt - 3 * DAY_MS),
+    instrumentsOn: demoInstrumentsOn(SEED),
+  });
+  const [{ n }] =
+    await t.sql`select count(*)::int as n from option_trades where env = 'demo' and ts > ${seededAt.toISOString()}::timestamptz`;
+  assert.ok(n > 500, `the night printed (${n} prints)`);
+  assert.deepEqual(await counts(), before, "the day's as_of and flow counts are its close's");
+  const later =
+    await t.sql`select distinct date::text as d from metric_snapshots where env = 'demo' and date > ${day}::date`;
+  assert.deepEqual(
+    later.map((r) => r.d),
+    [],
+    "no history day of the night's own",
+  );
 });

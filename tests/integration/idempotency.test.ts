@@ -15,6 +15,8 @@ import { accountWithKey } from "../helpers/accounts";
 import { minuteHeadroom } from "../helpers/clients-server";
 import { undeclaredInLog } from "../helpers/declared-errors";
 import { deleteExpiredKeys, requestDigest } from "../../lib/api/idempotency";
+import { createKey } from "../../lib/domain/keys";
+import { systemActor } from "../../lib/domain/audit";
 import { startEmbeddedDatabase, type EmbeddedDatabase } from "../../lib/db/embedded";
 import { startGateway, type Gateway } from "../../lib/server/gateway";
 
@@ -72,9 +74,12 @@ const counter = async (keyId: string, bucket: string) =>
     await t.sql<{ n: number }[]>`select coalesce(sum(count), 0)::int as n from usage_counters
     where key_id = ${keyId} and bucket = ${bucket}`
   )[0].n;
-const claimRow = async (accountId: string, key: string) =>
+/** The stored key: an Idempotency-Key is scoped to the calling API key (issue 30). */
+const stored = (key: string, keyId = pro.keyId) => `${keyId}\n${key}`;
+const claimRow = async (accountId: string, key: string, keyId = pro.keyId) =>
   (
-    await t.sql`select state, response_status from idempotency_keys where account_id = ${accountId} and key = ${key}`
+    await t.sql`select state, response_status from idempotency_keys
+      where account_id = ${accountId} and key = ${stored(key, keyId)}`
   )[0];
 
 /** Family B's error shape: the error plus the envelope fields every family B body carries. */
@@ -140,7 +145,7 @@ describe("Idempotency-Key on POST and PATCH", () => {
     const path = "/api/v1/alerts";
     const body = JSON.stringify(alert(4));
     await t.sql`insert into idempotency_keys (account_id, key, request_digest, state, created_at)
-      values (${pro.accountId}, 'running-1', ${requestDigest("POST", path, body)}, 'in_progress', now())`;
+      values (${pro.accountId}, ${stored("running-1")}, ${requestDigest("POST", path, body)}, 'in_progress', now())`;
     const busy = await send(one, "POST", path, alert(4), "running-1");
     assertFamilyBError(busy, 409, "idempotency_key_in_use");
     assert.equal(busy.headers.get("retry-after"), "1");
@@ -219,7 +224,11 @@ describe("Idempotency-Key on POST and PATCH", () => {
       429,
       "rate_limit_exceeded",
     );
-    assert.equal(await claimRow(limited.accountId, "limited-2"), undefined, "a 429 is not kept: a retry runs again");
+    assert.equal(
+      await claimRow(limited.accountId, "limited-2", limited.keyId),
+      undefined,
+      "a 429 is not kept: a retry runs again",
+    );
   });
 
   it("a malformed key is 400 invalid_request naming the header; GET ignores the header", async () => {
@@ -237,7 +246,7 @@ describe("Idempotency-Key on POST and PATCH", () => {
   it("a key expires after 24 hours: its next use runs again, and the daily sweep deletes the old rows", async () => {
     const first = await send(one, "POST", "/api/v1/alerts", alert(13), "expire-1");
     await t.sql`update idempotency_keys set created_at = created_at - interval '24 hours 1 second'
-      where account_id = ${pro.accountId} and key = 'expire-1'`;
+      where account_id = ${pro.accountId} and key = ${stored("expire-1")}`;
     const second = await send(two, "POST", "/api/v1/alerts", alert(13), "expire-1");
     assert.equal(second.status, 201);
     assert.equal(second.headers.get("idempotent-replayed"), null);
@@ -245,10 +254,30 @@ describe("Idempotency-Key on POST and PATCH", () => {
     assert.equal(await hooks(alert(13).url), 2);
 
     await t.sql`update idempotency_keys set created_at = created_at - interval '25 hours'
-      where account_id = ${pro.accountId} and key = 'replay-1'`;
+      where account_id = ${pro.accountId} and key = ${stored("replay-1")}`;
     assert.ok((await deleteExpiredKeys(t.sql)) >= 1);
     assert.equal(await claimRow(pro.accountId, "replay-1"), undefined);
     assert.ok(await claimRow(pro.accountId, "expire-1"), "a fresh key is kept");
+  });
+
+  it("another key of the account, test or live, never gets the first key's answer nor its signingSecret", async () => {
+    const first = await send(one, "POST", "/api/v1/alerts", alert(30), "scoped-1");
+    assert.equal(first.status, 201, first.text);
+    assert.match(first.json.data.signingSecret, /^whsec_/);
+    const others = await Promise.all(
+      (["test", "live"] as const).map((env) =>
+        createKey(t.db, { accountId: pro.accountId, env, name: `scope ${env}` }, systemActor("test")),
+      ),
+    );
+    for (const other of others) {
+      const again = await send(two, "POST", "/api/v1/alerts", alert(30), "scoped-1", other.key);
+      assert.equal(again.headers.get("idempotent-replayed"), null, `${other.key.slice(0, 9)}: not a replay`);
+      assert.ok(!again.text.includes(first.json.data.signingSecret), "the first key's secret is never sent");
+      if (again.status === 201) assert.notEqual(again.json.data.webhookId, first.json.data.webhookId);
+    }
+    const replay = await send(two, "POST", "/api/v1/alerts", alert(30), "scoped-1");
+    assert.equal(replay.headers.get("idempotent-replayed"), "true", "the first key still gets its own answer");
+    assert.equal(replay.text, first.text);
   });
 });
 

@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { bars, importRuns, instruments, optionQuotes, optionTrades, treasuryYields } from "../../db/schema";
 import { readMarketVersions } from "../../lib/market/versions";
 import { formatImportError, importCsvText, importFile, type ImportKind } from "../../lib/market/import";
+import { loadMarketSnapshot } from "../../lib/market/store-read";
 
 const path = (name: string) => fileURLToPath(new URL(`../fixtures/import/${name}`, import.meta.url));
 let t: TestDatabase;
@@ -93,6 +94,7 @@ test("instruments import, idempotently", async () => {
     sector: "Financials",
     kind: "equity",
     nextEarningsDate: "2025-02-22",
+    earningsTiming: null, // no earnings_timing column: unknown
     dividendYield: 0,
   });
 });
@@ -202,4 +204,48 @@ test("the demo store is separate: importing into demo leaves live untouched", as
   assert.equal(after.instruments, live.instruments + 5);
   assert.equal(after.versions.live, live.versions.live);
   assert.equal(after.versions.demo, live.versions.demo + 1);
+});
+
+test("earnings_timing: stored with the instrument, read back by the market loader, cleared by a re-import without it", async () => {
+  const header = "symbol,name,sector,kind,next_earnings_date,dividend_yield";
+  const withTiming =
+    `${header},earnings_timing\n` +
+    "ERNA,Earnings After Co,Tech,equity,2026-01-09,0,after_close\n" +
+    "ERNB,Earnings Before Co,Tech,equity,2026-01-09,0,before_open\n" +
+    "ERNC,Earnings Unknown Co,Tech,equity,2026-01-09,0,\n";
+  const first = await importCsvText(t.db, "instruments", withTiming, { fileName: "timing.csv" });
+  assert.equal(first.ok, true, first.errors.map(formatImportError).join("\n"));
+  const stored = async () =>
+    Object.fromEntries(
+      (
+        await t.db
+          .select({ symbol: instruments.symbol, timing: instruments.earningsTiming })
+          .from(instruments)
+          .where(and(eq(instruments.env, "live"), sql`${instruments.symbol} like 'ERN_'`))
+      ).map((r) => [r.symbol, r.timing]),
+    );
+  assert.deepEqual(await stored(), { ERNA: "after_close", ERNB: "before_open", ERNC: null });
+  const snap = await loadMarketSnapshot(t.db, "live");
+  const timingOf = (symbol: string) => snap.instruments.find((i) => i.symbol === symbol)?.earningsTiming;
+  assert.deepEqual(["ERNA", "ERNB", "ERNC"].map(timingOf), ["after_close", "before_open", undefined]);
+  const again = await importCsvText(t.db, "instruments", withTiming, { fileName: "timing.csv" });
+  assert.deepEqual([again.inserted, again.updated, again.unchanged], [0, 0, 3], "re-import changes nothing");
+  // The timing belongs with the date: a file without the column leaves it unknown.
+  const without = await importCsvText(
+    t.db,
+    "instruments",
+    `${header}\nERNA,Earnings After Co,Tech,equity,2026-04-10,0\n`,
+    { fileName: "no-timing.csv" },
+  );
+  assert.deepEqual([without.ok, without.updated], [true, 1]);
+  assert.deepEqual(await stored(), { ERNA: null, ERNB: "before_open", ERNC: null });
+  const bad = await importCsvText(
+    t.db,
+    "instruments",
+    `${header},earnings_timing\nERND,Bad Co,Tech,equity,2026-01-09,0,amc\n`,
+  );
+  assert.equal(bad.ok, false);
+  assert.deepEqual(bad.errors.map(formatImportError), [
+    "line 2: earnings_timing (amc) must be one of before_open, after_close",
+  ]);
 });

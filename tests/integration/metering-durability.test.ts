@@ -225,7 +225,7 @@ describe("metering and key propagation (docs/api-contract.md §2, §4)", () => {
           key_id: c.who.keyId,
           account_id: c.who.accountId,
           endpoint_id: c.endpoint,
-          path: c.path, // refused before admission: metered by settle, path included
+          path: c.path, // refused before the limits: metered by the admission batch, path included
           status: c.status,
           error_code: c.code,
         },
@@ -233,10 +233,13 @@ describe("metering and key propagation (docs/api-contract.md §2, §4)", () => {
       );
       assert.ok(r.latency_ms > 0, `${c.code}: latency_ms ${r.latency_ms}`);
     });
-    // Refusals before the limits neither use the burst window nor the quota.
-    const counters =
-      await t.sql`select key_id from usage_counters where key_id = any(${[inactive.keyId, inactiveAccount.keyId, noSub.keyId, pro.keyId]})`;
-    assert.equal(counters.length, 0);
+    // Refusals of a known key take a burst unit each (issue 30: 429 once the minute is spent), never the quota.
+    const refusedKeys = [inactive.keyId, inactiveAccount.keyId, noSub.keyId, pro.keyId];
+    const [used] = await t.sql<{ burst: number; quota: number }[]>`
+      select coalesce(sum(count) filter (where bucket like '%:minute'), 0)::int as burst,
+        coalesce(sum(count) filter (where bucket not like '%:minute'), 0)::int as quota
+      from usage_counters where key_id = any(${refusedKeys})`;
+    assert.deepEqual(used, { burst: cases.filter((c) => refusedKeys.includes(c.who.keyId)).length, quota: 0 });
   });
 
   it("(b) unauthenticated calls, health and openapi are not metered", async () => {

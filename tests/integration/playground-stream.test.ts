@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { accountWithKey } from "../helpers/accounts";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { startGateway, type Gateway } from "../../lib/server/gateway";
-import { createPlaygroundKey, playgroundKey } from "../../lib/domain/playground";
+import type { PlaygroundCredential } from "../../lib/domain/playground";
 import { openPlaygroundStream } from "../../lib/server/playground-stream";
 import type { PlaygroundResponse } from "../../lib/portal/playground-call";
 import { STREAM_OPERATION } from "../../lib/portal/stream-list";
@@ -21,7 +21,6 @@ process.env.LOG_LEVEL = "warn";
 
 let t: TestDatabase;
 let gateway: Gateway;
-const actor = { type: "user" as const, id: "test-user" };
 const request = { operation: STREAM_OPERATION, params: {}, query: { events: "flow.sweep,flow.block" } };
 
 /** Reads the body until `until` appears in the text or the stream ends; the text read so far. */
@@ -57,18 +56,16 @@ const streamMissing = allRoutes.some((r) => r.id === STREAM_OPERATION)
   : "GET /api/v1/stream is not in this tree";
 
 describe("playground stream", { skip: streamMissing }, () => {
-  /** Each test its own account's playground key (a Sandbox key allows 10 calls a minute and 2 streams at once). */
-  let key: () => Promise<string>;
+  /** Each test its own account's test key, by id (a Sandbox key allows 10 calls a minute and 2 streams at once). */
+  let key: () => Promise<PlaygroundCredential>;
   before(async () => {
     t = await createTestDatabase("playground_stream");
     await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
     gateway = await startGateway({ databaseUrl: t.url, poolMax: 4, demoTicker: false });
   });
   beforeEach(async () => {
-    const { accountId } = await accountWithKey(t.db);
-    await createPlaygroundKey(gateway.database.db, accountId, actor);
-    const sealed = await playgroundKey(gateway.database.db, accountId);
-    key = async () => sealed.key;
+    const { keyId } = await accountWithKey(t.db);
+    key = async () => ({ keyId });
   });
   after(async () => {
     await gateway?.close();
@@ -76,7 +73,7 @@ describe("playground stream", { skip: streamMissing }, () => {
   });
 
   const open = async (user: string, signal = new AbortController().signal, minutes?: number) => {
-    const res = await openPlaygroundStream(gateway.handle, "http://portal.test", request, key, user, signal, minutes);
+    const res = await openPlaygroundStream(gateway, "http://portal.test", request, key, user, signal, minutes);
     assert.ok(res instanceof Response, `the stream opened: ${JSON.stringify(res)}`);
     assert.match(res.headers.get("content-type") ?? "", /^text\/event-stream/);
     assert.match(res.headers.get("cache-control") ?? "", /no-transform/);
@@ -113,7 +110,7 @@ describe("playground stream", { skip: streamMissing }, () => {
     const a = await open("user-a");
     const b = await open("user-b");
     const refused = (await openPlaygroundStream(
-      gateway.handle,
+      gateway,
       "http://portal.test",
       request,
       key,
@@ -128,7 +125,7 @@ describe("playground stream", { skip: streamMissing }, () => {
 
   it("a filter the gateway refuses comes back as a playground answer", async () => {
     const res = (await openPlaygroundStream(
-      gateway.handle,
+      gateway,
       "http://portal.test",
       { ...request, query: { events: "no.such_event" } },
       key,

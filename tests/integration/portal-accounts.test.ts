@@ -8,14 +8,18 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { decodeBody, linkIn, startMailbox, type Mailbox } from "../helpers/mailbox";
-import { signUp, verifyCredentials, loadPortalSession } from "../../lib/domain/users";
+import { checkSignIn, signUp, verifyCredentials, loadPortalSession } from "../../lib/domain/users";
+import { setAccountStatus } from "../../lib/domain/accounts";
+import { systemActor } from "../../lib/domain/audit";
+import { DEACTIVATED_MESSAGE, signInMessage } from "../../components/auth/signin-form";
 import { MAILS_PER_HOUR, requestSignUp, sendResetMail, sendVerificationMail } from "../../lib/mail/account-mail";
 import { mailQueueIdle } from "../../lib/mail/queue";
 import { sendMail, type MailSettings } from "../../lib/mail/mailer";
-import { resetPasswordByToken, verifyEmailByToken } from "../../lib/domain/user-credentials";
+import { resetPasswordByToken, verificationLinkWaiting, verifyEmailByToken } from "../../lib/domain/user-credentials";
+import { VERIFY_NEEDS, verifyNotice } from "../../lib/shared/verify-notice";
 import { issueToken, tokenDigest } from "../../lib/domain/one-time-tokens";
 import { SIGNIN_LIMITS, SIGNIN_WINDOW_SECONDS, takeSigninAttempt } from "../../lib/domain/signin-throttle";
-import { acceptTerms, TERMS_VERSION } from "../../lib/domain/terms";
+import { acceptTerms, TERMS_VERSION, termsGateReason } from "../../lib/domain/terms";
 import { DomainError } from "../../lib/domain/errors";
 import { portalAdapter } from "../../lib/auth/adapter";
 import { missingSecretReason } from "../../lib/auth/settings";
@@ -126,6 +130,7 @@ describe("portal accounts", () => {
 
     // A too-short password is refused and leaves both the password and the token as they were.
     await rejects(resetPasswordByToken(t.db, token, "short"), "invalid", /10 to 200 characters/);
+    await rejects(resetPasswordByToken(t.db, token, "password1234"), "invalid", /too easy to guess/);
     assert.ok(await verifyCredentials(t.db, u.email, PW));
     const newPw = "a brand new passphrase";
     const signedInBefore = Date.now();
@@ -192,7 +197,8 @@ describe("portal accounts", () => {
   });
 
   it("sign-up and reset answer before the mail server has the message (the mail is sent from a queue)", async () => {
-    const slow = await startMailbox(0, { holdMs: 1500 });
+    let release = () => {};
+    const slow = await startMailbox(0, { until: new Promise<void>((r) => (release = r)) });
     const slowSmtp = { smtpUrl: slow.url, from: "Portal <no-reply@example.com>" };
     try {
       const taken = await newUser();
@@ -211,9 +217,11 @@ describe("portal accounts", () => {
       );
       await sendResetMail(t.db, taken.email, slowSmtp);
       assert.equal(slow.messages.length, 0, "no answer waited for the mail server");
+      release();
       await mailQueueIdle();
       assert.deepEqual(slow.messages.map((m) => m.to[0]).sort(), [fresh, taken.email, taken.email].sort());
     } finally {
+      release();
       await slow.close();
     }
   });
@@ -294,6 +302,32 @@ describe("portal accounts", () => {
     await assert.rejects(sendVerificationMail(t.db, u.userId, { smtpUrl: "smtp://127.0.0.1:1", from: "a@b.c" }));
   });
 
+  it("the dashboard says 'we sent a link' only when a link went out by mail", async () => {
+    const notice = async (e: string, delivery: "smtp" | "log") =>
+      verifyNotice({ email: e, linkWaiting: await verificationLinkWaiting(t.db, e), delivery });
+    // No link was ever issued (an account made without the sign-up's mail): asked to send one.
+    const none = await newUser();
+    assert.equal(
+      await notice(none.email, "smtp"),
+      `No verification link is waiting for ${none.email}: send one with the button below. ${VERIFY_NEEDS}`,
+    );
+    // The mail server refused the mail: the link is withdrawn, nothing claims it was sent.
+    await assert.rejects(sendVerificationMail(t.db, none.userId, { smtpUrl: "smtp://127.0.0.1:1", from: "a@b.c" }));
+    assert.equal(await verificationLinkWaiting(t.db, none.email), false);
+    assert.doesNotMatch(await notice(none.email, "smtp"), /sent a link/);
+    // Sent by SMTP (the mailbox has it): "We sent a link".
+    assert.equal(await sendVerificationMail(t.db, none.userId, smtp), "smtp");
+    assert.equal(await notice(none.email, "smtp"), `We sent a link to ${none.email}. ${VERIFY_NEEDS}`);
+    // Without a mail server the link is in the log: no mail was sent, and the notice says so.
+    const logged = await newUser();
+    assert.equal(await sendVerificationMail(t.db, logged.userId, { from: "a@b.c" }), "log");
+    assert.match(await notice(logged.email, "log"), /no mail was sent: the link for .+ is in the server log/);
+    assert.doesNotMatch(await notice(logged.email, "log"), /sent a link/);
+    // Once the link has expired, nothing waits any more.
+    await t.sql`update auth_verification_tokens set expires = now() - interval '1 second' where identifier = ${`verify:${none.email}`}`;
+    assert.match(await notice(none.email, "smtp"), /^No verification link is waiting/);
+  });
+
   it("throttles failed sign-ins per e-mail: exactly the limit under concurrency, with the seconds to wait", async () => {
     const e = email();
     const now = new Date();
@@ -331,6 +365,13 @@ describe("portal accounts", () => {
     assert.equal((await loadPortalSession(t.db, u.userId))?.termsCurrent, true);
     await t.sql`update users set terms_version = ${TERMS_VERSION - 1} where id = ${u.userId}`;
     assert.equal((await loadPortalSession(t.db, u.userId))?.termsCurrent, false);
+    // The gate says why it is shown: the terms changed since the version this user accepted.
+    const older = await loadPortalSession(t.db, u.userId);
+    assert.equal(older?.termsAccepted, TERMS_VERSION - 1);
+    assert.equal(
+      termsGateReason(older?.termsAccepted ?? null),
+      `The terms of use changed since you accepted version ${TERMS_VERSION - 1}. Accept version ${TERMS_VERSION} to open the dashboard.`,
+    );
     const actor = { type: "user" as const, id: u.userId, requestId: "req_terms" };
     await rejects(acceptTerms(t.db, u.userId, TERMS_VERSION + 1, actor), "invalid", /have changed/);
     assert.equal((await loadPortalSession(t.db, u.userId))?.termsCurrent, false);
@@ -345,6 +386,24 @@ describe("portal accounts", () => {
     assert.equal(audit.after.termsVersion, TERMS_VERSION);
     assert.equal(audit.account_id, u.accountId);
     assert.equal((await loadPortalSession(t.db, u.userId))?.termsCurrent, true);
+  });
+
+  it("a deactivated account's person is told so after the right password; a wrong one hears only 'wrong'", async () => {
+    const u = await newUser();
+    assert.equal((await checkSignIn(t.db, u.email, PW)).kind, "ok");
+    await setAccountStatus(t.db, u.accountId, "inactive", systemActor("test"));
+    assert.deepEqual(await checkSignIn(t.db, u.email, PW), { kind: "deactivated" });
+    assert.deepEqual(await checkSignIn(t.db, u.email, "not the password at all"), { kind: "wrong" });
+    assert.equal(await verifyCredentials(t.db, u.email, PW), null, "no session for a deactivated account");
+    // The sign-in form's words for the code lib/auth/config.ts throws.
+    assert.equal(signInMessage("account_deactivated"), DEACTIVATED_MESSAGE);
+    assert.match(DEACTIVATED_MESSAGE, /^This account is deactivated/);
+    assert.equal(signInMessage(undefined), "Wrong e-mail or password.");
+    await setAccountStatus(t.db, u.accountId, "active", systemActor("test"));
+    assert.equal((await checkSignIn(t.db, u.email, PW)).kind, "ok");
+    // With no membership left (removed from the only team) the person signs in nowhere: "wrong", as before.
+    await t.sql`delete from memberships where user_id = ${u.userId}`;
+    assert.deepEqual(await checkSignIn(t.db, u.email, PW), { kind: "wrong" });
   });
 
   it("the OAuth adapter's createUser makes the user, a Sandbox account and the owner membership together, terms not yet accepted", async () => {
@@ -365,7 +424,13 @@ describe("portal accounts", () => {
       { ...row },
       { name: "Octo Cat", image: "https://avatars.example/1", terms_version: null, role: "owner", plan_id: "sandbox" },
     );
-    assert.equal((await loadPortalSession(t.db, created.id))?.termsCurrent, false);
+    const session = await loadPortalSession(t.db, created.id);
+    assert.equal(session?.termsCurrent, false);
+    // The gate says why (a new account that never accepted them), not where the account came from.
+    assert.equal(session?.termsAccepted, null);
+    const reason = termsGateReason(session?.termsAccepted ?? null);
+    assert.match(reason, /^Your new account has not accepted the terms of use yet\./);
+    assert.doesNotMatch(reason, /GitHub|changed/);
     const users = await rowCount(t.sql`select count(*)::int as n from users`);
     const accounts = await rowCount(t.sql`select count(*)::int as n from accounts`);
     await assert.rejects(Promise.resolve().then(() => adapter.createUser!({ id: "x", email: e, emailVerified: null })));

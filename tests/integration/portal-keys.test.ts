@@ -6,7 +6,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
-import { errorCodeOf, startApiServer, type RunningServer } from "../helpers/api-server";
+import { errorCodeOf } from "../helpers/api-server";
+import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { expectRefused, newOwner } from "../helpers/portal-domain";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { changeKeyStatus, createOwnKey, listKeys } from "../../lib/domain/keys";
@@ -16,7 +17,7 @@ import { systemActor } from "../../lib/domain/audit";
 import { LastUsedTracker } from "../../lib/api/last-used";
 
 let t: TestDatabase;
-let api: RunningServer;
+let api: Harness;
 
 async function call(key: string): Promise<{ status: number; code: string | null }> {
   const res = await fetch(`${api.baseUrl}/api/v1/ticker/AAPL/summary`, { headers: { authorization: `Bearer ${key}` } });
@@ -27,7 +28,7 @@ describe("portal keys", () => {
   before(async () => {
     t = await createTestDatabase("portalkeys");
     await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
-    api = await startApiServer(t.url); // KEY_CACHE_TTL_MS=0: each call sees the database's state
+    api = await startRouteHarness(t.url); // KEY_CACHE_TTL_MS=0: each call sees the database's state
     await t.sql`update plans set a_per_minute = 100000, a_per_month = 1000000`;
   });
   after(async () => {

@@ -63,25 +63,39 @@ after(async () => {
 });
 
 describe("sign-in throttling: growing delays, never a lock anyone can set", () => {
-  it("after the free attempts an attacker only makes the owner wait; once the delay passes the right password works from a new address", async () => {
+  it("the delay is per (e-mail, address): an attacker's failures never delay the owner's address; a right password clears it", async () => {
     const u = await userWithPassword();
     const t0 = new Date();
-    // An attacker guesses from many (real, distinct) addresses.
-    for (let i = 0; i < SIGNIN_LIMITS.email; i++)
-      await takeSigninAttempt(t.db, { email: u.email, ip: `203.0.113.${i + 1}` }, t0);
-    const refused = await takeSigninAttempt(t.db, { email: u.email, ip: "198.51.100.1" }, t0).then(
+    const attacker = "203.0.113.9";
+    for (let i = 0; i < SIGNIN_LIMITS.email; i++) await takeSigninAttempt(t.db, { email: u.email, ip: attacker }, t0);
+    const refused = await takeSigninAttempt(t.db, { email: u.email, ip: attacker }, t0).then(
       () => null,
       (e) => e,
     );
     assert.ok(refused instanceof DomainError && refused.code === "rate_limited");
     assert.ok(refused.detail.retryAfterSeconds! <= SIGNIN_FIRST_DELAY_SECONDS);
-    // The delay passes: the owner, from an address never seen, gets in with the right password.
-    const later = new Date(t0.getTime() + SIGNIN_FIRST_DELAY_SECONDS * 1000);
-    const attempt = await takeSigninAttempt(t.db, { email: u.email, ip: "192.0.2.77" }, later);
+    // The owner, from their own address, is not delayed by the attacker's failures.
+    const own = await takeSigninAttempt(t.db, { email: u.email, ip: "192.0.2.77" }, t0);
     assert.ok(await verifyCredentials(t.db, u.email, PASSWORD));
-    await attempt.release();
-    // A correct password clears the record: the next attempt needs no wait at all.
-    await (await takeSigninAttempt(t.db, { email: u.email, ip: "192.0.2.77" }, later)).release();
+    await own.release();
+    // The attacker's delay passes, then doubles per further failure.
+    const later = new Date(t0.getTime() + SIGNIN_FIRST_DELAY_SECONDS * 1000);
+    await takeSigninAttempt(t.db, { email: u.email, ip: attacker }, later);
+    await assert.rejects(takeSigninAttempt(t.db, { email: u.email, ip: attacker }, later), /wait|try again/i);
+  });
+
+  it("the per-e-mail ceiling bounds distributed guessing, but never refuses an address the user signed in from", async () => {
+    const u = await userWithPassword();
+    const t0 = new Date();
+    await startSession(t.db, u.userId, { ip: "192.0.2.10" }, t0); // the owner's own address, seen at sign-in
+    for (let i = 0; i < SIGNIN_LIMITS.emailCeiling; i++)
+      await takeSigninAttempt(t.db, { email: u.email, ip: `198.18.${i >> 8}.${i & 255}` }, t0);
+    const refused = await takeSigninAttempt(t.db, { email: u.email, ip: "198.51.100.250" }, t0).then(
+      () => null,
+      (e) => e,
+    );
+    assert.ok(refused instanceof DomainError && refused.code === "rate_limited", "a new address is refused");
+    await (await takeSigninAttempt(t.db, { email: u.email, ip: "192.0.2.10" }, t0)).release();
   });
 
   it("the delay doubles per failure and is capped", () => {
@@ -91,12 +105,16 @@ describe("sign-in throttling: growing delays, never a lock anyone can set", () =
     assert.equal(signinDelaySeconds(SIGNIN_LIMITS.email + 20), 900);
   });
 
-  it("failures from one address do not slow a different address for another e-mail", async () => {
+  it("failures from one address use up its budget, except for a user who signed in from it", async () => {
     const ip = "203.0.113.200";
+    const regular = await userWithPassword();
+    await startSession(t.db, regular.userId, { ip });
     for (let i = 0; i < SIGNIN_LIMITS.ip; i++) await takeSigninAttempt(t.db, { email: email(), ip });
     await assert.rejects(takeSigninAttempt(t.db, { email: email(), ip }), (e: unknown) => {
       return e instanceof DomainError && e.code === "rate_limited";
     });
+    // Behind the same (shared) address, the user who signs in there gets in; another address is untouched.
+    await (await takeSigninAttempt(t.db, { email: regular.email, ip })).release();
     await (await takeSigninAttempt(t.db, { email: email(), ip: "203.0.113.201" })).release();
   });
 });

@@ -2,14 +2,14 @@
  * The live stream's concurrent-stream limit across processes (stream_leases, migration 0022), on real PostgreSQL: hubs
  * on separate pools (as separate processes) racing for one key's slots never exceed the plan's limit; a lease of a
  * process killed with SIGKILL stops counting within its TTL (and not before); closing a stream frees its slot at once;
- * and the standalone API server counts the leases other processes hold (429 rate_limit_exceeded past the limit).
+ * and the gateway the API server serves counts the leases other processes hold (429 rate_limit_exceeded past the limit).
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import postgres from "postgres";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
-import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { accountWithKey } from "../helpers/accounts";
 import { seedReferenceData } from "../../lib/domain/seed";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
@@ -163,11 +163,11 @@ describe("stream leases across processes", () => {
     await mine.close();
   });
 
-  describe("through the standalone API server", () => {
-    let server: RunningServer;
+  describe("through the gateway the API server serves (in-process route harness)", () => {
+    let server: Harness;
     before(async () => {
       await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
-      server = await startApiServer(t.url);
+      server = await startRouteHarness(t.url);
     });
     after(async () => {
       await server?.stop();
@@ -182,7 +182,7 @@ describe("stream leases across processes", () => {
     };
 
     it("counts another process's streams: 429 past the limit, a slot freed elsewhere opens at once", async () => {
-      const a = await accountWithKey(t.db, { plan: "pro", env: "test" }); // test keys: Sandbox's 2
+      const a = await accountWithKey(t.db, { plan: "sandbox", env: "test" }); // Sandbox: 2 streams per key
       const elsewhere = new StreamLeases(pool());
       const held = await elsewhere.acquire({ keyId: a.keyId, accountId: a.accountId }, 2, "elsewhere");
       assert.ok(held);

@@ -1,14 +1,16 @@
 /**
- * GET /api/v1/stream against the real standalone server on PostgreSQL: bad input is refused before the stream opens;
- * events matching the filter arrive and others do not; a client that reconnects with Last-Event-ID misses none and sees
- * none twice; each delivered event is metered once; the per-key stream limit; a revoked key's stream ends with an error
- * event within 5 s; and the producer stores one data version's rows once.
+ * GET /api/v1/stream through the gateway the standalone server serves (in-process route harness) on PostgreSQL: bad
+ * input is refused before the stream opens; events matching the filter arrive and others do not; a client that
+ * reconnects with Last-Event-ID misses none and sees none twice; each delivered event is metered once; the per-key
+ * stream limit; a revoked key's stream ends with an error event within 5 s; and the producer stores one data version's
+ * rows once.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
-import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { startApiServer } from "../helpers/api-server";
+import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { accountWithKey } from "../helpers/accounts";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { seedReferenceData } from "../../lib/domain/seed";
@@ -24,13 +26,13 @@ const SEED = "options-research-demo-v1";
 
 describe("live stream", () => {
   let t: TestDatabase;
-  let server: RunningServer;
+  let server: Harness;
 
   before(async () => {
     t = await createTestDatabase("stream");
     await seedReferenceData(t.db, endpointCatalogue());
     await seedDemoMarket(t.db, { seed: SEED, now: new Date() });
-    server = await startApiServer(t.url, { KEY_CACHE_TTL_MS: "4000", CONFIG_CACHE_TTL_MS: "4000" });
+    server = await startRouteHarness(t.url, { env: { KEY_CACHE_TTL_MS: "4000", CONFIG_CACHE_TTL_MS: "4000" } });
   });
   after(async () => {
     await server?.stop();
@@ -203,7 +205,7 @@ describe("live stream", () => {
   });
 
   it("limits concurrent streams per key by plan with 429", async () => {
-    const a = await accountWithKey(t.db, { plan: "pro", env: "test" }); // test keys: Sandbox's limit
+    const a = await accountWithKey(t.db, { plan: "sandbox", env: "test" }); // a test key: its account plan's limit
     const limit = streamsPerKey("sandbox");
     const streams = [];
     for (let i = 0; i < limit; i++) {
@@ -274,45 +276,51 @@ describe("live stream", () => {
   });
 
   it("ends a stream its client does not read with slow_consumer; Last-Event-ID resumes it exactly", async () => {
-    const a = await accountWithKey(t.db, { plan: "pro", env: "live" });
-    const total = 40_000; // about 20 MB of events: more than the 4 MiB bound plus what the sockets hold
-    const q = "events=flow.sweep&symbols=SLOW";
-    // node:http so that the reader can stop reading (the socket's buffers fill, then the server's queue).
-    const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
-      http
-        .get(`${server.baseUrl}/api/v1/stream?${q}`, { headers: { authorization: `Bearer ${a.key}` } }, resolve)
-        .on("error", reject),
-    );
-    assert.equal(res.statusCode, 200);
-    res.pause();
-    await new Promise((r) => setTimeout(r, 1200)); // attached
-    await t.sql`
-      insert into stream_events (env, kind, symbol, premium, dedupe_key, payload)
-      select 'live', 'flow.sweep', 'SLOW', 1000, 'slow:' || g,
-        jsonb_build_object('id', 'slow' || g, 'symbol', 'SLOW', 'type', 'sweep', 'premium', 1000)
-      from generate_series(1, ${total}) g`;
-    await new Promise((r) => setTimeout(r, 5000)); // every round dispatched; the reader still reads nothing
-    let text = "";
-    res.setEncoding("utf8");
-    res.on("data", (d: string) => {
-      text += d;
-    });
-    res.resume();
-    await new Promise<void>((resolve) => res.on("end", () => resolve()));
-    const ids = [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
-    assert.ok(ids.length > 0 && ids.length < total, `some events, not all: ${ids.length}`);
-    assert.match(text, /event: error\ndata: \{"error":\{"code":"slow_consumer"/);
-    assert.ok(text.trimEnd().split("\n\n").at(-1)?.startsWith("event: error"), "the error event is the last");
-    const s2 = await open(server.baseUrl, a.key, q, ids.at(-1));
-    await s2.waitFor("the rest", () => s2.events.length >= total - ids.length, 30_000);
-    s2.close();
-    const all = [...ids, ...s2.events.map((e) => e.id)];
-    const rows = all.map((id) => Number(String(id).split(".")[0]));
-    assert.equal(all.length, total, "every event once");
-    assert.ok(
-      rows.every((r, i) => i === 0 || r === rows[i - 1] + 1),
-      "consecutive rows: none missed, none twice",
-    );
+    // A real socket (node:http that stops reading): the one case in this file that needs the server process.
+    const real = await startApiServer(t.url, { KEY_CACHE_TTL_MS: "4000", CONFIG_CACHE_TTL_MS: "4000" });
+    try {
+      const a = await accountWithKey(t.db, { plan: "pro", env: "live" });
+      const total = 40_000; // about 20 MB of events: more than the 4 MiB bound plus what the sockets hold
+      const q = "events=flow.sweep&symbols=SLOW";
+      // node:http so that the reader can stop reading (the socket's buffers fill, then the server's queue).
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+        http
+          .get(`${real.baseUrl}/api/v1/stream?${q}`, { headers: { authorization: `Bearer ${a.key}` } }, resolve)
+          .on("error", reject),
+      );
+      assert.equal(res.statusCode, 200);
+      res.pause();
+      await new Promise((r) => setTimeout(r, 1200)); // attached
+      await t.sql`
+        insert into stream_events (env, kind, symbol, premium, dedupe_key, payload)
+        select 'live', 'flow.sweep', 'SLOW', 1000, 'slow:' || g,
+          jsonb_build_object('id', 'slow' || g, 'symbol', 'SLOW', 'type', 'sweep', 'premium', 1000)
+        from generate_series(1, ${total}) g`;
+      await new Promise((r) => setTimeout(r, 5000)); // every round dispatched; the reader still reads nothing
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => {
+        text += d;
+      });
+      res.resume();
+      await new Promise<void>((resolve) => res.on("end", () => resolve()));
+      const ids = [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
+      assert.ok(ids.length > 0 && ids.length < total, `some events, not all: ${ids.length}`);
+      assert.match(text, /event: error\ndata: \{"error":\{"code":"slow_consumer"/);
+      assert.ok(text.trimEnd().split("\n\n").at(-1)?.startsWith("event: error"), "the error event is the last");
+      const s2 = await open(real.baseUrl, a.key, q, ids.at(-1));
+      await s2.waitFor("the rest", () => s2.events.length >= total - ids.length, 30_000);
+      s2.close();
+      const all = [...ids, ...s2.events.map((e) => e.id)];
+      const rows = all.map((id) => Number(String(id).split(".")[0]));
+      assert.equal(all.length, total, "every event once");
+      assert.ok(
+        rows.every((r, i) => i === 0 || r === rows[i - 1] + 1),
+        "consecutive rows: none missed, none twice",
+      );
+    } finally {
+      await real.stop();
+    }
   });
 
   it("sends no more events than the day's quota allows, then ends with plan_limit_exceeded", async () => {
@@ -392,5 +400,21 @@ describe("live stream", () => {
     await new Promise((r) => setTimeout(r, 200));
     await listening.unlisten();
     assert.deepEqual(notified, ["live", "live"]);
+
+    // A process remembers the flow rows it knows are stored and does not send them again (a demo night session keeps
+    // thousands in view); without that memory a stored row is only refused by its dedupe key.
+    const known = new Set<string>();
+    const again = { ...flowEv, id: "fe_2" };
+    assert.equal(
+      await produceStreamEvents(t, "live", 1_000_004, { AAPL: st(50), MSFT: st(20) }, [again], now, known),
+      1,
+    );
+    assert.deepEqual([...known], ["live:flow:fe_2"]);
+    await t.sql`delete from stream_events where dedupe_key = 'live:flow:fe_2'`;
+    assert.equal(
+      await produceStreamEvents(t, "live", 1_000_005, { AAPL: st(50), MSFT: st(20) }, [again], now, known),
+      0,
+    );
+    assert.equal(await produceStreamEvents(t, "live", 1_000_006, { AAPL: st(50), MSFT: st(20) }, [again], now), 1);
   });
 });

@@ -5,12 +5,14 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
-import { startApiServer, type RunningServer } from "../helpers/api-server";
+import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { accountWithKey } from "../helpers/accounts";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { createKey } from "../../lib/domain/keys";
 import { systemActor } from "../../lib/domain/audit";
-import { requestLog, usageSummary, type RequestLogEntry, type StatusClass } from "../../lib/domain/usage";
+import { usageSummary, type RequestLogEntry, type StatusClass } from "../../lib/domain/usage";
+import { requestLog } from "../../lib/domain/request-log";
+import { loggedErrorBody } from "../../lib/api/logged-error";
 import { DomainError } from "../../lib/domain/errors";
 
 const A_OK = { path: "/api/v1/ticker/AAPL/summary", id: "GET /api/v1/ticker/{symbol}/summary" };
@@ -35,10 +37,12 @@ interface Made {
   burstLimit: string | null;
   /** The body's length in bytes as received. */
   bytes: number;
+  /** The body as received. */
+  text: string;
 }
 
 let t: TestDatabase;
-let server: RunningServer;
+let server: Harness;
 let first: Awaited<ReturnType<typeof accountWithKey>>;
 let second: { id: string; key: string };
 let other: Awaited<ReturnType<typeof accountWithKey>>;
@@ -64,6 +68,7 @@ async function call(which: "k1" | "k2", target: { path: string; id: string }, fa
     burstRemaining: res.headers.get("x-ratelimit-remaining"),
     burstLimit: res.headers.get("x-ratelimit-limit"),
     bytes: body.byteLength,
+    text: new TextDecoder().decode(body),
   });
 }
 
@@ -83,7 +88,7 @@ describe("usage domain functions match the gateway's metering", () => {
   before(async () => {
     t = await createTestDatabase("usage");
     await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
-    server = await startApiServer(t.url);
+    server = await startRouteHarness(t.url);
     first = await accountWithKey(t.db);
     const k2 = await createKey(t.db, { accountId: first.accountId, env: "test", name: "second" }, systemActor("test"));
     second = { id: k2.id, key: k2.key };
@@ -301,6 +306,28 @@ describe("usage domain functions match the gateway's metering", () => {
     assert.equal(n, 0);
   });
 
+  it("a request id finds its one call; an error row gives back the body the caller got, a 2xx row none", async () => {
+    for (const m of made.filter((x) => x.key === "k1")) {
+      const { entries } = await requestLog(
+        t.db,
+        first.accountId,
+        { requestId: m.requestId },
+        undefined,
+        loggedErrorBody,
+      );
+      assert.deepEqual(
+        entries.map((e) => [e.requestId, e.status]),
+        [[m.requestId, m.status]],
+      );
+      const [e] = entries;
+      if (m.status === 200) assert.equal(e.errorBody, null);
+      else assert.equal(JSON.stringify(e.errorBody), m.text, `${m.path} ${m.status}: the body, byte for byte`);
+    }
+    assert.deepEqual((await requestLog(t.db, other.accountId, { requestId: made[0].requestId })).entries, []);
+    const [noRenderer] = (await requestLog(t.db, first.accountId, { requestId: made[3].requestId })).entries;
+    assert.equal(noRenderer.errorBody, null, "without a renderer the domain renders nothing");
+  });
+
   it("another account sees none of it, and cannot filter by the first account's key", async () => {
     const s = await usageSummary(t.db, other.accountId);
     assert.equal(
@@ -339,18 +366,20 @@ describe("usage domain functions match the gateway's metering", () => {
       await assert.rejects(requestLog(t.db, first.accountId, { errorCode }), field("error_code"), errorCode);
     for (const symbol of ["AAPL1", "A'B", "TOOLONGX", "", "BRK.BBB"])
       await assert.rejects(requestLog(t.db, first.accountId, { symbol }), field("symbol"), symbol);
+    for (const requestId of ["", "a b", "x'y", "r".repeat(129), "é"])
+      await assert.rejects(requestLog(t.db, first.accountId, { requestId }), field("request_id"), requestId);
   });
 });
 
 describe("usage events of refused calls keep the size of the refusal that was sent", () => {
   let db: TestDatabase;
-  let api: RunningServer;
+  let api: Harness;
   let account: Awaited<ReturnType<typeof accountWithKey>>;
 
   before(async () => {
     db = await createTestDatabase("usage_refusals");
     await seedDemoMarket(db.db, { seed: "options-research-demo-v1", now: new Date() });
-    api = await startApiServer(db.url); // seeds the plans; its caches live 0 ms
+    api = await startRouteHarness(db.url); // seeds the plans; its caches live 0 ms
     account = await accountWithKey(db.db);
     // Plans are data: a quota of one call and a burst of three, so each family answers 403 and then 429.
     await db.sql`update plans set a_per_minute = 3, a_per_month = 1, b_per_minute = 3, b_per_day = 1 where id = 'sandbox'`;
@@ -361,24 +390,28 @@ describe("usage events of refused calls keep the size of the refusal that was se
   });
 
   it("403 plan_limit_exceeded and 429 rate_limit_exceeded in both families: response_bytes is the body's length", async () => {
-    const sent = new Map<string, { status: number; bytes: number }>();
+    const sent = new Map<string, { status: number; bytes: number; text: string }>();
     for (const target of [A_OK, B_OK]) {
       const statuses = new Set<number>();
       for (let i = 0; i < 12 && !(statuses.has(403) && statuses.has(429)); i++) {
         const res = await fetch(api.baseUrl + target.path, { headers: { authorization: `Bearer ${account.key}` } });
-        const bytes = (await res.arrayBuffer()).byteLength;
+        const body = await res.arrayBuffer();
         statuses.add(res.status);
-        sent.set(res.headers.get("x-request-id")!, { status: res.status, bytes });
+        const text = new TextDecoder().decode(body);
+        sent.set(res.headers.get("x-request-id")!, { status: res.status, bytes: body.byteLength, text });
       }
       assert.ok(statuses.has(403) && statuses.has(429), `${target.path}: both refusals seen (${[...statuses]})`);
     }
-    const { entries } = await requestLog(db.db, account.accountId, { limit: 100 });
+    const { entries } = await requestLog(db.db, account.accountId, { limit: 100 }, undefined, loggedErrorBody);
     assert.equal(entries.length, sent.size);
     for (const e of entries) {
       const s = sent.get(e.requestId)!;
       assert.equal(e.status, s.status);
       assert.ok(s.bytes > 0);
       assert.equal(e.responseBytes, s.bytes, `${e.route} ${e.status}: the body's byte length`);
+      // The refusals' bodies (decided by admission in the database) come back byte for byte too.
+      if (e.status >= 400) assert.equal(JSON.stringify(e.errorBody), s.text, `${e.route} ${e.status}: the body`);
+      else assert.equal(e.errorBody, null);
     }
   });
 });

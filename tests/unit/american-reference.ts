@@ -26,18 +26,21 @@ export function leisenReimer(i: TreeInput, steps = 5001, american = true): numbe
 
 /**
  * American price under the escrowed-dividend model from an n-step Leisen–Reimer tree: the tree carries the spot less
- * the present value of the cash dividends still to go ex before expiry (S* = S − Σ D·e^(−r·t_D) at t = 0, growing at
- * r − q), and exercise at a node pays the cum-dividend spot S*(t) + Σ_{t_D > t} D·e^(−r(t_D − t)) against the strike.
+ * the cash dividends still to go ex before expiry (S* = S − Σ D·e^(−(r−q)·t_D) at t = 0, growing at r − q: QuantLib's
+ * escrowed model), and exercise at a node pays the cum-dividend spot S*(t) + Σ_{t_D > t} D·e^(−(r−q)(t_D − t)) against
+ * the strike.
  * Every node may exercise, so calls exercised before an ex-date and puts whose exercise value is cut by the dividends
- * still to come are valued under the model at the tree's own resolution (not through a correction, as in production).
+ * still to come are valued under the model at the tree's own resolution (5,001 steps: an ex-date between two steps is
+ * exercised around up to T/5001 late or early, where production also offers exercise at the ex-date itself).
  */
 export function leisenReimerCash(
   i: TreeInput & { dividends: readonly { years: number; amount: number }[] },
   steps = 5001,
 ): number {
-  const divs = i.dividends.filter((d) => d.years > 0 && d.years <= i.years && d.amount > 0);
+  const divs = i.dividends.filter((d) => d.years > 0 && d.years < i.years && d.amount > 0);
+  const carry = i.rate - i.dividendYield;
   const pvAt = (t: number) =>
-    divs.reduce((s, d) => (d.years > t ? s + d.amount * Math.exp(-i.rate * (d.years - t)) : s), 0);
+    divs.reduce((s, d) => (d.years > t ? s + d.amount * Math.exp(-carry * (d.years - t)) : s), 0);
   return tree(i, steps, true, pvAt);
 }
 

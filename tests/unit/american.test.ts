@@ -5,7 +5,15 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { americanGreeks, americanImpliedVol, americanPrice, exerciseValue } from "../../lib/analytics/american";
+import {
+  americanGreeks,
+  americanImpliedVol,
+  americanPrice,
+  exerciseValue,
+  escrowedCarry,
+  escrowedSpot,
+  MIN_AMERICAN_VEGA_FRACTION,
+} from "../../lib/analytics/american";
 import { bsmPrice } from "../../lib/analytics/bsm";
 import { impliedVol } from "../../lib/analytics/iv";
 import { leisenReimer, leisenReimerCash, type TreeInput } from "./american-reference";
@@ -82,10 +90,16 @@ test("American implied vol recovers the tree's vol within 0.05 vol points where 
     if (!(ref - zeroVolValue(c) >= 5e-5 * c.spot)) continue;
     const { vol, ...rest } = c;
     const iv = americanImpliedVol(ref, rest);
-    assert.ok(iv !== null && Math.abs(iv - vol) <= 0.0005, `${JSON.stringify(c)}: iv ${iv}`);
+    if (iv === null) {
+      // Unknown only by the documented vega rule (MIN_AMERICAN_VEGA_FRACTION; 10 % margin for the solver's own slope).
+      const vega = americanGreeks(c).vega;
+      assert.ok(vega < 1.1 * MIN_AMERICAN_VEGA_FRACTION * c.spot, `${JSON.stringify(c)}: null with vega ${vega}`);
+      continue;
+    }
+    assert.ok(Math.abs(iv - vol) <= 0.0005, `${JSON.stringify(c)}: iv ${iv}`);
     solved++;
   }
-  assert.ok(solved >= 16, `only ${solved} cases had time value`);
+  assert.ok(solved >= 16, `only ${solved} cases were solved`);
 });
 
 const audit = { spot: 100, years: 30 / 365, rate: 0.045, dividendYield: 0, vol: 0.2 };
@@ -171,8 +185,8 @@ function cashSample(): (TreeInput & { dividends: { years: number; amount: number
 }
 
 /**
- * The correction lattice has 201 steps, so an ex-date inside a step is resolved to that step: 3e-4 of spot is the
- * tested bound with cash dividends (the worst sampled case is an ex-date 1.3 hours before expiry).
+ * The documented bound with cash dividends (3e-4 of spot); against QuantLib's escrowed engine the sampled grid is
+ * within 4e-5 (tests/unit/quantlib-reference.test.ts), and the 5,001-step tree here resolves an ex-date only to its step.
  */
 const CASH_TOLERANCE = 3e-4;
 
@@ -210,4 +224,42 @@ test("cash dividends: the audit's deep in-the-money put is worth its tree value,
   const got = americanPrice({ ...c, cashDividends: dividends });
   assert.ok(Math.abs(got - ref) <= CASH_TOLERANCE * 100, `${got} vs tree ${ref}`);
   assert.ok(got < 30.9, "not the escrowed shortcut's K − S*");
+});
+
+test("cash dividends: escrowedCarry is the carry whose escrowed forward S*·e^((r−q)T) is the given forward", () => {
+  const dividends = [
+    { years: 0.1, amount: 1 },
+    { years: 0.35, amount: 1.2 },
+  ];
+  for (const q of [-0.01, 0, 0.02, 0.05]) {
+    const forward = escrowedSpot(100, 0.045, q, 0.5, dividends) * Math.exp((0.045 - q) * 0.5);
+    assert.ok(Math.abs(escrowedCarry(100, forward, 0.5, 0.045, dividends) - q) < 1e-12, `q ${q}`);
+  }
+});
+
+test("cash dividends: a call sure to be exercised before an ex-date has no implied vol (its price is flat in vol there)", () => {
+  // K 87, 529 days, $1.41 going ex in 5 days: exercising just before it is optimal on every path at low vols.
+  const c = { spot: 100, strike: 87, years: 529 / 365, rate: 0.045, dividendYield: 0.02, right: "C" as const };
+  const cashDividends = [5, 96, 187, 278, 369, 460].map((d) => ({ years: d / 365, amount: 1.41 }));
+  const price = americanPrice({ ...c, vol: 0.142, cashDividends });
+  assert.ok(Math.abs(americanPrice({ ...c, vol: 0.12, cashDividends }) - price) < 1e-6, "flat in vol below the kink");
+  assert.equal(americanImpliedVol(price, { ...c, cashDividends }), null);
+});
+
+test("theta is the price's own decay an hour either side, also next to the exercise boundary (issue 31, item 7)", () => {
+  // QuantLib QdFp: −0.1078 per year; the PDE form rV − (r − q)SΔ − ½σ²S²Γ gave −0.0337 here.
+  const c = { spot: 100, strike: 115, years: 2, rate: 0.08, dividendYield: 0.03, vol: 0.15, right: "P" as const };
+  const h = 1 / 8760;
+  const g = americanGreeks(c);
+  const decay = (americanPrice({ ...c, years: 2 - h }) - americanPrice({ ...c, years: 2 + h })) / (2 * h);
+  assert.equal(g.theta, decay);
+  assert.ok(Math.abs(g.theta + 0.1078) < 1e-3, `${g.theta}`);
+  // With cash dividends the ex-dates move with the clock: the tree's decay over a day agrees.
+  const cash = { ...c, strike: 100, dividendYield: 0, years: 0.5, cashDividends: [{ years: 0.2, amount: 1 }] };
+  const day = 1 / 365;
+  const later = { ...cash, years: 0.5 - day, dividends: [{ years: 0.2 - day, amount: 1 }] };
+  const earlier = { ...cash, years: 0.5 + day, dividends: [{ years: 0.2 + day, amount: 1 }] };
+  const tree = (leisenReimerCash(later, STEPS) - leisenReimerCash(earlier, STEPS)) / (2 * day);
+  const theta = americanGreeks(cash).theta;
+  assert.ok(Math.abs(theta - tree) < 0.02 * Math.abs(tree), `theta ${theta} vs tree ${tree}`);
 });

@@ -13,3 +13,15 @@ test("NaN or negative vol: every greek is NaN", () => {
   }
   assert.ok(Number.isFinite(bsmGreeks({ ...base, vol: 0 }).price), "zero vol is still the zero-vol limit");
 });
+
+test("a NaN or negative vol prices as NaN everywhere (bsmPrice, americanPrice, greeks), never as zero vol", async () => {
+  const { bsmPrice, bsmGreeks } = await import("../../lib/analytics/bsm");
+  const { americanPrice, americanGreeks } = await import("../../lib/analytics/american");
+  for (const vol of [Number.NaN, -0.2])
+    for (const right of ["C", "P"] as const) {
+      const i = { spot: 100, strike: 95, years: 0.5, rate: 0.045, dividendYield: 0.02, vol, right };
+      assert.ok(Number.isNaN(bsmPrice(i)));
+      assert.ok(Number.isNaN(americanPrice(i)));
+      assert.ok(Number.isNaN(bsmGreeks(i).price) && Number.isNaN(americanGreeks(i).delta));
+    }
+});

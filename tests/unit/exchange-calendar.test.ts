@@ -94,3 +94,16 @@ test("New York dates agree with Intl at every instant around the daylight-saving
     "noon on the day clocks fall back is EST",
   );
 });
+
+test("unscheduled closures since 2000 are not sessions (2025-01-09, day of mourning), and one can be added", async () => {
+  const { isTradingDay, addUnscheduledClosure, NYSE_UNSCHEDULED_CLOSURES, tradingDayOnOrBefore } = await import(
+    "../../lib/analytics/exchange-calendar"
+  );
+  assert.equal(isTradingDay("2025-01-09"), false);
+  assert.equal(tradingDayOnOrBefore("2025-01-09"), "2025-01-08");
+  for (const d of NYSE_UNSCHEDULED_CLOSURES) assert.equal(isTradingDay(d), false, d);
+  assert.equal(isTradingDay("2031-03-04"), true);
+  addUnscheduledClosure("2031-03-04");
+  assert.equal(isTradingDay("2031-03-04"), false);
+  assert.throws(() => addUnscheduledClosure("2031-02-30"), RangeError);
+});

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { bsmPrice, type OptionRight } from "../../lib/analytics/bsm";
 import { computeSymbolMetrics } from "../../lib/analytics/vol-metrics";
 import { impliedForward, impliedVolSmile, yearFraction } from "../../lib/analytics/vol-surface";
-import type { Bar, Instrument, OptionQuote } from "../../lib/analytics/types";
+import type { Instrument, OptionQuote } from "../../lib/analytics/types";
+import { NO_FLOW, flatDailyBars, quoteAt } from "./metrics-fixtures";
 
 const asOf = new Date("2026-01-05T20:00:00Z");
 const spot = 100;
@@ -23,33 +24,13 @@ function chain(): OptionQuote[] {
     return Array.from({ length: 33 }, (_, i) => 80 + 1.25 * i).flatMap((strike) =>
       (["C", "P"] as OptionRight[]).map((right) => {
         const price = bsmPrice({ spot: escrowed, strike, years, rate: r, dividendYield: 0, vol: 0.25, right });
-        return {
-          symbol: "DIV",
-          asOf,
-          expiry,
-          strike,
-          right,
-          bid: price * 0.99,
-          ask: price * 1.01,
-          last: null,
-          volume: 10,
-          openInterest: 100,
-        };
+        return quoteAt("DIV", asOf, { expiry, strike, right }, price * 0.99, price * 1.01);
       }),
     );
   });
 }
 
-const bars: Bar[] = Array.from({ length: 60 }, (_, i) => ({
-  symbol: "DIV",
-  interval: "1d",
-  ts: new Date(Date.UTC(2025, 10, 7 + i)),
-  open: spot,
-  high: spot,
-  low: spot,
-  close: spot,
-  volume: 1e6,
-}));
+const bars = flatDailyBars("DIV", spot, new Date(Date.UTC(2026, 0, 5)));
 
 const instrument: Instrument = {
   symbol: "DIV",
@@ -61,7 +42,7 @@ const instrument: Instrument = {
   exerciseStyle: "european", // priced European above, so the reference is exact
 };
 
-const flow = { bullishPremium: 0, bearishPremium: 0, netPremium: 0, sweepCount: 0, blockCount: 0, unusualCount: 0 };
+const flow = NO_FLOW;
 
 test("audit: $1 dividend ex in 10 days on a flat 25 % smile: skew25d 0, atmIv30 25 %", () => {
   const m = computeSymbolMetrics({

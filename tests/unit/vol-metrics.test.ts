@@ -309,3 +309,15 @@ test("computeSymbolMetrics without bars throws; past earnings give null days and
   );
   assert.equal(m.asOf, "2026-01-05T00:00:00.000Z");
 });
+
+test("the IV lookback refuses duplicate and malformed dates instead of counting them", async () => {
+  const { ivLookbackWindow } = await import("../../lib/analytics/vol-metrics");
+  const ok = [
+    { date: "2025-03-01", atmIv30: 0.2 },
+    { date: "2025-03-02", atmIv30: 0.3 },
+  ];
+  assert.deepEqual(ivLookbackWindow(ok, "2025-03-10"), [0.2, 0.3]);
+  assert.throws(() => ivLookbackWindow([...ok, { date: "2025-03-02", atmIv30: 0.4 }], "2025-03-10"), RangeError);
+  assert.throws(() => ivLookbackWindow([...ok, { date: "2025-3-3", atmIv30: 0.4 }], "2025-03-10"), RangeError);
+  assert.throws(() => ivLookbackWindow([...ok, { date: "2025-02-30", atmIv30: 0.4 }], "2025-03-10"), RangeError);
+});

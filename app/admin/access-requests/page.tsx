@@ -2,7 +2,6 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ActionButton } from "@/components/admin/action-button";
 import { utc } from "@/components/admin/format";
-import { RejectForm } from "@/components/admin/reject-form";
 import { requireAdmin } from "@/components/admin/require-admin";
 import { AdminTable, Cell, Row } from "@/components/admin/table";
 import { Badge } from "@/components/ui/badge";
@@ -70,13 +69,30 @@ export default async function AccessRequestsAdminPage() {
                   <span className="block text-xs text-muted">since {utc(r.createdAt)}</span>
                 </Cell>
                 <Cell label="Decision" className="space-y-3">
-                  <ActionButton
-                    path={`/api/admin/access-requests/${r.id}/approve`}
-                    label="Approve"
-                    name={`Approve ${r.company}`}
-                    tone="primary"
-                  />
-                  <RejectForm requestId={r.id} company={r.company} />
+                  <span className="flex flex-wrap gap-2">
+                    <ActionButton
+                      path={`/api/admin/access-requests/${r.id}/approve`}
+                      label="Approve"
+                      name={`Approve ${r.company}`}
+                      title={`Approve ${r.company}'s request?`}
+                      effect={
+                        <>
+                          Issues a live key (<code>svc_sk_live_</code>) to account {r.email}, shown to them once on
+                          their Access requests page (never here), and mails {r.email} that it waits.
+                        </>
+                      }
+                      tone="primary"
+                    />
+                    <ActionButton
+                      path={`/api/admin/access-requests/${r.id}/reject`}
+                      label="Reject"
+                      name={`Reject ${r.company}`}
+                      title={`Reject ${r.company}'s request?`}
+                      effect={<>No key is issued. {r.email} sees the reason on their Access requests page.</>}
+                      reason
+                      tone="danger"
+                    />
+                  </span>
                 </Cell>
               </Row>
             ))}
@@ -104,7 +120,9 @@ export default async function AccessRequestsAdminPage() {
                   <span className="text-xs text-muted">{r.email}</span>
                 </Cell>
                 <Cell label="Status">
-                  <Badge tone={r.status === "approved" ? "ok" : "neutral"}>{r.status}</Badge>
+                  <Badge tone={r.status === "approved" ? "ok" : "neutral"}>
+                    {r.status === "approved" ? "Approved" : "Rejected"}
+                  </Badge>
                 </Cell>
                 <Cell label="Decided" className="tabular-nums">
                   {utc(r.decidedAt)}

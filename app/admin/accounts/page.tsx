@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { control } from "@/components/admin/fields";
 import { requireAdmin } from "@/components/admin/require-admin";
-import { AdminTable, Cell, Row } from "@/components/admin/table";
-import { Badge } from "@/components/ui/badge";
+import { AccountsTable } from "@/components/admin/accounts-table";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { PageHeader } from "@/components/ui/page";
+import { PageHeader, Section } from "@/components/ui/page";
 import { searchAccounts } from "@/lib/domain/admin-accounts";
+import { accountHighlights } from "@/lib/domain/admin-account-lists";
 import { DomainError } from "@/lib/domain/errors";
 import { portalDb } from "@/lib/server/portal-db";
 
@@ -20,6 +19,7 @@ export default async function AccountsAdminPage({ searchParams }: { searchParams
   const query = typeof q === "string" ? q : "";
   let results: Awaited<ReturnType<typeof searchAccounts>> | null = null;
   let problem: string | null = null;
+  const highlights = query === "" ? await accountHighlights(await portalDb()) : null;
   if (query !== "") {
     try {
       results = await searchAccounts(await portalDb(), query);
@@ -32,7 +32,7 @@ export default async function AccountsAdminPage({ searchParams }: { searchParams
     <div className="space-y-8">
       <PageHeader
         title="Accounts and keys"
-        description="Find an account by a member's e-mail (or part of it), its account id, or a key's prefix; its page has members, plan, keys and usage."
+        description="The newest and the most active accounts, or find one by a member's e-mail (or part of it), its account id, or a key's prefix; its page has members, plan, keys and usage."
       />
       <form method="get" role="search" className="space-y-1" noValidate>
         <label htmlFor="q" className="block text-sm font-medium">
@@ -63,44 +63,29 @@ export default async function AccountsAdminPage({ searchParams }: { searchParams
           </p>
         )}
       </form>
-      {results === null ? null : results.length === 0 ? (
+      {results === null ? (
+        <>
+          <Section id="recent-h" title="Recent accounts">
+            {highlights && highlights.recent.length > 0 ? (
+              <AccountsTable caption="Recent accounts" accounts={highlights.recent} />
+            ) : (
+              <EmptyState title="No accounts yet." />
+            )}
+          </Section>
+          <Section id="active-h" title="Most active accounts (calls in the last 30 days)">
+            {highlights && highlights.active.length > 0 ? (
+              <AccountsTable caption="Most active accounts" accounts={highlights.active} />
+            ) : (
+              <EmptyState title="No account made a call in the last 30 days." />
+            )}
+          </Section>
+        </>
+      ) : results.length === 0 ? (
         <EmptyState title={`No account matches “${query}”.`}>
           Try part of the e-mail, the whole account id, or the key prefix the customer quoted.
         </EmptyState>
       ) : (
-        <AdminTable
-          caption="Matching accounts"
-          columns={[
-            { label: "Account" },
-            { label: "Owner", width: "w-64" },
-            { label: "Plan", width: "w-28" },
-            { label: "Status", width: "w-28" },
-            { label: "Members", width: "w-24" },
-            { label: "Keys", width: "w-20" },
-          ]}
-        >
-          {results.map((a) => (
-            <Row key={a.accountId}>
-              <Cell label="Account">
-                <Link href={`/admin/accounts/${a.accountId}`} className="font-medium">
-                  {a.name}
-                </Link>
-                <span className="block text-xs text-muted">{a.accountId}</span>
-              </Cell>
-              <Cell label="Owner">{a.owner ?? "—"}</Cell>
-              <Cell label="Plan">{a.plan}</Cell>
-              <Cell label="Status">
-                <Badge tone={a.status === "active" ? "ok" : "neutral"}>{a.status}</Badge>
-              </Cell>
-              <Cell label="Members" className="tabular-nums">
-                {a.members}
-              </Cell>
-              <Cell label="Keys" className="tabular-nums">
-                {a.keys}
-              </Cell>
-            </Row>
-          ))}
-        </AdminTable>
+        <AccountsTable caption="Matching accounts" accounts={results} />
       )}
     </div>
   );

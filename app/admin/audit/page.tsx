@@ -8,7 +8,9 @@ import { Badge } from "@/components/ui/badge";
 import { Button, buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page";
+import { AuditDiff } from "@/components/admin/audit-diff";
 import { queryAudit } from "@/lib/domain/admin-audit";
+import { auditVocabulary, targetLabels } from "@/lib/domain/admin-audit-labels";
 import { DomainError } from "@/lib/domain/errors";
 import { auditQuery } from "@/lib/portal/admin-schemas";
 import { portalDb } from "@/lib/server/portal-db";
@@ -17,14 +19,18 @@ export const metadata: Metadata = { title: "Audit log" };
 export const dynamic = "force-dynamic";
 
 const FIELDS = [
-  { name: "actor", label: "Actor", hint: "An e-mail, or type:id such as admin:cli:operator" },
-  { name: "action", label: "Action", hint: "e.g. key.deactivate, or key. for every key event" },
+  { name: "actor", label: "Actor", hint: "An e-mail (suggested as you type), or type:id such as admin:cli:operator" },
+  { name: "action", label: "Action", hint: "A recorded action (suggested), or key. for every key event" },
   { name: "target", label: "Target", hint: "e.g. key:<id>, endpoint:GET /api/v1/options-flow, or an account id" },
   { name: "from", label: "From", hint: "UTC, e.g. 2026-01-31 or 2026-01-31T12:00Z" },
   { name: "to", label: "To", hint: "UTC, inclusive" },
 ] as const;
 
-const json = (v: unknown) => (v === null || v === undefined ? "—" : JSON.stringify(v));
+/** Which suggestion list each filter field offers (the known actions and person actors). */
+const LISTS: Partial<Record<(typeof FIELDS)[number]["name"], "actions" | "actors">> = {
+  actor: "actors",
+  action: "actions",
+};
 
 export default async function AuditPage({
   searchParams,
@@ -41,14 +47,22 @@ export default async function AuditPage({
   let problem: { message: string; field?: string } | null = parsed.success
     ? null
     : { message: "A filter is too long (at most 200 characters).", field: String(parsed.error.issues[0]?.path[0]) };
+  const db = await portalDb();
+  const vocabulary = await auditVocabulary(db);
   if (!problem) {
     try {
-      page = await queryAudit(await portalDb(), filter);
+      page = await queryAudit(db, filter);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       problem = { message: err.message, field: err.detail.field };
     }
   }
+  const labels = page
+    ? await targetLabels(
+        db,
+        page.rows.map((r) => r.target),
+      )
+    : new Map<string, string>();
   const shown = (parsed.success ? parsed.data : raw) as Record<string, string | undefined>;
   const { cursor: _cursor, ...filters } = filter;
   const qs = (extra: Record<string, string>) => new URLSearchParams({ ...filters, ...extra }).toString();
@@ -56,7 +70,7 @@ export default async function AuditPage({
     <div className="space-y-8">
       <PageHeader
         title="Audit log"
-        description="Every admin action, key lifecycle event, sign-in failure and plan change, newest first. People are shown by e-mail. The log is append-only."
+        description="Every admin action, key lifecycle event, sign-in failure and plan change, newest first. People, accounts and keys are shown by e-mail or name (hover for the id). The log is append-only."
         actions={
           <a href={`/api/admin/audit/export?${qs({})}`} className={buttonClass("secondary")} download>
             Export CSV
@@ -82,6 +96,8 @@ export default async function AuditPage({
                   name={f.name}
                   defaultValue={shown[f.name] ?? ""}
                   maxLength={200}
+                  list={LISTS[f.name] ? `f-${LISTS[f.name]}` : undefined}
+                  autoComplete="off"
                   aria-invalid={error ? true : undefined}
                   aria-describedby={`f-${f.name}-hint${error ? ` f-${f.name}-error` : ""}`}
                   className={control}
@@ -98,6 +114,13 @@ export default async function AuditPage({
             );
           })}
         </div>
+        {(["actions", "actors"] as const).map((list) => (
+          <datalist key={list} id={`f-${list}`}>
+            {vocabulary[list].map((v) => (
+              <option key={v} value={v} />
+            ))}
+          </datalist>
+        ))}
         <div className="flex flex-wrap gap-2">
           <Button type="submit" variant="primary">
             Filter
@@ -134,23 +157,19 @@ export default async function AuditPage({
                 <span className="block font-mono text-muted">{r.requestId ?? "no request id"}</span>
               </Cell>
               <Cell label="Actor" className="text-xs">
-                {r.actor} <Badge tone={r.actorType === "admin" ? "info" : "neutral"}>{r.actorType}</Badge>
+                <span title={`${r.actorType}:${r.actorId}`}>{r.actor}</span>{" "}
+                <Badge tone={r.actorType === "admin" ? "info" : "neutral"}>{r.actorType}</Badge>
               </Cell>
               <Cell label="Action" className="text-xs">
                 <code>{r.action}</code>
               </Cell>
               <Cell label="Target" className="text-xs">
-                {r.target}
+                <span title={r.target} className="break-words">
+                  {labels.get(r.target) ?? r.target}
+                </span>
               </Cell>
-              <Cell label="Before and after" className="font-mono text-xs">
-                <span className="block">
-                  <span className="font-sans text-muted">before </span>
-                  {json(r.before)}
-                </span>
-                <span className="block">
-                  <span className="font-sans text-muted">after </span>
-                  {json(r.after)}
-                </span>
+              <Cell label="Before and after" className="text-xs">
+                <AuditDiff before={r.before} after={r.after} />
               </Cell>
               <Cell label="Reason" className="text-xs">
                 {r.reason ?? "—"}

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { utc } from "@/components/admin/format";
+import { LicensingFilter } from "@/components/admin/licensing-filter";
 import { LicensingForm } from "@/components/admin/licensing-form";
 import { requireAdmin } from "@/components/admin/require-admin";
 import { AdminTable, Cell, Row } from "@/components/admin/table";
@@ -13,18 +14,43 @@ import { portalDb } from "@/lib/server/portal-db";
 export const metadata: Metadata = { title: "Licensing review" };
 export const dynamic = "force-dynamic";
 
-const State = ({ state }: { state: string | null }) =>
-  state === null ? <>—</> : <Badge tone={state === "enabled" ? "ok" : "warn"}>{state}</Badge>;
+const STATE_WORDS: Record<string, string> = { enabled: "Enabled", pending_licensing: "Pending licensing" };
 
-export default async function LicensingPage({ searchParams }: { searchParams: Promise<{ history?: string }> }) {
+/** A state in words with its code (the code is what the CLI and the API take). */
+const State = ({ state }: { state: string | null }) =>
+  state === null ? (
+    <>—</>
+  ) : (
+    <span className="inline-flex flex-wrap items-center gap-1">
+      <Badge tone={state === "enabled" ? "ok" : "warn"}>{STATE_WORDS[state] ?? state}</Badge>
+      <code className="text-xs text-muted">{state}</code>
+    </span>
+  );
+
+type Filter = { route?: string; env?: string; state?: string };
+const pick = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
+
+export default async function LicensingPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ history?: string } & Filter>;
+}) {
   await requireAdmin("/admin/licensing");
   const db = await portalDb();
-  const rows = await listLicensing(db);
-  const { history } = await searchParams;
-  const shown = typeof history === "string" && rows.some((r) => r.endpointId === history) ? history : null;
+  const all = await listLicensing(db);
+  const params = await searchParams;
+  const { history } = params;
+  const filter: Filter = { route: pick(params.route), env: pick(params.env), state: pick(params.state) };
+  const rows = all.filter(
+    (r) =>
+      (!filter.route || `${r.method} ${r.path}`.toLowerCase().includes(filter.route.toLowerCase())) &&
+      (!filter.env || r.env === filter.env) &&
+      (!filter.state || r.state === filter.state),
+  );
+  const shown = typeof history === "string" && all.some((r) => r.endpointId === history) ? history : null;
   const items = shown ? await licensingHistory(db, shown) : [];
   const endpoints = [
-    ...new Map(rows.map((r) => [r.endpointId, { id: r.endpointId, label: `${r.method} ${r.path}` }])).values(),
+    ...new Map(all.map((r) => [r.endpointId, { id: r.endpointId, label: `${r.method} ${r.path}` }])).values(),
   ];
   return (
     <div className="space-y-8">
@@ -81,7 +107,13 @@ export default async function LicensingPage({ searchParams }: { searchParams: Pr
           )}
         </Section>
       ) : null}
-      <Section id="endpoints-h" title="Endpoints by environment">
+      <Section id="endpoints-h" title={`Endpoints by environment (${rows.length} of ${all.length})`}>
+        <LicensingFilter filter={filter} routes={endpoints.map((e) => e.label)} />
+        {rows.length === 0 ? (
+          <EmptyState title="No endpoint matches these filters.">
+            <Link href="/admin/licensing">Clear the filters</Link>
+          </EmptyState>
+        ) : null}
         <AdminTable
           caption="Endpoints by environment"
           columns={[

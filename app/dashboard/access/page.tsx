@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { can } from "@/lib/shared/roles";
 import Link from "next/link";
 import { requirePortalUser } from "@/lib/auth/portal-user";
 import { listAccessRequests } from "@/lib/domain/access-requests";
@@ -40,7 +41,7 @@ export default async function AccessPage() {
           {user.emailVerified ? null : " Your e-mail address is not verified yet."}
         </p>
       </div>
-      <AccessPanel initial={requests} canManage={user.role === "owner"} volumes={EXPECTED_VOLUMES} />
+      <AccessPanel initial={requests} canManage={can(user.role, "live_keys")} volumes={EXPECTED_VOLUMES} />
     </div>
   );
 }

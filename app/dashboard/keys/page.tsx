@@ -1,8 +1,11 @@
 import type { Metadata } from "next";
+import { can, keyPermission } from "@/lib/shared/roles";
 import { requirePortalUser } from "@/lib/auth/portal-user";
 import { listKeys } from "@/lib/domain/keys";
+import { browserOrigins } from "@/lib/domain/browser-origins";
 import { portalDb } from "@/lib/server/portal-db";
 import { KeysPanel } from "@/components/portal/keys/keys-panel";
+import { BrowserOriginsForm } from "@/components/portal/keys/browser-origins-form";
 import { PageHeader } from "@/components/ui/page";
 
 export const metadata: Metadata = { title: "API keys" };
@@ -10,7 +13,8 @@ export const dynamic = "force-dynamic";
 
 export default async function KeysPage() {
   const user = await requirePortalUser({ from: "/dashboard/keys" });
-  const keys = await listKeys(await portalDb(), user.accountId);
+  const db = await portalDb();
+  const [keys, origins] = await Promise.all([listKeys(db, user.accountId), browserOrigins(db, user.accountId)]);
   return (
     <div className="space-y-6">
       <PageHeader
@@ -24,7 +28,11 @@ export default async function KeysPage() {
           </>
         }
       />
-      <KeysPanel initialKeys={keys} canManage={user.role === "owner"} />
+      <KeysPanel
+        initialKeys={keys}
+        envs={(["test", "live"] as const).filter((e) => can(user.role, keyPermission(e)))}
+      />
+      <BrowserOriginsForm initial={origins} canManage={can(user.role, "allowed_origins")} />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { can } from "@/lib/shared/roles";
 import { requirePortalUser } from "@/lib/auth/portal-user";
 import { currentPlan, listPlans } from "@/lib/domain/plans";
 import { portalDb } from "@/lib/server/portal-db";
@@ -25,13 +26,13 @@ export default async function PlanPage() {
         invoice.
       </p>
       <PlanLimitsTable plans={plans} current={plan.id} />
-      {user.role === "owner" ? (
+      {can(user.role, "plan") ? (
         <PlanChange
           plans={plans.map((p) => ({ id: p.id, nameA: p.nameA, nameB: p.nameB, liveKeyStyles: p.liveKeyStyles }))}
           current={plan.id}
         />
       ) : (
-        <p className="text-muted">Only the account&apos;s owner can change the plan.</p>
+        <p className="text-muted">Only the account&apos;s Owner can change the plan.</p>
       )}
     </div>
   );

@@ -2,10 +2,6 @@ import type { Metadata } from "next";
 import { UsageDashboard } from "@/components/portal/usage/usage-dashboard";
 import { PageHeader } from "@/components/ui/page";
 import { requirePortalUser } from "@/lib/auth/portal-user";
-import { STATUS_CLASSES } from "@/lib/shared/usage-types";
-import { ERROR_STATUS } from "@/lib/api/errors";
-
-const ERROR_CODES = Object.keys(ERROR_STATUS).sort();
 
 export const metadata: Metadata = { title: "Usage" };
 export const dynamic = "force-dynamic";
@@ -18,7 +14,7 @@ export default async function UsagePage() {
         title="Usage"
         description="Every call your keys make, as the API meters it: the same counters decide your limits. Quota is your account's, per environment, shared by all its keys. Times are UTC."
       />
-      <UsageDashboard statusClasses={STATUS_CLASSES} errorCodes={ERROR_CODES} />
+      <UsageDashboard />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { can } from "@/lib/shared/roles";
 import Link from "next/link";
 import { requirePortalUser } from "@/lib/auth/portal-user";
 import { listKeys } from "@/lib/domain/keys";
@@ -6,6 +7,9 @@ import { currentPlan } from "@/lib/domain/plans";
 import { WEBHOOK_EVENTS, listWebhooks } from "@/lib/domain/webhooks";
 import { portalDb } from "@/lib/server/portal-db";
 import { WebhooksPanel } from "@/components/portal/webhooks/webhooks-panel";
+import { ListenCommand } from "@/components/portal/webhooks/listen-command";
+import { appUrl } from "@/lib/env";
+import { listenCommand } from "@/lib/shared/listen-command";
 
 export const metadata: Metadata = { title: "Webhooks" };
 export const dynamic = "force-dynamic";
@@ -18,6 +22,8 @@ export default async function WebhooksPage() {
     listWebhooks(db, user.accountId),
     listKeys(db, user.accountId),
   ]);
+  const testKey = keys.find((k) => k.env === "test" && k.state === "active") ?? null;
+  const command = listenCommand({ origin: appUrl(), keyPrefix: testKey?.prefix ?? null, webhooks });
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Webhooks</h1>
@@ -43,9 +49,10 @@ export default async function WebhooksPage() {
         initial={webhooks}
         keys={keys}
         events={WEBHOOK_EVENTS}
-        canManage={user.role === "owner"}
+        canManage={can(user.role, "test_webhooks")}
         canRegister={plan.webhooks}
       />
+      <ListenCommand command={command} keyName={testKey?.name ?? null} />
     </div>
   );
 }

@@ -1,49 +1,27 @@
 """The hand-written layer over the generated operation table: requests, retries, timeouts, results and errors."""
-import email.utils
+import copy
 import json
-import random
 import socket
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 import uuid
-from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, Mapping, Optional, Sequence, Tuple, Union
 
 from ._errors import ApiError
 from ._generated import OPERATIONS, GeneratedMethods, Operation
+from ._raw import raw_parse
 from ._result import RateLimit, Result
+from ._transport import MAX_ANSWER_BYTES, _Answer, error_of, parse_retry_after, retry_delay, retryable_status, send, with_retries
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+USER_AGENT = f"options-research-python/{__version__}"
 
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_MAX_RETRIES = 2
-BASE_DELAY = 0.5
-MAX_DELAY = 8.0
-MAX_RETRY_AFTER = 60
-RETRYABLE_STATUS = (429, 503)
-MAX_ANSWER_BYTES = 64 * 1024 * 1024
 
-
-def retry_delay(attempt: int, retry_after: Optional[int], rand: Callable[[], float] = random.random) -> float:
-    """Seconds before retry ``attempt`` (1-based): Retry-After plus a little jitter, else jittered exponential backoff."""
-    if retry_after is not None:
-        return retry_after + rand() * 0.25
-    cap = min(MAX_DELAY, BASE_DELAY * 2 ** (attempt - 1))
-    return cap / 2 + rand() * cap / 2
-
-
-def parse_retry_after(value: Optional[str], now: Optional[float] = None) -> Optional[int]:
-    if value is None or not value.strip():
-        return None
-    v = value.strip()
-    if v.isdigit():
-        return int(v)
-    try:
-        at = email.utils.parsedate_to_datetime(v).timestamp()
-    except (TypeError, ValueError):
-        return None
-    return max(0, int(-(-(at - (time.time() if now is None else now)) // 1)))
+__all__ = ["Client", "USER_AGENT", "__version__", "_Answer", "parse_retry_after", "retry_delay"]
 
 
 def _int(v: Optional[str]) -> Optional[int]:
@@ -56,20 +34,6 @@ def _query_value(v: Any) -> str:
     if isinstance(v, (list, tuple)):
         return ",".join(str(x) for x in v)
     return str(v)
-
-
-class _Answer:
-    def __init__(self, status: int, headers: Mapping[str, str], body: bytes) -> None:
-        self.status = status
-        self.headers = {k.lower(): v for k, v in headers.items()}
-        self.body = body
-
-    def json(self) -> Optional[Dict[str, Any]]:
-        try:
-            v = json.loads(self.body.decode("utf-8"))
-        except ValueError:
-            return None
-        return v if isinstance(v, dict) else None
 
 
 class Client(GeneratedMethods):
@@ -86,6 +50,7 @@ class Client(GeneratedMethods):
         *,
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
+        user_agent: Optional[str] = None,
     ) -> None:
         if not api_key:
             raise ValueError("api_key is required")
@@ -98,6 +63,19 @@ class Client(GeneratedMethods):
             self.base_url = self.base_url[: -len("/api/v1")]
         self.timeout = timeout
         self.max_retries = max_retries
+        self.user_agent = user_agent or USER_AGENT
+        self._raw = False
+
+    @property
+    def with_raw_response(self) -> "Client":
+        """The same methods, returning a ``RawResponse`` (status, headers, request_id, content, parse()) instead.
+
+        >>> raw = client.with_raw_response.get_ticker_summary(symbol="AAPL")
+        >>> raw.status, raw.headers["x-ratelimit-remaining"], raw.request_id, raw.parse().data
+        """
+        twin = copy.copy(self)
+        twin._raw = True
+        return twin
 
     def _build(self, op: Operation, params: Dict[str, Any]) -> Tuple[str, Optional[bytes]]:
         """Path fields fill the template, query fields the query string, the rest is the JSON body."""
@@ -131,10 +109,7 @@ class Client(GeneratedMethods):
         if writes and idempotency_key is not False and idempotency_key != "":
             key = idempotency_key if isinstance(idempotency_key, str) else str(uuid.uuid4())
         retries = 0 if writes and key is None else self.max_retries
-        sent = {
-            "Accept": "application/json",
-            "User-Agent": f"options-research-python/{__version__}",
-        }
+        sent = {"Accept": "application/json", "User-Agent": self.user_agent}
         if op.authenticated:
             sent["Authorization"] = f"Bearer {self.api_key}"
         if body is not None:
@@ -142,24 +117,9 @@ class Client(GeneratedMethods):
         if key is not None:
             sent["Idempotency-Key"] = key
         sent.update(headers or {})
-        attempt = 0
-        while True:
-            answer: Optional[_Answer] = None
-            try:
-                answer = self._send(op.method, url, sent, body, self.timeout if timeout is None else timeout)
-            except ApiError as err:
-                failure = err
-            else:
-                if 200 <= answer.status < 300:
-                    return _result(answer)
-                failure = _error(answer)
-                # 409: the first attempt with this Idempotency-Key is still running; its answer is replayed once it ends
-                if answer.status not in RETRYABLE_STATUS and not (answer.status == 409 and key is not None):
-                    raise failure
-            if attempt >= retries or (failure.retry_after is not None and failure.retry_after > MAX_RETRY_AFTER):
-                raise failure
-            attempt += 1
-            time.sleep(retry_delay(attempt, failure.retry_after))
+        limit = self.timeout if timeout is None else timeout
+        answer = with_retries(lambda: self._send(op.method, url, sent, body, limit), retries)
+        return raw_parse(answer, _result, self._raw)
 
     def get_history_csv(
         self,
@@ -169,18 +129,17 @@ class Client(GeneratedMethods):
         to: Optional[str] = None,
         fields: Optional[str] = None,
         timeout: Optional[float] = None,
+        headers: Optional[Mapping[str, str]] = None,
     ) -> str:
-        """GET /api/v1/history/{symbol} as CSV text: the disclaimer as a ``# `` first line, a header, one row per day."""
+        """GET /api/v1/history/{symbol} as CSV text: the disclaimer as a ``# `` first line, a header, one row per day.
+
+        Retried like every GET (408, 409, 429, 5xx, connection errors, timeouts)."""
         url, _ = self._build(OPERATIONS["getHistory"], {"symbol": symbol, "from": from_, "to": to, "fields": fields, "format": "csv"})
-        sent = {
-            "Accept": "text/csv",
-            "User-Agent": f"options-research-python/{__version__}",
-            "Authorization": f"Bearer {self.api_key}",
-        }
-        answer = self._send("GET", url, sent, None, self.timeout if timeout is None else timeout)
-        if answer.status != 200:
-            raise _error(answer)
-        return answer.body.decode("utf-8")
+        sent = {"Accept": "text/csv", "User-Agent": self.user_agent, "Authorization": f"Bearer {self.api_key}"}
+        sent.update(headers or {})
+        limit = self.timeout if timeout is None else timeout
+        answer = with_retries(lambda: self._send("GET", url, sent, None, limit), self.max_retries)
+        return raw_parse(answer, _csv_text, self._raw)  # type: ignore[no-any-return]
 
     def open_stream(  # type: ignore[override]
         self,
@@ -197,8 +156,10 @@ class Client(GeneratedMethods):
     ) -> Iterator[Dict[str, Any]]:
         """The live stream (GET /api/v1/stream) as a generator of events (dicts with id, type, symbol, timestamp, data).
 
-        A dropped connection is resumed with Last-Event-ID (no event missed or repeated); the service's final ``error``
-        event (revoked key, plan, quota) raises ApiError. Close the generator (or break out of the loop) to disconnect.
+        A dropped, ended or silent connection (no byte for ``read_timeout`` seconds) is resumed with Last-Event-ID
+        (no event missed or repeated), up to ``max_reconnects`` consecutive failures; a connection that delivers an
+        event or a heartbeat resets the count. The service's final ``error`` event (revoked key, plan, quota) raises ApiError.
+        Close the generator (or break out of the loop) to disconnect.
         """
         params = {
             "events": events,
@@ -215,24 +176,30 @@ class Client(GeneratedMethods):
             failure: Optional[ApiError] = None
             sent = {
                 "Accept": "text/event-stream",
-                "User-Agent": f"options-research-python/{__version__}",
+                "User-Agent": self.user_agent,
                 "Authorization": f"Bearer {self.api_key}",
             }
             if last is not None:
                 sent["Last-Event-ID"] = last
             req = urllib.request.Request(url, method="GET", headers=sent)
+            quiet = f"No byte from {self.base_url} for {read_timeout} s (the server sends a heartbeat every 15 s)."
+            silent = ApiError(0, "timeout", quiet)
             try:
                 res = urllib.request.urlopen(req, timeout=read_timeout)
             except urllib.error.HTTPError as err:
                 with err:
-                    failure = _error(_Answer(err.code, dict(err.headers.items()), err.read(MAX_ANSWER_BYTES)))
-                if err.code not in RETRYABLE_STATUS:
+                    failure = error_of(_Answer(err.code, dict(err.headers.items()), err.read(MAX_ANSWER_BYTES)))
+                if not retryable_status(err.code):
                     raise failure
+            except (socket.timeout, TimeoutError):
+                failure = silent
             except (urllib.error.URLError, OSError) as err:
-                failure = ApiError(0, "connection_error", f"No answer from {self.base_url}: {err}")
+                timed_out = isinstance(getattr(err, "reason", None), (socket.timeout, TimeoutError))
+                no_answer = ApiError(0, "connection_error", f"No answer from {self.base_url}: {err}")
+                failure = silent if timed_out else no_answer
             else:
                 with res:
-                    failures = 0
+                    request_id = res.headers.get("x-request-id")
                     try:
                         for kind, event_id, data in _frames(res):
                             if kind == "error":
@@ -243,16 +210,25 @@ class Client(GeneratedMethods):
                                     _EVENT_STATUS.get(code, 0),
                                     code,
                                     error.get("message", "The stream ended with an error."),
-                                    request_id=res.headers.get("x-request-id"),
+                                    request_id=request_id,
                                 )
                                 if code not in _RECONNECT_CODES:
                                     raise failure
                                 break
+                            failures = 0  # this connection delivers (an event or a heartbeat)
+                            if kind == _COMMENT:
+                                continue
                             if event_id is not None:
                                 last = event_id
                             yield json.loads(data)
-                    except (socket.timeout, TimeoutError, ConnectionError, OSError) as err:
-                        failure = ApiError(0, "connection_error", f"The stream from {self.base_url} broke: {err}")
+                        else:
+                            ended = f"The stream from {self.base_url} ended."
+                            failure = ApiError(0, "connection_error", ended, request_id=request_id)
+                    except (socket.timeout, TimeoutError):
+                        failure = silent
+                    except (ConnectionError, OSError) as err:
+                        broke = f"The stream from {self.base_url} broke: {err}"
+                        failure = ApiError(0, "connection_error", broke, request_id=request_id)
             if failure is not None:
                 failures += 1
                 if failures > max_reconnects:
@@ -260,22 +236,8 @@ class Client(GeneratedMethods):
                 time.sleep(retry_delay(failures, failure.retry_after))
 
     def _send(self, method: str, url: str, headers: Mapping[str, str], body: Optional[bytes], timeout: float) -> _Answer:
-        """One HTTP exchange; no answer at all becomes ApiError with status 0."""
-        req = urllib.request.Request(url, data=body, method=method, headers=dict(headers))
-        try:
-            with urllib.request.urlopen(req, timeout=timeout) as res:
-                return _Answer(res.status, dict(res.headers.items()), res.read(MAX_ANSWER_BYTES))
-        except urllib.error.HTTPError as err:
-            with err:
-                return _Answer(err.code, dict(err.headers.items()), err.read(MAX_ANSWER_BYTES))
-        except (socket.timeout, TimeoutError) as err:
-            raise ApiError(0, "timeout", f"No complete answer within {timeout} s.") from err
-        except urllib.error.URLError as err:
-            if isinstance(err.reason, (socket.timeout, TimeoutError)):
-                raise ApiError(0, "timeout", f"No complete answer within {timeout} s.") from err
-            raise ApiError(0, "connection_error", f"No answer from {self.base_url}: {err.reason}") from err
-        except (ConnectionError, OSError) as err:
-            raise ApiError(0, "connection_error", f"No answer from {self.base_url}: {err}") from err
+        """One HTTP exchange (tests override it to record attempts); no answer at all becomes ApiError with status 0."""
+        return send(method, url, headers, body, timeout, self.base_url)
 
 
 def _rate_limit(h: Mapping[str, str]) -> Optional[RateLimit]:
@@ -309,14 +271,8 @@ def _result(answer: _Answer) -> Result[Any]:
     )
 
 
-def _error(answer: _Answer) -> ApiError:
-    body = answer.json()
-    error = body.get("error") if body else None
-    retry_after = parse_retry_after(answer.headers.get("retry-after"))
-    request_id = answer.headers.get("x-request-id")
-    if isinstance(error, dict) and isinstance(error.get("code"), str) and isinstance(error.get("message"), str):
-        return ApiError(answer.status, error["code"], error["message"], request_id, retry_after)
-    return ApiError(answer.status, "unexpected_response", f"HTTP {answer.status} without the API's error body.", request_id, retry_after)
+def _csv_text(answer: _Answer) -> str:
+    return answer.body.decode("utf-8")
 
 
 _EVENT_STATUS = {
@@ -332,8 +288,12 @@ _EVENT_STATUS = {
 _RECONNECT_CODES = ("data_source_unavailable", "slow_consumer")
 
 
+# The kind _frames gives a comment (a heartbeat): it carries nothing but shows the connection is alive.
+_COMMENT = ":"
+
+
 def _frames(res: Any) -> Iterator[Tuple[str, Optional[str], str]]:
-    """Server-Sent Events frames as (event, id, data); comments (heartbeats) are skipped."""
+    """Server-Sent Events frames as (event, id, data); a comment (heartbeat) comes as (":", None, "")."""
     kind, event_id, data = "message", None, None
     while True:
         raw = res.readline()
@@ -346,6 +306,7 @@ def _frames(res: Any) -> Iterator[Tuple[str, Optional[str], str]]:
             kind, event_id, data = "message", None, None
             continue
         if line.startswith(":"):
+            yield _COMMENT, None, ""
             continue
         field, _, value = line.partition(":")
         value = value[1:] if value.startswith(" ") else value

@@ -86,7 +86,7 @@ GetSignalScoreDataComponentsItem = TypedDict("GetSignalScoreDataComponentsItem",
 GetSignalScoreDataRiskFactorsItem = TypedDict("GetSignalScoreDataRiskFactorsItem", {"name": Literal["iv_rank", "hv30", "days_to_earnings", "liquidity"], "value": Optional[float], "points": float})
 
 
-GetSignalScoreDataMetricsExpectedMove = TypedDict("GetSignalScoreDataMetricsExpectedMove", {"date": str, "days": float, "move": float, "move_pct": float, "event_move_pct": Optional[float]})
+GetSignalScoreDataMetricsExpectedMove = TypedDict("GetSignalScoreDataMetricsExpectedMove", {"date": str, "days": float, "move": float, "move_pct": float, "event_move_pct": Optional[float], "base_source": Optional[Literal["expiry_before", "expiries_after", "hv30"]], "timing": Optional[Literal["before_open", "after_close"]]})
 
 
 GetSignalScoreDataMetricsForwardsItem = TypedDict("GetSignalScoreDataMetricsForwardsItem", {"expiry": str, "forward": float, "implied_yield": float, "source": Literal["parity", "yield"]})
@@ -751,10 +751,10 @@ class GeneratedMethods:
         self,
         *,
         symbol: Optional[str] = None,
-        min_premium: Optional[Union[int, str]] = None,
+        min_premium: Optional[int] = None,
         type: Optional[Literal["sweep", "block", "unusual"]] = None,
         since: Optional[str] = None,
-        limit: Optional[Union[int, str]] = None,
+        limit: Optional[int] = None,
         side: Optional[Literal["ask", "ask_side", "mid", "bid_side", "bid", "unknown"]] = None,
         expiry_from: Optional[str] = None,
         expiry_to: Optional[str] = None,
@@ -789,10 +789,10 @@ class GeneratedMethods:
         *,
         events: str,
         symbols: Optional[str] = None,
-        iv_rank_above: Optional[str] = None,
-        iv_rank_below: Optional[str] = None,
-        iv_change_above: Optional[str] = None,
-        min_premium: Optional[str] = None,
+        iv_rank_above: Optional[float] = None,
+        iv_rank_below: Optional[float] = None,
+        iv_change_above: Optional[float] = None,
+        min_premium: Optional[float] = None,
         timeout: Optional[float] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> "Result[Any]":

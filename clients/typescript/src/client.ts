@@ -1,8 +1,9 @@
 /** The hand-written layer over the generated operation table: request building, retries, timeouts, results, errors. */
 import { ApiError, type ApiErrorCode } from "./errors.js";
 import { OPERATIONS, type OperationId } from "./generated/operations.js";
-import { MAX_RETRY_AFTER_S, parseRetryAfter, RETRYABLE_STATUS, retryDelayMs, sleep } from "./retry.js";
-import type { CallOptions, DataLabel, OperationMethods, RateLimit, Result } from "./types.js";
+import { isRetryableStatus, MAX_RETRY_AFTER_S, parseRetryAfter, retryDelayMs, sleep } from "./retry.js";
+import type { CallOptions, DataLabel, OperationMethods, RateLimit, RawResponse, Result } from "./types.js";
+import { CLIENT_VERSION } from "./version.js";
 import { openStream, type StreamEvent, type StreamOptions, type StreamParams } from "./stream.js";
 
 export interface ClientOptions {
@@ -14,8 +15,13 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Per-attempt timeout in milliseconds (default 30 000). */
   timeoutMs?: number;
-  /** Retries after the first attempt on 429, 503 and connection errors (default 2). */
+  /**
+   * Retries after the first attempt on 408, 409, 429, 5xx, connection errors and timeouts (default 2); POST and PATCH
+   * only with their Idempotency-Key. Waits Retry-After when given (up to 60 s), else backoff of 0.5–8 s with jitter.
+   */
   maxRetries?: number;
+  /** Sent as `User-Agent` (outside browsers, which set their own): default `options-research-typescript/<version>`. */
+  userAgent?: string;
 }
 
 /** Query of `getHistoryCsv`: the `getHistory` parameters that shape the series. */
@@ -28,7 +34,9 @@ export interface HistoryCsvParams {
 
 export type Client = Omit<OperationMethods, "openStream"> & {
   /** `GET /api/v1/history/{symbol}` as CSV text: the disclaimer as a `# ` first line, a header, one row per day. */
-  getHistoryCsv(params: HistoryCsvParams, call?: CallOptions): Promise<string>;
+  getHistoryCsv: ((params: HistoryCsvParams, call?: CallOptions) => Promise<string>) & {
+    withResponse(params: HistoryCsvParams, call?: CallOptions): Promise<{ result: string; response: RawResponse }>;
+  };
   /** The live stream as an async iterator; reconnects with Last-Event-ID, ends on abort (see stream.ts). */
   openStream(params: StreamParams, options?: StreamOptions): AsyncGenerator<StreamEvent, void, undefined>;
 };
@@ -45,60 +53,82 @@ export function createClient(options: ClientOptions): Client {
   // the paths carry /api/v1 themselves; a base URL that already ends in it is accepted too
   const base = options.baseUrl.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
   const doFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const userAgent = options.userAgent ?? `options-research-typescript/${CLIENT_VERSION}`;
   const client: Record<string, unknown> = {};
   for (const id of Object.keys(OPERATIONS) as OperationId[]) {
-    client[id] = (params?: Json, call?: CallOptions) => request(OPERATIONS[id], params ?? {}, call ?? {});
+    const withResponse = (params?: Json, call?: CallOptions) => request(OPERATIONS[id], params ?? {}, call ?? {});
+    client[id] = Object.assign(async (params?: Json, call?: CallOptions) => (await withResponse(params, call)).result, {
+      withResponse,
+    });
   }
-  client.getHistoryCsv = async (params: HistoryCsvParams, call: CallOptions = {}) => {
+  const csvWithResponse = (params: HistoryCsvParams, call: CallOptions = {}) => {
     const { url } = buildRequest(base, OPERATIONS.getHistory, { ...params, format: "csv" });
-    const headers = { accept: "text/csv", authorization: `Bearer ${options.apiKey}`, ...call.headers };
-    const res = await attemptOnce(
-      url,
-      { method: "GET", headers },
-      call.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      call.signal,
-    );
-    if (res.status !== 200) throw await toError(res);
-    return res.text;
+    const headers = {
+      accept: "text/csv",
+      authorization: `Bearer ${options.apiKey}`,
+      ...agentHeader(),
+      ...call.headers,
+    };
+    return withRetries(url, { method: "GET", headers }, call, null, (res) => res.text);
   };
+  client.getHistoryCsv = Object.assign(
+    async (params: HistoryCsvParams, call?: CallOptions) => (await csvWithResponse(params, call)).result,
+    { withResponse: csvWithResponse },
+  );
   client.openStream = (params: StreamParams, stream?: StreamOptions) =>
     openStream(
       buildRequest(base, OPERATIONS.openStream, params as unknown as Json).url,
       options.apiKey,
       doFetch,
       toError,
-      stream,
+      { ...stream, headers: { ...agentHeader(), ...stream?.headers } },
     );
   return client as Client;
 
-  async function request(row: Row, params: Json, call: CallOptions): Promise<Result<unknown>> {
+  /** Browsers refuse a script-set User-Agent (and would ask a preflight for it): only outside them. */
+  function agentHeader(): Record<string, string> {
+    return typeof (globalThis as { document?: unknown }).document === "undefined" ? { "user-agent": userAgent } : {};
+  }
+
+  function request(row: Row, params: Json, call: CallOptions) {
     const { url, body } = buildRequest(base, row, params);
     const writes = row.method === "POST" || row.method === "PATCH";
     const idempotencyKey = writes && call.idempotencyKey !== false ? (call.idempotencyKey ?? newKey()) : null;
-    const retries =
-      writes && idempotencyKey === null ? 0 : (call.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_RETRIES);
     const headers: Record<string, string> = {
       accept: "application/json",
+      ...agentHeader(),
       ...(row.authenticated ? { authorization: `Bearer ${options.apiKey}` } : {}),
       ...(body !== undefined ? { "content-type": "application/json" } : {}),
       ...(idempotencyKey !== null ? { "idempotency-key": idempotencyKey } : {}),
       ...call.headers,
     };
+    const retryable = !writes || idempotencyKey !== null;
+    return withRetries(url, { method: row.method, headers, body }, call, retryable ? null : 0, toResult);
+  }
+
+  /** Attempts until a 2xx, a status no retry can fix, or the retries are spent; `retries` null: the configured number. */
+  async function withRetries<T>(
+    url: string,
+    init: RequestInit,
+    call: CallOptions,
+    retries: number | null,
+    read: (res: Raw) => T | Promise<T>,
+  ): Promise<{ result: T; response: RawResponse }> {
+    const allowed = retries ?? call.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_RETRIES;
     const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     for (let attempt = 0; ; attempt++) {
       let failure: ApiError;
       try {
-        const res = await attemptOnce(url, { method: row.method, headers, body }, timeoutMs, call.signal);
-        if (res.status === row.successStatus || (res.status >= 200 && res.status < 300)) return await toResult(res);
+        const res = await attemptOnce(url, init, timeoutMs, call.signal);
+        if (res.status >= 200 && res.status < 300) return { result: await read(res), response: rawOf(res) };
         failure = await toError(res);
-        // 409: the first attempt with this Idempotency-Key is still running; its answer is replayed once it ends
-        if (!RETRYABLE_STATUS.has(res.status) && !(res.status === 409 && idempotencyKey !== null)) throw failure;
+        if (!isRetryableStatus(res.status)) throw failure;
       } catch (err) {
         if (!(err instanceof ApiError)) throw err; // the caller's abort, or a bug: not retried
         failure = err;
-        if (failure.status !== 0) throw failure;
+        if (failure.status !== 0 && !isRetryableStatus(failure.status)) throw failure;
       }
-      if (attempt >= retries) throw failure;
+      if (attempt >= allowed) throw failure;
       if (failure.retryAfter !== null && failure.retryAfter > MAX_RETRY_AFTER_S) throw failure;
       await sleep(retryDelayMs(attempt + 1, failure.retryAfter), call.signal);
     }
@@ -168,6 +198,12 @@ export function buildRequest(base: string, row: Row, params: Json): { url: strin
 }
 
 type Raw = { status: number; headers: Headers; text: string };
+
+const rawOf = (res: Raw): RawResponse => ({
+  status: res.status,
+  headers: res.headers,
+  requestId: res.headers.get("x-request-id"),
+});
 
 const isObject = (v: unknown): v is Json => v !== null && typeof v === "object" && !Array.isArray(v);
 

@@ -1,6 +1,7 @@
 /** @options-research/client: typed client for the Options Market Research API (ESM; Node 20+, browsers, edge). */
 export { createClient, type Client, type ClientOptions } from "./client.js";
 export { ApiError, type ApiErrorCode } from "./errors.js";
+export { CLIENT_VERSION } from "./version.js";
 export type { StreamEvent, StreamOptions, StreamParams } from "./stream.js";
 export { verifyWebhook, WebhookVerificationError, type VerifyOptions } from "./webhooks.js";
 export { API_VERSION, ERROR_CODES, OPERATIONS, type OperationId } from "./generated/operations.js";
@@ -11,6 +12,7 @@ export type {
   ErrorCode,
   Params,
   RateLimit,
+  RawResponse,
   Result,
   WebhookEvent,
 } from "./types.js";

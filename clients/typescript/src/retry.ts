@@ -5,8 +5,13 @@ export const MAX_DELAY_MS = 8_000;
 /** A Retry-After longer than this is not waited for: the error goes back to the caller instead. */
 export const MAX_RETRY_AFTER_S = 60;
 
-/** Statuses a retry can fix: the per-minute limit (429) and a service that is briefly unavailable (503). */
-export const RETRYABLE_STATUS = new Set([429, 503]);
+/**
+ * Statuses a retry can fix, as generated SDKs retry them: 408 (timeout), 409 (the first attempt with this
+ * Idempotency-Key still running; a GET is never in conflict), 429 (the per-minute limit) and every 5xx. A POST or PATCH
+ * is retried only with its Idempotency-Key, so a retry never acts twice.
+ */
+export const isRetryableStatus = (status: number): boolean =>
+  status === 408 || status === 409 || status === 429 || status >= 500;
 
 /** Delay before retry `attempt` (1-based): the server's Retry-After plus a little jitter, else backoff with full jitter. */
 export function retryDelayMs(attempt: number, retryAfterS: number | null, random: () => number = Math.random): number {

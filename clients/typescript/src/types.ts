@@ -72,10 +72,22 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-type Method<K extends OperationId> =
+/** The HTTP answer behind a result or an error: status, every header, and the request id to quote to support. */
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  requestId: string | null;
+}
+
+type Call<K extends OperationId, R> =
   Nothing extends Params<K>
-    ? (params?: Params<K>, options?: CallOptions) => Promise<Result<Data<K>>>
-    : (params: Params<K>, options?: CallOptions) => Promise<Result<Data<K>>>;
+    ? (params?: Params<K>, options?: CallOptions) => Promise<R>
+    : (params: Params<K>, options?: CallOptions) => Promise<R>;
+
+/** `client.getX(params)` resolves to the result; `client.getX.withResponse(params)` to the result and the raw answer. */
+type Method<K extends OperationId> = Call<K, Result<Data<K>>> & {
+  withResponse: Call<K, { result: Result<Data<K>>; response: RawResponse }>;
+};
 
 /** One method per operation id. */
 export type OperationMethods = { [K in OperationId]: Method<K> };

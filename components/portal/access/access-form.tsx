@@ -2,10 +2,41 @@
 
 import type { FormEvent } from "react";
 import { Field } from "@/components/auth/field";
+import { RequiredMark } from "@/components/ui/required-mark";
 import type { z } from "zod";
 import type { accessRequestBody } from "@/lib/portal/schemas";
 import { ErrorNote } from "../error-note";
 import { PortalApiError } from "../portal-fetch";
+
+/** The use case, 20–2,000 characters, with its hint and the portal's message when refused. */
+function UseCaseField({ error }: { error?: string }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor="useCase" className="block text-sm font-medium text-fg">
+        Use case
+        <RequiredMark />
+      </label>
+      <textarea
+        id="useCase"
+        name="useCase"
+        rows={4}
+        maxLength={2000}
+        required
+        aria-describedby={`useCase-hint${error ? " useCase-error" : ""}`}
+        aria-invalid={error ? true : undefined}
+        className="block w-full rounded border border-line-strong px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-focus"
+      />
+      <p id="useCase-hint" className="text-xs text-muted">
+        What you will build and who sees the output (20–2,000 characters). Output may not be resold or redistributed.
+      </p>
+      {error ? (
+        <p id="useCase-error" className="text-sm text-bad">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 /** The use-case form: company, use case and expected volume. */
 export function AccessForm({
@@ -50,32 +81,11 @@ export function AccessForm({
         autoComplete="organization"
         error={fieldError("company")}
       />
-      <div className="space-y-1">
-        <label htmlFor="useCase" className="block text-sm font-medium text-fg">
-          Use case
-        </label>
-        <textarea
-          id="useCase"
-          name="useCase"
-          rows={4}
-          maxLength={2000}
-          required
-          aria-describedby={`useCase-hint${useCaseError ? " useCase-error" : ""}`}
-          aria-invalid={useCaseError ? true : undefined}
-          className="block w-full rounded border border-line-strong px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-focus"
-        />
-        <p id="useCase-hint" className="text-xs text-muted">
-          What you will build and who sees the output (20–2,000 characters). Output may not be resold or redistributed.
-        </p>
-        {useCaseError ? (
-          <p id="useCase-error" className="text-sm text-bad">
-            {useCaseError}
-          </p>
-        ) : null}
-      </div>
+      <UseCaseField error={useCaseError} />
       <div className="space-y-1">
         <label htmlFor="expectedVolume" className="block text-sm font-medium text-fg">
           Expected volume
+          <RequiredMark />
         </label>
         <select
           id="expectedVolume"

@@ -68,7 +68,7 @@ export function AccessPanel({
       {canManage && !pending ? (
         <AccessForm volumes={volumes} onSubmit={(i) => submit.mutate(i)} busy={submit.isPending} error={submit.error} />
       ) : null}
-      {!canManage ? <p className="text-muted">Only the account&apos;s owner can request access.</p> : null}
+      {!canManage ? <p className="text-muted">Only an Admin or the Owner can request access.</p> : null}
       <section aria-labelledby="requests-title" className="space-y-3">
         <h2 id="requests-title" className="text-lg font-semibold">
           Your requests

@@ -12,10 +12,13 @@ export type CreateKeyInput = z.input<typeof createKeyBody>;
 
 /** Name, Environment (Test, Live) and Create key; a refusal names the field and, for a missing subscription, links to the plan. */
 export function CreateKeyForm({
+  envs,
   onCreate,
   busy,
   error,
 }: {
+  /** The environments the member's role may create keys in (a Developer: test only). */
+  envs: readonly ("test" | "live")[];
   onCreate: (input: CreateKeyInput) => void;
   busy: boolean;
   error: unknown;
@@ -52,26 +55,28 @@ export function CreateKeyForm({
           {[
             ["test", "Test", "svc_test_: demo data, Sandbox limits."],
             ["live", "Live", "svc_live_: live data; needs the Pro or Enterprise plan and a verified e-mail."],
-          ].map(([value, label, hint]) => (
-            <div key={value} className="flex items-start gap-2">
-              <input
-                type="radio"
-                id={`env-${value}`}
-                name="env"
-                value={value}
-                checked={env === value}
-                onChange={() => setEnv(value)}
-                className="mt-1 accent-accent"
-                aria-describedby={`env-${value}-hint`}
-              />
-              <label htmlFor={`env-${value}`} className="text-sm">
-                {label}{" "}
-                <span id={`env-${value}-hint`} className="text-muted">
-                  — {hint}
-                </span>
-              </label>
-            </div>
-          ))}
+          ]
+            .filter(([value]) => envs.includes(value as "test" | "live"))
+            .map(([value, label, hint]) => (
+              <div key={value} className="flex items-start gap-2">
+                <input
+                  type="radio"
+                  id={`env-${value}`}
+                  name="env"
+                  value={value}
+                  checked={env === value}
+                  onChange={() => setEnv(value)}
+                  className="mt-1 accent-accent"
+                  aria-describedby={`env-${value}-hint`}
+                />
+                <label htmlFor={`env-${value}`} className="text-sm">
+                  {label}{" "}
+                  <span id={`env-${value}-hint`} className="text-muted">
+                    — {hint}
+                  </span>
+                </label>
+              </div>
+            ))}
         </fieldset>
       </div>
       {error && !fieldError("name") ? <ErrorNote error={error} /> : null}

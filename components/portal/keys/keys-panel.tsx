@@ -9,7 +9,7 @@ import type { rollKeyBody } from "@/lib/portal/schemas";
 import { ConfirmDialog } from "../confirm-dialog";
 import { ErrorNote } from "../error-note";
 import { portalFetch } from "../portal-fetch";
-import { SecretOnce } from "../secret-once";
+import { NewKey, type ShownKey } from "./new-key";
 import { CreateKeyForm, type CreateKeyInput } from "./create-key-form";
 import { KeysTable } from "./keys-table";
 
@@ -22,14 +22,16 @@ const OVERLAPS = [
 ] as const;
 
 /** The keys page's live part: create, the once-shown key, the table, and the revoke / roll confirmations. */
-export function KeysPanel({ initialKeys, canManage }: { initialKeys: KeyListItem[]; canManage: boolean }) {
+/** `envs`: the key environments the member's role manages (Developer: test; Admin and Owner: test and live). */
+export function KeysPanel({ initialKeys, envs }: { initialKeys: KeyListItem[]; envs: readonly ("test" | "live")[] }) {
+  const canManage = envs.length > 0;
   const client = useQueryClient();
   const keys = useQuery({
     queryKey: KEYS,
     queryFn: () => portalFetch<KeyListItem[]>("/api/portal/keys"),
     initialData: initialKeys,
   });
-  const [shown, setShown] = useState<{ label: string; key: string } | null>(null);
+  const [shown, setShown] = useState<ShownKey | null>(null);
   const [revoking, setRevoking] = useState<KeyListItem | null>(null);
   const [rolling, setRolling] = useState<KeyListItem | null>(null);
   const [overlap, setOverlap] = useState("1h");
@@ -40,7 +42,7 @@ export function KeysPanel({ initialKeys, canManage }: { initialKeys: KeyListItem
     mutationFn: (input: CreateKeyInput) =>
       portalFetch<CreatedKey, CreateKeyInput>("/api/portal/keys", { method: "POST", body: input }),
     onSuccess: (k) => {
-      setShown({ label: `Your new ${k.env} key`, key: k.key });
+      setShown({ label: `Your new ${k.env} key`, key: k.key, id: k.id });
       setFormId((n) => n + 1); // a fresh, empty form for the next key
       void refresh();
     },
@@ -61,23 +63,24 @@ export function KeysPanel({ initialKeys, canManage }: { initialKeys: KeyListItem
       }),
     onSuccess: (r) => {
       setRolling(null);
-      setShown({ label: "Your replacement key", key: r.key.key });
+      setShown({ label: "Your replacement key", key: r.key.key, id: r.key.id });
       void refresh();
     },
   });
 
   return (
     <div className="space-y-6">
-      {shown ? <SecretOnce label={shown.label} secret={shown.key} onDone={() => setShown(null)} /> : null}
+      {shown ? <NewKey shown={shown} onDone={() => setShown(null)} /> : null}
       {canManage ? (
         <CreateKeyForm
           key={formId}
+          envs={envs}
           onCreate={(input) => create.mutate(input)}
           busy={create.isPending}
           error={create.error}
         />
       ) : (
-        <p className="text-sm text-muted">Only the account&apos;s owner can create, revoke or roll keys.</p>
+        <p className="text-sm text-muted">Your role can see keys but not create, revoke or roll them.</p>
       )}
       <section aria-labelledby="keys-title" className="space-y-2">
         <h2 id="keys-title" className="text-base font-semibold">
@@ -91,7 +94,7 @@ export function KeysPanel({ initialKeys, canManage }: { initialKeys: KeyListItem
         ) : null}
         <KeysTable
           keys={keys.data ?? []}
-          canManage={canManage}
+          canManage={(k) => envs.includes(k.env)}
           onRevoke={(k) => {
             revoke.reset();
             setRevoking(k);

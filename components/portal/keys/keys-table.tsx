@@ -69,10 +69,12 @@ export function KeysTable({
   onRoll,
 }: {
   keys: KeyListItem[];
-  canManage: boolean;
+  /** Whether the member's role manages this key (its environment); no key manageable, no actions column. */
+  canManage: (k: KeyListItem) => boolean;
   onRevoke: (k: KeyListItem) => void;
   onRoll: (k: KeyListItem) => void;
 }) {
+  const anyManaged = keys.some(canManage);
   if (keys.length === 0)
     return (
       <EmptyState title="No keys yet">
@@ -102,7 +104,7 @@ export function KeysTable({
             <th scope="col" className={`${th} w-40`}>
               Status
             </th>
-            {canManage ? (
+            {anyManaged ? (
               <th scope="col" className={`${th} w-16`}>
                 <span className="sr-only">Actions</span>
               </th>
@@ -135,9 +137,9 @@ export function KeysTable({
                 <span className={cellLabel}>Status</span>
                 <Status k={k} />
               </td>
-              {canManage ? (
+              {anyManaged ? (
                 <td className={`${td} md:text-right`}>
-                  {k.state === "active" || k.state === "inactive" ? (
+                  {canManage(k) && (k.state === "active" || k.state === "inactive") ? (
                     <RowActions k={k} onRevoke={onRevoke} onRoll={onRoll} />
                   ) : null}
                 </td>

@@ -1,6 +1,8 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { KeyListItem } from "@/lib/domain/keys";
+import { can, type Role } from "@/lib/shared/roles";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import type { PlaygroundResponse } from "@/lib/portal/playground-call";
 import { bodyValue, sampleParams, type PlaygroundOperation } from "@/lib/portal/playground-operations";
@@ -8,13 +10,13 @@ import { codeSamples, operationIdFor } from "@/clients/snippets";
 import { portalFetch } from "@/components/portal/portal-fetch";
 import { Button } from "@/components/ui/button";
 import { CodeTabs } from "@/components/ui/code-tabs";
-import { cx } from "@/components/ui/cx";
-import { SearchIcon } from "@/components/ui/icons";
 import { GROUP_ORDER, groupOf } from "./groups";
+import { OperationsNav } from "./operations-nav";
 import { ParamField } from "./param-field";
 import { atTheMoney, usePickers } from "./pickers";
 import { ResponseView } from "./response-view";
-import { PlaygroundKey, type KeyMode } from "./playground-key";
+import { KeyPicker } from "./key-picker";
+import { useKeyChoice } from "./own-keys";
 import { STREAM_OPERATION } from "@/lib/portal/stream-list";
 import { StreamList, useLiveStream } from "./stream-view";
 
@@ -61,29 +63,29 @@ function toRequest(op: PlaygroundOperation, values: Values) {
   return { operation: op.id, params: pick("path"), query: pick("query"), body };
 }
 
-const METHOD_TONE: Record<string, string> = {
-  GET: "text-ok",
-  POST: "text-info",
-  PATCH: "text-warn",
-  DELETE: "text-bad",
-};
-
-export function Playground({ operations, isOwner }: { operations: PlaygroundOperation[]; isOwner: boolean }) {
+export function Playground({
+  operations,
+  role,
+  initialKeys,
+  initialKeyId,
+}: {
+  operations: PlaygroundOperation[];
+  role: Role;
+  /** The account's keys as the page was rendered (all of them: the picker keeps those the role may use). */
+  initialKeys: KeyListItem[];
+  /** A key to start with (`?key=<id>`, from the Keys page), when it is one the member may use. */
+  initialKeyId?: string;
+}) {
   const first = operations.find((o) => o.id === DEFAULT_OPERATION) ?? operations[0];
   const [opId, setOpId] = useState(first.id);
   const op = operations.find((o) => o.id === opId) ?? first;
   const [values, setValues] = useState<Values>(() => initialValues(op));
-  const [keyMode, setKeyMode] = useState<KeyMode>("playground");
-  const [pasted, setPasted] = useState("");
-  const [search, setSearch] = useState("");
+  const keyChoice = useKeyChoice(initialKeys, role, initialKeyId);
+  const { credential, ownKey } = keyChoice;
   const queryClient = useQueryClient();
   const stream = useLiveStream();
   const isStream = op.id === STREAM_OPERATION;
   const streaming = stream.state === "connecting" || stream.state === "open";
-  const keyInfo = useQuery({
-    queryKey: ["portal", "playground-key"],
-    queryFn: () => portalFetch<{ keyId: string; prefix: string } | null>("/api/portal/playground/key"),
-  });
   const call = useMutation({
     mutationFn: (body: unknown) =>
       portalFetch<PlaygroundResponse>("/api/portal/playground/call", { method: "POST", body }),
@@ -93,10 +95,11 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
   const symbol = symbolField ? String(values[`${symbolField.in}:${symbolField.name}`] ?? "") : "";
   const expiryKey = op.fields.find((f) => f.name === "expiry");
   const [listSymbols, setListSymbols] = useState(false);
-  const hasKey = Boolean(keyInfo.data);
+  const hasKey = Boolean(ownKey);
   const pickers = usePickers(
     { symbols: hasKey && (listSymbols || Boolean(expiryKey)), expiries: hasKey && Boolean(expiryKey) },
     symbol || "AAPL",
+    ownKey?.id,
   );
   const chosenExpiry = expiryKey ? String(values[`${expiryKey.in}:expiry`] ?? "") : "";
   const strikes = pickers.expiries?.expiries.find((e) => e.expiry === chosenExpiry)?.strikes;
@@ -136,21 +139,14 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (isStream) {
-      stream.start({ ...req, ...(keyMode === "pasted" ? { key: pasted.trim() } : {}) });
+      stream.start({ ...req, ...credential });
       return;
     }
-    call.mutate({ ...req, ...(keyMode === "pasted" ? { key: pasted.trim() } : {}) });
+    call.mutate({ ...req, ...credential });
   };
   const groups = GROUP_ORDER.map((name) => ({ name, ops: operations.filter((o) => groupOf(o.path) === name) })).filter(
     (g) => g.ops.length > 0,
   );
-  const needle = search.trim().toLowerCase();
-  const shown = groups
-    .map((g) => ({
-      ...g,
-      ops: g.ops.filter((o) => !needle || `${o.id} ${o.summary} ${g.name}`.toLowerCase().includes(needle)),
-    }))
-    .filter((g) => g.ops.length > 0);
   const suggestionsFor = (name: string) => {
     if (name === "symbol" || name === "ticker") return pickers.symbols.map((s) => ({ value: s.symbol, label: s.name }));
     if (name === "expiry") return pickers.expiries?.expiries.map((e) => ({ value: e.expiry }));
@@ -159,53 +155,7 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
 
   return (
     <div className="grid gap-6 lg:grid-cols-[17rem_minmax(0,1fr)]">
-      <nav aria-label="Operations" className="space-y-3 max-lg:hidden lg:sticky lg:top-20 lg:self-start">
-        <div className="relative">
-          <label htmlFor="pg-search" className="sr-only">
-            Find an operation
-          </label>
-          <SearchIcon className="pointer-events-none absolute top-2.5 left-2.5 text-muted" />
-          <input
-            id="pg-search"
-            type="search"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
-            placeholder="Find an operation"
-            className="h-9 w-full rounded-md border border-line-strong bg-surface pr-2 pl-8 text-sm"
-          />
-        </div>
-        <div className="max-h-[calc(100vh-10rem)] space-y-3 overflow-y-auto pr-1">
-          {shown.length === 0 ? <p className="text-sm text-muted">No operation matches “{search}”.</p> : null}
-          {shown.map((g) => (
-            <div key={g.name}>
-              <p className="px-2 pb-1 text-xs font-semibold text-muted">{g.name}</p>
-              <ul>
-                {g.ops.map((o) => (
-                  <li key={o.id}>
-                    <button
-                      type="button"
-                      onClick={() => choose(o.id)}
-                      aria-current={o.id === opId ? "true" : undefined}
-                      title={o.id}
-                      className={cx(
-                        "flex w-full min-w-0 items-baseline gap-2 rounded-md px-2 py-1 text-left text-sm",
-                        o.id === opId ? "bg-accent-soft" : "hover:bg-hover",
-                      )}
-                    >
-                      <span
-                        className={cx("w-12 shrink-0 font-mono text-[0.6875rem] font-semibold", METHOD_TONE[o.method])}
-                      >
-                        {o.method}
-                      </span>
-                      <span className="min-w-0 truncate">{o.summary || o.path}</span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ))}
-        </div>
-      </nav>
+      <OperationsNav groups={groups} current={opId} onChoose={choose} />
       <div className="min-w-0 space-y-6">
         <form
           onSubmit={submit}
@@ -259,15 +209,7 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
             <p className="text-sm text-muted">This route takes no parameters.</p>
           )}
           {op.authenticated ? (
-            <PlaygroundKey
-              info={keyInfo.data ?? null}
-              loading={keyInfo.isPending}
-              isOwner={isOwner}
-              mode={keyMode}
-              onMode={setKeyMode}
-              pasted={pasted}
-              onPasted={setPasted}
-            />
+            <KeyPicker {...keyChoice} canCreate={can(role, "test_keys")} />
           ) : (
             <p className="text-sm text-muted">This route needs no key and is never metered.</p>
           )}
@@ -308,8 +250,13 @@ export function Playground({ operations, isOwner }: { operations: PlaygroundOper
             </h2>
             <CodeTabs label="Language" samples={samples} />
             <p className="text-xs text-muted">
-              The code reads your key from the <code>API_KEY</code> environment variable. The clients are{" "}
-              <a href="/docs/guides/quick-start">@options-research/client and options_research</a>.
+              The code reads your key from the <code>API_KEY</code> environment variable
+              {ownKey ? (
+                <>
+                  : the key you chose above, <code className="break-all">{ownKey.prefix}…</code> (“{ownKey.name}”)
+                </>
+              ) : null}
+              . The clients are <a href="/docs/guides/quick-start">@options-research/client and options_research</a>.
             </p>
           </section>
         ) : null}

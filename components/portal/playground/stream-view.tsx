@@ -203,8 +203,8 @@ export function StreamList({ stream }: { stream: LiveStream & { announcement: st
       {count === 0 ? (
         stream.state === "open" ? (
           <p className="rounded-md border border-dashed border-line p-4 text-center text-sm text-muted">
-            Events appear here as the market moves (the demo market moves every few minutes). A heartbeat comes every 15
-            s.
+            Events appear here as the market moves. The demo market moves at any hour: outside US session hours its
+            night session prints a sweep or block about every 20 s. A heartbeat comes every 15 s.
           </p>
         ) : null
       ) : (

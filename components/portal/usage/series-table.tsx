@@ -1,6 +1,13 @@
 import { ScrollRegion } from "@/components/scroll-region";
 
-/** A chart's numbers as a table, folded under "Show the numbers as a table" (the charts' accessible alternative). */
+/** Past this many series the table is drawn long (one row per time and series): wide ones would scroll or squeeze. */
+const MAX_WIDE_SERIES = 6;
+
+/**
+ * A chart's numbers as a table, folded under "Show the numbers as a table" (the charts' accessible alternative). A few
+ * series are columns beside the time; many (the admin overview's routes) are listed one row per time and series, so the
+ * table fits its column at any width instead of scrolling sideways or squeezing a column.
+ */
 export function SeriesTable({
   title,
   timeLabel,
@@ -12,6 +19,7 @@ export function SeriesTable({
   columns: string[];
   rows: { key: string; label: string; cells: (string | number)[] }[];
 }) {
+  const long = columns.length > MAX_WIDE_SERIES;
   return (
     <details>
       <summary className="cursor-pointer text-xs font-medium text-link">Show the numbers as a table</summary>
@@ -23,26 +31,49 @@ export function SeriesTable({
               <th scope="col" className="w-28 px-2 py-1">
                 {timeLabel}
               </th>
-              {columns.map((c) => (
-                <th key={c} scope="col" className="px-2 py-1 text-right text-xs [overflow-wrap:anywhere]">
-                  {c}
-                </th>
-              ))}
+              {long ? (
+                <>
+                  <th scope="col" className="px-2 py-1">
+                    Series
+                  </th>
+                  <th scope="col" className="w-28 px-2 py-1 text-right">
+                    Value
+                  </th>
+                </>
+              ) : (
+                columns.map((c) => (
+                  <th key={c} scope="col" className="px-2 py-1 text-right text-xs [overflow-wrap:anywhere]">
+                    {c}
+                  </th>
+                ))
+              )}
             </tr>
           </thead>
           <tbody>
-            {rows.map((r) => (
-              <tr key={r.key} className="border-t border-line">
-                <th scope="row" className="px-2 py-1 font-normal whitespace-nowrap">
-                  {r.label}
-                </th>
-                {r.cells.map((c, i) => (
-                  <td key={columns[i]} className="px-2 py-1 text-right tabular-nums">
-                    {c}
-                  </td>
+            {long
+              ? rows.flatMap((r) =>
+                  columns.map((c, i) => (
+                    <tr key={`${r.key} ${c}`} className="border-t border-line">
+                      <th scope="row" className="px-2 py-1 font-normal whitespace-nowrap">
+                        {r.label}
+                      </th>
+                      <td className="px-2 py-1 [overflow-wrap:anywhere]">{c}</td>
+                      <td className="px-2 py-1 text-right tabular-nums">{r.cells[i]}</td>
+                    </tr>
+                  )),
+                )
+              : rows.map((r) => (
+                  <tr key={r.key} className="border-t border-line">
+                    <th scope="row" className="px-2 py-1 font-normal whitespace-nowrap">
+                      {r.label}
+                    </th>
+                    {r.cells.map((c, i) => (
+                      <td key={columns[i]} className="px-2 py-1 text-right tabular-nums">
+                        {c}
+                      </td>
+                    ))}
+                  </tr>
                 ))}
-              </tr>
-            ))}
           </tbody>
         </table>
       </ScrollRegion>

@@ -9,7 +9,6 @@ import { GROUP_BY, seriesRows, type GroupBy } from "@/lib/portal/usage-series";
 import { streamCallsOn } from "@/lib/portal/stream-list";
 import { QueryState } from "../query-state";
 import { QuotaTable } from "./quota-gauges";
-import { RequestLog } from "./request-log";
 import { StreamUsagePanel } from "./stream-usage";
 import { UsageChart } from "./usage-chart";
 
@@ -47,13 +46,22 @@ function headline(s: UsageSummary) {
   ];
 }
 
-export function UsageDashboard({
-  statusClasses,
-  errorCodes,
-}: {
-  statusClasses: readonly string[];
-  errorCodes: readonly string[];
-}) {
+/** The request log has its own page (/dashboard/logs). */
+function LogsLink() {
+  return (
+    <section aria-labelledby="log-heading" className="space-y-2">
+      <h2 id="log-heading" className="text-lg font-semibold">
+        Request log
+      </h2>
+      <p className="text-sm text-muted">
+        Every call, with filters, request id search, a live tail and the body of each error, is on the{" "}
+        <a href="/dashboard/logs">Logs</a> page.
+      </p>
+    </section>
+  );
+}
+
+export function UsageDashboard() {
   const [groupBy, setGroupBy] = useState<GroupBy>("family");
   const summary = useQuery({
     queryKey: ["portal", "usage"],
@@ -129,7 +137,7 @@ export function UsageDashboard({
               </section>
               <QuotaTable summary={s} />
               <StreamUsagePanel />
-              <RequestLog keys={s.keys} endpoints={s.endpoints} statusClasses={statusClasses} errorCodes={errorCodes} />
+              <LogsLink />
             </>
           );
         }}

@@ -5,12 +5,23 @@ import type { z } from "zod";
 import type { KeyListItem } from "@/lib/domain/keys";
 import type { registerWebhookBody } from "@/lib/portal/schemas";
 import { Button } from "@/components/ui/button";
+import { RequiredMark } from "@/components/ui/required-mark";
 import { ErrorNote } from "../error-note";
 import { PortalApiError } from "../portal-fetch";
 
 export type RegisterInput = z.input<typeof registerWebhookBody>;
 type Threshold = "ivRankAbove" | "ivRankBelow" | "ivChangeAbove";
-type FieldName = "keyId" | "url" | "symbols" | "events" | "description" | Threshold;
+const FIELDS = [
+  "keyId",
+  "url",
+  "symbols",
+  "events",
+  "description",
+  "ivRankAbove",
+  "ivRankBelow",
+  "ivChangeAbove",
+] as const;
+type FieldName = (typeof FIELDS)[number];
 
 /** The threshold each event needs, with its label and range (the form shows only the ones the chosen events use). */
 const THRESHOLDS: { event: string; name: Threshold; label: string; min: number; max: number }[] = [
@@ -28,8 +39,8 @@ const THRESHOLDS: { event: string; name: Threshold; label: string; min: number; 
 const num = (v: string) => (v.trim() === "" ? undefined : Number(v));
 const field = "h-9 w-full rounded-md border border-line-strong bg-surface px-3 text-sm aria-[invalid=true]:border-bad";
 
-/** A refusal in the user's words, on the field it concerns; the API's own name for the field follows for reference. */
-function friendly(name: FieldName, message: string): string {
+/** A refusal in the user's words, on the field it concerns (never the API's name for the field, such as ivRankAbove). */
+export function friendly(name: FieldName, message: string): string {
   if (name === "url")
     return /refused|private|loopback/.test(message)
       ? "This address is not reachable from the internet (private, loopback or reserved). Use a public https:// URL."
@@ -41,11 +52,12 @@ function friendly(name: FieldName, message: string): string {
   if (name === "symbols") return "Enter 1 to 50 ticker symbols, such as SPY or QQQ.";
   if (name === "events") return "Choose at least one event.";
   if (name === "keyId") return "Choose one of your active API keys.";
+  if (name === "description") return "Keep the description to 200 characters or fewer.";
   return message.replace(/^[\w.]+: /, "");
 }
 
 /** Checks made before sending, so the common mistakes are named at once and on their field. */
-function check(input: RegisterInput["webhook"]): Partial<Record<FieldName, string>> {
+export function check(input: RegisterInput["webhook"]): Partial<Record<FieldName, string>> {
   const errors: Partial<Record<FieldName, string>> = {};
   try {
     const u = new URL(input.url);
@@ -68,20 +80,21 @@ function Labelled({
   label,
   hint,
   error,
-  apiName,
+  required,
   children,
 }: {
   id: string;
   label: string;
   hint?: string;
   error?: string;
-  apiName: string;
+  required?: boolean;
   children: ReactNode;
 }) {
   return (
     <div className="space-y-1">
       <label htmlFor={id} className="block text-sm font-medium">
         {label}
+        {required ? <RequiredMark /> : null}
       </label>
       {children}
       {hint ? (
@@ -91,10 +104,44 @@ function Labelled({
       ) : null}
       {error ? (
         <p id={`${id}-error`} role="alert" className="text-xs text-bad">
-          {error} <span className="font-mono text-muted">({apiName})</span>
+          {error}
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** The events to subscribe to, as checkboxes; the thresholds the chosen ones need appear below. */
+function EventChoice({
+  all,
+  chosen,
+  onChange,
+  error,
+}: {
+  all: readonly string[];
+  chosen: string[];
+  onChange: (events: string[]) => void;
+  error?: string;
+}) {
+  return (
+    <fieldset className="space-y-1.5" aria-describedby={error ? "wh-events-error" : undefined}>
+      <legend className="mb-1 text-sm font-medium">Events</legend>
+      {all.map((ev) => (
+        <label key={ev} className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={chosen.includes(ev)}
+            onChange={(e) => onChange(e.target.checked ? [...chosen, ev] : chosen.filter((x) => x !== ev))}
+          />
+          <code>{ev}</code>
+        </label>
+      ))}
+      {error ? (
+        <p id="wh-events-error" role="alert" className="text-xs text-bad">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
   );
 }
 
@@ -116,7 +163,9 @@ export function RegisterForm({
   const [events, setEvents] = useState<string[]>(["iv_rank.crossed_above"]);
   const [local, setLocal] = useState<Partial<Record<FieldName, string>>>({});
   const server = error instanceof PortalApiError && error.field ? error : null;
-  const serverField = server?.field?.replace(/^webhook\./, "") as FieldName | undefined;
+  // "webhook.symbols.2" is the symbols field's; the form never shows the API's path itself.
+  const named = server?.field?.replace(/^webhook\./, "").replace(/\.\d+$/, "");
+  const serverField = FIELDS.find((f) => f === named);
   const errorOf = (name: FieldName) =>
     local[name] ?? (serverField === name && server ? friendly(name, server.message) : undefined);
   const describedBy = (id: string, name: FieldName, hint?: boolean) =>
@@ -155,7 +204,7 @@ export function RegisterForm({
       <Labelled
         id="wh-url"
         label="Endpoint URL"
-        apiName="url"
+        required
         error={errorOf("url")}
         hint="Where we POST each alert, signed per Standard Webhooks."
       >
@@ -173,7 +222,6 @@ export function RegisterForm({
       <Labelled
         id="wh-key"
         label="API key"
-        apiName="keyId"
         error={errorOf("keyId")}
         hint="The webhook gets this key's events: test keys demo data, live keys live data."
       >
@@ -191,29 +239,13 @@ export function RegisterForm({
           ))}
         </select>
       </Labelled>
-      <fieldset className="space-y-1.5" aria-describedby={errorOf("events") ? "wh-events-error" : undefined}>
-        <legend className="mb-1 text-sm font-medium">Events</legend>
-        {allEvents.map((ev) => (
-          <label key={ev} className="flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              checked={events.includes(ev)}
-              onChange={(e) => setEvents(e.target.checked ? [...events, ev] : events.filter((x) => x !== ev))}
-            />
-            <code>{ev}</code>
-          </label>
-        ))}
-        {errorOf("events") ? (
-          <p id="wh-events-error" role="alert" className="text-xs text-bad">
-            {errorOf("events")} <span className="font-mono text-muted">(events)</span>
-          </p>
-        ) : null}
-      </fieldset>
+      <EventChoice all={allEvents} chosen={events} onChange={setEvents} error={errorOf("events")} />
       {THRESHOLDS.filter((t) => events.includes(t.event)).map((t) => (
-        <Labelled key={t.name} id={`wh-${t.name}`} label={t.label} apiName={t.name} error={errorOf(t.name)}>
+        <Labelled key={t.name} id={`wh-${t.name}`} label={t.label} error={errorOf(t.name)} required>
           <input
             id={`wh-${t.name}`}
             name={t.name}
+            required
             inputMode="decimal"
             className={field}
             aria-invalid={errorOf(t.name) ? true : undefined}
@@ -224,9 +256,9 @@ export function RegisterForm({
       <Labelled
         id="wh-symbols"
         label="Symbols"
-        apiName="symbols"
         error={errorOf("symbols")}
         hint="1–50, separated by commas or spaces."
+        required
       >
         <input
           id="wh-symbols"
@@ -238,7 +270,7 @@ export function RegisterForm({
           aria-describedby={describedBy("wh-symbols", "symbols", true)}
         />
       </Labelled>
-      <Labelled id="wh-description" label="Description (optional)" apiName="description" error={errorOf("description")}>
+      <Labelled id="wh-description" label="Description (optional)" error={errorOf("description")}>
         <input id="wh-description" name="description" maxLength={200} className={field} />
       </Labelled>
       {error && !serverField ? <ErrorNote error={error} /> : null}

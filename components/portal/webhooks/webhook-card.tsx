@@ -45,6 +45,18 @@ function health(w: WebhookView, ds: DeliveryView[] | undefined) {
   return { state, streak, lastSuccess };
 }
 
+/** The replay form's range as UTC ISO times, or what is wrong with it in the form's own words. */
+function replayRangeOf(f: FormData): { from: string; to: string } | string {
+  if (!f.get("from") || !f.get("to")) return "Choose both a from and a to time (UTC).";
+  const iso = (k: string) => {
+    const v = String(f.get(k) ?? "");
+    const d = new Date(`${v}Z`);
+    return v && !Number.isNaN(d.getTime()) ? d.toISOString() : v;
+  };
+  const range = { from: iso("from"), to: iso("to") };
+  return range.from < range.to ? range : "The From time must be before the To time.";
+}
+
 /** One webhook: status and health, its actions, the replay-range form and its deliveries. */
 export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boolean }) {
   const client = useQueryClient();
@@ -76,15 +88,9 @@ export function WebhookCard({ w, canManage }: { w: WebhookView; canManage: boole
   });
   function replayRange(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    const f = new FormData(e.currentTarget);
-    setRangeError("");
-    if (!f.get("from") || !f.get("to")) return setRangeError("Choose both a from and a to time (UTC).");
-    const iso = (k: string) => {
-      const v = String(f.get(k) ?? "");
-      const d = new Date(`${v}Z`);
-      return v && !Number.isNaN(d.getTime()) ? d.toISOString() : v;
-    };
-    act.mutate({ path: "/replay", method: "POST", body: { from: iso("from"), to: iso("to") } });
+    const range = replayRangeOf(new FormData(e.currentTarget));
+    setRangeError(typeof range === "string" ? range : "");
+    if (typeof range !== "string") act.mutate({ path: "/replay", method: "POST", body: range });
   }
   const h = health(w, deliveries.data);
   const titleId = `wh-${w.webhookId}`;

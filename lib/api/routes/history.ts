@@ -26,6 +26,7 @@ import {
   type HistoryField,
   type HistoryRow,
 } from "../../engine/history-read";
+import { planName } from "../../shared/plan-name";
 
 const HISTORY_ERRORS = [...KEYED_ROUTE_ERRORS, "symbol_not_found"] as const;
 const DEFAULT_SPAN_DAYS = 30;
@@ -99,7 +100,7 @@ function checkWindow(caller: Caller, from: string, today: string): void {
   if (!withinPlanWindow(from, today, caller.plan.historyDays))
     throw new ApiError(
       "subscription_required",
-      `The ${caller.plan.nameA} plan reads history back ${caller.plan.historyDays} days, to ${shiftDate(today, 1 - caller.plan.historyDays)}; ${from} is earlier.`,
+      `The ${planName(caller.plan.features)} plan reads history back ${caller.plan.historyDays} days, to ${shiftDate(today, 1 - caller.plan.historyDays)}; ${from} is earlier.`,
     );
 }
 
@@ -109,6 +110,7 @@ const envOf = (view: ViewSpec) => view.env;
 
 export const getHistory = defineRoute({
   operationId: "getHistory",
+  textAnswer: { contentType: "text/csv" },
   method: "GET",
   path: "/api/v1/history/{symbol}",
   family: "B",

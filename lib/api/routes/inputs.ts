@@ -1,5 +1,6 @@
 /** Input schemas shared by routes. Symbols: case-insensitive in, upper-case out (docs/api-contract.md §1). */
 import { z } from "zod";
+import { DOCUMENTED_NUMBER, type DocumentedNumber } from "../../contract/documented-number";
 
 import { SYMBOL_PATTERN } from "../../analytics/types";
 
@@ -17,13 +18,17 @@ export const symbolSchema = z
 export const symbolParams = z.object({ symbol: symbolSchema }).strict();
 export const tickerParams = z.object({ ticker: symbolSchema }).strict();
 
-/** Non-negative integer given as decimal digits only (no sign, exponent or fraction). */
+/**
+ * Non-negative integer given as decimal digits only (no sign, exponent or fraction). Validated as the query string it
+ * is; documented as the integer it means (lib/contract/documented-number.ts).
+ */
 export const nonNegativeIntString = (max: number) =>
   z
     .string()
     .regex(/^\d{1,15}$/, { message: "must be a non-negative integer" })
     .transform(Number)
-    .refine((n) => n <= max, { message: `must be at most ${max}` });
+    .refine((n) => n <= max, { message: `must be at most ${max}` })
+    .meta({ [DOCUMENTED_NUMBER]: { type: "integer", minimum: 0, maximum: max } satisfies DocumentedNumber });
 
 export const isoDateTimeString = z
   .string()

@@ -8,7 +8,9 @@ import type { Caller } from "../credentials";
 import { ApiError, KEYED_ROUTE_ERRORS } from "../errors";
 import { errorFields, log } from "../../log";
 import { defineRoute } from "../route";
-import { parseLastEventId, streamHub } from "../stream-hub";
+import { streamHub } from "../stream-hub";
+import { parseLastEventId } from "../stream-position";
+import { planName } from "../../shared/plan-name";
 
 const SSE_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
@@ -17,12 +19,12 @@ const SSE_HEADERS = {
   "x-accel-buffering": "no",
 };
 
-/** Live keys stream the live market, which needs real-time data (API Pro, API Business); test keys the demo market. */
+/** Live keys stream the live market, which needs real-time data (Pro, Enterprise); test keys the demo market. */
 function planRefusal(caller: Caller): ApiError | null {
   if (caller.env === "live" && caller.plan.dataEntitlement !== "live")
     return new ApiError(
       "subscription_required",
-      `The live stream needs real-time data: API Pro or API Business (this key's plan is ${caller.plan.nameB}).`,
+      `The live stream needs real-time data: Pro (API Pro) or Enterprise (API Business); this key's plan is ${planName(caller.plan)}.`,
     );
   return null;
 }
@@ -55,7 +57,7 @@ export const openStream = defineRoute({
     if (!lease)
       throw new ApiError(
         "rate_limit_exceeded",
-        `This key already has ${limit} open streams, the ${ctx.caller.plan.nameB} plan's limit (counted across every server); close one first.`,
+        `This key already has ${limit} open streams, the ${planName(ctx.caller.plan.features)} plan's limit (counted across every server); close one first.`,
         { "retry-after": "5" },
       );
     const { caller, query, requestId, recheck } = ctx;

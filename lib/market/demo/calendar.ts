@@ -4,7 +4,8 @@
  * when a Monday–Thursday, the day after Thanksgiving, Christmas Eve when a Monday–Thursday), which close at 13:00 New
  * York (18:00 UTC in November and December, 17:00 UTC on 3 July). Options expire at the exchange calendar's close of
  * their expiry date (expiryClose: 16:00 New York, 13:00 on early-close days), the instant the analytics measure time
- * to expiry to, so the demo prices and the engine agree on every year fraction.
+ * to expiry to, so the demo prices and the engine agree on every year fraction. Between sessions the demo runs a night
+ * session of its own (./clock.ts, the demo clock).
  */
 import { BoundedMemo } from "../../util/bounded-memo";
 import {
@@ -94,10 +95,12 @@ export function sessionDayAt(index: number): number {
   return EPOCH_DAY + (weeks * 7 + (index - weeks * 5)) * DAY_MS;
 }
 
-/** Time of the chain snapshot in force at t: the latest whole minute within the current session. */
+/**
+ * Time of the chain snapshot in force at t: the latest whole minute, in a session or in the night session that runs
+ * between sessions (./clock.ts); a close is a whole minute, so a session's last snapshot is the one at its close.
+ */
 export function chainAsOf(t: number): number {
-  const day = currentSession(t);
-  return sessionOpen(day) + sessionMinute(day, t) * MINUTE_MS;
+  return Math.floor(t / MINUTE_MS) * MINUTE_MS;
 }
 
 export function isSessionClose(t: number): boolean {

@@ -7,7 +7,14 @@ import { DAY_MS, chainAsOf, currentSession, isoDate, sessionClose, sessionOpen, 
 import { reducedChain, symbolChain } from "./chain";
 import { dailyBarAt, fiveMinuteBars } from "./intraday";
 import { generateTradesBetween } from "./trades";
-import { demoCashDividends, demoExerciseStyle, demoYield, nextEarnings, selectUniverse } from "./universe";
+import {
+  DEMO_EARNINGS_TIMING,
+  demoCashDividends,
+  demoExerciseStyle,
+  demoYield,
+  nextEarnings,
+  selectUniverse,
+} from "./universe";
 import { yieldCurve } from "./yields";
 
 export { generateTradesBetween } from "./trades";
@@ -22,13 +29,13 @@ export interface DemoMarketOptions {
 }
 
 export interface DemoMarket {
-  asOf: Date; // the chain snapshot time: latest whole minute of the current session ≤ now
+  asOf: Date; // the chain snapshot time: latest whole minute ≤ now (in a session or the night session after it)
   instruments: Instrument[];
   dailyBars: Bar[]; // DAILY_SESSIONS per symbol, ascending; the current session's bar is partial while it runs
   intradayBars: Bar[]; // 5-minute bars of the current session up to now
-  chainHistory: OptionQuote[]; // reduced EOD snapshots (as of each session close) of the HISTORY_SESSIONS sessions before the current one
-  chain: OptionQuote[]; // full chain as of `asOf`; after the close this is also the current session's EOD snapshot
-  trades: OptionTrade[]; // the current session's prints up to now
+  chainHistory: OptionQuote[]; // reduced EOD snapshots (as of each session close) of the HISTORY_SESSIONS sessions before the current one, and of the current one once its night session has begun
+  chain: OptionQuote[]; // full chain as of `asOf`; at the close this is also the current session's EOD snapshot
+  trades: OptionTrade[]; // the current session's prints and its night session's up to now
   yields: TreasuryYield[]; // one curve per daily-bar session
 }
 
@@ -50,6 +57,7 @@ export function demoInstruments(seed: number | string, t: Date | number, symbols
       sector: s.sector,
       kind: s.kind,
       nextEarningsDate: earnings === null ? null : isoDate(earnings),
+      ...(earnings === null ? {} : { earningsTiming: DEMO_EARNINGS_TIMING }),
       dividendYield: demoYield(s),
       exerciseStyle: demoExerciseStyle(s),
       ...cashOf(s, day),
@@ -105,7 +113,10 @@ export function generateDemoMarket({ seed, now, symbols }: DemoMarketOptions): D
     instruments: demoInstruments(seed, t, symbols),
     dailyBars,
     intradayBars: current.intraday,
-    chainHistory: past.slice(-HISTORY_SESSIONS).flatMap((d) => generateEodChain(seed, d, symbols)),
+    // Past the close the night session's snapshot is current: the close keeps its reduced EOD one, as a tick leaves it.
+    chainHistory: [...past.slice(-HISTORY_SESSIONS), ...(chainAsOf(t) > sessionClose(day) ? [day] : [])].flatMap((d) =>
+      generateEodChain(seed, d, symbols),
+    ),
     chain: generateChainAt(seed, t, symbols),
     trades: generateTradesBetween(seed, sessionOpen(day) - 1, t, symbols),
     yields: generateYields(seed, sessions),

@@ -4,17 +4,9 @@
  * event variance on expiries after the next earnings date, and a skew that makes downside strikes richer.
  */
 import { BoundedMemo } from "../../util/bounded-memo";
-import {
-  DAY_MS,
-  YEAR_MS,
-  currentSession,
-  dayStart,
-  expiryCloseMs,
-  isoDate,
-  previousSession,
-  sessionMinute,
-  sessionMinutes,
-} from "./calendar";
+import { DAY_MS, YEAR_MS, currentSession, dayStart, expiryCloseMs, isoDate, previousSession } from "./calendar";
+import { demoClock } from "./clock";
+import { nightVolFactor } from "./night";
 import { dailyPoint, longRunVol, marketDay, type Regime } from "./paths";
 import { spotAt } from "./intraday";
 import { rateAt } from "./yields";
@@ -44,12 +36,18 @@ export interface Expiry {
 
 const TERM_DECAY_YEARS = 0.3;
 
+/** The short-dated ATM vol at t: in a session on its way from the previous close's to this close's, at night around it. */
+function atmShortAt(seed: number | string, sym: DemoSymbol, dayMs: number, t: number): number {
+  const today = dailyPoint(seed, sym.symbol, dayMs).atmVol;
+  const clock = demoClock(t);
+  if (clock.phase === "night") return today * nightVolFactor(seed, sym.symbol, dayMs, clock.minute);
+  const prev = dailyPoint(seed, sym.symbol, previousSession(dayMs)).atmVol;
+  return prev + (clock.minute / clock.minutes) * (today - prev);
+}
+
 export function surfaceContext(seed: number | string, sym: DemoSymbol, t: number): SurfaceContext {
   const dayMs = currentSession(t);
-  const prevDay = previousSession(dayMs);
-  const today = dailyPoint(seed, sym.symbol, dayMs);
-  const prev = dailyPoint(seed, sym.symbol, prevDay);
-  const f = sessionMinute(dayMs, t) / sessionMinutes(dayMs);
+  const prev = dailyPoint(seed, sym.symbol, previousSession(dayMs));
   const earnings = nextEarnings(sym, dayMs + DAY_MS);
   return {
     seed,
@@ -57,7 +55,7 @@ export function surfaceContext(seed: number | string, sym: DemoSymbol, t: number
     t,
     dayMs,
     spot: spotAt(seed, sym.symbol, dayMs, t),
-    atmShort: prev.atmVol + f * (today.atmVol - prev.atmVol),
+    atmShort: atmShortAt(seed, sym, dayMs, t),
     longRun: longRunVol(sym),
     regime: marketDay(seed, dayMs).regime,
     earningsMs: earnings,

@@ -201,6 +201,12 @@ export function nextEarnings(sym: DemoSymbol, dayMs: number): number | null {
   return earningsDate(sym.symbol, k);
 }
 
+/**
+ * The demo's companies all report before the open: the earnings jump is in that day's opening gap (paths.ts) and an
+ * expiry on the earnings date carries the event variance (surface.ts). Stored as the instruments' earnings_timing.
+ */
+export const DEMO_EARNINGS_TIMING = "before_open" as const;
+
 export function isEarningsDay(sym: DemoSymbol, dayMs: number): boolean {
   return nextEarnings(sym, dayMs) === dayMs;
 }

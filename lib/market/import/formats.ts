@@ -11,6 +11,7 @@ export const IMPORT_FORMATS: Record<ImportKind, { title: string; notes: string[]
       "next_earnings_date: YYYY-MM-DD, optional (blank = unknown); must be blank for etf / index / volatility_index",
       "dividend_yield: continuous annual yield as a DECIMAL (0.012 = 1.2 %), 0 ≤ y ≤ 0.5; blank = 0",
       "exercise_style (optional column): american | european; blank or absent = by kind (american for equity and etf, european for index and volatility_index)",
+      "earnings_timing (optional column): before_open | after_close, when the earnings are reported on next_earnings_date (before that day's open, or after its 16:00 New York close); blank or absent = unknown; must be blank when next_earnings_date is blank. An expiry on the earnings date carries a before_open event but not an after_close one (its options stop trading at that close); with the timing unknown it is left out of the expected move's event split",
       "Bars, chain and trades rows may only reference symbols that have a row here (same env).",
     ],
   },

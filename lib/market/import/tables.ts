@@ -23,6 +23,7 @@ export const KIND_TABLES: { [K in ImportKind]: KindTable<KindRows[K]> } = {
       sector: r.sector,
       kind: r.kind,
       nextEarningsDate: r.nextEarningsDate,
+      earningsTiming: r.earningsTiming ?? null,
       dividendYield: r.dividendYield,
     }),
   },

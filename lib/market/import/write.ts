@@ -25,6 +25,12 @@ export interface WriteSource {
   sha256: string;
   /** Rows read from the source (import_runs.rows); defaults to the number of rows written. */
   rows?: number;
+  /** import_runs.source: 'csv' (default) or the provider's name. */
+  origin?: string;
+  /** When the run started (epoch ms): import_runs.duration_ms is measured to the write's end. */
+  startedAt?: number;
+  /** What the run skipped, recorded in import_runs.error of an applied run. */
+  note?: string;
 }
 
 export interface WriteOptions {
@@ -66,9 +72,16 @@ export async function writeRows<K extends ImportKind>(
       fileName: `(${kind} rows)`,
       sha256: createHash("sha256").update(JSON.stringify(rows)).digest("hex"),
     };
-    await tx
-      .insert(importRuns)
-      .values({ env, kind, fileName: source.fileName, sha256: source.sha256, rows: source.rows ?? rows.length });
+    await tx.insert(importRuns).values({
+      env,
+      kind,
+      fileName: source.fileName,
+      sha256: source.sha256,
+      rows: source.rows ?? rows.length,
+      source: source.origin ?? "csv",
+      durationMs: source.startedAt === undefined ? null : Date.now() - source.startedAt,
+      error: source.note ?? null,
+    });
     await bumpMarketVersion(tx, env);
     const changedFrom = counts.inserted + counts.updated > 0 ? earliestDay(kind, rows) : null;
     return { ok: true, ...counts, errors: [], changedFrom };

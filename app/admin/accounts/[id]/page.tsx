@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { ActionButton } from "@/components/admin/action-button";
+import { ROLE_LABELS } from "@/lib/shared/roles";
+import { ACCOUNT_STATUS_LABELS } from "@/lib/shared/account-status";
 import { utc } from "@/components/admin/format";
 import { OverviewChart } from "@/components/admin/overview-chart";
 import { PlanForm } from "@/components/admin/plan-form";
@@ -66,30 +68,34 @@ export default async function AccountAdminPage({ params }: { params: Promise<{ i
         }
         actions={
           <Badge tone={a.status === "active" ? "ok" : "bad"} className="text-sm">
-            {a.status === "active" ? "Active" : "Deactivated"}
+            {ACCOUNT_STATUS_LABELS[a.status]}
           </Badge>
         }
       />
       <Section id="plan-h" title="Plan and status">
         <Card className="flex flex-wrap items-end justify-between gap-4">
-          <PlanForm accountId={a.accountId} plan={a.plan} plans={PLAN_IDS} />
+          <PlanForm accountId={a.accountId} accountName={a.name} plan={a.plan} plans={PLAN_IDS} />
           {a.status === "active" ? (
             <ActionButton
               path={`${base}/status`}
               body={{ status: "inactive" }}
               label="Deactivate"
               name="Deactivate the account"
+              title={`Deactivate account ${a.name}?`}
+              effect={`Its ${a.members.length} member(s) can no longer sign in, and its ${a.keys.filter((k) => k.status === "active").length} active key(s) and its webhooks stop within 5 seconds on every server.`}
+              reason
               tone="danger"
-              confirm="Its members can no longer sign in, and its keys and webhooks stop within 5 seconds on every server."
             />
-          ) : (
+          ) : a.status === "inactive" ? (
             <ActionButton
               path={`${base}/status`}
               body={{ status: "active" }}
               label="Reactivate"
               name="Reactivate the account"
+              title={`Reactivate account ${a.name}?`}
+              effect="Its members can sign in again; the keys and webhooks the deactivation stopped work again within 5 seconds."
             />
-          )}
+          ) : null}
         </Card>
       </Section>
       <Section id="members-h" title="Members">
@@ -106,7 +112,7 @@ export default async function AccountAdminPage({ params }: { params: Promise<{ i
           {a.members.map((m) => (
             <Row key={m.userId}>
               <Cell label="E-mail">{m.email}</Cell>
-              <Cell label="Role">{m.role}</Cell>
+              <Cell label="Role">{ROLE_LABELS[m.role]}</Cell>
               <Cell label="Verified">{m.verified ? "yes" : "no"}</Cell>
               <Cell label="Admin">{m.admin ? <Badge tone="info">admin</Badge> : "no"}</Cell>
               <Cell label="Change">
@@ -119,8 +125,9 @@ export default async function AccountAdminPage({ params }: { params: Promise<{ i
                       body={{ admin: false }}
                       label="Remove admin"
                       name={`Remove admin: ${m.email}`}
+                      title={`Remove the admin flag of ${m.email}?`}
+                      effect={`${m.email} loses the admin console at their next request. The last admin cannot be removed.`}
                       tone="danger"
-                      confirm={`${m.email} loses the admin console. The last admin cannot be removed.`}
                     />
                   )
                 ) : (
@@ -129,6 +136,8 @@ export default async function AccountAdminPage({ params }: { params: Promise<{ i
                     body={{ admin: true }}
                     label="Make admin"
                     name={`Make admin: ${m.email}`}
+                    title={`Make ${m.email} an admin?`}
+                    effect={`${m.email} gets the admin console: every account, key, request and licensing state.`}
                   />
                 )}
               </Cell>
@@ -174,6 +183,9 @@ export default async function AccountAdminPage({ params }: { params: Promise<{ i
                       body={{ status: "inactive" }}
                       label="Deactivate"
                       name={`Deactivate key ${k.prefix}`}
+                      title={`Deactivate key ${k.prefix}… (${k.name})?`}
+                      effect={`Calls with this ${k.env} key of ${a.name} get 403 inactive_key within 5 seconds on every server; reactivating restores it.`}
+                      reason
                       tone="danger"
                     />
                   ) : k.status === "inactive" ? (
@@ -182,6 +194,8 @@ export default async function AccountAdminPage({ params }: { params: Promise<{ i
                       body={{ status: "active" }}
                       label="Reactivate"
                       name={`Reactivate key ${k.prefix}`}
+                      title={`Reactivate key ${k.prefix}… (${k.name})?`}
+                      effect={`This ${k.env} key of ${a.name} works again within 5 seconds.`}
                     />
                   ) : (
                     <span className="text-xs text-muted">No change: {k.state}</span>
@@ -200,6 +214,7 @@ export default async function AccountAdminPage({ params }: { params: Promise<{ i
           kind="stacked"
           series={usage.series}
           summary={`${a.usage.totalCalls.toLocaleString("en-US")} calls in 30 days.`}
+          calls={usage.series.reduce((n, s) => n + s.values.reduce((m, v) => m + v, 0), 0)}
           empty="No calls in the last 30 days."
         />
         {byEndpoint.size > 0 ? (

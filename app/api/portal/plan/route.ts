@@ -10,6 +10,6 @@ export const GET = portalRoute({}, async ({ db, user }) => {
   return { current: current.id, plans };
 });
 
-export const PUT = portalRoute({ body: planBody, owner: true }, async ({ db, user, actor, body }) =>
+export const PUT = portalRoute({ body: planBody }, async ({ db, user, actor, body }) =>
   changeOwnPlan(db, { accountId: user.accountId, plan: body.plan }, actor),
 );

@@ -1,4 +1,4 @@
-/** The account's webhooks: list (GET) and register (POST, owner; the signing secret is in this answer only). */
+/** The account's webhooks: list (GET) and register (POST; the signing secret is in this answer only). */
 import { registerAccountWebhook, requireAccountWebhookPlan } from "@/lib/domain/webhook-registration";
 import { listWebhooks } from "@/lib/domain/webhooks";
 import { registerWebhookBody } from "@/lib/portal/schemas";
@@ -11,7 +11,6 @@ export const GET = portalRoute({}, async ({ db, user }) => listWebhooks(db, user
 export const POST = portalRoute(
   {
     body: registerWebhookBody,
-    owner: true,
     status: 201,
     // A plan without webhooks is refused before the body is looked at.
     guard: async ({ db, user }) => requireAccountWebhookPlan(db, user.accountId),

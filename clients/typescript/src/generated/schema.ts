@@ -518,72 +518,7 @@ export interface webhooks {
          * iv_rank.crossed_above
          * @description IV rank rose above the webhook's ivRankAbove: previous version ≤ threshold, this version > threshold. Fires once per crossing.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description msg_… event id; the same on every retry and replay: use it as your idempotency key. */
-                    "webhook-id": string;
-                    /** @description Unix seconds of this attempt; reject values far from your clock (the standardwebhooks libraries allow 5 minutes). */
-                    "webhook-timestamp": string;
-                    /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`. */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        type: "iv_rank.crossed_above";
-                        /** @description When the event was created (UTC ISO 8601). */
-                        timestamp: string;
-                        data: {
-                            symbol: string;
-                            /** @description As-of time of the market data the event was computed from. */
-                            asOf: string;
-                            /**
-                             * @description Key environment of the receiving webhooks (test = the demo market).
-                             * @enum {string}
-                             */
-                            environment: "test" | "live";
-                            /** @description The market data version the event was computed on; an event is computed once per version. */
-                            dataVersion: number;
-                            /** @description true for the demo market (test keys). */
-                            isMockData: boolean;
-                            /**
-                             * @description Freshness label of the data, as on API responses.
-                             * @enum {string}
-                             */
-                            dataLabel: "live" | "delayed-15m" | "end-of-day" | "demo";
-                            /** @constant */
-                            disclaimer: "Educational market analysis only, not financial advice. These are the service's own derived analytics, not quotes; demo data is synthetic and must never be treated as a live quote. Show this disclaimer to end users; do not re-sell or redistribute raw output.";
-                            threshold: number;
-                            previousIvRank: number;
-                            ivRank: number;
-                            atmIv30: number | null;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Gone: the service disables the webhook. */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Accepted. Anything else, or no answer within 15 s, is a failed attempt. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["ivRankCrossedAboveWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -603,72 +538,7 @@ export interface webhooks {
          * iv_rank.crossed_below
          * @description IV rank fell below the webhook's ivRankBelow: previous version ≥ threshold, this version < threshold. Fires once per crossing.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description msg_… event id; the same on every retry and replay: use it as your idempotency key. */
-                    "webhook-id": string;
-                    /** @description Unix seconds of this attempt; reject values far from your clock (the standardwebhooks libraries allow 5 minutes). */
-                    "webhook-timestamp": string;
-                    /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`. */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        type: "iv_rank.crossed_below";
-                        /** @description When the event was created (UTC ISO 8601). */
-                        timestamp: string;
-                        data: {
-                            symbol: string;
-                            /** @description As-of time of the market data the event was computed from. */
-                            asOf: string;
-                            /**
-                             * @description Key environment of the receiving webhooks (test = the demo market).
-                             * @enum {string}
-                             */
-                            environment: "test" | "live";
-                            /** @description The market data version the event was computed on; an event is computed once per version. */
-                            dataVersion: number;
-                            /** @description true for the demo market (test keys). */
-                            isMockData: boolean;
-                            /**
-                             * @description Freshness label of the data, as on API responses.
-                             * @enum {string}
-                             */
-                            dataLabel: "live" | "delayed-15m" | "end-of-day" | "demo";
-                            /** @constant */
-                            disclaimer: "Educational market analysis only, not financial advice. These are the service's own derived analytics, not quotes; demo data is synthetic and must never be treated as a live quote. Show this disclaimer to end users; do not re-sell or redistribute raw output.";
-                            threshold: number;
-                            previousIvRank: number;
-                            ivRank: number;
-                            atmIv30: number | null;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Gone: the service disables the webhook. */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Accepted. Anything else, or no answer within 15 s, is a failed attempt. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["ivRankCrossedBelowWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -688,72 +558,7 @@ export interface webhooks {
          * iv.day_change_exceeded
          * @description |30-day ATM IV − the previous session's closing 30-day ATM IV| (vol points) went from ≤ ivChangeAbove to above it.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description msg_… event id; the same on every retry and replay: use it as your idempotency key. */
-                    "webhook-id": string;
-                    /** @description Unix seconds of this attempt; reject values far from your clock (the standardwebhooks libraries allow 5 minutes). */
-                    "webhook-timestamp": string;
-                    /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`. */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        type: "iv.day_change_exceeded";
-                        /** @description When the event was created (UTC ISO 8601). */
-                        timestamp: string;
-                        data: {
-                            symbol: string;
-                            /** @description As-of time of the market data the event was computed from. */
-                            asOf: string;
-                            /**
-                             * @description Key environment of the receiving webhooks (test = the demo market).
-                             * @enum {string}
-                             */
-                            environment: "test" | "live";
-                            /** @description The market data version the event was computed on; an event is computed once per version. */
-                            dataVersion: number;
-                            /** @description true for the demo market (test keys). */
-                            isMockData: boolean;
-                            /**
-                             * @description Freshness label of the data, as on API responses.
-                             * @enum {string}
-                             */
-                            dataLabel: "live" | "delayed-15m" | "end-of-day" | "demo";
-                            /** @constant */
-                            disclaimer: "Educational market analysis only, not financial advice. These are the service's own derived analytics, not quotes; demo data is synthetic and must never be treated as a live quote. Show this disclaimer to end users; do not re-sell or redistribute raw output.";
-                            threshold: number;
-                            /** @description Signed change in vol points (0.05 of IV = 5). */
-                            ivDayChange: number;
-                            atmIv30: number | null;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Gone: the service disables the webhook. */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Accepted. Anything else, or no answer within 15 s, is a failed attempt. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["ivDayChangeExceededWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -773,71 +578,7 @@ export interface webhooks {
          * no_trade.decision_changed
          * @description The no-trade decision (trade, caution, no_trade) differs from the previous data version's.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description msg_… event id; the same on every retry and replay: use it as your idempotency key. */
-                    "webhook-id": string;
-                    /** @description Unix seconds of this attempt; reject values far from your clock (the standardwebhooks libraries allow 5 minutes). */
-                    "webhook-timestamp": string;
-                    /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`. */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        type: "no_trade.decision_changed";
-                        /** @description When the event was created (UTC ISO 8601). */
-                        timestamp: string;
-                        data: {
-                            symbol: string;
-                            /** @description As-of time of the market data the event was computed from. */
-                            asOf: string;
-                            /**
-                             * @description Key environment of the receiving webhooks (test = the demo market).
-                             * @enum {string}
-                             */
-                            environment: "test" | "live";
-                            /** @description The market data version the event was computed on; an event is computed once per version. */
-                            dataVersion: number;
-                            /** @description true for the demo market (test keys). */
-                            isMockData: boolean;
-                            /**
-                             * @description Freshness label of the data, as on API responses.
-                             * @enum {string}
-                             */
-                            dataLabel: "live" | "delayed-15m" | "end-of-day" | "demo";
-                            /** @constant */
-                            disclaimer: "Educational market analysis only, not financial advice. These are the service's own derived analytics, not quotes; demo data is synthetic and must never be treated as a live quote. Show this disclaimer to end users; do not re-sell or redistribute raw output.";
-                            previousDecision: string;
-                            /** @enum {string} */
-                            decision: "trade" | "caution" | "no_trade";
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Gone: the service disables the webhook. */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Accepted. Anything else, or no answer within 15 s, is a failed attempt. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["noTradeDecisionChangedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -857,59 +598,7 @@ export interface webhooks {
          * webhook.test
          * @description Sent by POST /api/v1/alerts/{webhookId}/test to that webhook only.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description msg_… event id; the same on every retry and replay: use it as your idempotency key. */
-                    "webhook-id": string;
-                    /** @description Unix seconds of this attempt; reject values far from your clock (the standardwebhooks libraries allow 5 minutes). */
-                    "webhook-timestamp": string;
-                    /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`. */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        type: "webhook.test";
-                        /** @description When the event was created (UTC ISO 8601). */
-                        timestamp: string;
-                        data: {
-                            webhookId: string;
-                            /** @enum {string} */
-                            environment: "test" | "live";
-                            message: string;
-                            /** @constant */
-                            isMockData: true;
-                            /** @constant */
-                            dataLabel: "demo";
-                            /** @constant */
-                            disclaimer: "Educational market analysis only, not financial advice. These are the service's own derived analytics, not quotes; demo data is synthetic and must never be treated as a live quote. Show this disclaimer to end users; do not re-sell or redistribute raw output.";
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Gone: the service disables the webhook. */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Accepted. Anything else, or no answer within 15 s, is a failed attempt. */
-                "2XX": {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["webhookTestWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -936,11 +625,13 @@ export interface components {
             data: null;
             /** @constant */
             disclaimer: "Educational market analysis only, not financial advice. These are the service's own derived analytics, not quotes; demo data is synthetic and must never be treated as a live quote. Show this disclaimer to end users; do not re-sell or redistribute raw output.";
+            /** @example true */
             isMockData: boolean;
             /** Format: date-time */
             timestamp: string;
             /**
              * @description demo for test keys; none when no data was served.
+             * @example demo
              * @enum {string}
              */
             dataLabel: "live" | "delayed-15m" | "end-of-day" | "demo" | "none";
@@ -951,18 +642,26 @@ export interface components {
                 /** @description Path of the request. */
                 endpoint: string;
                 /**
-                 * @description Plan of the calling key: Sandbox for test keys, the account's plan for live keys.
+                 * @description Plan whose limits the calling key has: Sandbox for test keys (whose features are the account plan's), the account's plan for live keys.
+                 * @example Sandbox
                  * @enum {string}
                  */
                 plan: "Sandbox" | "Starter" | "Pro" | "Enterprise";
-                /** @enum {string} */
+                /**
+                 * @example test
+                 * @enum {string}
+                 */
                 environment: "test" | "live";
                 /**
                  * @description See Freshness labels.
+                 * @example demo
                  * @enum {string}
                  */
                 data_freshness: "live" | "delayed-15m" | "end-of-day" | "demo";
-                /** @description true for test keys (demo data). */
+                /**
+                 * @description true for test keys (demo data).
+                 * @example true
+                 */
                 is_mock: boolean;
                 /**
                  * Format: date-time
@@ -981,11 +680,13 @@ export interface components {
         EnvelopeB: {
             /** @constant */
             disclaimer: "Educational market analysis only, not financial advice. These are the service's own derived analytics, not quotes; demo data is synthetic and must never be treated as a live quote. Show this disclaimer to end users; do not re-sell or redistribute raw output.";
+            /** @example true */
             isMockData: boolean;
             /** Format: date-time */
             timestamp: string;
             /**
              * @description See Freshness labels; none on health.
+             * @example demo
              * @enum {string}
              */
             dataLabel: "live" | "delayed-15m" | "end-of-day" | "demo" | "none";
@@ -994,7 +695,32 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request id: yours when you sent a safe one of up to 128 characters, else a new one. */
+        XRequestId: string;
+        /** @description The windows (IETF ratelimit-headers, structured field): `"minute";q=10;w=60, "month";…`. */
+        RateLimitPolicy: string;
+        /** @description What is left of each window: `"minute";r=7;t=42, "month";…` (r remaining, t seconds to reset). */
+        RateLimit: string;
+        /** @description Calls allowed in the per-minute window. */
+        XRateLimitLimit: number;
+        /** @description Calls left in the per-minute window. */
+        XRateLimitRemaining: number;
+        /** @description Unix time (seconds) at which the per-minute window resets. */
+        XRateLimitReset: number;
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: number;
+        /** @description `Bearer realm="api"`, with `error="invalid_token"` when the key sent was refused. */
+        WWWAuthenticate: string;
+        /** @description The created resource's URL, e.g. /api/v1/alerts/{webhookId}. */
+        Location: string;
+        /** @description Weak validator of the payload; send it back in If-None-Match to get 304 while it is unchanged. */
+        ETag: string;
+        /** @description `private, max-age=N` (N: seconds to the next market data update) or `private, no-cache`. */
+        CacheControl: string;
+        /** @description `true` when the answer is the kept answer of an earlier call with this Idempotency-Key. */
+        IdempotentReplayed: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -1020,6 +746,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1047,9 +781,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1064,6 +819,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1078,6 +835,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1092,6 +855,12 @@ export interface operations {
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1106,6 +875,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1120,6 +896,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1134,6 +916,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1168,6 +957,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1237,7 +1034,7 @@ export interface operations {
                                 momentum_20d: number | null;
                                 /** @description Close / 50-session simple moving average − 1, decimal. */
                                 trend_50d: number | null;
-                                /** @description Expected move to the next earnings date, with the event variance counted in full (see expectedMoveEvent): move in USD, move_pct and event_move_pct fractions of spot. Null without an earnings date ahead or a usable ATM IV. */
+                                /** @description Expected move to the next earnings date, with the event variance counted in full (see expectedMoveEvent): move in USD, move_pct and event_move_pct fractions of spot. Null without an earnings date ahead, without a usable ATM IV on an expiry carrying the event, or when a single expiry follows the event, none precedes it and there is no hv_30d to separate the base vol from the event (unknown). */
                                 expected_move: {
                                     /** @description The earnings date, YYYY-MM-DD (New York). */
                                     date: string;
@@ -1249,6 +1046,10 @@ export interface operations {
                                     move_pct: number;
                                     /** @description The event's own one-standard-deviation move as a fraction of spot, sqrt(ve) from the split of the ATM total variance into base and event (see expectedMoveEvent); null when the chain prices no event premium. */
                                     event_move_pct: number | null;
+                                    /** @description Where the base (diffusive) variance rate of the split came from: expiry_before, the nearest expiry closing before the event; expiries_after, the first two expiries after it; hv30, the 30-session realised vol (one expiry after the event and none before it). Null when the chain prices no event premium. */
+                                    base_source: ("expiry_before" | "expiries_after" | "hv30") | null;
+                                    /** @description When the earnings are reported on their date, as imported: before_open (options expiring that day carry the event) or after_close (they stop trading at that day's close, before the event). Null: unknown, an expiry on the event date is then left out of the split (see earningsTiming). */
+                                    timing: ("before_open" | "after_close") | null;
                                 } | null;
                                 /** @description Per listed expiry (ascending), the forward every IV, delta, moneyness, ATM and skew figure of that expiry uses. */
                                 forwards: {
@@ -1270,9 +1071,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1287,6 +1109,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1301,6 +1125,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1315,6 +1145,12 @@ export interface operations {
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1329,6 +1165,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1343,6 +1186,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1357,6 +1206,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1382,7 +1238,7 @@ export interface operations {
                  * @description Minimum premium of an event in USD (integer ≥ 0).
                  * @example 250000
                  */
-                min_premium?: string | number;
+                min_premium?: number;
                 /**
                  * @description Only events of this type (case-insensitive).
                  * @example sweep
@@ -1397,7 +1253,7 @@ export interface operations {
                  * @description At most this many events (1–500, default 50).
                  * @example 50
                  */
-                limit?: string | number;
+                limit?: number;
                 /** @description Only events with this side against the quote (case-insensitive). */
                 side?: "ask" | "ask_side" | "mid" | "bid_side" | "bid" | "unknown";
                 /** @description Only contracts expiring on or after this date (YYYY-MM-DD). */
@@ -1416,6 +1272,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1457,9 +1321,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1474,6 +1359,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1488,6 +1375,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1502,6 +1395,12 @@ export interface operations {
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1516,6 +1415,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1530,6 +1436,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1544,6 +1456,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1578,6 +1497,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1600,9 +1527,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1617,6 +1565,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1631,6 +1581,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1645,6 +1601,12 @@ export interface operations {
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1659,6 +1621,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1673,6 +1642,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1687,6 +1662,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1721,6 +1703,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1760,9 +1750,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1777,6 +1788,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1791,6 +1804,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1805,6 +1824,12 @@ export interface operations {
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1819,6 +1844,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1833,6 +1865,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1847,6 +1885,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1872,6 +1917,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1911,9 +1964,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1928,6 +2002,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1942,6 +2018,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1956,6 +2038,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1970,6 +2059,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1984,6 +2079,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2009,6 +2111,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2040,9 +2150,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2057,6 +2188,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2071,6 +2204,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2085,6 +2224,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2099,6 +2245,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2113,6 +2265,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2144,6 +2303,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2178,9 +2345,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2195,6 +2383,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2209,6 +2399,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2223,6 +2419,12 @@ export interface operations {
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2237,6 +2439,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2251,6 +2460,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2265,6 +2480,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2317,6 +2539,13 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2386,6 +2615,12 @@ export interface operations {
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2400,6 +2635,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2414,6 +2651,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2428,6 +2671,12 @@ export interface operations {
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2442,6 +2691,12 @@ export interface operations {
             /** @description `idempotency_key_in_use`: A request with this Idempotency-Key is still being processed; retry after it finishes to get its answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2456,6 +2711,12 @@ export interface operations {
             /** @description `payload_too_large`: The request body exceeds the plan's maximum payload. */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2470,6 +2731,12 @@ export interface operations {
             /** @description `idempotency_key_reused`: This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2484,6 +2751,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2498,6 +2772,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2512,6 +2792,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2552,6 +2839,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2582,11 +2877,33 @@ export interface operations {
                             })[];
                         };
                     };
+                    "text/csv": string;
                 };
+            };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2601,6 +2918,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2615,6 +2934,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2629,6 +2954,12 @@ export interface operations {
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2643,6 +2974,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2657,6 +2995,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2671,6 +3015,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2704,6 +3055,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2725,9 +3084,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2742,6 +3122,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2756,6 +3138,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2770,6 +3158,12 @@ export interface operations {
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2784,6 +3178,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2798,6 +3199,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2812,6 +3219,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2837,6 +3251,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2861,9 +3283,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2878,6 +3321,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2892,6 +3337,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2906,6 +3357,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2920,6 +3378,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2934,6 +3398,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2965,6 +3436,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2992,9 +3471,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3009,6 +3509,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3023,6 +3525,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3037,6 +3545,12 @@ export interface operations {
             /** @description `symbol_not_found`: The symbol is well-formed but the service has no data for it. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3051,6 +3565,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3065,6 +3586,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3079,6 +3606,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3104,6 +3638,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3139,9 +3681,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3156,6 +3719,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3170,6 +3735,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3184,6 +3755,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3198,6 +3776,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3212,6 +3796,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3264,6 +3855,14 @@ export interface operations {
             /** @description Success */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3297,6 +3896,12 @@ export interface operations {
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3311,6 +3916,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3325,6 +3932,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3339,6 +3952,12 @@ export interface operations {
             /** @description `idempotency_key_in_use`: A request with this Idempotency-Key is still being processed; retry after it finishes to get its answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3353,6 +3972,12 @@ export interface operations {
             /** @description `payload_too_large`: The request body exceeds the plan's maximum payload. */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3367,6 +3992,12 @@ export interface operations {
             /** @description `idempotency_key_reused`: This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3381,6 +4012,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3395,6 +4033,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3409,6 +4053,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3437,6 +4088,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3470,9 +4129,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3487,6 +4167,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3501,6 +4183,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3515,6 +4203,12 @@ export interface operations {
             /** @description `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3529,6 +4223,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3543,6 +4244,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3557,6 +4264,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3585,6 +4299,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3621,6 +4341,12 @@ export interface operations {
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3635,6 +4361,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3649,6 +4377,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3663,6 +4397,12 @@ export interface operations {
             /** @description `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3677,6 +4417,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3691,6 +4438,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3705,6 +4458,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3749,6 +4509,13 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3785,6 +4552,12 @@ export interface operations {
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3799,6 +4572,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3813,6 +4588,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3827,6 +4608,12 @@ export interface operations {
             /** @description `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3841,6 +4628,12 @@ export interface operations {
             /** @description `idempotency_key_in_use`: A request with this Idempotency-Key is still being processed; retry after it finishes to get its answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3855,6 +4648,12 @@ export interface operations {
             /** @description `payload_too_large`: The request body exceeds the plan's maximum payload. */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3869,6 +4668,12 @@ export interface operations {
             /** @description `idempotency_key_reused`: This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3883,6 +4688,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3897,6 +4709,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3911,6 +4729,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3945,6 +4770,13 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3959,6 +4791,12 @@ export interface operations {
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3973,6 +4811,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3987,6 +4827,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4001,6 +4847,12 @@ export interface operations {
             /** @description `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4015,6 +4867,12 @@ export interface operations {
             /** @description `idempotency_key_in_use`: A request with this Idempotency-Key is still being processed; retry after it finishes to get its answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4029,6 +4887,12 @@ export interface operations {
             /** @description `idempotency_key_reused`: This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4043,6 +4907,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4057,6 +4928,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4071,6 +4948,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4105,6 +4989,14 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4138,9 +5030,30 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: If-None-Match named the current ETag. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4155,6 +5068,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4169,6 +5084,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4183,6 +5104,12 @@ export interface operations {
             /** @description `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4197,6 +5124,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4211,6 +5145,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4225,6 +5165,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4277,6 +5224,13 @@ export interface operations {
             /** @description Success */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4291,6 +5245,12 @@ export interface operations {
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4305,6 +5265,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4319,6 +5281,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4333,6 +5301,12 @@ export interface operations {
             /** @description `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4347,6 +5321,12 @@ export interface operations {
             /** @description `idempotency_key_in_use`: A request with this Idempotency-Key is still being processed; retry after it finishes to get its answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4361,6 +5341,12 @@ export interface operations {
             /** @description `payload_too_large`: The request body exceeds the plan's maximum payload. */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4375,6 +5361,12 @@ export interface operations {
             /** @description `idempotency_key_reused`: This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4389,6 +5381,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4403,6 +5402,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4417,6 +5422,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4451,6 +5463,13 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4468,6 +5487,12 @@ export interface operations {
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4482,6 +5507,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4496,6 +5523,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4510,6 +5543,12 @@ export interface operations {
             /** @description `not_found`: No such route, or no such resource for this account. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4524,6 +5563,12 @@ export interface operations {
             /** @description `idempotency_key_in_use`: A request with this Idempotency-Key is still being processed; retry after it finishes to get its answer. */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4538,6 +5583,12 @@ export interface operations {
             /** @description `idempotency_key_reused`: This Idempotency-Key was already used with a different request (method, path or body) in the last 24 hours. */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4552,6 +5603,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4566,6 +5624,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4580,6 +5644,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4607,16 +5678,16 @@ export interface operations {
                  */
                 symbols?: string;
                 /** @description iv_rank.crossed_above fires when IV rank rises above this (0–100). */
-                iv_rank_above?: string;
+                iv_rank_above?: number;
                 /** @description iv_rank.crossed_below fires when IV rank falls below this (0–100). */
-                iv_rank_below?: string;
+                iv_rank_below?: number;
                 /** @description iv.day_change_exceeded fires when |30-day ATM IV − previous close| exceeds this, in vol points. */
-                iv_change_above?: string;
+                iv_change_above?: number;
                 /**
                  * @description flow.* events are sent only at or above this premium (USD, default 0).
                  * @example 250000
                  */
-                min_premium?: string;
+                min_premium?: number;
             };
             header?: {
                 /**
@@ -4633,6 +5704,12 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4651,8 +5728,12 @@ export interface operations {
                              * @enum {string}
                              */
                             environment: "test" | "live";
+                            /** @example true */
                             isMockData: boolean;
-                            /** @description demo for test keys, live for live keys. */
+                            /**
+                             * @description demo for test keys, live for live keys.
+                             * @example demo
+                             */
                             dataLabel: string;
                             disclaimer: string;
                             /** @description Market events: as-of time of the analytics that crossed. */
@@ -4714,6 +5795,12 @@ export interface operations {
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4728,6 +5815,8 @@ export interface operations {
             /** @description `missing_api_key`: No API key was sent in Authorization: Bearer, x-api-key or X-Service-Key. `invalid_api_key`: The key is malformed (wrong prefix, length or checksum), unknown, revoked, or expired (rolled, after its overlap). */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4742,6 +5831,12 @@ export interface operations {
             /** @description `inactive_key`: The key, or the account that owns it, is deactivated. `subscription_required`: The account's plan does not include what the request needs (live key style, or webhooks). `endpoint_pending_licensing`: The endpoint is switched off for this key environment pending a data-licensing review. `plan_limit_exceeded`: The account's quota for the key's environment and the current window (calendar month for family A, UTC day for family B) is spent: it is shared by all of the account's keys of that environment. */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4756,6 +5851,13 @@ export interface operations {
             /** @description `rate_limit_exceeded`: The calling key's per-minute burst limit is spent; retry after the Retry-After seconds. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4770,6 +5872,12 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4784,6 +5892,13 @@ export interface operations {
             /** @description `data_source_unavailable`: The data source for this request has no data or cannot be reached. */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4809,6 +5924,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4826,6 +5942,7 @@ export interface operations {
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4840,6 +5957,7 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4865,6 +5983,7 @@ export interface operations {
             /** @description Success */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4875,6 +5994,14 @@ export interface operations {
                             title: string;
                             version: string;
                             description: string;
+                            license: {
+                                name: string;
+                                /** @description SPDX: LicenseRef-… (proprietary). */
+                                identifier: string;
+                            };
+                            contact: {
+                                name: string;
+                            };
                         };
                         servers: {
                             url: string;
@@ -4887,8 +6014,8 @@ export interface operations {
                         paths: {
                             [key: string]: {
                                 [key: string]: {
-                                    /** @description Present on every /api/v1 operation; absent on webhook events. */
-                                    operationId?: string;
+                                    /** @description A method name for generated clients; webhook events' end in Webhook. */
+                                    operationId: string;
                                     summary: string;
                                     description: string;
                                     tags: string[];
@@ -4925,6 +6052,12 @@ export interface operations {
                                     responses: {
                                         [key: string]: {
                                             description: string;
+                                            /** @description By header name. */
+                                            headers?: {
+                                                [key: string]: {
+                                                    $ref: string;
+                                                };
+                                            };
                                             /** @description By media type, e.g. application/json. */
                                             content?: {
                                                 [key: string]: {
@@ -4946,8 +6079,8 @@ export interface operations {
                         webhooks: {
                             [key: string]: {
                                 [key: string]: {
-                                    /** @description Present on every /api/v1 operation; absent on webhook events. */
-                                    operationId?: string;
+                                    /** @description A method name for generated clients; webhook events' end in Webhook. */
+                                    operationId: string;
                                     summary: string;
                                     description: string;
                                     tags: string[];
@@ -4984,6 +6117,12 @@ export interface operations {
                                     responses: {
                                         [key: string]: {
                                             description: string;
+                                            /** @description By header name. */
+                                            headers?: {
+                                                [key: string]: {
+                                                    $ref: string;
+                                                };
+                                            };
                                             /** @description By media type, e.g. application/json. */
                                             content?: {
                                                 [key: string]: {
@@ -5002,6 +6141,15 @@ export interface operations {
                             };
                         };
                         components: {
+                            headers: {
+                                [key: string]: {
+                                    description: string;
+                                    /** @description A JSON Schema (draft 2020-12) object. */
+                                    schema: {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                            };
                             securitySchemes: {
                                 [key: string]: {
                                     /** @enum {string} */
@@ -5052,6 +6200,7 @@ export interface operations {
             /** @description `invalid_request`: The request is malformed: a bad path parameter, query parameter, header or JSON body. The message names the field. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5066,6 +6215,7 @@ export interface operations {
             /** @description `internal_error`: An unexpected failure; quote the request id to support. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5076,6 +6226,338 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    ivRankCrossedAboveWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description msg_… event id; the same on every retry and replay: use it as your idempotency key. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values far from your clock (the standardwebhooks libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "iv_rank.crossed_above";
+                    /** @description When the event was created (UTC ISO 8601). */
+                    timestamp: string;
+                    data: {
+                        symbol: string;
+                        /** @description As-of time of the market data the event was computed from. */
+                        asOf: string;
+                        /**
+                         * @description Key environment of the receiving webhooks (test = the demo market).
+                         * @enum {string}
+                         */
+                        environment: "test" | "live";
+                        /** @description The market data version the event was computed on; an event is computed once per version. */
+                        dataVersion: number;
+                        /**
+                         * @description true for the demo market (test keys).
+                         * @example true
+                         */
+                        isMockData: boolean;
+                        /**
+                         * @description Freshness label of the data, as on API responses.
+                         * @example demo
+                         * @enum {string}
+                         */
+                        dataLabel: "live" | "delayed-15m" | "end-of-day" | "demo";
+                        /** @constant */
+                        disclaimer: "Educational market analysis only, not financial advice. These are the service's own derived analytics, not quotes; demo data is synthetic and must never be treated as a live quote. Show this disclaimer to end users; do not re-sell or redistribute raw output.";
+                        threshold: number;
+                        previousIvRank: number;
+                        ivRank: number;
+                        atmIv30: number | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the service disables the webhook. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Accepted. Anything else, or no answer within 15 s, is a failed attempt. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ivRankCrossedBelowWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description msg_… event id; the same on every retry and replay: use it as your idempotency key. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values far from your clock (the standardwebhooks libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "iv_rank.crossed_below";
+                    /** @description When the event was created (UTC ISO 8601). */
+                    timestamp: string;
+                    data: {
+                        symbol: string;
+                        /** @description As-of time of the market data the event was computed from. */
+                        asOf: string;
+                        /**
+                         * @description Key environment of the receiving webhooks (test = the demo market).
+                         * @enum {string}
+                         */
+                        environment: "test" | "live";
+                        /** @description The market data version the event was computed on; an event is computed once per version. */
+                        dataVersion: number;
+                        /**
+                         * @description true for the demo market (test keys).
+                         * @example true
+                         */
+                        isMockData: boolean;
+                        /**
+                         * @description Freshness label of the data, as on API responses.
+                         * @example demo
+                         * @enum {string}
+                         */
+                        dataLabel: "live" | "delayed-15m" | "end-of-day" | "demo";
+                        /** @constant */
+                        disclaimer: "Educational market analysis only, not financial advice. These are the service's own derived analytics, not quotes; demo data is synthetic and must never be treated as a live quote. Show this disclaimer to end users; do not re-sell or redistribute raw output.";
+                        threshold: number;
+                        previousIvRank: number;
+                        ivRank: number;
+                        atmIv30: number | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the service disables the webhook. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Accepted. Anything else, or no answer within 15 s, is a failed attempt. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ivDayChangeExceededWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description msg_… event id; the same on every retry and replay: use it as your idempotency key. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values far from your clock (the standardwebhooks libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "iv.day_change_exceeded";
+                    /** @description When the event was created (UTC ISO 8601). */
+                    timestamp: string;
+                    data: {
+                        symbol: string;
+                        /** @description As-of time of the market data the event was computed from. */
+                        asOf: string;
+                        /**
+                         * @description Key environment of the receiving webhooks (test = the demo market).
+                         * @enum {string}
+                         */
+                        environment: "test" | "live";
+                        /** @description The market data version the event was computed on; an event is computed once per version. */
+                        dataVersion: number;
+                        /**
+                         * @description true for the demo market (test keys).
+                         * @example true
+                         */
+                        isMockData: boolean;
+                        /**
+                         * @description Freshness label of the data, as on API responses.
+                         * @example demo
+                         * @enum {string}
+                         */
+                        dataLabel: "live" | "delayed-15m" | "end-of-day" | "demo";
+                        /** @constant */
+                        disclaimer: "Educational market analysis only, not financial advice. These are the service's own derived analytics, not quotes; demo data is synthetic and must never be treated as a live quote. Show this disclaimer to end users; do not re-sell or redistribute raw output.";
+                        threshold: number;
+                        /** @description Signed change in vol points (0.05 of IV = 5). */
+                        ivDayChange: number;
+                        atmIv30: number | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the service disables the webhook. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Accepted. Anything else, or no answer within 15 s, is a failed attempt. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    noTradeDecisionChangedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description msg_… event id; the same on every retry and replay: use it as your idempotency key. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values far from your clock (the standardwebhooks libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "no_trade.decision_changed";
+                    /** @description When the event was created (UTC ISO 8601). */
+                    timestamp: string;
+                    data: {
+                        symbol: string;
+                        /** @description As-of time of the market data the event was computed from. */
+                        asOf: string;
+                        /**
+                         * @description Key environment of the receiving webhooks (test = the demo market).
+                         * @enum {string}
+                         */
+                        environment: "test" | "live";
+                        /** @description The market data version the event was computed on; an event is computed once per version. */
+                        dataVersion: number;
+                        /**
+                         * @description true for the demo market (test keys).
+                         * @example true
+                         */
+                        isMockData: boolean;
+                        /**
+                         * @description Freshness label of the data, as on API responses.
+                         * @example demo
+                         * @enum {string}
+                         */
+                        dataLabel: "live" | "delayed-15m" | "end-of-day" | "demo";
+                        /** @constant */
+                        disclaimer: "Educational market analysis only, not financial advice. These are the service's own derived analytics, not quotes; demo data is synthetic and must never be treated as a live quote. Show this disclaimer to end users; do not re-sell or redistribute raw output.";
+                        previousDecision: string;
+                        /** @enum {string} */
+                        decision: "trade" | "caution" | "no_trade";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the service disables the webhook. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Accepted. Anything else, or no answer within 15 s, is a failed attempt. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description msg_… event id; the same on every retry and replay: use it as your idempotency key. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject values far from your clock (the standardwebhooks libraries allow 5 minutes). */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `{webhook-id}.{webhook-timestamp}.{body}`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "webhook.test";
+                    /** @description When the event was created (UTC ISO 8601). */
+                    timestamp: string;
+                    data: {
+                        webhookId: string;
+                        /** @enum {string} */
+                        environment: "test" | "live";
+                        message: string;
+                        /** @constant */
+                        isMockData: true;
+                        /** @constant */
+                        dataLabel: "demo";
+                        /** @constant */
+                        disclaimer: "Educational market analysis only, not financial advice. These are the service's own derived analytics, not quotes; demo data is synthetic and must never be treated as a live quote. Show this disclaimer to end users; do not re-sell or redistribute raw output.";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the service disables the webhook. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Accepted. Anything else, or no answer within 15 s, is a failed attempt. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,5 +1,5 @@
 /** The `instruments` CSV layout is documented in ../formats.ts (served in the API reference). */
-import type { Instrument } from "../../../analytics/types";
+import { EARNINGS_TIMINGS, type Instrument } from "../../../analytics/types";
 import { CellReader, parseNumber, parseOptionalIsoDate, parseSymbol, parseText } from "../cells";
 import { RowChecker } from "../checks";
 import type { Cells, KindSpec } from "../types";
@@ -10,7 +10,7 @@ const STYLES = ["american", "european"] as const;
 export const instrumentsSpec: KindSpec<Instrument> = {
   kind: "instruments",
   required: ["symbol", "name", "sector", "kind", "next_earnings_date", "dividend_yield"],
-  optional: ["exercise_style"],
+  optional: ["exercise_style", "earnings_timing"],
 
   parse(cells: Cells) {
     const r = new CellReader(cells);
@@ -21,6 +21,7 @@ export const instrumentsSpec: KindSpec<Instrument> = {
     const nextEarningsDate = r.read("next_earnings_date", parseOptionalIsoDate);
     const dividendYield = r.read("dividend_yield", (s, c) => (s === "" ? 0 : parseNumber(s, c)));
     const style = r.text("exercise_style").toLowerCase();
+    const timing = r.text("earnings_timing").toLowerCase();
     if (
       r.errors.length ||
       symbol === undefined ||
@@ -33,6 +34,8 @@ export const instrumentsSpec: KindSpec<Instrument> = {
     const row: Instrument = { symbol, name, sector, kind, nextEarningsDate, dividendYield };
     // Blank: by kind (american for equities and ETFs, european for indices); anything else is checked below.
     if (style !== "") row.exerciseStyle = style as Instrument["exerciseStyle"];
+    // Blank or absent: unknown (stored null); anything else is checked below.
+    if (timing !== "") row.earningsTiming = timing as Instrument["earningsTiming"];
     const errors = instrumentsSpec.check(row, cells);
     return errors.length ? { rows: [], errors } : { rows: [row], errors };
   },
@@ -49,6 +52,9 @@ export const instrumentsSpec: KindSpec<Instrument> = {
       }
     }
     if (row.exerciseStyle !== undefined) c.oneOf("exercise_style", row.exerciseStyle, STYLES);
+    if (row.earningsTiming != null && c.oneOf("earnings_timing", row.earningsTiming, EARNINGS_TIMINGS)) {
+      if (row.nextEarningsDate === null) c.fail("earnings_timing must be blank when next_earnings_date is blank");
+    }
     c.number("dividend_yield", row.dividendYield, {
       min: 0,
       max: 0.5,

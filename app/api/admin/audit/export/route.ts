@@ -8,7 +8,7 @@ export const runtime = "nodejs";
 
 export const GET = portalRoute({ admin: true, query: auditQuery }, async ({ db, query, requestId }) => {
   auditWhere(query); // a bad filter is a 400 before the download starts
-  return new Response(auditCsvStream(db, query), {
+  return new Response(await auditCsvStream(db, query), {
     headers: {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="audit-${new Date().toISOString().slice(0, 10)}.csv"`,

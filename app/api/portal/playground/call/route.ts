@@ -1,5 +1,8 @@
-/** POST: one playground request through the in-process gateway, with a pasted key or the account's playground key (never logged, never returned, never created here). */
-import { playgroundKey } from "@/lib/domain/playground";
+/**
+ * POST: one playground request through the in-process gateway, as one of the account's own keys (by id, checked for the
+ * member's role: no secret is sent) or with a pasted key (never logged, never returned).
+ */
+import { playgroundCredential } from "@/lib/domain/playground";
 import { callGateway } from "@/lib/server/playground-gateway";
 import { playgroundCallBody } from "@/lib/portal/schemas";
 import { sharedGateway } from "@/lib/server/gateway";
@@ -10,6 +13,6 @@ export const dynamic = "force-dynamic";
 
 export const POST = portalRoute({ body: playgroundCallBody }, async ({ request, db, user, body }) => {
   const gateway = await sharedGateway();
-  const key = async () => body.key ?? (await playgroundKey(db, user.accountId)).key;
-  return callGateway(gateway.handle, new URL(request.url).origin, body, key);
+  const credential = () => playgroundCredential(db, user, body);
+  return callGateway(gateway, new URL(request.url).origin, body, credential);
 });

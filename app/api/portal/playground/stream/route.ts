@@ -1,9 +1,10 @@
 /**
- * POST: opens the live stream (openStream) for the playground through the in-process gateway, with a pasted key or the
- * account's playground key; answers text/event-stream, or the gateway's refusal as a playground answer. One stream per
- * user, closed after a few minutes or when the browser stops reading (lib/server/playground-stream.ts).
+ * POST: opens the live stream (openStream) for the playground through the in-process gateway, as one of the account's
+ * own keys or with a pasted one (the same choice as a call); answers text/event-stream, or the gateway's refusal as a
+ * playground answer. One stream per user, closed after a few minutes or when the browser stops reading
+ * (lib/server/playground-stream.ts).
  */
-import { playgroundKey } from "@/lib/domain/playground";
+import { playgroundCredential } from "@/lib/domain/playground";
 import { openPlaygroundStream } from "@/lib/server/playground-stream";
 import { playgroundCallBody } from "@/lib/portal/schemas";
 import { sharedGateway } from "@/lib/server/gateway";
@@ -14,6 +15,6 @@ export const dynamic = "force-dynamic";
 
 export const POST = portalRoute({ body: playgroundCallBody }, async ({ request, db, user, body }) => {
   const gateway = await sharedGateway();
-  const key = async () => body.key ?? (await playgroundKey(db, user.accountId)).key;
-  return openPlaygroundStream(gateway.handle, new URL(request.url).origin, body, key, user.userId, request.signal);
+  const credential = () => playgroundCredential(db, user, body);
+  return openPlaygroundStream(gateway, new URL(request.url).origin, body, credential, user.userId, request.signal);
 });

@@ -1,5 +1,5 @@
-/** Approves a request: the svc_sk_live_ key is issued to the requester (shown to them once), never to the admin. */
-import { approveAccessRequest } from "@/lib/domain/access-requests";
+/** Approves a request: the svc_sk_live_ key is issued to the requester (shown to them once), never to the admin; the requester is mailed that it waits. */
+import { approveAndMail } from "@/lib/mail/access-mail";
 import { readAuthSecret } from "@/lib/crypto/secret-box";
 import { adminIdParams } from "@/lib/portal/admin-schemas";
 import { portalRoute } from "../../../../portal/portal-route";
@@ -8,5 +8,5 @@ import { asAdmin } from "../../../admin-actor";
 export const runtime = "nodejs";
 
 export const POST = portalRoute({ admin: true, params: adminIdParams }, ({ db, actor, params }) =>
-  approveAccessRequest(db, params.id, asAdmin(actor), readAuthSecret()),
+  approveAndMail(db, params.id, asAdmin(actor), readAuthSecret()),
 );

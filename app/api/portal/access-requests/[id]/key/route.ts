@@ -1,4 +1,4 @@
-/** Shows the svc_sk_live_ key of an approved request once (owner); its stored ciphertext is deleted in the same step. */
+/** Shows the svc_sk_live_ key of an approved request once; its stored ciphertext is deleted in the same step. */
 import { revealAccessKey } from "@/lib/domain/access-requests";
 import { readAuthSecret } from "@/lib/crypto/secret-box";
 import { idParams } from "@/lib/portal/schemas";
@@ -6,6 +6,6 @@ import { portalRoute } from "../../../portal-route";
 
 export const runtime = "nodejs";
 
-export const POST = portalRoute({ params: idParams, owner: true }, async ({ db, user, actor, params }) =>
+export const POST = portalRoute({ params: idParams }, async ({ db, user, actor, params }) =>
   revealAccessKey(db, { accountId: user.accountId, requestId: params.id }, actor, readAuthSecret()),
 );

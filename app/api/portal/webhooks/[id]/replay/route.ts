@@ -1,6 +1,5 @@
-/** Replays one event, or every event of a time range, to this webhook (owner); metered like replayAlert. */
-import { foundWebhook, replayWebhook, requireAccountWebhookPlan } from "@/lib/domain/webhook-registration";
-import { getWebhook } from "@/lib/domain/webhooks";
+/** Replays one event, or every event of a time range, to this webhook; metered like replayAlert. */
+import { replayWebhook, requireAccountWebhookPlan, requireWebhookAccess } from "@/lib/domain/webhook-registration";
 import { idParams, webhookReplayBody } from "@/lib/portal/schemas";
 import { meteredWebhookCall } from "@/lib/server/webhook-metering";
 import { portalRoute } from "../../../portal-route";
@@ -11,9 +10,8 @@ export const POST = portalRoute(
   {
     params: idParams,
     body: webhookReplayBody,
-    owner: true,
-    guard: async ({ db, user, params }) => {
-      foundWebhook(await getWebhook(db, user.accountId, params.id));
+    guard: async ({ db, user, params, actor }) => {
+      await requireWebhookAccess(db, user.accountId, params.id, actor);
       await requireAccountWebhookPlan(db, user.accountId);
     },
   },

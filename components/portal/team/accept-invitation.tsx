@@ -1,0 +1,110 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { Field } from "@/components/auth/field";
+import { buttonClass } from "@/components/ui/button";
+import type { AcceptInvitationBody } from "@/lib/portal/schemas";
+import { portalResult } from "../portal-fetch";
+
+type Errors = Partial<Record<"password" | "acceptTerms" | "form", string>>;
+
+/** Accept invitation: a new address chooses a password and accepts the terms, then is signed in; a known one just joins. */
+export function AcceptInvitation({
+  token,
+  email,
+  newUser,
+  terms,
+}: {
+  token: string;
+  email: string;
+  newUser: boolean;
+  terms: readonly string[];
+}) {
+  const router = useRouter();
+  const [errors, setErrors] = useState<Errors>({});
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const body: AcceptInvitationBody = newUser
+      ? {
+          token,
+          name: String(form.get("name") ?? ""),
+          password: String(form.get("password") ?? ""),
+          acceptTerms: form.get("acceptTerms") === "on",
+        }
+      : { token };
+    setPending(true);
+    setErrors({});
+    try {
+      const res = await portalResult("/api/portal/invitations/accept", body);
+      if (!res.ok) {
+        const field = res.field === "password" || res.field === "acceptTerms" ? res.field : "form";
+        setErrors({ [field]: res.message });
+        return;
+      }
+      if (newUser) await signIn("credentials", { email, password: body.password, redirect: false });
+      router.push("/dashboard");
+      router.refresh();
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="max-w-md space-y-4">
+      {newUser ? (
+        <>
+          <Field label="Name" name="name" autoComplete="name" hint="Optional: how your team sees you." />
+          <Field
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={10}
+            hint="10 to 200 characters and hard to guess: a few unrelated words work well."
+            error={errors.password}
+          />
+          <fieldset className="space-y-2 rounded border border-line p-3">
+            <legend className="px-1 text-sm font-medium">Terms of use</legend>
+            <ul className="list-disc space-y-1 pl-5 text-sm text-muted">
+              {terms.map((t) => (
+                <li key={t}>{t}</li>
+              ))}
+            </ul>
+            <div className="flex items-start gap-2">
+              <input
+                id="acceptTerms"
+                name="acceptTerms"
+                type="checkbox"
+                className="mt-1"
+                aria-invalid={errors.acceptTerms ? true : undefined}
+                aria-describedby={errors.acceptTerms ? "acceptTerms-error" : undefined}
+              />
+              <label htmlFor="acceptTerms" className="text-sm">
+                I accept the terms of use
+              </label>
+            </div>
+            {errors.acceptTerms ? (
+              <p id="acceptTerms-error" className="text-sm text-bad">
+                {errors.acceptTerms}
+              </p>
+            ) : null}
+          </fieldset>
+        </>
+      ) : null}
+      {errors.form ? (
+        <p role="alert" className="text-sm text-bad">
+          {errors.form}
+        </p>
+      ) : null}
+      <button type="submit" disabled={pending} className={buttonClass("primary", "md")}>
+        {pending ? "Joining…" : "Accept invitation"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "accounts" ADD COLUMN "allowed_origins" text[] DEFAULT '{}'::text[] NOT NULL;

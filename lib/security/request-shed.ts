@@ -1,0 +1,79 @@
+/**
+ * Routes that an unauthenticated flood could use to crowd out everyone else get a cap on the requests each process
+ * works on at once (issue 30: 300 concurrent bogus password-reset completions made a real sign-in 125× slower, though
+ * every one was refused at its token). Past the cap a request is answered 429 at the HTTP server's request event,
+ * before Next routes it or the database is asked, with the headers Next would have added. A real user who meets it
+ * waits a second and sends again (Retry-After: 1); the per-address and per-link budgets still apply to what goes in.
+ * Installed with the slow-client guard (./slow-clients.ts). Docs: docs/security.md "Floods of unauthenticated requests".
+ */
+import type http from "node:http";
+import { randomUUID } from "node:crypto";
+import { API_CSP, commonSecurityHeaders } from "./headers";
+
+export interface InFlightCap {
+  method: string;
+  path: string;
+  /** Requests this process works on at once; the next one is answered 429. */
+  max: number;
+  message: string;
+}
+
+export const IN_FLIGHT_CAPS: readonly InFlightCap[] = [
+  {
+    method: "POST",
+    path: "/api/portal/password-reset/complete",
+    max: 4,
+    message: "Too many password resets are being completed right now. Try again in a moment.",
+  },
+];
+
+const inFlight = new Map<InFlightCap, number>();
+
+/** The requests of `cap` in progress in this process (tests, diagnostics). */
+export const inFlightOf = (cap: InFlightCap) => inFlight.get(cap) ?? 0;
+
+function refuse(req: http.IncomingMessage, res: http.ServerResponse, cap: InFlightCap): void {
+  const headers: Record<string, string> = {};
+  for (const h of commonSecurityHeaders(process.env.NODE_ENV === "production")) headers[h.key.toLowerCase()] = h.value;
+  res.writeHead(429, {
+    ...headers,
+    "content-security-policy": API_CSP,
+    "content-type": "application/json",
+    "cache-control": "no-store",
+    "retry-after": "1",
+    "x-request-id": `req_${randomUUID().replaceAll("-", "")}`,
+  });
+  res.end(JSON.stringify({ error: { code: "rate_limited", message: cap.message } }));
+  req.resume(); // the body is not wanted: drained, so the connection can carry the next request
+}
+
+/**
+ * Answers `req` itself (429) when its route is at its cap, and says so (true: do not pass it on); otherwise counts it
+ * until its response is done (false: pass it on).
+ */
+export function shedRequest(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  caps: readonly InFlightCap[] = IN_FLIGHT_CAPS,
+): boolean {
+  const url = req.url ?? "";
+  const q = url.indexOf("?");
+  const path = q < 0 ? url : url.slice(0, q);
+  const cap = caps.find((c) => c.path === path && c.method === req.method);
+  if (!cap) return false;
+  const n = inFlightOf(cap);
+  if (n >= cap.max) {
+    refuse(req, res, cap);
+    return true;
+  }
+  inFlight.set(cap, n + 1);
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    inFlight.set(cap, inFlightOf(cap) - 1);
+  };
+  res.once("finish", release);
+  res.once("close", release);
+  return false;
+}

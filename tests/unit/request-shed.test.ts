@@ -1,0 +1,73 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { type InFlightCap, inFlightOf, shedRequest } from "../../lib/security/request-shed";
+
+const cap: InFlightCap = { method: "POST", path: "/reset", max: 2, message: "Busy; try again in a moment." };
+
+/** A server whose /reset answers only when `open()` is called; everything passes through shedRequest first. */
+async function server() {
+  const waiting: (() => void)[] = [];
+  const s = http.createServer((req, res) => {
+    if (shedRequest(req, res, [cap])) return;
+    req.resume();
+    waiting.push(() => res.end("done"));
+  });
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const base = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+  const open = () => {
+    for (const answer of waiting.splice(0)) answer();
+  };
+  return { s, base, open, waiting };
+}
+
+const post = (base: string, path = "/reset") =>
+  fetch(`${base}${path}`, { method: "POST", body: JSON.stringify({ token: "x".repeat(5000) }) });
+
+test("past the cap a request is answered 429 at once, with Retry-After, the security headers and the error shape", async () => {
+  const { s, base, open, waiting } = await server();
+  try {
+    const held = [post(base), post(base)];
+    while (waiting.length < 2) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(inFlightOf(cap), 2);
+    const refused = await post(base);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get("retry-after"), "1");
+    assert.equal(refused.headers.get("x-content-type-options"), "nosniff");
+    assert.equal(refused.headers.get("content-security-policy"), "default-src 'none'; frame-ancestors 'none'");
+    assert.match(refused.headers.get("x-request-id") ?? "", /^req_[0-9a-f]{32}$/);
+    assert.deepEqual(await refused.json(), { error: { code: "rate_limited", message: cap.message } });
+    // Other routes and methods are not counted.
+    const other = post(base, "/other");
+    while (waiting.length < 3) await new Promise((r) => setTimeout(r, 5));
+    open();
+    assert.deepEqual(await Promise.all([...held, other].map((r) => r.then((x) => x.status))), [200, 200, 200]);
+    // The held ones are done: the count is back to zero and the next request goes through.
+    while (inFlightOf(cap) > 0) await new Promise((r) => setTimeout(r, 5));
+    const next = post(base);
+    while (waiting.length < 1) await new Promise((r) => setTimeout(r, 5));
+    open();
+    assert.equal((await next).status, 200);
+  } finally {
+    s.closeAllConnections();
+    s.close();
+  }
+});
+
+test("a client that goes away before the answer frees its place", async () => {
+  const { s, base, open, waiting } = await server();
+  try {
+    const controller = new AbortController();
+    const gone = fetch(`${base}/reset`, { method: "POST", body: "{}", signal: controller.signal }).catch(() => null);
+    while (waiting.length < 1) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(inFlightOf(cap), 1);
+    controller.abort();
+    await gone;
+    while (inFlightOf(cap) > 0) await new Promise((r) => setTimeout(r, 5));
+    open();
+  } finally {
+    s.closeAllConnections();
+    s.close();
+  }
+});
