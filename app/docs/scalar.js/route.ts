@@ -1,10 +1,14 @@
-/** Serves Scalar's self-contained browser bundle from the installed package, so /docs loads nothing from another host. */
+/**
+ * Serves Scalar's self-contained browser bundle, put in node_modules/.scalar/<version>/ by `npm ci`'s postinstall
+ * (scripts/fetch-scalar.mjs, version and integrity pinned in package.json), so /docs loads nothing from another host.
+ */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import pkg from "@/package.json";
 
 export const runtime = "nodejs";
 
-const BUNDLE = join(process.cwd(), "node_modules", "@scalar", "api-reference", "dist", "browser", "standalone.js");
+const BUNDLE = join(process.cwd(), "node_modules", ".scalar", pkg.scalarBundle.version, "standalone.js");
 let cached: Promise<Buffer> | undefined;
 
 export async function GET(): Promise<Response> {
@@ -18,7 +22,7 @@ export async function GET(): Promise<Response> {
       headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=3600" },
     });
   } catch {
-    return new Response("// the API reference bundle is not installed (npm ci)", {
+    return new Response("// the API reference bundle is not installed (run `npm run postinstall`)", {
       status: 503,
       headers: { "content-type": "text/javascript" },
     });
