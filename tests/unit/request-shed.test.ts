@@ -2,15 +2,17 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { type InFlightCap, inFlightOf, shedRequest } from "../../lib/security/request-shed";
+import { heldRefusals, type InFlightCap, inFlightOf, shedRequest } from "../../lib/security/request-shed";
 
-const cap: InFlightCap = { method: "POST", path: "/reset", max: 2, message: "Busy; try again in a moment." };
+const cap: InFlightCap = { method: "POST", path: "/reset", max: 2, message: "Busy; try again in a moment.", holdMs: 0 };
+const holding: InFlightCap = { ...cap, path: "/held", holdMs: 400 };
+const longHold: InFlightCap = { ...cap, path: "/long", max: 0, holdMs: 10_000 };
 
 /** A server whose /reset answers only when `open()` is called; everything passes through shedRequest first. */
 async function server() {
   const waiting: (() => void)[] = [];
   const s = http.createServer((req, res) => {
-    if (shedRequest(req, res, [cap])) return;
+    if (shedRequest(req, res, [cap, holding, longHold])) return;
     req.resume();
     waiting.push(() => res.end("done"));
   });
@@ -66,6 +68,36 @@ test("a client that goes away before the answer frees its place", async () => {
     await gone;
     while (inFlightOf(cap) > 0) await new Promise((r) => setTimeout(r, 5));
     open();
+  } finally {
+    s.closeAllConnections();
+    s.close();
+  }
+});
+
+test("a refusal is held for the cap's hold before it is sent, so a flood that resends at once is slowed to it", async () => {
+  const { s, base, open, waiting } = await server();
+  try {
+    const held = [post(base, "/held"), post(base, "/held")];
+    while (waiting.length < 2) await new Promise((r) => setTimeout(r, 5));
+    const sent = performance.now();
+    const refused = post(base, "/held");
+    while (heldRefusals() < 1) await new Promise((r) => setTimeout(r, 5));
+    const res = await refused;
+    assert.ok(performance.now() - sent >= holding.holdMs - 5, "the refusal was not held");
+    assert.equal(res.status, 429);
+    assert.equal(res.headers.get("retry-after"), "1");
+    assert.equal(heldRefusals(), 0);
+    // A client that leaves while its refusal is held is let go at once.
+    const controller = new AbortController();
+    const gone = fetch(`${base}/long`, { method: "POST", body: "{}", signal: controller.signal }).catch(() => null);
+    while (heldRefusals() < 1) await new Promise((r) => setTimeout(r, 5));
+    const left = performance.now();
+    controller.abort();
+    await gone;
+    while (heldRefusals() > 0) await new Promise((r) => setTimeout(r, 5));
+    assert.ok(performance.now() - left < longHold.holdMs / 2, "the held refusal outlived its client");
+    open();
+    assert.deepEqual(await Promise.all(held.map((r) => r.then((x) => x.status))), [200, 200]);
   } finally {
     s.closeAllConnections();
     s.close();
