@@ -123,6 +123,38 @@ export async function createAccountInTx(
   };
 }
 
+/**
+ * A new Sandbox account owned by a person who has none left (removed from every team, or their account deleted), so
+ * signing in again works like signing up did; null when they still have one (nothing made). The user row is locked, so
+ * two sign-ins at once make one account.
+ */
+export async function openOwnAccount(db: Db, userId: string): Promise<{ accountId: string } | null> {
+  return db.transaction(async (tx) => {
+    const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, userId)).for("update");
+    if (!user) return null;
+    const [member] = await tx
+      .select({ id: memberships.accountId })
+      .from(memberships)
+      .where(eq(memberships.userId, userId))
+      .limit(1);
+    if (member) return null;
+    const [account] = await tx
+      .insert(accounts)
+      .values({ name: user.email, planId: "sandbox" })
+      .returning({ id: accounts.id });
+    await tx.insert(memberships).values({ userId, accountId: account.id, role: "owner" });
+    await tx.update(users).set({ currentAccountId: account.id }).where(eq(users.id, userId));
+    await recordAudit(tx, {
+      actor: { type: "user", id: userId, email: user.email },
+      accountId: account.id,
+      action: "account.create",
+      target: `account:${account.id}`,
+      after: { email: user.email, plan: "sandbox", reason: "signed in with no account left" },
+    });
+    return { accountId: account.id };
+  });
+}
+
 /** The account a person owns (their first membership as owner, else their first membership). */
 export async function findAccountByEmail(db: Db, email: string): Promise<AccountView | null> {
   const rows = await db

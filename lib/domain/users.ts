@@ -12,6 +12,7 @@ import {
   emailProblem,
   isEmailAddress,
   normaliseEmail,
+  openOwnAccount,
   type SignupActor,
 } from "./accounts";
 import { recordAudit } from "./audit";
@@ -138,8 +139,9 @@ export type SignInCheck =
 
 /**
  * Checks an e-mail and password (the same answer for an unknown e-mail and a wrong password). Only after the right
- * password does it tell that every account of the person is deactivated, so they know why they cannot sign in; a
- * person with no membership left signs in nowhere and hears "wrong".
+ * password does it tell that every account of the person is deactivated, so they know why they cannot sign in. A
+ * person with no membership left (removed from every team, or their account deleted) gets a new Sandbox account of
+ * their own, as at sign-up, and signs in to it (docs/teams.md).
  */
 export async function checkSignIn(db: Db, email: string, password: string): Promise<SignInCheck> {
   let normalised: string;
@@ -161,7 +163,9 @@ export async function checkSignIn(db: Db, email: string, password: string): Prom
     .where(eq(memberships.userId, row.id));
   if (statuses.some((a) => a.status === "active"))
     return { kind: "ok", user: { id: row.id, email: row.email, name: row.name } };
-  return statuses.length > 0 ? { kind: "deactivated" } : { kind: "wrong" };
+  if (statuses.length > 0) return { kind: "deactivated" };
+  await openOwnAccount(db, row.id);
+  return { kind: "ok", user: { id: row.id, email: row.email, name: row.name } };
 }
 
 /** The user for a correct e-mail and password whose person may sign in (an active account), else null. */

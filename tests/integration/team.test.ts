@@ -180,7 +180,7 @@ describe("teams", () => {
     ]);
   });
 
-  it("removing a member ends their sessions at once; without another account they are signed out", async () => {
+  it("removing a member ends their sessions at once; without another account they are signed out, and signing in again opens a Sandbox account of their own", async () => {
     const o = await newOwner(t.db);
     const dev = await join(o, "developer");
     const sid = await startSession(t.db, dev.userId);
@@ -189,7 +189,25 @@ describe("teams", () => {
     assert.equal(removed.sessionsEnded, 1);
     assert.equal(await checkSession(t.db, sid, dev.userId), false);
     assert.equal(await loadPortalSession(t.db, dev.userId), null);
-    assert.equal(await verifyCredentials(t.db, dev.email, PW), null, "and cannot sign in again");
+    // Signing in again is not a dead end (they cannot sign up: the address exists): a new account of their own.
+    assert.equal((await verifyCredentials(t.db, dev.email, PW))?.id, dev.userId);
+    const own = (await loadPortalSession(t.db, dev.userId))?.user;
+    assert.ok(own && own.accountId !== o.accountId);
+    assert.equal(own.role, "owner");
+    assert.deepEqual(
+      own.accounts.map((a) => a.accountId),
+      [own.accountId],
+      "the team's account is not among theirs",
+    );
+    const [plan] = await t.sql`select plan_id from accounts where id = ${own.accountId}`;
+    assert.equal(plan.plan_id, "sandbox");
+    assert.equal((await verifyCredentials(t.db, dev.email, PW))?.id, dev.userId);
+    const [n] = await t.sql`select count(*)::int as n from memberships where user_id = ${dev.userId}`;
+    assert.equal(n.n, 1, "a second sign-in makes no second account");
+    assert.equal(await verifyCredentials(t.db, dev.email, "not the password at all"), null);
+    const [created] =
+      await t.sql`select after from audit_log where action = 'account.create' and account_id = ${own.accountId}`;
+    assert.equal(created.after.reason, "signed in with no account left");
     const [audit] =
       await t.sql`select actor_email, before from audit_log where action = 'member.remove' and target = ${`user:${dev.userId}`}`;
     assert.equal(audit.actor_email, o.email);
