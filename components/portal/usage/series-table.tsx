@@ -2,11 +2,18 @@ import { ScrollRegion } from "@/components/scroll-region";
 
 /** Past this many series the table is drawn long (one row per time and series): wide ones would scroll or squeeze. */
 const MAX_WIDE_SERIES = 6;
+/** Series names longer than this in all cannot sit side by side at 375 px (they would wrap a letter at a time). */
+const MAX_WIDE_HEADER_CHARS = 40;
+
+/** Whether the table is drawn long: many series (the admin overview's routes), or names too long to sit side by side. */
+export const drawnLong = (columns: readonly string[]) =>
+  columns.length > MAX_WIDE_SERIES || columns.reduce((n, c) => n + c.length, 0) > MAX_WIDE_HEADER_CHARS;
 
 /**
  * A chart's numbers as a table, folded under "Show the numbers as a table" (the charts' accessible alternative). A few
- * series are columns beside the time; many (the admin overview's routes) are listed one row per time and series, so the
- * table fits its column at any width instead of scrolling sideways or squeezing a column.
+ * short series are columns beside the time (status codes); many, or long names (the admin overview's routes), are
+ * listed one row per time and series, so the table fits its column at any width instead of scrolling sideways or
+ * wrapping a header a letter at a time.
  */
 export function SeriesTable({
   title,
@@ -19,7 +26,7 @@ export function SeriesTable({
   columns: string[];
   rows: { key: string; label: string; cells: (string | number)[] }[];
 }) {
-  const long = columns.length > MAX_WIDE_SERIES;
+  const long = drawnLong(columns);
   return (
     <details>
       <summary className="cursor-pointer text-xs font-medium text-link">Show the numbers as a table</summary>
