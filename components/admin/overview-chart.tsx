@@ -70,8 +70,14 @@ export function OverviewChart({
                 <YAxis allowDecimals={false} width={44} {...axis} />
                 <Tooltip formatter={(v) => fmt(Number(v))} cursor={{ fillOpacity: 0.08 }} />
                 <Legend wrapperStyle={{ fontSize: 12 }} />
-                {series.map((s) => (
-                  <Bar key={s.name} dataKey={s.name} stackId="calls" fill={colour(s.name)} isAnimationActive={false} />
+                {series.map((s, i) => (
+                  <Bar
+                    key={s.name}
+                    dataKey={s.name}
+                    stackId="calls"
+                    fill={colour(s.name, i)}
+                    isAnimationActive={false}
+                  />
                 ))}
               </BarChart>
             ) : (
@@ -81,11 +87,11 @@ export function OverviewChart({
                 <YAxis width={44} tickFormatter={(v: number) => `${v}%`} {...axis} />
                 <Tooltip formatter={(v) => fmt(Number(v))} />
                 <Legend wrapperStyle={{ fontSize: 12 }} />
-                {series.map((s) => (
+                {series.map((s, i) => (
                   <Line
                     key={s.name}
                     dataKey={s.name}
-                    stroke={colour(s.name)}
+                    stroke={colour(s.name, i)}
                     strokeWidth={2}
                     dot={false}
                     isAnimationActive={false}

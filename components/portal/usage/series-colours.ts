@@ -3,7 +3,10 @@
 import { useTheme } from "next-themes";
 import { useEffect, useState } from "react";
 
-/** Status classes and families always get the same colour (from the theme's tokens); routes take a fixed palette by name. */
+/**
+ * Status classes and families always get the same colour (from the theme's tokens); other series (routes, keys) take
+ * the palette in the chart's order, so no two of a chart's first nine share a colour (by name, three routes did).
+ */
 const NAMED: Record<string, string> = {
   "2xx": "--series-2xx",
   "4xx": "--series-4xx",
@@ -21,8 +24,11 @@ function hash(s: string): number {
   return h;
 }
 
-/** The colour of one series; recomputed when the theme changes (SVG attributes cannot read CSS variables). */
-export function useSeriesColour(): (group: string) => string {
+/**
+ * The colour of one series, by its place among the chart's series (or by its name when no place is given);
+ * recomputed when the theme changes (SVG attributes cannot read CSS variables).
+ */
+export function useSeriesColour(): (group: string, index?: number) => string {
   const { resolvedTheme } = useTheme();
   const [vars, setVars] = useState<Record<string, string>>({});
   // biome-ignore lint/correctness/useExhaustiveDependencies: the CSS variables change with the theme class
@@ -30,5 +36,5 @@ export function useSeriesColour(): (group: string) => string {
     const style = getComputedStyle(document.documentElement);
     setVars(Object.fromEntries(Object.entries(NAMED).map(([g, v]) => [g, style.getPropertyValue(v).trim()])));
   }, [resolvedTheme]);
-  return (group) => vars[group] || PALETTE[hash(group) % PALETTE.length];
+  return (group, index) => vars[group] || PALETTE[(index ?? hash(group)) % PALETTE.length];
 }

@@ -46,8 +46,8 @@ export function UsageChart({ id, title, rows, groups, totals, total, bucketLabel
               <YAxis allowDecimals={false} tick={{ fontSize: 11 }} width={36} />
               <Tooltip labelFormatter={(b) => bucketLabel(String(b))} cursor={{ fillOpacity: 0.08 }} />
               <Legend wrapperStyle={{ fontSize: 12 }} />
-              {groups.map((g) => (
-                <Bar key={g} dataKey={g} stackId="calls" fill={colour(g)} isAnimationActive={false} />
+              {groups.map((g, i) => (
+                <Bar key={g} dataKey={g} stackId="calls" fill={colour(g, i)} isAnimationActive={false} />
               ))}
             </BarChart>
           </ResponsiveContainer>
