@@ -21,6 +21,11 @@ export interface InFlightCap {
   message: string;
   /** How long a refusal is held before it is sent (ms); 0 answers at once. */
   holdMs: number;
+  /**
+   * How long a request answered with an error (4xx or 5xx: a made-up token) keeps its place after its answer (ms), so
+   * the cap bounds the rate of failed requests that reach Next (max per this many ms), not only their number at once.
+   */
+  errorHoldMs: number;
 }
 
 /** Refusals held at once per process, over every cap (a socket and a timer each). */
@@ -33,6 +38,7 @@ export const IN_FLIGHT_CAPS: readonly InFlightCap[] = [
     max: 4,
     message: "Too many password resets are being completed right now. Try again in a moment.",
     holdMs: 1000,
+    errorHoldMs: 1000,
   },
 ];
 
@@ -102,7 +108,12 @@ export function shedRequest(
     released = true;
     inFlight.set(cap, inFlightOf(cap) - 1);
   };
-  res.once("finish", release);
-  res.once("close", release);
+  res.once("finish", () => {
+    if (res.statusCode >= 400 && cap.errorHoldMs > 0) setTimeout(release, cap.errorHoldMs);
+    else release();
+  });
+  res.once("close", () => {
+    if (!res.writableFinished) release(); // the client left before the answer
+  });
   return false;
 }

@@ -4,16 +4,29 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { heldRefusals, type InFlightCap, inFlightOf, shedRequest } from "../../lib/security/request-shed";
 
-const cap: InFlightCap = { method: "POST", path: "/reset", max: 2, message: "Busy; try again in a moment.", holdMs: 0 };
+const cap: InFlightCap = {
+  method: "POST",
+  path: "/reset",
+  max: 2,
+  message: "Busy; try again in a moment.",
+  holdMs: 0,
+  errorHoldMs: 0,
+};
 const holding: InFlightCap = { ...cap, path: "/held", holdMs: 400 };
 const longHold: InFlightCap = { ...cap, path: "/long", max: 0, holdMs: 10_000 };
+const failing: InFlightCap = { ...cap, path: "/failing", max: 1, errorHoldMs: 300 };
 
 /** A server whose /reset answers only when `open()` is called; everything passes through shedRequest first. */
 async function server() {
   const waiting: (() => void)[] = [];
   const s = http.createServer((req, res) => {
-    if (shedRequest(req, res, [cap, holding, longHold])) return;
+    if (shedRequest(req, res, [cap, holding, longHold, failing])) return;
     req.resume();
+    if (req.url === "/failing") {
+      res.statusCode = req.headers["x-ok"] ? 200 : 400;
+      res.end();
+      return;
+    }
     waiting.push(() => res.end("done"));
   });
   await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
@@ -98,6 +111,27 @@ test("a refusal is held for the cap's hold before it is sent, so a flood that re
     assert.ok(performance.now() - left < longHold.holdMs / 2, "the held refusal outlived its client");
     open();
     assert.deepEqual(await Promise.all(held.map((r) => r.then((x) => x.status))), [200, 200]);
+  } finally {
+    s.closeAllConnections();
+    s.close();
+  }
+});
+
+test("a request answered with an error keeps its place for the error hold: failures reach the app at a bounded rate", async () => {
+  const { s, base } = await server();
+  try {
+    assert.equal((await post(base, "/failing")).status, 400);
+    const answeredAt = performance.now();
+    assert.equal(inFlightOf(failing), 1, "the failed request still holds its place");
+    assert.equal((await post(base, "/failing")).status, 429, "the next one is refused while it does");
+    while (inFlightOf(failing) > 0) await new Promise((r) => setTimeout(r, 5));
+    assert.ok(performance.now() - answeredAt >= failing.errorHoldMs - 5);
+    // A success frees its place at once.
+    const ok = await fetch(`${base}/failing`, { method: "POST", headers: { "x-ok": "1" }, body: "{}" });
+    assert.equal(ok.status, 200);
+    while (inFlightOf(failing) > 0) await new Promise((r) => setTimeout(r, 1));
+    assert.equal((await post(base, "/failing")).status, 400);
+    while (inFlightOf(failing) > 0) await new Promise((r) => setTimeout(r, 5));
   } finally {
     s.closeAllConnections();
     s.close();
