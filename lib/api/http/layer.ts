@@ -3,7 +3,7 @@
  * coding, WWW-Authenticate, Location and problem details (docs/api-contract.md §11). The pipeline decides what is
  * answered and meters it; this layer only says it in HTTP.
  */
-import { servedFacts } from "../served-facts";
+import { bodyTextOf, servedFacts } from "../served-facts";
 import { cacheControl, entityTag, matchesIfNoneMatch } from "./caching";
 import { compressBody } from "./compress";
 import { addCorsHeaders, isPreflight, preflight } from "./cors";
@@ -44,7 +44,7 @@ async function finish(
 ): Promise<Response> {
   const { status } = response;
   const url = new URL(request.url);
-  let text = request.method === "HEAD" ? null : await response.text();
+  let text = request.method === "HEAD" ? null : (bodyTextOf(response) ?? (await response.text()));
   if (status === 401) headers.set("www-authenticate", wwwAuthenticate(codeOf(text)));
   if (status === 201 && text !== null && !headers.has("location")) {
     const location = locationOf(url.pathname, parse(text));

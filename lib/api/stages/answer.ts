@@ -1,5 +1,5 @@
 /** Answers as the stages build them: error answers in the route family's shape, success envelopes, and the Response. */
-import { noteServed } from "../served-facts";
+import { noteServed, textResponse } from "../served-facts";
 import { dataLabel } from "../../engine/types";
 import { log } from "../../log";
 import { secondsLeft } from "../../limits/windows";
@@ -20,7 +20,7 @@ export const storeUnreachable = () =>
 
 export function reply(status: number, body: unknown, requestId: string, extra?: Record<string, string>): Response {
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  return new Response(text, { status, headers: { "content-type": JSON_TYPE, ...extra, "x-request-id": requestId } });
+  return textResponse(text, { status, headers: { "content-type": JSON_TYPE, ...extra, "x-request-id": requestId } });
 }
 
 export const textOf = (answer: Answer) => (typeof answer.body === "string" ? answer.body : successText(answer.body));
