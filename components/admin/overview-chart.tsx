@@ -44,14 +44,12 @@ export function OverviewChart({
   calls: number;
   empty: string;
 }) {
-  const colour = useSeriesColour();
-  const rows: ({ day: string } & Record<string, number | string>)[] = days.map((day, i) => ({
+  const rows: Row[] = days.map((day, i) => ({
     day,
     ...Object.fromEntries(series.map((s) => [s.name, s.values[i] ?? 0])),
   }));
   const hasData = calls > 0;
   const fmt = (v: number) => (kind === "percent" ? `${v.toFixed(1)}%` : v.toLocaleString("en-US"));
-  const axis = { tick: { fontSize: 11 } };
   return (
     <section aria-labelledby={`${id}-title`} className="min-w-0 space-y-2 rounded-lg border border-line bg-surface p-4">
       <h3 id={`${id}-title`} className="text-sm font-semibold">
@@ -62,44 +60,7 @@ export function OverviewChart({
       </p>
       {hasData ? (
         <div className="chart h-56 w-full" aria-hidden="true">
-          <ResponsiveContainer width="100%" height="100%">
-            {kind === "stacked" ? (
-              <BarChart data={rows} accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-                <CartesianGrid strokeDasharray="3 3" vertical={false} />
-                <XAxis dataKey="day" tickFormatter={(d: string) => d.slice(5)} minTickGap={16} {...axis} />
-                <YAxis allowDecimals={false} width={44} {...axis} />
-                <Tooltip formatter={(v) => fmt(Number(v))} cursor={{ fillOpacity: 0.08 }} />
-                <Legend wrapperStyle={{ fontSize: 12 }} />
-                {series.map((s, i) => (
-                  <Bar
-                    key={s.name}
-                    dataKey={s.name}
-                    stackId="calls"
-                    fill={colour(s.name, i)}
-                    isAnimationActive={false}
-                  />
-                ))}
-              </BarChart>
-            ) : (
-              <LineChart data={rows} accessibilityLayer={false} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-                <CartesianGrid strokeDasharray="3 3" vertical={false} />
-                <XAxis dataKey="day" tickFormatter={(d: string) => d.slice(5)} minTickGap={16} {...axis} />
-                <YAxis width={44} tickFormatter={(v: number) => `${v}%`} {...axis} />
-                <Tooltip formatter={(v) => fmt(Number(v))} />
-                <Legend wrapperStyle={{ fontSize: 12 }} />
-                {series.map((s, i) => (
-                  <Line
-                    key={s.name}
-                    dataKey={s.name}
-                    stroke={colour(s.name, i)}
-                    strokeWidth={2}
-                    dot={false}
-                    isAnimationActive={false}
-                  />
-                ))}
-              </LineChart>
-            )}
-          </ResponsiveContainer>
+          <OverviewPlot kind={kind} rows={rows} series={series} fmt={fmt} />
         </div>
       ) : (
         <div className="grid h-40 place-items-center rounded-md border border-dashed border-line text-center text-sm text-muted">
@@ -113,5 +74,61 @@ export function OverviewChart({
         rows={rows.map((r) => ({ key: r.day, label: r.day, cells: series.map((s) => fmt(Number(r[s.name]))) }))}
       />
     </section>
+  );
+}
+
+type Row = { day: string } & Record<string, number | string>;
+
+/** The chart itself: stacked bars of counts, or lines of percentages, one colour per series in the chart's order. */
+function OverviewPlot({
+  kind,
+  rows,
+  series,
+  fmt,
+}: {
+  kind: "stacked" | "percent";
+  rows: Row[];
+  series: ChartSeries[];
+  fmt: (v: number) => string;
+}) {
+  const colour = useSeriesColour();
+  const axis = { tick: { fontSize: 11 } };
+  const frame = { data: rows, accessibilityLayer: false, margin: { top: 8, right: 8, bottom: 0, left: 0 } };
+  const grid = <CartesianGrid strokeDasharray="3 3" vertical={false} />;
+  const xAxis = <XAxis dataKey="day" tickFormatter={(d: string) => d.slice(5)} minTickGap={16} {...axis} />;
+  const legend = <Legend wrapperStyle={{ fontSize: 12 }} />;
+  return (
+    <ResponsiveContainer width="100%" height="100%">
+      {kind === "stacked" ? (
+        <BarChart {...frame}>
+          {grid}
+          {xAxis}
+          <YAxis allowDecimals={false} width={44} {...axis} />
+          <Tooltip formatter={(v) => fmt(Number(v))} cursor={{ fillOpacity: 0.08 }} />
+          {legend}
+          {series.map((s, i) => (
+            <Bar key={s.name} dataKey={s.name} stackId="calls" fill={colour(s.name, i)} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      ) : (
+        <LineChart {...frame}>
+          {grid}
+          {xAxis}
+          <YAxis width={44} tickFormatter={(v: number) => `${v}%`} {...axis} />
+          <Tooltip formatter={(v) => fmt(Number(v))} />
+          {legend}
+          {series.map((s, i) => (
+            <Line
+              key={s.name}
+              dataKey={s.name}
+              stroke={colour(s.name, i)}
+              strokeWidth={2}
+              dot={false}
+              isAnimationActive={false}
+            />
+          ))}
+        </LineChart>
+      )}
+    </ResponsiveContainer>
   );
 }

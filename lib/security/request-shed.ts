@@ -53,7 +53,10 @@ export const heldRefusals = () => held;
 /** Sends the refusal after the cap's hold (at once when MAX_HELD are already waiting); a client that leaves is let go. */
 function refuseLater(req: http.IncomingMessage, res: http.ServerResponse, cap: InFlightCap): void {
   req.resume(); // the body is not wanted: drained, so the connection can carry the next request
-  if (cap.holdMs <= 0 || held >= MAX_HELD) return refuse(res, cap);
+  if (cap.holdMs <= 0 || held >= MAX_HELD) {
+    refuse(res, cap);
+    return;
+  }
   held++;
   const timer = setTimeout(() => {
     res.off("close", gone);
