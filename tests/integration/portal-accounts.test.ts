@@ -401,9 +401,16 @@ describe("portal accounts", () => {
     assert.equal(signInMessage(undefined), "Wrong e-mail or password.");
     await setAccountStatus(t.db, u.accountId, "active", systemActor("test"));
     assert.equal((await checkSignIn(t.db, u.email, PW)).kind, "ok");
-    // With no membership left (removed from the only team) the person signs in nowhere: "wrong", as before.
+    // With no membership left (removed from the only team) the right password opens a Sandbox account of their own
+    // (docs/teams.md); a wrong one still hears only "wrong" and makes nothing.
     await t.sql`delete from memberships where user_id = ${u.userId}`;
-    assert.deepEqual(await checkSignIn(t.db, u.email, PW), { kind: "wrong" });
+    assert.deepEqual(await checkSignIn(t.db, u.email, "not the password at all"), { kind: "wrong" });
+    const [none] = await t.sql`select count(*)::int as n from memberships where user_id = ${u.userId}`;
+    assert.equal(none.n, 0);
+    assert.equal((await checkSignIn(t.db, u.email, PW)).kind, "ok");
+    const [own] = await t.sql`select m.role, a.plan_id from memberships m join accounts a on a.id = m.account_id
+      where m.user_id = ${u.userId}`;
+    assert.deepEqual({ ...own }, { role: "owner", plan_id: "sandbox" });
   });
 
   it("the OAuth adapter's createUser makes the user, a Sandbox account and the owner membership together, terms not yet accepted", async () => {
