@@ -22,8 +22,9 @@ export interface InFlightCap {
   /** How long a refusal is held before it is sent (ms); 0 answers at once. */
   holdMs: number;
   /**
-   * How long a request answered with an error (4xx or 5xx: a made-up token) keeps its place after its answer (ms), so
-   * the cap bounds the rate of failed requests that reach Next (max per this many ms), not only their number at once.
+   * How long a request answered 400 (for the reset: a made-up, used or expired link) keeps its place after its answer
+   * (ms), so the cap bounds the rate of such failures that reach Next (max per this many ms), not only their number
+   * at once. Other answers (a success, a 403 cross-origin refusal, a 429 budget) free their place at once.
    */
   errorHoldMs: number;
 }
@@ -112,7 +113,7 @@ export function shedRequest(
     inFlight.set(cap, inFlightOf(cap) - 1);
   };
   res.once("finish", () => {
-    if (res.statusCode >= 400 && cap.errorHoldMs > 0) setTimeout(release, cap.errorHoldMs);
+    if (res.statusCode === 400 && cap.errorHoldMs > 0) setTimeout(release, cap.errorHoldMs);
     else release();
   });
   res.once("close", () => {
