@@ -89,10 +89,6 @@ export async function createAccountInTx(
   const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, input.email));
   if (existing.length)
     throw new DomainError("conflict", `an account for ${input.email} already exists`, { field: "email" });
-  const [account] = await tx
-    .insert(accounts)
-    .values({ name: input.name?.trim() || input.email, planId: input.plan })
-    .returning();
   const [user] = await tx
     .insert(users)
     .values({
@@ -105,12 +101,11 @@ export async function createAccountInTx(
       termsAcceptedAt: input.terms?.acceptedAt ?? null,
     })
     .returning({ id: users.id });
-  await tx.insert(memberships).values({ userId: user.id, accountId: account.id, role: "owner" });
-  await recordAudit(tx, {
+  const account = await insertOwnedAccount(tx, {
+    userId: user.id,
+    name: input.name?.trim() || input.email,
+    plan: input.plan,
     actor: actor.type === "self" ? { ...actor, type: "user", id: user.id } : actor,
-    accountId: account.id,
-    action: "account.create",
-    target: `account:${account.id}`,
     after: { email: input.email, plan: input.plan, admin: input.admin ?? false },
   });
   return {
@@ -121,6 +116,23 @@ export async function createAccountInTx(
     status: account.status,
     admin: input.admin ?? false,
   };
+}
+
+/** A new account, its Owner's membership and its `account.create` audit row (sign-up, CLI, demo, a sign-in with none). */
+async function insertOwnedAccount(
+  tx: Tx,
+  input: { userId: string; name: string; plan: PlanId; actor: Actor; after: Record<string, unknown> },
+) {
+  const [account] = await tx.insert(accounts).values({ name: input.name, planId: input.plan }).returning();
+  await tx.insert(memberships).values({ userId: input.userId, accountId: account.id, role: "owner" });
+  await recordAudit(tx, {
+    actor: input.actor,
+    accountId: account.id,
+    action: "account.create",
+    target: `account:${account.id}`,
+    after: input.after,
+  });
+  return account;
 }
 
 /**
@@ -138,19 +150,14 @@ export async function openOwnAccount(db: Db, userId: string): Promise<{ accountI
       .where(eq(memberships.userId, userId))
       .limit(1);
     if (member) return null;
-    const [account] = await tx
-      .insert(accounts)
-      .values({ name: user.email, planId: "sandbox" })
-      .returning({ id: accounts.id });
-    await tx.insert(memberships).values({ userId, accountId: account.id, role: "owner" });
-    await tx.update(users).set({ currentAccountId: account.id }).where(eq(users.id, userId));
-    await recordAudit(tx, {
+    const account = await insertOwnedAccount(tx, {
+      userId,
+      name: user.email,
+      plan: "sandbox",
       actor: { type: "user", id: userId, email: user.email },
-      accountId: account.id,
-      action: "account.create",
-      target: `account:${account.id}`,
       after: { email: user.email, plan: "sandbox", reason: "signed in with no account left" },
     });
+    await tx.update(users).set({ currentAccountId: account.id }).where(eq(users.id, userId));
     return { accountId: account.id };
   });
 }
