@@ -8,6 +8,7 @@
  *    headers (idle half-open connections); past that the newest such connection is closed.
  * Docs: docs/security.md "Slow clients".
  */
+import diagnostics from "node:diagnostics_channel";
 import http from "node:http";
 import type { Socket } from "node:net";
 import { shedRequest } from "./request-shed";
@@ -25,8 +26,6 @@ export const SLOW_CLIENT_LIMITS: SlowClientLimits = {
   idlePerClient: 50,
   graceMs: 2_000,
 };
-
-const INSTALLED = Symbol.for("ora.slowClients");
 
 interface Watch {
   headers?: NodeJS.Timeout;
@@ -79,28 +78,54 @@ function onRequest(req: http.IncomingMessage, res: http.ServerResponse, limits: 
 
 const watches = new WeakMap<Socket, Watch>();
 
-/** Installs the guard on http.Server (once per process); later calls change nothing. */
+/** A connection accepted by an http.Server (not by another net.Server of the process). */
+const isHttpSocket = (socket: Socket) => (socket as Socket & { server?: unknown }).server instanceof http.Server;
+
+/**
+ * Sheds before the server's own request listeners run: the first request a server receives wraps its listeners
+ * (this instance only) so that a request answered 429 by the shed reaches none of them (./request-shed.ts).
+ */
+const shedding = new WeakSet<http.Server>();
+function shedBeforeListeners(server: http.Server): void {
+  if (shedding.has(server)) return;
+  shedding.add(server);
+  const listeners = server.listeners("request") as ((req: http.IncomingMessage, res: http.ServerResponse) => void)[];
+  server.removeAllListeners("request");
+  server.on("request", function (this: http.Server, req: http.IncomingMessage, res: http.ServerResponse) {
+    if (shedRequest(req, res)) return; // answered 429 here: Next never sees it
+    for (const listener of listeners) listener.call(this, req, res);
+  });
+}
+
+/** Once per process, even if this module is loaded twice (Next bundles instrumentation apart from the server). */
+const INSTALLED = Symbol.for("ora.slowClients");
+const processFlags = globalThis as unknown as Record<symbol, boolean | undefined>;
+
+/**
+ * Installs the guard for every http.Server of the process (once; later calls change nothing), through Node's
+ * documented diagnostics channels: `net.server.socket` (a connection accepted, published before the server's
+ * `connection` event) and `http.server.request.start` (a request parsed, published before its `request` event).
+ */
 export function installSlowClientGuard(limits: SlowClientLimits = SLOW_CLIENT_LIMITS): void {
-  const proto = http.Server.prototype as unknown as Record<symbol, boolean> & {
-    emit: (event: string | symbol, ...args: unknown[]) => boolean;
-  };
-  if (proto[INSTALLED]) return;
-  proto[INSTALLED] = true;
-  const emit = proto.emit;
-  proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event === "connection") {
-      const socket = args[0] as Socket;
-      const w: Watch = { counted: false };
-      watches.set(socket, w);
-      awaitHeaders(socket, w, limits);
-      socket.once("close", () => uncount(socket, w));
-    } else if (event === "request") {
-      const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-      onRequest(req, res, limits);
-      if (shedRequest(req, res)) return true; // answered 429 here: Next never sees it (./request-shed.ts)
-    }
-    return emit.call(this, event, ...args);
-  };
+  if (processFlags[INSTALLED]) return;
+  processFlags[INSTALLED] = true;
+  diagnostics.subscribe("net.server.socket", (message) => {
+    const { socket } = message as { socket: Socket };
+    if (!isHttpSocket(socket)) return;
+    const w: Watch = { counted: false };
+    watches.set(socket, w);
+    awaitHeaders(socket, w, limits);
+    socket.once("close", () => uncount(socket, w));
+  });
+  diagnostics.subscribe("http.server.request.start", (message) => {
+    const { request, response, server } = message as {
+      request: http.IncomingMessage;
+      response: http.ServerResponse;
+      server: http.Server;
+    };
+    onRequest(request, response, limits);
+    shedBeforeListeners(server);
+  });
 }
 
 /** Idle half-open connections now held by an address (tests, diagnostics). */

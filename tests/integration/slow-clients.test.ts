@@ -9,12 +9,16 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
+import { IN_FLIGHT_CAPS } from "../../lib/security/request-shed";
 import { idleConnections, installSlowClientGuard } from "../../lib/security/slow-clients";
 
 const LIMITS = { headersMs: 800, bodyMs: 1_500, idlePerClient: 3, graceMs: 300 };
 let server: http.Server;
 let port: number;
+/** Password-reset completions the server's own request listener saw. */
+let resetsSeen = 0;
 
+const RESET_PATH = "/api/portal/password-reset/complete";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function open(): Promise<{ socket: Socket; closed: Promise<number>; data: () => string }> {
@@ -42,6 +46,10 @@ describe("slow clients", () => {
   before(async () => {
     installSlowClientGuard(LIMITS);
     server = http.createServer(async (req, res) => {
+      if (req.url === RESET_PATH) {
+        resetsSeen++;
+        await sleep(300);
+      }
       let body = "";
       try {
         for await (const chunk of req) body += chunk;
@@ -99,5 +107,21 @@ describe("slow clients", () => {
     for (const c of conns) c.socket.destroy();
     await Promise.all(conns.map((c) => c.closed));
     assert.equal(idleConnections("127.0.0.1"), 0);
+  });
+
+  it("sheds past the in-flight cap before the server's own listener sees the request (request-shed)", async () => {
+    const cap = IN_FLIGHT_CAPS.find((c) => c.path === RESET_PATH);
+    assert.ok(cap);
+    resetsSeen = 0;
+    const post = () =>
+      fetch(`http://127.0.0.1:${port}${RESET_PATH}`, { method: "POST", body: "{}" }).then(async (r) => ({
+        status: r.status,
+        body: await r.text(),
+      }));
+    const answers = await Promise.all(Array.from({ length: cap.max + 2 }, post));
+    const shed = answers.filter((a) => a.status === 429);
+    assert.equal(shed.length, 2, JSON.stringify(answers.map((a) => a.status)));
+    assert.equal(resetsSeen, cap.max, "the shed requests never reached the server's listener");
+    assert.match(shed[0].body, /"code"/);
   });
 });
