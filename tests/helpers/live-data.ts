@@ -1,15 +1,24 @@
 /** Writes a small live market (a few symbols of the simulator, through the validated import path) into env "live". */
 import type { Db } from "../../lib/db/client";
 import type { OptionTrade } from "../../lib/analytics/types";
+import { EXPIRY_CLOSE_LOCAL_HOUR, isTradingDay, sessionCloseHour } from "../../lib/analytics/exchange-calendar";
 import { generateDemoMarket } from "../../lib/market/demo/simulator";
 import { writeRows } from "../../lib/market/import";
 
 export const LIVE_SEED = "live-fixture-seed";
 
-/** The most recent Friday 21:00 UTC at least an hour before `now`: a finished session whatever day the suite runs. */
+/**
+ * The most recent Friday 21:00 UTC at least an hour before `now` whose session was a full one (not a holiday, not an
+ * early close such as the day after Thanksgiving): a finished, ordinary session whatever day the suite runs.
+ */
 export function lastFridayClose(now: Date): Date {
   const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 21));
-  while (d.getUTCDay() !== 5 || d.getTime() > now.getTime() - 3_600_000) d.setUTCDate(d.getUTCDate() - 1);
+  const fullSession = (t: Date) => {
+    const date = t.toISOString().slice(0, 10);
+    return isTradingDay(date) && sessionCloseHour(date) === EXPIRY_CLOSE_LOCAL_HOUR;
+  };
+  while (d.getUTCDay() !== 5 || d.getTime() > now.getTime() - 3_600_000 || !fullSession(d))
+    d.setUTCDate(d.getUTCDate() - 1);
   return d;
 }
 
