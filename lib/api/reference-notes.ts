@@ -65,7 +65,9 @@ is pending; everything else is enabled. Pending calls are not counted against qu
 Test keys: \`demo\` (\`is_mock\`/\`isMockData\` true). Live keys: from the age of the newest data used and the plan's entitlement
 (Starter: delayed-15m; Pro and Enterprise: live). Entitlement live and age ≤ 15 min → \`live\`; age ≤ 30 min → \`delayed-15m\`;
 older → \`end-of-day\`. A delayed-15m entitlement is served data at least 15 minutes old. Family B bodies that carry
-no market data (errors, health, webhook registrations) say \`demo\` for test keys and \`none\` otherwise. No live data for a symbol → 503 \`data_source_unavailable\`.
+no market data (errors, health, webhook registrations) say \`demo\` for test keys and \`none\` otherwise. No live data for a symbol → 503 \`data_source_unavailable\`. When the service's market-data provider keeps the live store fresh, a live answer
+that would read data past its kind's staleness bound (option chain, daily bars, option prints or the Treasury curve) is
+refused the same way, with a message naming the kind and how old its newest data is.
 
 ## Data
 Responses carry derived analytics only, never a raw quote, trade print or chain row as received. Demo data is the

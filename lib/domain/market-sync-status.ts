@@ -1,12 +1,14 @@
 /**
  * The sync schedule and each kind's last run (`cli sync status`, the admin overview's freshness table). Ages are
  * judged against the schedule: a kind is late when its newest applied run is older than its bound while its window
- * has been open since (outside sessions nothing is expected).
+ * has been open since (outside sessions nothing is expected). Each kind's live data is also judged against its
+ * staleness bound by the function the API uses, so the table shows what the API refuses.
  */
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { syncConfig } from "../market/sync-config";
+import { curveAsOf, dailyBarAsOf, describeBound, staleReason } from "../market/staleness";
 import { expectedAsOf, type ScheduleEntry, SYNC_TZ, type SyncKind, syncSchedule } from "../market/sync-schedule";
 import { type Actor, recordAudit } from "./audit";
 import { runMarketSync, type SyncSummary } from "./market-sync";
@@ -19,12 +21,65 @@ export interface SyncRunRecord {
   error: string | null;
 }
 
+/** The kind's live data against its staleness bound, judged as the API judges it (lib/market/staleness.ts). */
+export interface SyncKindData {
+  /** The bound in words; null: the kind has none and the API never refuses on it. */
+  bound: string | null;
+  /** The oldest newest-as-of the API judges: per symbol for chain and bars, the store's for trades and treasury. */
+  asOf: string | null;
+  /** What the API refuses now: one entry per stale symbol (chain, bars) or one for the store, with its 503 message. */
+  stale: { subject: string | null; message: string }[];
+}
+
 export interface SyncKindStatus extends Omit<ScheduleEntry, "lateAfterMs"> {
   timeZone: string;
   lateAfterMinutes: number;
   lastRun: SyncRunRecord | null;
   lastApplied: string | null;
   late: boolean;
+  data: SyncKindData;
+}
+
+/**
+ * Each kind's newest live as-of the API serves from: a symbol counts once it has a chain and a daily bar (without
+ * either it has no analytics); trades are judged on the newest print over those symbols, as the options-flow route is.
+ */
+async function liveAsOf(db: Db): Promise<Record<SyncKind, { subject: string | null; asOf: Date }[]>> {
+  const rows = await db.execute<{
+    symbol: string;
+    chain: string | null;
+    bars: string | null;
+    trades: string | null;
+  }>(sql`
+    select i.symbol,
+      (select max(as_of)::text from option_quotes q where q.env = 'live' and q.symbol = i.symbol) as chain,
+      (select max(ts)::text from bars b where b.env = 'live' and b.symbol = i.symbol and b.interval = '1d') as bars,
+      (select max(ts)::text from option_trades t where t.env = 'live' and t.symbol = i.symbol) as trades
+    from instruments i where i.env = 'live' order by i.symbol`);
+  const [curve] = await db.execute<{ date: string | null }>(
+    sql`select max(date)::text as date from treasury_yields where env = 'live'`,
+  );
+  const served = [...rows].filter((r) => r.chain && r.bars);
+  const prints = served.flatMap((r) => (r.trades ? [new Date(r.trades).getTime()] : []));
+  return {
+    chain: served.map((r) => ({ subject: r.symbol, asOf: new Date(r.chain as string) })),
+    bars: served.map((r) => ({ subject: r.symbol, asOf: dailyBarAsOf(new Date(r.bars as string)) })),
+    trades: prints.length ? [{ subject: null, asOf: new Date(Math.max(...prints)) }] : [],
+    dividends: [],
+    treasury: curve?.date ? [{ subject: null, asOf: curveAsOf(curve.date) }] : [],
+  };
+}
+
+function dataState(kind: SyncKind, judged: { subject: string | null; asOf: Date }[], now: Date): SyncKindData {
+  const oldest = judged.reduce<Date | null>((o, j) => (o && o.getTime() <= j.asOf.getTime() ? o : j.asOf), null);
+  return {
+    bound: describeBound(kind),
+    asOf: oldest?.toISOString() ?? null,
+    stale: judged.flatMap((j) => {
+      const message = staleReason(kind, j.asOf, now, j.subject ?? undefined);
+      return message ? [{ subject: j.subject, message }] : [];
+    }),
+  };
 }
 
 export interface SyncStatus {
@@ -52,6 +107,7 @@ export async function marketSyncStatus(db: Db, now = new Date()): Promise<SyncSt
     from import_runs r where env = 'live' and source <> 'csv'
     order by kind, created_at desc, id desc`);
   const byKind = new Map([...rows].map((r) => [r.kind, r]));
+  const judged = await liveAsOf(db);
   const expected = expectedAsOf(now).getTime();
   return {
     provider: config.MARKET_DATA_PROVIDER ?? null,
@@ -76,6 +132,7 @@ export async function marketSyncStatus(db: Db, now = new Date()): Promise<SyncSt
           : null,
         lastApplied: applied?.toISOString() ?? null,
         late: !applied || reference - applied.getTime() > lateAfterMs,
+        data: dataState(e.kind, judged[e.kind], now),
       };
     }),
   };

@@ -19,6 +19,7 @@ import { noTradeAnalysis, type NoTradeAnalysis } from "../analytics/no-trade";
 import { buildYieldCurve, riskFreeRate, type YieldCurve } from "../analytics/yield-curve";
 import { marketSentiment, breadthFromBars, type MarketSentiment } from "../analytics/market-sentiment";
 import { momentum } from "../analytics/price-metrics";
+import { curveAsOf as curveDateAsOf, dailyBarAsOf } from "../market/staleness";
 
 export interface MarketSnapshotInput {
   instruments: Instrument[];
@@ -33,13 +34,24 @@ export interface MarketSnapshotInput {
 /** The instrument's cash dividends as part of the input fingerprint (an imported dividend changes every figure). */
 const dividendsKey = (i: Instrument) => (i.cashDividends ?? []).map((d) => `${d.exDate}:${d.amount}`).join(",");
 
+/** The newest as-of of each kind of data an answer may read (the staleness bounds judge each on its own). */
+export interface KindAsOf {
+  chain: Date;
+  /** The newest daily bar's session close. */
+  bars: Date;
+  /** The newest print; null without one. */
+  trades: Date | null;
+}
+
 export interface SymbolAnalytics {
   instrument: Instrument;
   metrics: SymbolMetrics;
   signal: SignalScore;
   noTrade: NoTradeAnalysis;
   chain: OptionQuote[];
+  /** The newest of the symbol's data (chain snapshot, daily bar, print): what its answers' labels follow. */
   asOf: Date;
+  kindAsOf: KindAsOf;
   flowEvents: FlowEvent[];
   /** Fingerprint of the inputs, to reuse this result when nothing changed. */
   inputKey: string;
@@ -50,6 +62,8 @@ export interface MarketView {
   symbols: Map<string, SymbolAnalytics>;
   flowEvents: FlowEvent[]; // all symbols, newest first
   flowAsOf: Date | null;
+  /** Each kind's newest as-of over every symbol (market-wide answers); null without symbols. */
+  kindAsOf: { chain: Date | null; bars: Date | null; trades: Date | null };
   curve: YieldCurve | null;
   curveAsOf: Date | null;
   sentiment: MarketSentiment | null;
@@ -70,63 +84,74 @@ function emptyFlow(): FlowSummary {
   return { bullishPremium: 0, bearishPremium: 0, netPremium: 0, sweepCount: 0, blockCount: 0, unusualCount: 0 };
 }
 
+type SymbolPartial = Omit<SymbolAnalytics, "noTrade">;
+
+/** One symbol's options metrics and flow (null without a chain or bars); the previous result when its inputs match. */
+function symbolPass(
+  snap: MarketSnapshotInput,
+  instrument: Instrument,
+  previous: MarketView | null,
+  market: { rate: (years: number) => number; curveKey: string },
+): SymbolPartial | null {
+  const chain = snap.latestChainBySymbol.get(instrument.symbol) ?? [];
+  const bars = snap.dailyBarsBySymbol.get(instrument.symbol) ?? [];
+  if (chain.length === 0 || bars.length === 0) return null;
+  const trades = snap.tradesBySymbol.get(instrument.symbol) ?? [];
+  const chainAsOf = chain[0].asOf;
+  const lastBar = bars[bars.length - 1];
+  const lastTrade = trades.length ? trades[trades.length - 1] : null;
+  const today = chainAsOf.toISOString().slice(0, 10);
+  // Only the 52-week window: older history neither counts nor keeps a symbol's cached result alive.
+  const from = ivLookbackStart(today);
+  const ivHistory = (snap.ivHistoryBySymbol.get(instrument.symbol) ?? []).filter(
+    (p) => p.date < today && p.date >= from,
+  );
+  const historyKey = `${ivHistory.length}|${ivHistory.at(-1)?.date ?? ""}:${ivHistory.at(-1)?.atmIv30 ?? ""}|${ivHistory[0]?.date ?? ""}|${market.curveKey}|${instrument.dividendYield}|${instrument.exerciseStyle ?? ""}`;
+  const inputKey = `${chain.length}|${chainAsOf.getTime()}|${lastBar.ts.getTime()}|${lastBar.close}|${trades.length}|${lastTrade?.ts.getTime() ?? 0}|${historyKey}|${instrument.nextEarningsDate}|${instrument.earningsTiming ?? ""}|${dividendsKey(instrument)}`;
+  const prev = previous?.symbols.get(instrument.symbol);
+  if (prev && prev.inputKey === inputKey) return prev;
+  const oi = new Map<string, number>();
+  for (const q of chain) oi.set(`${q.expiry}|${q.strike}|${q.right}`, q.openInterest);
+  const spot = lastBar.close;
+  const flowEvents = buildFlowEvents(trades, (c) => oi.get(`${c.expiry}|${c.strike}|${c.right}`) ?? null, { spot });
+  const asOf = newest([chainAsOf, lastBar.ts, ...(lastTrade ? [lastTrade.ts] : [])]) ?? lastBar.ts;
+  const metrics = computeSymbolMetrics({
+    instrument,
+    dailyBars: bars,
+    chain,
+    ivHistory,
+    flow: flowEvents.length ? summarizeFlow(flowEvents) : emptyFlow(),
+    asOf,
+    rate: market.rate,
+  });
+  return {
+    instrument,
+    metrics,
+    signal: signalScore(metrics),
+    chain,
+    asOf,
+    kindAsOf: { chain: chainAsOf, bars: dailyBarAsOf(lastBar.ts), trades: lastTrade?.ts ?? null },
+    flowEvents,
+    inputKey,
+  };
+}
+
 export function computeMarketView(snap: MarketSnapshotInput, previous: MarketView | null): MarketView {
   const started = performance.now();
   const curve = buildYieldCurve(snap.yields);
   const rate = curve ? riskFreeRate(curve.curve) : NO_RATE;
   const curveKey = curve ? `${curve.date}:${curve.curve.map((p) => p.yieldPct).join(",")}` : "none";
-  const curveAsOf = curve ? new Date(`${curve.date}T21:00:00Z`) : null;
+  const curveAsOf = curve ? curveDateAsOf(curve.date) : null;
 
   const volInstrument = snap.instruments.find((i) => i.kind === VOL_INDEX_KIND);
   const volCloses = volInstrument ? (snap.dailyBarsBySymbol.get(volInstrument.symbol) ?? []).map((b) => b.close) : [];
   const volIndex = volCloses.length ? volCloses[volCloses.length - 1] : null;
 
   // Pass 1: options metrics and flow for every symbol with a chain.
-  const partial = new Map<string, Omit<SymbolAnalytics, "noTrade">>();
+  const partial = new Map<string, SymbolPartial>();
   for (const instrument of snap.instruments) {
-    const chain = snap.latestChainBySymbol.get(instrument.symbol) ?? [];
-    const bars = snap.dailyBarsBySymbol.get(instrument.symbol) ?? [];
-    if (chain.length === 0 || bars.length === 0) continue;
-    const trades = snap.tradesBySymbol.get(instrument.symbol) ?? [];
-    const chainAsOf = chain[0].asOf;
-    const lastBar = bars[bars.length - 1];
-    const lastTrade = trades.length ? trades[trades.length - 1] : null;
-    const today = chainAsOf.toISOString().slice(0, 10);
-    // Only the 52-week window: older history neither counts nor keeps a symbol's cached result alive.
-    const from = ivLookbackStart(today);
-    const ivHistory = (snap.ivHistoryBySymbol.get(instrument.symbol) ?? []).filter(
-      (p) => p.date < today && p.date >= from,
-    );
-    const historyKey = `${ivHistory.length}|${ivHistory.at(-1)?.date ?? ""}:${ivHistory.at(-1)?.atmIv30 ?? ""}|${ivHistory[0]?.date ?? ""}|${curveKey}|${instrument.dividendYield}|${instrument.exerciseStyle ?? ""}`;
-    const inputKey = `${chain.length}|${chainAsOf.getTime()}|${lastBar.ts.getTime()}|${lastBar.close}|${trades.length}|${lastTrade?.ts.getTime() ?? 0}|${historyKey}|${instrument.nextEarningsDate}|${instrument.earningsTiming ?? ""}|${dividendsKey(instrument)}`;
-    const prev = previous?.symbols.get(instrument.symbol);
-    if (prev && prev.inputKey === inputKey) {
-      partial.set(instrument.symbol, prev);
-      continue;
-    }
-    const oi = new Map<string, number>();
-    for (const q of chain) oi.set(`${q.expiry}|${q.strike}|${q.right}`, q.openInterest);
-    const spot = lastBar.close;
-    const flowEvents = buildFlowEvents(trades, (c) => oi.get(`${c.expiry}|${c.strike}|${c.right}`) ?? null, { spot });
-    const asOf = newest([chainAsOf, lastBar.ts, ...(lastTrade ? [lastTrade.ts] : [])]) ?? lastBar.ts;
-    const metrics = computeSymbolMetrics({
-      instrument,
-      dailyBars: bars,
-      chain,
-      ivHistory,
-      flow: flowEvents.length ? summarizeFlow(flowEvents) : emptyFlow(),
-      asOf,
-      rate,
-    });
-    partial.set(instrument.symbol, {
-      instrument,
-      metrics,
-      signal: signalScore(metrics),
-      chain,
-      asOf,
-      flowEvents,
-      inputKey,
-    });
+    const a = symbolPass(snap, instrument, previous, { rate, curveKey });
+    if (a) partial.set(instrument.symbol, a);
   }
 
   // Pass 2: market-wide sentiment, then no-trade (which reads it).
@@ -175,11 +200,13 @@ export function computeMarketView(snap: MarketSnapshotInput, previous: MarketVie
     .flatMap((a) => a.flowEvents)
     .sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : a.id < b.id ? -1 : 1));
   const flowAsOf = newest([...symbols.values()].map((a) => a.asOf));
+  const newestOf = (kind: keyof KindAsOf) => newest([...symbols.values()].flatMap((a) => a.kindAsOf[kind] ?? []));
   return {
     instruments: new Map(snap.instruments.map((i) => [i.symbol, i])),
     symbols,
     flowEvents,
     flowAsOf,
+    kindAsOf: { chain: newestOf("chain"), bars: newestOf("bars"), trades: newestOf("trades") },
     curve,
     curveAsOf,
     sentiment,

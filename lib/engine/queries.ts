@@ -16,6 +16,7 @@ import { listedExpiries, openExpiries, symbolEntry } from "./discovery";
 import { aiSummaryData, flowEventData, noTradeData, signalScoreData, tickerSummaryData } from "./payloads";
 import type { AnalyticsEngine, FlowQuery, Served, ViewSpec } from "./types";
 import { exerciseStyleOf } from "../analytics/types";
+import type { SyncKind } from "../market/sync-schedule";
 
 type Queries = Omit<AnalyticsEngine, "ready" | "stop">;
 
@@ -37,26 +38,28 @@ function symbolIn(view: MarketView, symbol: string): SymbolAnalytics {
   throw new EngineError("symbol_not_found", `The service has no data for symbol ${symbol}.`);
 }
 
-/** Why live data as of `asOf` is too old to serve at `now` (null: serve it); see docs/market-data.md "Staleness". */
-export type StaleCheck = (asOf: Date, now: Date) => string | null;
+/**
+ * Why live data of `kind` as of `asOf` is too old to serve now (null: serve it); the check owns its clock. See
+ * docs/market-data.md "Staleness".
+ */
+export type StaleCheck = (kind: SyncKind, asOf: Date, subject?: string) => string | null;
 
-export function createQueries(
-  viewOf: (spec: ViewSpec) => MarketView | Promise<MarketView>,
-  now: () => Date,
-  stale?: StaleCheck,
-): Queries {
-  /** A symbol's analytics, refused with 503 when live data is older than the staleness bound. */
-  const symbolOf = (spec: ViewSpec, view: MarketView, symbol: string): SymbolAnalytics => {
-    const a = symbolIn(view, symbol);
-    const why = stale && spec.env === "live" ? stale(a.asOf, now()) : null;
+/** A live answer refused with 503 when a kind it reads is past its staleness bound (a kind without data is not). */
+function refuseStale(
+  stale: StaleCheck | undefined,
+  spec: ViewSpec,
+  reads: Partial<Record<SyncKind, Date | null>>,
+  subject?: string,
+) {
+  if (!stale || spec.env !== "live") return;
+  for (const [kind, asOf] of Object.entries(reads) as [SyncKind, Date | null][]) {
+    const why = asOf && stale(kind, asOf, subject);
     if (why) throw new EngineError("unavailable", why);
-    return a;
-  };
-  /** Answers from the current view without a promise when it is computed (the hot path). */
-  const withView = <T>(spec: ViewSpec, answer: (view: MarketView) => T): T | Promise<T> => {
-    const view = viewOf(spec);
-    return view instanceof Promise ? view.then(answer) : answer(view);
-  };
+  }
+}
+
+/** Payloads built once: per view (`once`) and per symbol's analytics object (`ofSymbol`). */
+function payloadMemos() {
   const memo = new WeakMap<MarketView, Map<string, unknown>>();
   /** Builds a payload once per view, validated (and stripped of anything undocumented) by its public schema. */
   function once<S extends z.ZodType>(view: MarketView, key: string, schema: S, build: () => z.input<S>): z.output<S> {
@@ -81,6 +84,26 @@ export function createQueries(
     if (!m.has(key)) m.set(key, schema.parse(build()));
     return m.get(key) as z.output<S>;
   }
+  return { once, ofSymbol };
+}
+
+export function createQueries(
+  viewOf: (spec: ViewSpec) => MarketView | Promise<MarketView>,
+  now: () => Date,
+  stale?: StaleCheck,
+): Queries {
+  /** A symbol's analytics, refused with 503 when its live chain or daily bars are past their bounds. */
+  const symbolOf = (spec: ViewSpec, view: MarketView, symbol: string): SymbolAnalytics => {
+    const a = symbolIn(view, symbol);
+    refuseStale(stale, spec, { chain: a.kindAsOf.chain, bars: a.kindAsOf.bars }, symbol);
+    return a;
+  };
+  /** Answers from the current view without a promise when it is computed (the hot path). */
+  const withView = <T>(spec: ViewSpec, answer: (view: MarketView) => T): T | Promise<T> => {
+    const view = viewOf(spec);
+    return view instanceof Promise ? view.then(answer) : answer(view);
+  };
+  const { once, ofSymbol } = payloadMemos();
   const served = <T>(data: T, asOf: Date | null): Served<T> => {
     if (!asOf) throw unavailable("market data");
     return { data, asOf };
@@ -111,6 +134,7 @@ export function createQueries(
         const symbolAsOf = q.symbol ? symbolOf(spec, view, q.symbol).asOf : null;
         const flowAsOf = view.flowAsOf;
         if (!flowAsOf) throw unavailable("options flow");
+        refuseStale(stale, spec, { trades: view.kindAsOf.trades });
         // Filtered and sorted only when the payload is built: a cached answer costs a lookup, not a sort of every
         // event.
         const build = () => {
@@ -155,6 +179,7 @@ export function createQueries(
         const curve = view.curve;
         const asOf = view.curveAsOf;
         if (!curve || !asOf) throw unavailable("Treasury yield curve");
+        refuseStale(stale, spec, { treasury: asOf });
         return served(
           once(view, "curve", schemas.yieldCurve, () => ({
             ...curve,
@@ -170,6 +195,7 @@ export function createQueries(
         const s = view.sentiment;
         const asOf = view.sentimentAsOf;
         if (!s || !asOf) throw unavailable("market sentiment");
+        refuseStale(stale, spec, { chain: view.kindAsOf.chain, bars: view.kindAsOf.bars });
         return served(
           once(view, "sentiment", schemas.marketSentiment, () => ({
             ...s,

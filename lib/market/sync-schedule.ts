@@ -1,6 +1,6 @@
 /**
  * When each market-data sync kind runs, and how old its data may be before the live API stops serving it
- * (docs/market-data.md "Schedule" and "Staleness"). Cron lines are New York wall-clock times; a run fires only when
+ * (docs/market-data.md "Schedule" and "Staleness"; the bounds are judged in ./staleness.ts). Cron lines are New York wall-clock times; a run fires only when
  * the exchange calendar says its window is open, so holidays and early closes (13:00) need no cron of their own.
  */
 import {
@@ -37,6 +37,27 @@ export const DEFAULT_SCHEDULE: readonly ScheduleEntry[] = [
   { kind: "dividends", cron: "20 13,16 * * 1-5", window: "after_close", lateAfterMs: 26 * 60 * MIN },
   { kind: "treasury", cron: "0 18 * * 1-5", window: "always", lateAfterMs: 26 * 60 * MIN },
 ];
+
+/**
+ * How each kind's newest data is judged before the live API serves what reads it (lib/market/staleness.ts):
+ * - lag: the data may trail the market (now in a session, the last close outside one) by `afterMs`; in a session's
+ *   first `afterMs` the last close still counts (the first runs of the day are under way).
+ * - session_bar: the daily bar of the session the market stood in `graceMs` ago (else the last closed one) is stored.
+ * - published: each business day's curve is due at `dueHour` New York; up to `missedDays` due curves may be missing.
+ */
+export type StalenessRule =
+  | { rule: "lag"; afterMs: number }
+  | { rule: "session_bar"; graceMs: number }
+  | { rule: "published"; dueHour: number; missedDays: number };
+
+/** Each kind's bound, from its schedule (docs/market-data.md "Staleness"); null: the API never refuses on it. */
+export const STALENESS: Readonly<Record<SyncKind, StalenessRule | null>> = {
+  chain: { rule: "lag", afterMs: 30 * MIN }, // six 5-minute runs
+  bars: { rule: "session_bar", graceMs: 30 * MIN },
+  trades: { rule: "lag", afterMs: 60 * MIN }, // four 15-minute runs
+  dividends: null, // reference data announced weeks before the ex-date; a late run shows in the admin table only
+  treasury: { rule: "published", dueHour: 18, missedDays: 1 }, // the 18:00 run; one late or failed day tolerated
+};
 
 /**
  * The schedule with operator overrides `MARKET_DATA_CRON="kind=cron;kind=cron"`: an overridden kind runs whenever its
@@ -82,22 +103,4 @@ export function expectedAsOf(now: Date): Date {
   }
   const prev = tradingDayOnOrBefore(new Date(Date.parse(`${today}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10));
   return sessionClose(prev);
-}
-
-/** A live symbol's data may lag what can be expected by this much before the API answers 503. */
-export const LIVE_STALE_AFTER_MS = 30 * MIN;
-
-/** Why a symbol's data is too old to serve at `now`, or null when it is fresh enough. */
-export function staleReason(asOf: Date, now: Date, boundMs = LIVE_STALE_AFTER_MS): string | null {
-  const lag = expectedAsOf(now).getTime() - asOf.getTime();
-  if (lag <= boundMs) return null;
-  return `The newest market data is ${describeAge(now.getTime() - asOf.getTime())} old (as of ${asOf.toISOString()}), older than the ${Math.round(boundMs / MIN)}-minute bound; the data source has not updated it.`;
-}
-
-export function describeAge(ms: number): string {
-  const m = Math.max(0, Math.round(ms / MIN));
-  if (m < 120) return `${m} minute${m === 1 ? "" : "s"}`;
-  const h = Math.round(m / 60);
-  if (h < 72) return `${h} hours`;
-  return `${Math.round(h / 24)} days`;
 }

@@ -31,7 +31,7 @@ import { trackCalls } from "./drain";
 import { disableExpiredKeyWebhooks } from "../domain/webhook-lifecycle";
 import { startSyncQueue, type SyncQueue } from "../domain/market-sync-queue";
 import { syncConfig } from "../market/sync-config";
-import { staleReason } from "../market/sync-schedule";
+import { staleReason } from "../market/staleness";
 import { deploymentTargetPolicy } from "../domain/webhook-targets";
 
 export interface Gateway {
@@ -82,6 +82,7 @@ async function prepareAndStartEngine(
   liveProvider: boolean,
 ): Promise<AnalyticsEngine> {
   const env = appEnv();
+  const clock = options.clock ?? (() => new Date());
   try {
     await prepareSchema(database);
     await seedReferenceData(database.db, endpointCatalogue());
@@ -92,7 +93,8 @@ async function prepareAndStartEngine(
         (events, stream) => (r) =>
           Promise.all([events(r), stream(r)])
       )(eventProducer(database), streamProducer(database)),
-      stale: liveProvider ? (asOf, now) => staleReason(asOf, now) : undefined,
+      // On the pipeline's clock, as the data labels are.
+      stale: liveProvider ? (kind, asOf, subject) => staleReason(kind, asOf, clock(), subject) : undefined,
     });
   } catch (err) {
     await database.close().catch(() => {});

@@ -4,6 +4,9 @@ import type { OptionTrade } from "../../lib/analytics/types";
 import { EXPIRY_CLOSE_LOCAL_HOUR, isTradingDay, sessionCloseHour } from "../../lib/analytics/exchange-calendar";
 import { generateDemoMarket } from "../../lib/market/demo/simulator";
 import { writeRows } from "../../lib/market/import";
+import { setLicensing } from "../../lib/domain/licensing";
+import { adminActor } from "../../lib/domain/audit";
+import { accountWithKey } from "./accounts";
 
 export const LIVE_SEED = "live-fixture-seed";
 
@@ -54,4 +57,15 @@ export function printAt(m: ReturnType<typeof generateDemoMarket>, symbol: string
     bid: q.bid,
     ask: q.ask,
   };
+}
+
+/** A Pro live key, with the options-flow route licensed for live keys (it ships pending licensing). */
+export async function liveKeyWithFlow(db: Db): Promise<string> {
+  const { key } = await accountWithKey(db, { plan: "pro", env: "live" });
+  await setLicensing(
+    db,
+    { path: "/api/v1/options-flow", env: "live", state: "enabled", reason: "licensed in this test" },
+    adminActor("test"),
+  );
+  return key;
 }

@@ -8,14 +8,12 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { liveKeyWithFlow } from "../helpers/live-data";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
-import { accountWithKey } from "../helpers/accounts";
 import { startFakeMassive, type FakeVendor } from "../../fixtures/massive/fake-vendor";
 import { generateDemoMarket } from "../../lib/market/demo/simulator";
 import { newYorkDate } from "../../lib/analytics/exchange-calendar";
 import { runMarketSync } from "../../lib/domain/market-sync";
-import { setLicensing } from "../../lib/domain/licensing";
-import { adminActor } from "../../lib/domain/audit";
 import { dataLabel } from "../../lib/engine/types";
 import { seedReferenceData } from "../../lib/domain/seed";
 import { endpointCatalogue } from "../../lib/api/routes";
@@ -48,12 +46,7 @@ before(async () => {
     assert.equal(s.ok, true, `${kind}: ${s.error}`);
   }
   await seedReferenceData(t.db, endpointCatalogue()); // plans and endpoints, as a server's start-up does
-  key = (await accountWithKey(t.db, { plan: "pro", env: "live" })).key;
-  await setLicensing(
-    t.db,
-    { path: "/api/v1/options-flow", env: "live", state: "enabled", reason: "licensed in this test" },
-    adminActor("test"),
-  );
+  key = await liveKeyWithFlow(t.db);
 });
 
 after(async () => {

@@ -6,7 +6,8 @@ import { conditionText, MASSIVE_OPTION_CONDITIONS } from "../../lib/market/massi
 import { barRows, chainRows, dividendRows, instrumentFromTicker, tradeRows } from "../../lib/market/massive/map";
 import { parseVendorJson, retryAfterMs } from "../../lib/market/massive/client";
 import { conditionFlags } from "../../lib/analytics/trade-conditions";
-import { expectedAsOf, inWindow, staleReason, syncSchedule } from "../../lib/market/sync-schedule";
+import { expectedAsOf, inWindow, syncSchedule } from "../../lib/market/sync-schedule";
+import { staleReason } from "../../lib/market/staleness";
 
 test("OCC tickers parse, round-trip and refuse what is not one", () => {
   assert.deepEqual(parseOccTicker("O:AAPL230616C00150000"), {
@@ -173,10 +174,10 @@ test("session windows follow the exchange calendar, early closes included", () =
   assert.equal(inWindow("after_close", new Date("2025-11-26T21:20:00Z")), true);
   // Saturday: the expected data is Friday's (early) close.
   assert.equal(expectedAsOf(new Date("2025-11-29T12:00:00Z")).toISOString(), "2025-11-28T18:00:00.000Z");
-  assert.equal(staleReason(new Date("2025-11-28T18:00:00Z"), new Date("2025-11-29T12:00:00Z")), null);
+  assert.equal(staleReason("chain", new Date("2025-11-28T18:00:00Z"), new Date("2025-11-29T12:00:00Z")), null);
   assert.match(
-    staleReason(new Date("2025-11-26T21:00:00Z"), new Date("2025-11-28T16:00:00Z")) ?? "",
-    /newest market data is 43 hours old/,
+    staleReason("chain", new Date("2025-11-26T21:00:00Z"), new Date("2025-11-28T16:00:00Z")) ?? "",
+    /Live chain data is 43 hours old/,
   );
   assert.throws(() => syncSchedule("chain=bad"), /MARKET_DATA_CRON/);
   assert.equal(syncSchedule("treasury=* * * * *").find((e) => e.kind === "treasury")?.window, "always");
