@@ -26,8 +26,8 @@ import {
   emptySubscriptions,
   type Subscriptions,
   type SymbolState,
-} from "../webhooks/events";
-import { STREAM_EVENTS_CHANNEL } from "../webhooks/stream-producer";
+} from "../engine/market-events";
+import { STREAM_EVENTS_CHANNEL } from "../engine/stream-events";
 import { admitUnits, type UnitsCall, type UnitsOutcome } from "./admit-units";
 import type { Caller } from "./credentials";
 import { errorBody } from "./envelope";

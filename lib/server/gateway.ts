@@ -24,7 +24,7 @@ import { flushLastUsed } from "../api/last-used";
 import { startUsagePartitionMaintenance } from "../api/usage-partitions";
 import { startIdempotencyExpiry } from "../api/idempotency";
 import { eventProducer } from "../webhooks/producer";
-import { streamProducer } from "../webhooks/stream-producer";
+import { streamProducer } from "../engine/stream-events";
 import { closeStreamHub } from "../api/stream-hub";
 import { startWebhookWorker } from "../webhooks/worker";
 import { trackCalls } from "./drain";

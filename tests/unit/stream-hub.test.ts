@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import type postgres from "postgres";
 import { StreamHub } from "../../lib/api/stream-hub";
 import type { Caller } from "../../lib/api/credentials";
-import { STREAM_EVENTS_CHANNEL } from "../../lib/webhooks/stream-producer";
+import { STREAM_EVENTS_CHANNEL } from "../../lib/engine/stream-events";
 import { DISCLAIMER } from "../../lib/contract/disclaimer";
 
 interface Row {
