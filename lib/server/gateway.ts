@@ -25,7 +25,7 @@ import { startUsagePartitionMaintenance } from "../api/usage-partitions";
 import { startIdempotencyExpiry } from "../api/idempotency";
 import { eventProducer } from "../webhooks/producer";
 import { streamProducer } from "../engine/stream-events";
-import { closeStreamHub } from "../api/stream-hub";
+import { closeStreamHub } from "../api/stream/hub";
 import { startWebhookWorker } from "../webhooks/worker";
 import { trackCalls } from "./drain";
 import { disableExpiredKeyWebhooks } from "../domain/webhook-lifecycle";

@@ -1,5 +1,5 @@
 /**
- * The stream hub's wake-up (lib/api/stream-hub.ts) against a stand-in for the postgres.js pool: the producer's
+ * The stream hub's wake-up (lib/api/stream/hub.ts, lib/api/stream/source.ts) against a stand-in for the postgres.js pool: the producer's
  * notification starts a round at once (not at the next 100 ms poll), a notification during a round is followed by
  * another round, a renewed pool is listened on again, and closing stops listening; and streams whose filters overlap
  * are each sent their own rows' bytes (the round's shared buffers are keyed right).
@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type postgres from "postgres";
-import { StreamHub } from "../../lib/api/stream-hub";
+import { StreamHub } from "../../lib/api/stream/hub";
 import type { Caller } from "../../lib/api/credentials";
 import { STREAM_EVENTS_CHANNEL } from "../../lib/engine/stream-events";
 import { DISCLAIMER } from "../../lib/contract/disclaimer";
@@ -163,7 +163,7 @@ test("a notification starts a round at once; one during a round is followed by a
 
     await until("the events metered", () => state.metered === 2);
 
-    // The pool renewed after a lost connection: its new listening connection is opened at the next re-check.
+    // The pool renewed after a lost connection: its new listening connection is opened at the next poll.
     state.options = {};
     await until("listening on the renewed pool", () => state.listens.length === 2, 2500);
     assert.equal(state.listens[1].pool, state.options);
