@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { seedReferenceData } from "../lib/domain/seed";
 import { endpointCatalogue } from "../lib/api/routes";
 import { streamsPerKey } from "../lib/domain/plans-catalogue";
-import { notifyStreamEvents } from "../lib/webhooks/stream-producer";
+import { notifyStreamEvents } from "../lib/engine/stream-events";
 import { accountWithKey } from "../fixtures/accounts";
 import { createTestDatabase, type TestDatabase } from "../fixtures/test-db";
 import { cpuMs } from "./cpu";

@@ -15,6 +15,9 @@ import { metrics, type WebhookQueue } from "../metrics/registry";
 type Sql = postgres.Sql | postgres.TransactionSql;
 export type KeyEnvName = "test" | "live";
 
+/** The event type of a webhook's test delivery (the portal's "Send test event"). */
+export const TEST_EVENT = "webhook.test";
+
 export const newEventId = () => `msg_${randomBytes(12).toString("hex")}`;
 
 export interface NewEvent {

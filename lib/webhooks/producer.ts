@@ -6,35 +6,18 @@
 import type { Database } from "../db/client";
 import { inTransaction } from "../db/tx";
 import type { MarketEnv } from "../analytics/types";
-import type { MarketSnapshotInput, MarketView } from "../engine/compute";
 import type { RecomputeNotice } from "../engine/engine";
 import { dataLabel } from "../engine/types";
 import { DISCLAIMER } from "../contract/disclaimer";
-import { addSubscription, detectEvents, emptySubscriptions, type SymbolState } from "./events";
+import {
+  addSubscription,
+  detectEvents,
+  emptySubscriptions,
+  symbolStates,
+  type SymbolState,
+} from "../engine/market-events";
 import { enqueueEvent, keyAndAccountActive, type KeyEnvName } from "./outbox";
 import { iso } from "../db/tx";
-
-const round = (x: number | null, d: number) =>
-  x === null || !Number.isFinite(x) ? null : Math.round(x * 10 ** d) / 10 ** d;
-
-/** Per-symbol state of a view: IV rank, day IV change against the previous session's close, no-trade decision. */
-export function symbolStates(view: MarketView, snapshot: MarketSnapshotInput): Record<string, SymbolState> {
-  const out: Record<string, SymbolState> = {};
-  for (const [symbol, a] of view.symbols) {
-    const today = a.asOf.toISOString().slice(0, 10);
-    const history = (snapshot.ivHistoryBySymbol.get(symbol) ?? []).filter((p) => p.date < today);
-    const lastClose = history.length ? history[history.length - 1].atmIv30 : null;
-    const iv = a.metrics.atmIv30;
-    out[symbol] = {
-      ivRank: round(a.metrics.ivRank, 1),
-      atmIv30: round(iv, 4),
-      ivDayChange: iv !== null && lastClose !== null ? round((iv - lastClose) * 100, 2) : null,
-      decision: a.noTrade.decision,
-      asOf: a.asOf.toISOString(),
-    };
-  }
-  return out;
-}
 
 /** Processes one data version of one market environment; returns the number of events written. */
 export async function produceEvents(

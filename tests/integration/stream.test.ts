@@ -17,7 +17,7 @@ import { seedReferenceData } from "../../lib/domain/seed";
 import { endpointCatalogue } from "../../lib/api/routes";
 import { changeKeyStatus } from "../../lib/domain/keys";
 import { systemActor } from "../../lib/domain/audit";
-import { produceStreamEvents, STREAM_EVENTS_CHANNEL } from "../../lib/webhooks/stream-producer";
+import { produceStreamEvents, STREAM_EVENTS_CHANNEL } from "../../lib/engine/stream-events";
 import { streamsPerKey } from "../../lib/domain/plans-catalogue";
 import { undeclaredInLog } from "../helpers/declared-errors";
 import { openSse as open } from "../helpers/sse";

@@ -17,7 +17,7 @@ import { listDeliveries, replayEvent, replayRange, sendTestEvent } from "../../l
 import { startWebhookWorker } from "../../lib/webhooks/worker";
 import { produceEvents } from "../../lib/webhooks/producer";
 import { RETRY_DELAYS_MS, MAX_ATTEMPTS } from "../../lib/webhooks/schedule";
-import type { SymbolState } from "../../lib/webhooks/events";
+import type { SymbolState } from "../../lib/engine/market-events";
 import { DISCLAIMER } from "../../lib/contract/disclaimer";
 import { systemActor } from "../../lib/domain/audit";
 

@@ -1,5 +1,5 @@
 /**
- * The stream hub's wake-up (lib/api/stream-hub.ts) against a stand-in for the postgres.js pool: the producer's
+ * The stream hub's wake-up (lib/api/stream/hub.ts, lib/api/stream/source.ts) against a stand-in for the postgres.js pool: the producer's
  * notification starts a round at once (not at the next 100 ms poll), a notification during a round is followed by
  * another round, a renewed pool is listened on again, and closing stops listening; and streams whose filters overlap
  * are each sent their own rows' bytes (the round's shared buffers are keyed right).
@@ -7,25 +7,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type postgres from "postgres";
-import { StreamHub } from "../../lib/api/stream-hub";
-import type { Caller } from "../../lib/api/credentials";
-import { STREAM_EVENTS_CHANNEL } from "../../lib/webhooks/stream-producer";
+import { StreamHub } from "../../lib/api/stream/hub";
+import type { StoredRow } from "../../lib/api/stream/frames";
+import { STREAM_EVENTS_CHANNEL } from "../../lib/engine/stream-events";
 import { DISCLAIMER } from "../../lib/contract/disclaimer";
-
-interface Row {
-  id: number;
-  env: "test";
-  kind: string;
-  symbol: string;
-  payload: unknown;
-  created_at: Date;
-}
+import { streamCaller as caller, flowRow, until } from "../helpers/stream-parts";
 
 /** Answers the hub's statements from memory and records what it asked. */
 function fakePool() {
   const state = {
     options: {} as object,
-    stored: [] as Row[],
+    stored: [] as StoredRow[],
     polls: 0,
     metered: 0,
     listens: [] as { channel: string; pool: object; notify: () => void; unlistened: boolean }[],
@@ -65,47 +57,7 @@ function fakePool() {
   return { sql: sql as unknown as postgres.Sql, state };
 }
 
-const caller: Caller = {
-  keyId: "key_1",
-  accountId: "00000000-0000-0000-0000-000000000001",
-  env: "test",
-  style: "standard",
-  keyPrefix: "sk_test_x",
-  plan: {
-    id: "sandbox",
-    nameA: "Sandbox",
-    nameB: "Sandbox",
-    aPerMinute: 60,
-    aPerMonth: 1000,
-    bPerMinute: 60,
-    bPerDay: 1000,
-    bMaxPayloadBytes: 1_000_000,
-    webhooks: false,
-    dataEntitlement: "demo",
-    liveKeyStyles: [],
-    historyDays: 30,
-    streamsPerKey: 2,
-    features: { id: "sandbox", nameA: "Sandbox", nameB: "Sandbox" },
-  },
-};
-
-const flowRow = (id: number): Row => ({
-  id,
-  env: "test",
-  kind: "flow.block",
-  symbol: "AAPL",
-  payload: { id: `f${id}`, symbol: "AAPL", type: "block", premium: 1000, size: 1, time: "2026-11-24T00:00:00.000Z" },
-  created_at: new Date("2026-11-24T00:00:00.000Z"),
-});
-
 const turn = () => new Promise((r) => setImmediate(r));
-const until = async (what: string, done: () => boolean, ms = 3000) => {
-  const by = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > by) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
 
 test("a notification starts a round at once; one during a round is followed by another; a renewed pool is listened on again", async () => {
   const { sql, state } = fakePool();
@@ -145,11 +97,12 @@ test("a notification starts a round at once; one during a round is followed by a
     assert.ok(text.includes(DISCLAIMER));
 
     // A notification while a round waits on the database: the hub reads again as soon as that round ends.
+    // The hold is set only after the earlier round's last turn, so a timed poll that starts meanwhile is not held.
+    await turn();
     let release = () => {};
     state.hold = new Promise<void>((r) => {
       release = r;
     });
-    await turn();
     const held = state.polls;
     state.listens[0].notify();
     assert.equal(state.polls, held + 1, "the held round");
@@ -163,7 +116,7 @@ test("a notification starts a round at once; one during a round is followed by a
 
     await until("the events metered", () => state.metered === 2);
 
-    // The pool renewed after a lost connection: its new listening connection is opened at the next re-check.
+    // The pool renewed after a lost connection: its new listening connection is opened at the next poll.
     state.options = {};
     await until("listening on the renewed pool", () => state.listens.length === 2, 2500);
     assert.equal(state.listens[1].pool, state.options);
@@ -208,7 +161,11 @@ test("streams with different filters in one round each get their own rows' bytes
     })();
     return got;
   };
-  const row = (id: number, symbol: string): Row => ({ ...flowRow(id), symbol, payload: { id: `f${id}`, symbol } });
+  const row = (id: number, symbol: string): StoredRow => ({
+    ...flowRow(id),
+    symbol,
+    payload: { id: `f${id}`, symbol },
+  });
   // The first stream's events are made first (rows 1, 2, 4); the second's middle one (row 3) after its last (row 4):
   // its frames are not a run of consecutive serials, though their count equals the span of their first and last.
   const w = open(["AAPL", "MSFT"]);

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
 import { newSigningSecret, sign, signedHeaders } from "../../lib/webhooks/signing";
 import { JITTER, MAX_ATTEMPTS, RETRY_DELAYS_MS, retryDelayMs } from "../../lib/webhooks/schedule";
-import { addSubscription, detectEvents, emptySubscriptions, type SymbolState } from "../../lib/webhooks/events";
+import { addSubscription, detectEvents, emptySubscriptions, type SymbolState } from "../../lib/engine/market-events";
 
 describe("webhook signing", () => {
   it("matches the standardwebhooks package byte for byte, and verifies with it", () => {

@@ -8,7 +8,7 @@ import type { Caller } from "../credentials";
 import { ApiError, KEYED_ROUTE_ERRORS } from "../errors";
 import { errorFields, log } from "../../log";
 import { defineRoute } from "../route";
-import { streamHub } from "../stream-hub";
+import { streamHub } from "../stream/hub";
 import { parseLastEventId } from "../stream-position";
 import { planName } from "../../shared/plan-name";
 

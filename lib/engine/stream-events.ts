@@ -1,8 +1,8 @@
 /**
- * Stores the live stream's events once per data version across all processes (as the webhook producer does, under an
- * advisory lock): one `state` row per symbol whose IV rank, day IV change or no-trade decision changed (each stream
- * derives its own threshold crossings from the row's before and after), and one `flow.*` row per options-flow event not
- * stored yet. Rows older than the retention are pruned on the way. A transaction that stored rows notifies
+ * Makes the live stream's events from each recompute (the engine's onRecompute, wired by lib/server/gateway.ts) and
+ * stores them once per data version across all processes (as the webhook producer does, under an advisory lock): one
+ * `state` row per symbol whose IV rank, day IV change or no-trade decision changed (each stream derives its own
+ * threshold crossings from the row's before and after), and one `flow.*` row per options-flow event not stored yet. Rows older than the retention are pruned on the way. A transaction that stored rows notifies
  * STREAM_EVENTS_CHANNEL at its commit, which wakes every process's stream hub at once (it polls as well).
  */
 import type postgres from "postgres";
@@ -10,12 +10,13 @@ import type { Database } from "../db/client";
 import { inTransaction, iso } from "../db/tx";
 import type { MarketEnv } from "../analytics/types";
 import type { FlowEvent } from "../analytics/flow";
-import type { MarketView } from "../engine/compute";
-import type { RecomputeNotice } from "../engine/engine";
+import type { MarketView } from "./compute";
+import type { RecomputeNotice } from "./engine";
 import { STREAM_RETENTION_HOURS } from "../contract/stream";
-import type { SymbolState } from "./events";
-import { symbolStates } from "./producer";
-import type { KeyEnvName } from "./outbox";
+import { symbolStates, type SymbolState } from "./market-events";
+
+/** A key environment: test keys stream the demo market, live keys the live one. */
+type KeyEnvName = "test" | "live";
 
 /** The NOTIFY channel the stream hubs listen on (the payload: the key environment whose rows were stored). */
 export const STREAM_EVENTS_CHANNEL = "stream_events";

@@ -1,7 +1,11 @@
 /**
- * Event detection, pure: compares the analytics of one data version with the previous version's, for the thresholds
- * subscribers asked for. A crossing fires on the version that crosses, not again while the value stays beyond.
+ * The market events a recompute makes, shared by webhooks (lib/webhooks/producer.ts) and the live stream
+ * (./stream-events.ts): each view's per-symbol state, and event detection, pure: compares the states of one data version
+ * with the previous version's, for the thresholds subscribers asked for. A crossing fires on the version that crosses,
+ * not again while the value stays beyond.
  */
+import type { MarketSnapshotInput, MarketView } from "./compute";
+
 export const MARKET_EVENTS = [
   "iv_rank.crossed_above",
   "iv_rank.crossed_below",
@@ -9,7 +13,6 @@ export const MARKET_EVENTS = [
   "no_trade.decision_changed",
 ] as const;
 export type MarketEventType = (typeof MARKET_EVENTS)[number];
-export const TEST_EVENT = "webhook.test";
 
 export interface SymbolState {
   ivRank: number | null; // 0–100
@@ -18,6 +21,28 @@ export interface SymbolState {
   atmIv30: number | null;
   decision: string;
   asOf: string;
+}
+
+const round = (x: number | null, d: number) =>
+  x === null || !Number.isFinite(x) ? null : Math.round(x * 10 ** d) / 10 ** d;
+
+/** Per-symbol state of a view: IV rank, day IV change against the previous session's close, no-trade decision. */
+export function symbolStates(view: MarketView, snapshot: MarketSnapshotInput): Record<string, SymbolState> {
+  const out: Record<string, SymbolState> = {};
+  for (const [symbol, a] of view.symbols) {
+    const today = a.asOf.toISOString().slice(0, 10);
+    const history = (snapshot.ivHistoryBySymbol.get(symbol) ?? []).filter((p) => p.date < today);
+    const lastClose = history.length ? history[history.length - 1].atmIv30 : null;
+    const iv = a.metrics.atmIv30;
+    out[symbol] = {
+      ivRank: round(a.metrics.ivRank, 1),
+      atmIv30: round(iv, 4),
+      ivDayChange: iv !== null && lastClose !== null ? round((iv - lastClose) * 100, 2) : null,
+      decision: a.noTrade.decision,
+      asOf: a.asOf.toISOString(),
+    };
+  }
+  return out;
 }
 
 /** Thresholds subscribed per symbol, per event type (decision changes need none). */
