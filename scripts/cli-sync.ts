@@ -1,16 +1,19 @@
 /**
  * `cli sync`: runs one market-data sync job now (the scheduled job's domain function) and prints its JSON summary;
- * `cli sync status` lists the schedule and each kind's last run (docs/market-data.md).
+ * `cli sync status` lists the schedule and each kind's last run; `--kind trades --file` imports the vendor's trades day
+ * file instead of calling the REST API (docs/market-data.md).
  */
 import type { Db } from "../lib/db/client";
 import { DomainError } from "../lib/domain/errors";
 import { runMarketSync, SYNC_PROVIDERS, type SyncProvider } from "../lib/domain/market-sync";
+import { importTradesFlatFile } from "../lib/domain/market-sync-flat-file";
 import { marketSyncStatus } from "../lib/domain/market-sync-status";
 import { parseSymbolList } from "../lib/market/sync-config";
 import { isSyncKind, SYNC_KINDS } from "../lib/market/sync-schedule";
 
 export const SYNC_USAGE = `
   sync --provider massive --kind ${SYNC_KINDS.join("|")} [--symbols A,B] [--date YYYY-MM-DD]
+  sync --provider massive --kind trades --file YYYY-MM-DD.csv.gz [--date YYYY-MM-DD] [--symbols A,B]
   sync status`;
 
 export interface SyncTools {
@@ -38,7 +41,12 @@ export async function runSyncCommand(db: Db, words: readonly string[], tools: Sy
   } catch (err) {
     throw tools.usage(`--symbols: ${(err as Error).message}`);
   }
-  const summary = await runMarketSync(db, { kind, provider: provider as SyncProvider, symbols, date, trigger: "cli" });
+  const file = tools.flag("file");
+  if (file !== undefined && kind !== "trades")
+    throw tools.usage("--file is the trades flat file: only with --kind trades");
+  const summary = file
+    ? await importTradesFlatFile(db, { file, symbols, date, trigger: "cli" })
+    : await runMarketSync(db, { kind, provider: provider as SyncProvider, symbols, date, trigger: "cli" });
   if (!summary.ok) {
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     throw new DomainError("unavailable", `sync ${kind} failed, nothing written: ${summary.error}`);

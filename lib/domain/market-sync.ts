@@ -151,11 +151,28 @@ export async function runMarketSync(db: Db, req: SyncRequest, config: SyncConfig
   const provider = req.provider ?? config.MARKET_DATA_PROVIDER ?? "massive";
   if (!config.MASSIVE_API_KEY) throw new DomainError("invalid", "MASSIVE_API_KEY is not set");
   const started = Date.now();
-  const date = req.date ?? newYorkDate(req.now ?? new Date());
-  const summary: SyncSummary = {
+  const summary = newSummary(provider, req.kind, req.date ?? newYorkDate(req.now ?? new Date()));
+  const client = new MassiveClient({ baseUrl: config.MASSIVE_BASE_URL, apiKey: config.MASSIVE_API_KEY });
+  const fileName = `${provider}:${req.kind}`;
+  try {
+    if (req.kind !== "treasury") {
+      summary.symbols = await syncSymbols(db, req.symbols, config);
+      summary.instrumentsCreated = await ensureInstruments(db, client, summary.symbols);
+    }
+    const mapped = await fetchKind(db, client, config, req.kind, summary.symbols, summary.date);
+    await applyRun(db, summary, { fileName, startedAt: started }, mapped);
+  } catch (err) {
+    await failRun(db, summary, { fileName, startedAt: started }, err, config.MASSIVE_API_KEY);
+  }
+  return finishRun(summary, req.trigger, started);
+}
+
+/** A run's summary before it starts: nothing fetched, not ok. */
+export function newSummary(provider: SyncProvider, kind: SyncKind, date: string): SyncSummary {
+  return {
     ok: false,
     provider,
-    kind: req.kind,
+    kind,
     env: "live",
     date,
     symbols: [],
@@ -170,64 +187,84 @@ export async function runMarketSync(db: Db, req: SyncRequest, config: SyncConfig
     failure: null,
     retryAfterMs: null,
   };
-  const client = new MassiveClient({ baseUrl: config.MASSIVE_BASE_URL, apiKey: config.MASSIVE_API_KEY });
-  try {
-    if (req.kind !== "treasury") {
-      summary.symbols = req.symbols ?? parseSymbolList(config.MARKET_DATA_SYMBOLS) ?? (await liveSymbols(db));
-      if (!summary.symbols.length)
-        throw new DomainError("invalid", "no symbols: set MARKET_DATA_SYMBOLS or pass --symbols");
-      summary.instrumentsCreated = await ensureInstruments(db, client, summary.symbols);
-    }
-    const mapped = await fetchKind(db, client, config, req.kind, summary.symbols, date);
-    summary.skipped = mapped.skipped;
-    summary.fetched = mapped.rows.length + Object.values(mapped.skipped).reduce((a, b) => a + b, 0);
-    const sha256 = createHash("sha256").update(JSON.stringify(mapped.rows)).digest("hex");
-    const source = {
-      fileName: `${provider}:${req.kind}`,
-      sha256,
-      rows: summary.fetched,
-      origin: provider,
-      startedAt: started,
-      note: describeSkips(mapped.skipped) || undefined,
-    };
-    const result = await writeRows(db, req.kind, mapped.rows, "live", { source });
-    // Nothing to write is still a run (the freshness table shows it): writeRows records none for no rows.
-    if (result.ok && mapped.rows.length === 0) await recordRun(db, req.kind, source, "ok", null);
-    if (!result.ok) {
-      summary.failure = "rejected";
-      throw new Error(
-        `${result.errors.length} row(s) rejected, nothing written; first: ${formatImportError(result.errors[0])}`,
-      );
-    }
-    Object.assign(summary, {
-      ok: true,
-      inserted: result.inserted,
-      updated: result.updated,
-      unchanged: result.unchanged,
-    });
-    await snapshotsAfterImport(db, "live", result.changedFrom ?? null);
-  } catch (err) {
-    if (err instanceof DomainError && summary.symbols.length === 0 && req.kind !== "treasury") throw err;
-    summary.error = (err as Error).message.replaceAll(config.MASSIVE_API_KEY, "***");
-    if (err instanceof VendorError) {
-      summary.failure = err.failure;
-      summary.retryAfterMs = err.retryAfterMs ?? null;
-    }
-    const source = {
-      fileName: `${provider}:${req.kind}`,
-      sha256: "",
-      rows: summary.fetched,
-      origin: provider,
-      startedAt: started,
-    };
-    await recordRun(db, req.kind, source, "failed", summary.error);
+}
+
+/** The symbols a run reads: the request's, else MARKET_DATA_SYMBOLS, else the live instruments; none is an error. */
+export async function syncSymbols(db: Db, requested: string[] | null | undefined, config: SyncConfig) {
+  const symbols = requested ?? parseSymbolList(config.MARKET_DATA_SYMBOLS) ?? (await liveSymbols(db));
+  if (!symbols.length) throw new DomainError("invalid", "no symbols: set MARKET_DATA_SYMBOLS or pass --symbols");
+  return symbols;
+}
+
+/** Where a run's rows came from, for its import_runs row. */
+export interface RunSource {
+  fileName: string;
+  startedAt: number;
+}
+
+/**
+ * Writes a run's mapped rows all-or-nothing through writeRows (rows, import_runs, version bump), then recomputes the
+ * changed days' snapshots. `fetched` is every row read: the rows kept plus the rows skipped.
+ */
+export async function applyRun(
+  db: Db,
+  summary: SyncSummary,
+  run: RunSource,
+  mapped: Mapped<KindRow<ImportKind>>,
+): Promise<void> {
+  summary.skipped = mapped.skipped;
+  summary.fetched = mapped.rows.length + Object.values(mapped.skipped).reduce((a, b) => a + b, 0);
+  const sha256 = createHash("sha256").update(JSON.stringify(mapped.rows)).digest("hex");
+  const source = {
+    ...run,
+    sha256,
+    rows: summary.fetched,
+    origin: summary.provider,
+    note: describeSkips(mapped.skipped) || undefined,
+  };
+  const result = await writeRows(db, summary.kind, mapped.rows, "live", { source });
+  // Nothing to write is still a run (the freshness table shows it): writeRows records none for no rows.
+  if (result.ok && mapped.rows.length === 0) await recordRun(db, summary.kind, source, "ok", null);
+  if (!result.ok) {
+    summary.failure = "rejected";
+    throw new Error(
+      `${result.errors.length} row(s) rejected, nothing written; first: ${formatImportError(result.errors[0])}`,
+    );
   }
+  Object.assign(summary, { ok: true, inserted: result.inserted, updated: result.updated, unchanged: result.unchanged });
+  await snapshotsAfterImport(db, "live", result.changedFrom ?? null);
+}
+
+/**
+ * Records a failed run (its import_runs row says why, with `secret` masked). A DomainError before any symbol was
+ * chosen (no key, no symbols) is the caller's mistake, not a run: it is thrown on.
+ */
+export async function failRun(
+  db: Db,
+  summary: SyncSummary,
+  run: RunSource,
+  err: unknown,
+  secret: string | undefined,
+): Promise<void> {
+  if (err instanceof DomainError && summary.symbols.length === 0 && summary.kind !== "treasury") throw err;
+  const message = (err as Error).message;
+  summary.error = secret ? message.replaceAll(secret, "***") : message;
+  if (err instanceof VendorError) {
+    summary.failure = err.failure;
+    summary.retryAfterMs = err.retryAfterMs ?? null;
+  }
+  const source = { ...run, sha256: "", rows: summary.fetched, origin: summary.provider };
+  await recordRun(db, summary.kind, source, "failed", summary.error);
+}
+
+/** Logs the run's end (never a key) and counts it in the ingestion metrics. */
+export function finishRun(summary: SyncSummary, trigger: string, started: number): SyncSummary {
   summary.durationMs = Date.now() - started;
   const fields = {
-    kind: req.kind,
-    trigger: req.trigger,
-    provider,
-    date,
+    kind: summary.kind,
+    trigger,
+    provider: summary.provider,
+    date: summary.date,
     ms: summary.durationMs,
     rows: summary.fetched,
   };

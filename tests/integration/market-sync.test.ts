@@ -6,9 +6,9 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { sql } from "drizzle-orm";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { runCli } from "../helpers/cli-process";
 import { startFakeMassive, type FakeVendor } from "../../fixtures/massive/fake-vendor";
 import { generateDemoMarket } from "../../lib/market/demo/simulator";
 import { newYorkDate } from "../../lib/analytics/exchange-calendar";
@@ -167,21 +167,7 @@ test("a negative strike and bid > ask are skipped by rule, counted and recorded;
   assert.equal(bad.n, 0);
 });
 
-/** `npm run -s cli -- …` as an operator runs it, against this test database and the fake vendor. */
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", "scripts/cli.ts", ...args],
-      { env: { ...process.env, DATABASE_URL: t.url, LOG_LEVEL: "warn" }, timeout: 120_000 },
-      (err, stdout, stderr) => {
-        const exit = (err as { code?: unknown } | null)?.code;
-        if (err && typeof exit !== "number") return reject(err);
-        resolve({ code: err ? (exit as number) : 0, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (...args: string[]) => runCli(t.url, ...args);
 
 test("cli sync runs one job and prints its summary; sync status lists the schedule; bad flags are usage errors", async () => {
   const ok = await cli("sync", "--provider", "massive", "--kind", "bars", "--symbols", "AAPL", "--date", date);
