@@ -1,7 +1,7 @@
 /**
  * `cli sync`: runs one market-data sync job now (the scheduled job's domain function) and prints its JSON summary;
- * `cli sync status` lists the schedule and each kind's last run; `--kind trades --file` imports the vendor's trades day
- * file instead of calling the REST API (docs/market-data.md).
+ * `cli sync status` lists the schedule and each kind's last run; `--kind trades --file` (a local copy) or `--flat-file`
+ * (downloaded by date) imports the vendor's trades day file instead of calling the REST API (docs/market-data.md).
  */
 import type { Db } from "../lib/db/client";
 import { DomainError } from "../lib/domain/errors";
@@ -14,6 +14,7 @@ import { isSyncKind, SYNC_KINDS } from "../lib/market/sync-schedule";
 export const SYNC_USAGE = `
   sync --provider massive --kind ${SYNC_KINDS.join("|")} [--symbols A,B] [--date YYYY-MM-DD]
   sync --provider massive --kind trades --file YYYY-MM-DD.csv.gz [--date YYYY-MM-DD] [--symbols A,B]
+  sync --provider massive --kind trades --flat-file --date YYYY-MM-DD [--symbols A,B]
   sync status`;
 
 export interface SyncTools {
@@ -42,11 +43,14 @@ export async function runSyncCommand(db: Db, words: readonly string[], tools: Sy
     throw tools.usage(`--symbols: ${(err as Error).message}`);
   }
   const file = tools.flag("file");
-  if (file !== undefined && kind !== "trades")
-    throw tools.usage("--file is the trades flat file: only with --kind trades");
-  const summary = file
-    ? await importTradesFlatFile(db, { file, symbols, date, trigger: "cli" })
-    : await runMarketSync(db, { kind, provider: provider as SyncProvider, symbols, date, trigger: "cli" });
+  const download = tools.flag("flat-file") !== undefined;
+  if ((file !== undefined || download) && kind !== "trades")
+    throw tools.usage("--file and --flat-file are the trades flat file: only with --kind trades");
+  if (file !== undefined && download) throw tools.usage("--file (a local copy) or --flat-file (download), not both");
+  const summary =
+    file !== undefined || download
+      ? await importTradesFlatFile(db, { file, symbols, date, trigger: "cli" })
+      : await runMarketSync(db, { kind, provider: provider as SyncProvider, symbols, date, trigger: "cli" });
   if (!summary.ok) {
     process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     throw new DomainError("unavailable", `sync ${kind} failed, nothing written: ${summary.error}`);

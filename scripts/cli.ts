@@ -193,6 +193,7 @@ const PARSE_CONFIG = {
     provider: { type: "string" },
     kind: { type: "string" },
     date: { type: "string" },
+    "flat-file": { type: "boolean" },
   },
 } satisfies ParseArgsConfig;
 

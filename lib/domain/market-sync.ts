@@ -162,7 +162,7 @@ export async function runMarketSync(db: Db, req: SyncRequest, config: SyncConfig
     const mapped = await fetchKind(db, client, config, req.kind, summary.symbols, summary.date);
     await applyRun(db, summary, { fileName, startedAt: started }, mapped);
   } catch (err) {
-    await failRun(db, summary, { fileName, startedAt: started }, err, config.MASSIVE_API_KEY);
+    await failRun(db, summary, { fileName, startedAt: started }, err, [config.MASSIVE_API_KEY]);
   }
   return finishRun(summary, req.trigger, started);
 }
@@ -236,7 +236,7 @@ export async function applyRun(
 }
 
 /**
- * Records a failed run (its import_runs row says why, with `secret` masked). A DomainError before any symbol was
+ * Records a failed run (its import_runs row says why, with every key in `secrets` masked). A DomainError before any symbol was
  * chosen (no key, no symbols) is the caller's mistake, not a run: it is thrown on.
  */
 export async function failRun(
@@ -244,11 +244,12 @@ export async function failRun(
   summary: SyncSummary,
   run: RunSource,
   err: unknown,
-  secret: string | undefined,
+  secrets: readonly (string | undefined)[],
 ): Promise<void> {
   if (err instanceof DomainError && summary.symbols.length === 0 && summary.kind !== "treasury") throw err;
-  const message = (err as Error).message;
-  summary.error = secret ? message.replaceAll(secret, "***") : message;
+  let message = (err as Error).message;
+  for (const secret of secrets) if (secret) message = message.replaceAll(secret, "***");
+  summary.error = message;
   if (err instanceof VendorError) {
     summary.failure = err.failure;
     summary.retryAfterMs = err.retryAfterMs ?? null;

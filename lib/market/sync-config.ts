@@ -5,6 +5,8 @@
 import { z } from "zod";
 
 export const MASSIVE_DEFAULT_BASE_URL = "https://api.massive.com";
+/** The vendor's S3-compatible flat-file endpoint (bucket `flatfiles`). */
+export const MASSIVE_DEFAULT_FLATFILES_URL = "https://files.massive.com";
 
 const schema = z.object({
   MARKET_DATA_PROVIDER: z.enum(["massive"]).optional(),
@@ -17,6 +19,12 @@ const schema = z.object({
   MARKET_DATA_CRON: z.string().optional(),
   /** Most contracts per underlying whose prints the trades job reads (by day volume); default 50. */
   MARKET_DATA_TRADES_CONTRACTS: z.coerce.number().int().min(1).max(5000).default(50),
+  /** Flat files (docs/market-data.md "Trades from the flat file"): the S3 endpoint and its own keys, not the REST key. */
+  MASSIVE_FLATFILES_URL: z.string().url().default(MASSIVE_DEFAULT_FLATFILES_URL),
+  MASSIVE_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  MASSIVE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** The region the S3 signature names; S3-compatible endpoints take us-east-1 unless their documentation says otherwise. */
+  MASSIVE_S3_REGION: z.string().min(1).default("us-east-1"),
 });
 
 export type SyncConfig = z.infer<typeof schema>;

@@ -3,6 +3,8 @@
  * (fixtures/massive/flat-files/us_options_opra/trades_v1/2024/03/2024-03-07.csv.gz, the documented columns) imported
  * into a test database with the REST path's rules and quotes from the stored snapshots; skip counts and the run record;
  * a re-run changes nothing; a truncated or corrupt file fails whole and leaves the store as it was. No REST key is set.
+ * The same file downloaded by date from a local S3 stand-in (fixtures/massive/fake-flat-files.ts): signed requests, no
+ * key in a URL, an error or a run record; a refused signature, a missing file and a cut download write nothing.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -15,11 +17,18 @@ import { runCli } from "../helpers/cli-process";
 import { writeRows } from "../../lib/market/import";
 import { importTradesFlatFile } from "../../lib/domain/market-sync-flat-file";
 import { readMarketVersions } from "../../lib/market/versions";
+import { syncConfig } from "../../lib/market/sync-config";
+import { type FakeFlatFiles, startFakeFlatFiles } from "../../fixtures/massive/fake-flat-files";
 import type { Instrument, OptionQuote } from "../../lib/analytics/types";
 
 const FIXTURE = "fixtures/massive/flat-files/us_options_opra/trades_v1/2024/03/2024-03-07.csv.gz";
 let t: TestDatabase;
 let scratch: string;
+let s3: FakeFlatFiles;
+const S3_KEYS = {
+  MASSIVE_S3_ACCESS_KEY_ID: "FLATFILESACCESSKEY01",
+  MASSIVE_S3_SECRET_ACCESS_KEY: "flat/files+SECRET/0123456789abcdef",
+};
 
 const instrument = (symbol: string, kind: Instrument["kind"]): Instrument => ({
   symbol,
@@ -61,6 +70,11 @@ const importFile = (file: string) => importTradesFlatFile(t.db, { file, trigger:
 before(async () => {
   t = await createTestDatabase("flatfile");
   scratch = mkdtempSync(join(tmpdir(), "flatfile-"));
+  s3 = await startFakeFlatFiles({
+    accessKeyId: S3_KEYS.MASSIVE_S3_ACCESS_KEY_ID,
+    secretAccessKey: S3_KEYS.MASSIVE_S3_SECRET_ACCESS_KEY,
+    files: { "us_options_opra/trades_v1/2024/03/2024-03-07.csv.gz": readFileSync(FIXTURE) },
+  });
   delete process.env.MASSIVE_API_KEY;
   process.env.MARKET_DATA_SYMBOLS = "AAPL,SPY";
   for (const [kind, rows] of [
@@ -81,6 +95,7 @@ before(async () => {
 });
 
 after(async () => {
+  await s3?.close();
   rmSync(scratch, { recursive: true, force: true });
   await t?.drop();
 });
@@ -226,7 +241,11 @@ test("cli sync --kind trades --file imports the day file and prints the summary;
   // AAPL's 7 parseable rows are not configured for this run, MSFT's 1 never is.
   assert.equal(summary.skipped["underlying not configured"], 8);
   const refusals: [string[], number, RegExp][] = [
-    [["--kind", "chain", "--file", FIXTURE], 2, /--file is the trades flat file: only with --kind trades/],
+    [
+      ["--kind", "chain", "--file", FIXTURE],
+      2,
+      /--file and --flat-file are the trades flat file: only with --kind trades/,
+    ],
     [
       ["--kind", "trades", "--file", FIXTURE, "--date", "2024-03-08"],
       1,
@@ -239,4 +258,60 @@ test("cli sync --kind trades --file imports the day file and prints the summary;
     assert.equal(r.code, code, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, message);
   }
+});
+
+test("downloaded by date from the S3 endpoint: signed, streamed, written like the local file; keys never shown", async () => {
+  await t.db.execute(sql`delete from option_trades where env = 'live'`);
+  const config = (env: Record<string, string>) =>
+    syncConfig({ ...process.env, MASSIVE_FLATFILES_URL: s3.url, ...S3_KEYS, ...env });
+  const download = (date: string, env: Record<string, string> = {}) =>
+    importTradesFlatFile(t.db, { date, trigger: "cli" }, config(env));
+  const s = await download("2024-03-07");
+  assert.deepEqual([s.ok, s.error, s.fetched, s.inserted], [true, null, 12, 7]);
+  assert.deepEqual(s.skipped, SKIPPED);
+  assert.deepEqual(await trades(), EXPECTED);
+  const [run] = await t.db.execute<{ file_name: string; source: string }>(
+    sql`select file_name, source from import_runs order by id desc limit 1`,
+  );
+  assert.deepEqual(
+    { ...run },
+    { file_name: "massive:flat-file:us_options_opra/trades_v1/2024/03/2024-03-07.csv.gz", source: "massive" },
+  );
+  assert.deepEqual(
+    s3.requests.map((r) => [r.path, r.signatureValid]),
+    [["/flatfiles/us_options_opra/trades_v1/2024/03/2024-03-07.csv.gz", true]],
+  );
+  for (const r of s3.requests) assert.ok(!r.url.includes("SECRET") && !r.url.includes("ACCESSKEY"), r.url);
+
+  const cases: [string, () => Promise<Awaited<ReturnType<typeof download>>>, string, RegExp][] = [
+    [
+      "a wrong secret",
+      () => download("2024-03-07", { MASSIVE_S3_SECRET_ACCESS_KEY: "wrong/SECRET/key" }),
+      "auth",
+      /403/,
+    ],
+    ["no file for the date", () => download("2024-03-08"), "http", /not found \(404\)/],
+    [
+      "a download cut short",
+      () => download("2024-03-07", { MASSIVE_FLATFILES_URL: `${s3.url}/cut` }),
+      "malformed",
+      /unreadable/,
+    ],
+  ];
+  for (const [name, run, failure, message] of cases) {
+    await t.db.execute(sql`delete from option_trades where env = 'live'`);
+    const r = await run();
+    assert.deepEqual([r.ok, r.failure], [false, failure], `${name}: ${r.error}`);
+    assert.match(r.error ?? "", message, name);
+    assert.deepEqual(await trades(), [], `${name} wrote prints`);
+    const [failed] = await t.db.execute<{ status: string; error: string }>(
+      sql`select status, error from import_runs order by id desc limit 1`,
+    );
+    assert.deepEqual([failed.status, failed.error], ["failed", r.error]);
+    for (const key of Object.values(S3_KEYS)) assert.ok(!(r.error ?? "").includes(key), `${name} shows a key`);
+  }
+  await assert.rejects(
+    importTradesFlatFile(t.db, { date: "2024-03-07", trigger: "cli" }, syncConfig({ ...process.env })),
+    /MASSIVE_S3_ACCESS_KEY_ID and MASSIVE_S3_SECRET_ACCESS_KEY are not set/,
+  );
 });

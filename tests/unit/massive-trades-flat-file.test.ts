@@ -12,6 +12,8 @@ import { csvFields, readTradesFlatFile, textLines, tradesFlatFileKey } from "../
 import { tradeRows } from "../../lib/market/massive/map";
 import { VendorError } from "../../lib/market/massive/client";
 import { dayWindowNs } from "../../lib/market/massive/trade-contracts";
+import { signS3Get } from "../../lib/market/massive/s3-sigv4";
+import { flatFileUrl } from "../../lib/market/massive/flat-file-download";
 
 const FIXTURE = readFileSync("fixtures/massive/flat-files/us_options_opra/trades_v1/2024/03/2024-03-07.csv.gz");
 const filter = { symbols: new Set(["AAPL", "SPY"]), window: dayWindowNs("2024-03-07") };
@@ -29,8 +31,35 @@ async function collect(lines: AsyncIterable<string>): Promise<string[]> {
   return out;
 }
 
-test("the object key follows the bucket's layout", () => {
+test("the object key follows the bucket's layout; the URL is path-style on the endpoint", () => {
   assert.equal(tradesFlatFileKey("2024-03-07"), "us_options_opra/trades_v1/2024/03/2024-03-07.csv.gz");
+  assert.equal(
+    flatFileUrl("https://files.massive.com", tradesFlatFileKey("2024-03-07")).href,
+    "https://files.massive.com/flatfiles/us_options_opra/trades_v1/2024/03/2024-03-07.csv.gz",
+  );
+});
+
+test("the S3 signature matches AWS's documented GET Object example (Signature Version 4, header form)", () => {
+  // https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html, "Example: GET Object".
+  const headers = signS3Get(
+    new URL("https://examplebucket.s3.amazonaws.com/test.txt"),
+    {
+      accessKeyId: "AKIAIOSFODNN7EXAMPLE",
+      secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+      region: "us-east-1",
+    },
+    new Date("2013-05-24T00:00:00Z"),
+    { Range: "bytes=0-9" },
+  );
+  assert.deepEqual(headers, {
+    range: "bytes=0-9",
+    "x-amz-content-sha256": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    "x-amz-date": "20130524T000000Z",
+    authorization:
+      "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request," +
+      "SignedHeaders=host;range;x-amz-content-sha256;x-amz-date," +
+      "Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41",
+  });
 });
 
 test("lines split the same whatever the chunk boundaries (CRLF, a split UTF-8 character, no final newline)", async () => {
