@@ -78,7 +78,8 @@ async function fileSource(req: FlatFileRequest, config: SyncConfig) {
       "invalid",
       "MASSIVE_S3_ACCESS_KEY_ID and MASSIVE_S3_SECRET_ACCESS_KEY are not set: pass --file",
     );
-  if (!req.date) throw new DomainError("invalid", "the download needs --date");
+  if (!req.date || !/^\d{4}-\d{2}-\d{2}$/.test(req.date))
+    throw new DomainError("invalid", "the download needs --date YYYY-MM-DD");
   const key = tradesFlatFileKey(req.date);
   const credentials = { accessKeyId, secretAccessKey, region: config.MASSIVE_S3_REGION };
   return {
