@@ -35,12 +35,12 @@ export async function* textLines(chunks: AsyncIterable<Buffer | string>): AsyncG
   let carry = "";
   for await (const chunk of chunks) {
     carry += typeof chunk === "string" ? chunk : decoder.write(chunk);
-    let at = carry.indexOf("\n");
-    while (at >= 0) {
-      yield carry.slice(0, at).replace(/\r$/, "");
-      carry = carry.slice(at + 1);
-      at = carry.indexOf("\n");
+    let from = 0;
+    for (let at = carry.indexOf("\n"); at >= 0; at = carry.indexOf("\n", from)) {
+      yield carry.slice(from, at).replace(/\r$/, "");
+      from = at + 1;
     }
+    carry = carry.slice(from);
   }
   carry += decoder.end();
   if (carry) yield carry.replace(/\r$/, "");
@@ -158,7 +158,7 @@ export async function readTradesFlatFile(source: Readable, filter: FlatFileFilte
     for await (const line of lines) {
       lineNo++;
       if (!columns) {
-        columns = columnIndexes(line);
+        columns = columnIndexes(line.replace(/^\uFEFF/, ""));
         continue;
       }
       if (!line) continue;
