@@ -1,7 +1,7 @@
 /** The Massive connector's pure parts: OCC tickers, the condition mapping, row mappers, the schedule's windows. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fromNanos, occTicker, parseOccTicker } from "../../lib/market/massive/occ";
+import { fromNanos, occTicker, parseOccTicker, rootMismatch, underlyingOfRoot } from "../../lib/market/massive/occ";
 import { conditionText, MASSIVE_OPTION_CONDITIONS } from "../../lib/market/massive/conditions";
 import { barRows, chainRows, dividendRows, instrumentFromTicker, tradeRows } from "../../lib/market/massive/map";
 import { parseVendorJson, retryAfterMs } from "../../lib/market/massive/client";
@@ -73,6 +73,33 @@ const contract = (ticker: string, strike: number, type: string, bid: number, ask
   day: { volume: 12 },
   open_interest: 340,
   underlying_asset: { price: 151.2 },
+});
+
+test("an option root names its underlying: index weeklies alias, adjusted roots are refused", () => {
+  assert.equal(underlyingOfRoot("AAPL"), "AAPL");
+  assert.equal(underlyingOfRoot("SPXW"), "SPX");
+  assert.equal(underlyingOfRoot("NDXP"), "NDX");
+  assert.equal(underlyingOfRoot("AAPL1"), null);
+  const occ = (t: string) => parseOccTicker(t) ?? assert.fail(t);
+  assert.equal(rootMismatch(occ("O:SPXW301220C05000000"), "SPX"), null);
+  assert.equal(rootMismatch(occ("O:SPX301220C05000000"), "SPX"), null);
+  assert.equal(rootMismatch(occ("O:AAPL1301220C00150000"), "AAPL"), "adjusted contract (non-standard deliverable)");
+  assert.equal(rootMismatch(occ("O:MSFT301220C00150000"), "AAPL"), "contract of another underlying");
+  // In a chain: an adjusted contract and another underlying's are skipped by rule; SPXW is SPX's.
+  const m = chainRows("AAPL", [
+    contract("O:AAPL300118C00150000", 150, "call", 3.1, 3.3, "2029-12-03T15:00:00Z"),
+    contract("O:AAPL1300118C00150000", 150, "call", 3.1, 3.3, "2029-12-03T15:00:00Z"),
+    contract("O:MSFT300118C00150000", 150, "call", 3.1, 3.3, "2029-12-03T15:00:00Z"),
+  ]);
+  assert.equal(m.rows.length, 1);
+  assert.deepEqual(m.skipped, {
+    "adjusted contract (non-standard deliverable)": 1,
+    "contract of another underlying": 1,
+  });
+  assert.equal(
+    chainRows("SPX", [contract("O:SPXW300118C05000000", 5000, "call", 3, 3.3, "2029-12-03T15:00:00Z")]).rows.length,
+    1,
+  );
 });
 
 test("a chain snapshot is as of its newest quote; bad contracts are skipped by rule", () => {

@@ -6,7 +6,7 @@
 import type { Bar, CashDividendRow, Instrument, OptionQuote, OptionTrade } from "../../analytics/types";
 import { newYorkDate } from "../../analytics/exchange-calendar";
 import { conditionText } from "./conditions";
-import { fromNanos, parseOccTicker } from "./occ";
+import { fromNanos, parseOccTicker, rootMismatch } from "./occ";
 
 /** Rows kept and rows skipped (reason → count). */
 export interface Mapped<R> {
@@ -51,11 +51,13 @@ export function chainRows(
     const bid = num(c.last_quote?.bid);
     const ask = num(c.last_quote?.ask);
     const at = fromNanos(c.last_quote?.last_updated);
+    const notOurs = occ && rootMismatch(occ, symbol);
     if (strike !== null && strike <= 0) skip(out, "strike not positive");
     else if (!occ || strike === null || occ.strike !== strike || occ.expiry !== d.expiration_date)
       skip(out, "contract ticker does not match its details");
     else if (occ.right !== (d.contract_type === "put" ? "P" : d.contract_type === "call" ? "C" : null))
       skip(out, "contract type does not match its ticker");
+    else if (notOurs) skip(out, notOurs);
     else if (bid === null || ask === null || !at) skip(out, "no quote");
     else if (bid < 0 || ask < 0) skip(out, "negative bid or ask");
     else if (bid > ask) skip(out, "bid above ask");
@@ -175,7 +177,9 @@ export function tradeRows(symbol: string, results: readonly VendorTrade[], quote
     const price = num(t.price);
     const size = num(t.size);
     const ts = fromNanos(t.sip_timestamp);
+    const notOurs = occ && rootMismatch(occ, symbol);
     if (!occ) skip(out, "contract ticker does not parse");
+    else if (notOurs) skip(out, notOurs);
     else if (price === null || price <= 0) skip(out, "price not positive");
     else if (size === null || size < 1 || !Number.isInteger(size)) skip(out, "size not a whole number ≥ 1");
     else if (!ts) skip(out, "no SIP timestamp");

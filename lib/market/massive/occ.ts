@@ -27,6 +27,30 @@ export function parseOccTicker(ticker: string): OccContract | null {
   return { root, expiry, right: right as OptionRight, strike: value };
 }
 
+/**
+ * Roots that list another underlying's options: index weeklies and PM-settled series (Cboe's SPXW, RUTW, VIXW; Nasdaq's
+ * NDXP). Data: add a root here when a configured index lists a series under a root of its own.
+ */
+export const ROOT_ALIASES: Readonly<Record<string, string>> = { SPXW: "SPX", RUTW: "RUT", VIXW: "VIX", NDXP: "NDX" };
+
+/**
+ * The underlying an option root trades on, or null for an adjusted root: after a split or merger the OCC gives the old
+ * contracts a root ending in a digit (AAPL1), whose deliverable is no longer 100 shares, so no price of ours fits it.
+ */
+export function underlyingOfRoot(root: string): string | null {
+  if (/\d$/.test(root)) return null;
+  return ROOT_ALIASES[root] ?? root;
+}
+
+export const ADJUSTED_CONTRACT = "adjusted contract (non-standard deliverable)";
+
+/** Why a parsed contract is not one of `symbol`'s standard contracts, or null when it is. */
+export function rootMismatch(occ: OccContract, symbol: string): string | null {
+  const underlying = underlyingOfRoot(occ.root);
+  if (underlying === null) return ADJUSTED_CONTRACT;
+  return underlying === symbol ? null : "contract of another underlying";
+}
+
 /** Builds the OCC ticker of a contract (the inverse of parseOccTicker). */
 export function occTicker(root: string, expiry: string, right: OptionRight, strike: number): string {
   const date = expiry.slice(2).replaceAll("-", "");

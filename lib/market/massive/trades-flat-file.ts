@@ -10,7 +10,7 @@ import type { Readable } from "node:stream";
 import { StringDecoder } from "node:string_decoder";
 import { createGunzip } from "node:zlib";
 import { VendorError } from "./client";
-import { parseOccTicker } from "./occ";
+import { ADJUSTED_CONTRACT, parseOccTicker, underlyingOfRoot } from "./occ";
 import { type Mapped, tradeRows, type VendorTrade } from "./map";
 
 /** The columns read; the file has more (`correction`, `id`, `participant_timestamp`), which are not used. */
@@ -134,13 +134,17 @@ function keep(out: FlatFileTrades, t: VendorTrade, symbols: ReadonlySet<string>,
     // The REST mapping's own rule counts it, so both paths name the skip alike.
     for (const [reason, n] of Object.entries(tradeRows("", [t], () => null).skipped))
       out.skipped[reason] = (out.skipped[reason] ?? 0) + n;
-  } else if (!symbols.has(occ.root)) skip(out, "underlying not configured");
+    return;
+  }
+  const underlying = underlyingOfRoot(occ.root);
+  if (underlying === null) skip(out, ADJUSTED_CONTRACT);
+  else if (!symbols.has(underlying)) skip(out, "underlying not configured");
   else if (sip && /^\d{10,19}$/.test(sip) && (BigInt(sip) < from || BigInt(sip) >= to))
     skip(out, "SIP time outside the file's date");
   else {
-    const list = out.trades.get(occ.root);
+    const list = out.trades.get(underlying);
     if (list) list.push(t);
-    else out.trades.set(occ.root, [t]);
+    else out.trades.set(underlying, [t]);
   }
 }
 
