@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { cx } from "./cx";
-import { td, th } from "./table";
+import * as stacked from "./table";
 
 /** One column of a `DataTable`: its header, how a row fills its cell, and how it sits in the layout. */
 export interface Column<Row> {
@@ -11,8 +11,10 @@ export interface Column<Row> {
   width?: string;
   /** Numbers sit right-aligned while the table is a table; stacked cards keep them left. */
   align?: "left" | "right";
-  /** Classes on every cell of the column. */
+  /** Classes on every body cell of the column. */
   className?: string;
+  /** Classes on its header cell only. */
+  headerClassName?: string;
   /** The header is read by screen readers only (an actions column). */
   srOnlyHeader?: boolean;
   /** The cell is the row's header (`th scope="row"`): it names the row. */
@@ -34,18 +36,47 @@ export const visibleColumns = <Row>(columns: readonly Column<Row>[]) => columns.
 export const stackedLabel = <Row>(c: Column<Row>): string | null =>
   c.label === false ? null : (c.label ?? (c.rowHeader ? null : c.header));
 
+/**
+ * How a table is drawn. `STACKED` (components/ui/table.ts): a framed table from 768 px, each row a labelled card below.
+ * A `plain` style is always a table (the charts' number tables, the plan limits), sized by its own container.
+ */
+export interface TableStyle {
+  frame: string;
+  table: string;
+  caption: string;
+  thead: string;
+  th: string;
+  tbody: string;
+  tr: string;
+  td: string;
+  /** Rows become cards below 768 px: cells carry labels, numbers align right only while it is a table. */
+  stacks: boolean;
+}
+
+export const STACKED: TableStyle = {
+  frame: stacked.frame,
+  table: stacked.table,
+  caption: "sr-only",
+  thead: stacked.thead,
+  th: stacked.th,
+  tbody: stacked.tbody,
+  tr: stacked.tr,
+  td: stacked.td,
+  stacks: true,
+};
+
 /** A header cell's classes. */
-export const headerClass = <Row>(c: Column<Row>) =>
-  cx(th, c.width, c.align === "right" && "text-right", c.hideBelow && HIDE_BELOW[c.hideBelow]);
+export const headerClass = <Row>(c: Column<Row>, style: TableStyle = STACKED) =>
+  cx(style.th, c.width, c.align === "right" && "text-right", c.hideBelow && HIDE_BELOW[c.hideBelow], c.headerClassName);
 
 /** A body cell's classes; `wrap` lets long values (ids, e-mails, reasons) break anywhere instead of overflowing. */
-export const cellClass = <Row>(c: Column<Row>, wrap = false) =>
+export const cellClass = <Row>(c: Column<Row>, wrap = false, style: TableStyle = STACKED) =>
   cx(
-    td,
-    (c.rowHeader || wrap) && "min-w-0",
-    c.rowHeader && "font-medium",
+    style.td,
+    style.stacks && (c.rowHeader || wrap) && "min-w-0",
+    style.stacks && c.rowHeader && "font-medium",
     wrap && "break-words [overflow-wrap:anywhere]",
-    c.align === "right" && "md:text-right",
+    c.align === "right" && (style.stacks ? "md:text-right" : "text-right"),
     c.hideBelow && HIDE_BELOW[c.hideBelow],
     c.className,
   );

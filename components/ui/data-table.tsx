@@ -1,10 +1,18 @@
 import type { MouseEvent, ReactNode } from "react";
 import { cx } from "./cx";
-import { type Column, cellClass, headerClass, stackedLabel, visibleColumns } from "./data-table-columns";
+import {
+  type Column,
+  cellClass,
+  headerClass,
+  STACKED,
+  stackedLabel,
+  type TableStyle,
+  visibleColumns,
+} from "./data-table-columns";
 import { Skeleton } from "./skeleton";
-import { cellLabel, frame, table, tbody, thead, tr } from "./table";
+import { cellLabel } from "./table";
 
-export { actionsColumn, type Column } from "./data-table-columns";
+export { actionsColumn, type Column, type TableStyle } from "./data-table-columns";
 
 type RowData = Record<`data-${string}`, string | undefined>;
 
@@ -32,6 +40,8 @@ interface DataTableProps<Row> {
   error?: ReactNode;
   /** Long values (ids, e-mails, reasons) break anywhere inside their cell. */
   wrap?: boolean;
+  /** How the table is drawn: stacked cards below 768 px unless a plain style is given. */
+  tableStyle?: TableStyle;
 }
 
 const INTERACTIVE = "a, button, input, select, textarea, summary, label, [role='menuitem']";
@@ -65,35 +75,36 @@ export function DataTable<Row>(props: DataTableProps<Row>) {
   if (loading) return <Skeleton what={loading} />;
   if (rows.length === 0 && empty !== undefined) return <>{empty}</>;
   const columns = visibleColumns(props.columns);
-  return (
-    <div className={frame}>
-      <table className={table} aria-label={props.ariaLabel}>
-        {props.caption ? <caption className="sr-only">{props.caption}</caption> : null}
-        <thead className={thead}>
-          <tr>
-            {columns.map((c) => (
-              <th key={c.id} scope="col" className={headerClass(c)}>
-                {c.srOnlyHeader ? <span className="sr-only">{c.header}</span> : c.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className={tbody}>
-          {rows.map((row) => (
-            <BodyRow
-              key={props.rowKey(row)}
-              row={row}
-              columns={columns}
-              rowData={props.rowData}
-              rowTone={props.rowTone}
-              onRowClick={props.onRowClick}
-              wrap={props.wrap}
-            />
+  const style = props.tableStyle ?? STACKED;
+  const drawn = (
+    <table className={style.table} aria-label={props.ariaLabel}>
+      {props.caption ? <caption className={style.caption}>{props.caption}</caption> : null}
+      <thead className={style.thead}>
+        <tr>
+          {columns.map((c) => (
+            <th key={c.id} scope="col" className={headerClass(c, style)}>
+              {c.srOnlyHeader ? <span className="sr-only">{c.header}</span> : c.header}
+            </th>
           ))}
-        </tbody>
-      </table>
-    </div>
+        </tr>
+      </thead>
+      <tbody className={style.tbody || undefined}>
+        {rows.map((row) => (
+          <BodyRow
+            key={props.rowKey(row)}
+            row={row}
+            columns={columns}
+            rowData={props.rowData}
+            rowTone={props.rowTone}
+            onRowClick={props.onRowClick}
+            wrap={props.wrap}
+            style={style}
+          />
+        ))}
+      </tbody>
+    </table>
   );
+  return style.frame ? <div className={style.frame}>{drawn}</div> : drawn;
 }
 
 function BodyRow<Row>({
@@ -103,22 +114,30 @@ function BodyRow<Row>({
   rowTone,
   onRowClick,
   wrap,
-}: { row: Row; columns: Column<Row>[] } & Pick<DataTableProps<Row>, "rowData" | "rowTone" | "onRowClick" | "wrap">) {
+  style,
+}: { row: Row; columns: Column<Row>[]; style: TableStyle } & Pick<
+  DataTableProps<Row>,
+  "rowData" | "rowTone" | "onRowClick" | "wrap"
+>) {
   return (
     <tr
-      className={cx(tr, rowTone?.(row) === "bad" && "bg-bad-soft/60 hover:bg-bad-soft", onRowClick && "cursor-pointer")}
+      className={cx(
+        style.tr,
+        rowTone?.(row) === "bad" && "bg-bad-soft/60 hover:bg-bad-soft",
+        onRowClick && "cursor-pointer",
+      )}
       onClick={onRowClick ? rowClick(row, onRowClick) : undefined}
       {...rowData?.(row)}
     >
       {columns.map((c) => {
-        const label = stackedLabel(c);
+        const label = style.stacks ? stackedLabel(c) : null;
         const content = (
           <>
             {label ? <span className={cellLabel}>{label}</span> : null}
             {c.cell(row)}
           </>
         );
-        const className = cellClass(c, wrap);
+        const className = cellClass(c, wrap, style);
         return c.rowHeader ? (
           <th key={c.id} scope="row" className={className}>
             {content}

@@ -5,7 +5,9 @@ import {
   cellClass,
   type Column,
   headerClass,
+  STACKED,
   stackedLabel,
+  type TableStyle,
   visibleColumns,
 } from "../../components/ui/data-table-columns";
 
@@ -71,4 +73,13 @@ test("an actions column: a header for screen readers, no label on the card, righ
   assert.ok(classes(cellClass(c)).has("md:text-right"));
   assert.deepEqual(visibleColumns([c]), [], "left out for a role that manages nothing");
   assert.equal(actionsColumn<Row>(() => null, { header: "Details", width: "w-20" }).header, "Details");
+});
+
+test("a plain style never stacks: numbers always right-aligned, a row header keeps the column's own weight", () => {
+  const plain: TableStyle = { ...STACKED, td: "px-2 py-1", th: "px-2 py-1", stacks: false };
+  const number = classes(cellClass(col({ align: "right" }), false, plain));
+  assert.ok(number.has("text-right") && !number.has("md:text-right"));
+  const header = classes(cellClass(col({ rowHeader: true, className: "font-normal" }), false, plain));
+  assert.ok(!header.has("font-medium"), "font-normal and font-medium would fight in CSS order");
+  assert.ok(classes(headerClass(col({ headerClassName: "text-xs" }), plain)).has("text-xs"));
 });
