@@ -4,11 +4,23 @@ import { listPlans, type PlanRow } from "@/lib/domain/plans";
 import { errorFields, log } from "@/lib/log";
 import { portalDb } from "@/lib/server/portal-db";
 import { ScrollRegion } from "@/components/scroll-region";
+import { type Column, DataTable, type TableStyle } from "@/components/ui/data-table";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 const kib = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${fmt(bytes / (1024 * 1024))} MiB` : `${fmt(bytes / 1024)} KiB`;
-const th = "px-3 py-2";
+/** A limits table: always a table (shown from `sm` up, in a region that may scroll), its caption visible. */
+const LIMITS: TableStyle = {
+  frame: "",
+  table: "w-full border-collapse text-left text-sm",
+  caption: "mb-2 text-left text-muted",
+  thead: "bg-subtle",
+  th: "px-3 py-2",
+  tbody: "",
+  tr: "border-t border-line",
+  td: "px-3 py-2",
+  stacks: false,
+};
 export const liveDataLabel = (p: PlanRow) =>
   p.dataEntitlement === "demo" ? "Demo data only" : p.dataEntitlement === "live" ? "Live" : "Delayed 15 minutes";
 
@@ -23,11 +35,9 @@ export async function loadPlans(): Promise<PlanRow[] | null> {
   }
 }
 
-interface Column {
-  header: string;
-  cell: (p: PlanRow) => string;
-  numeric?: boolean;
-}
+/** A limit's column: a number right-aligned, or a word. */
+const limit = (header: string, cell: (p: PlanRow) => string, numeric = true): Column<PlanRow> =>
+  numeric ? { id: header, header, cell, align: "right", className: "tabular-nums" } : { id: header, header, cell };
 
 /** The plan's name cell: its A name, its B name when asked, and a badge on the account's own plan. */
 function PlanName({ plan, current, aliases }: { plan: PlanRow; current?: string; aliases?: boolean }) {
@@ -45,7 +55,7 @@ function PlanName({ plan, current, aliases }: { plan: PlanRow; current?: string;
 interface LimitsProps {
   label: string;
   caption: ReactNode;
-  columns: Column[];
+  columns: Column<PlanRow>[];
   plans: PlanRow[];
   current?: string;
   aliases?: boolean;
@@ -67,36 +77,15 @@ function LimitsTable(props: LimitsProps) {
 }
 
 function WideTable({ caption, columns, plans, current, aliases }: LimitsProps) {
+  const plan: Column<PlanRow> = {
+    id: "plan",
+    header: "Plan",
+    rowHeader: true,
+    className: "whitespace-nowrap font-medium",
+    cell: (p) => <PlanName plan={p} current={current} aliases={aliases} />,
+  };
   return (
-    <table className="w-full border-collapse text-left text-sm">
-      <caption className="mb-2 text-left text-muted">{caption}</caption>
-      <thead className="bg-subtle">
-        <tr>
-          <th scope="col" className={th}>
-            Plan
-          </th>
-          {columns.map((c) => (
-            <th key={c.header} scope="col" className={`${th} ${c.numeric ? "text-right" : ""}`}>
-              {c.header}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {plans.map((p) => (
-          <tr key={p.id} className="border-t border-line">
-            <th scope="row" className={`${th} whitespace-nowrap font-medium`}>
-              <PlanName plan={p} current={current} aliases={aliases} />
-            </th>
-            {columns.map((c) => (
-              <td key={c.header} className={`${th} ${c.numeric ? "text-right tabular-nums" : ""}`}>
-                {c.cell(p)}
-              </td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable caption={caption} tableStyle={LIMITS} columns={[plan, ...columns]} rows={plans} rowKey={(p) => p.id} />
   );
 }
 
@@ -114,7 +103,7 @@ function NarrowList({ label, caption, columns, plans, current, aliases }: Limits
               {columns.map((c) => (
                 <Fragment key={c.header}>
                   <dt className="text-muted">{c.header}</dt>
-                  <dd className={c.numeric ? "text-right tabular-nums" : "text-right"}>{c.cell(p)}</dd>
+                  <dd className={c.align === "right" ? "text-right tabular-nums" : "text-right"}>{c.cell(p)}</dd>
                 </Fragment>
               ))}
             </dl>
@@ -141,8 +130,8 @@ export function FamilyATable({ plans, current }: TableProps) {
         </>
       }
       columns={[
-        { header: "Requests per minute", cell: (p) => fmt(p.aPerMinute), numeric: true },
-        { header: "Requests per month", cell: (p) => fmt(p.aPerMonth), numeric: true },
+        limit("Requests per minute", (p) => fmt(p.aPerMinute)),
+        limit("Requests per month", (p) => fmt(p.aPerMonth)),
       ]}
     />
   );
@@ -162,10 +151,10 @@ export function FamilyBTable({ plans, current, aliases }: TableProps) {
         </>
       }
       columns={[
-        { header: "Requests per minute", cell: (p) => fmt(p.bPerMinute), numeric: true },
-        { header: "Requests per day", cell: (p) => fmt(p.bPerDay), numeric: true },
-        { header: "Max request body", cell: (p) => kib(p.bMaxPayloadBytes), numeric: true },
-        { header: "Webhooks", cell: (p) => (p.webhooks ? "Yes" : "No") },
+        limit("Requests per minute", (p) => fmt(p.bPerMinute)),
+        limit("Requests per day", (p) => fmt(p.bPerDay)),
+        limit("Max request body", (p) => kib(p.bMaxPayloadBytes)),
+        limit("Webhooks", (p) => (p.webhooks ? "Yes" : "No"), false),
       ]}
     />
   );

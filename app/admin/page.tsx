@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ago, utc } from "@/components/admin/format";
 import { OverviewChart } from "@/components/admin/overview-chart";
 import { requireAdmin } from "@/components/admin/require-admin";
-import { AdminTable, Cell, Row } from "@/components/admin/table";
-import { Badge } from "@/components/ui/badge";
+import { freshnessColumns, ROUTE_COLUMNS, topAccountColumns } from "@/components/admin/overview-columns";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Card, PageHeader, Section } from "@/components/ui/page";
-import { adminOverview, DEMO_STALE_MS, IMPORT_STALE_MS } from "@/lib/domain/admin-overview";
+import { adminOverview, DEMO_STALE_MS, IMPORT_STALE_MS, type Overview } from "@/lib/domain/admin-overview";
 import { portalDb } from "@/lib/server/portal-db";
 import { SyncFreshness } from "@/components/admin/sync-freshness";
 import { marketSyncStatus } from "@/lib/domain/market-sync-status";
@@ -23,13 +22,59 @@ const STATUSES = [
 ] as const;
 const short = (path: string) => path.replace(/^\/api\/v1/, "");
 
+/** What waits for an admin: pending access requests and endpoints pending licensing, each with its page. */
+function PendingCards({ overview: o }: { overview: Overview }) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <Card>
+        <p className="text-sm text-muted">Pending access requests</p>
+        <p className="text-2xl font-semibold tabular-nums">{o.pendingAccessRequests}</p>
+        <Link href="/admin/access-requests" className="text-sm">
+          Review access requests
+        </Link>
+      </Card>
+      <Card>
+        <p className="text-sm text-muted">Endpoints pending licensing (endpoint × environment)</p>
+        <p className="text-2xl font-semibold tabular-nums">{o.pendingEndpoints}</p>
+        <Link href="/admin/licensing" className="text-sm">
+          Open the licensing review
+        </Link>
+      </Card>
+    </div>
+  );
+}
+
+/** Each family's calls per route per day; a route without calls is left out of its chart (the table lists all). */
+function FamilyCharts({ overview: o }: { overview: Overview }) {
+  return (
+    <div className="grid gap-4">
+      {(["A", "B"] as const).map((f) => {
+        const routes = o.routes.filter((r) => r.family === f && r.total > 0);
+        const total = routes.reduce((n, r) => n + r.total, 0);
+        return (
+          <OverviewChart
+            key={f}
+            id={`family-${f}`}
+            title={`Family ${f}: calls per route per day`}
+            days={o.days}
+            kind="stacked"
+            series={routes.map((r) => ({ name: `${r.method} ${short(r.path)}`, values: r.perDay }))}
+            summary={`${total.toLocaleString("en-US")} calls to family ${f} in 30 days.`}
+            calls={total}
+            empty={`No calls to family ${f} in the last 30 days.`}
+          />
+        );
+      })}
+    </div>
+  );
+}
+
 export default async function AdminOverviewPage() {
   await requireAdmin("/admin");
   const now = new Date();
   const o = await adminOverview(await portalDb(), now);
   const sync = await marketSyncStatus(await portalDb(), now);
   const percent = (share: number) => `${share.toFixed(1)}%`;
-  const family = (f: "A" | "B") => o.routes.filter((r) => r.family === f);
   const topMax = Math.max(1, ...o.topAccounts.map((a) => a.calls));
   return (
     <div className="space-y-8">
@@ -37,69 +82,17 @@ export default async function AdminOverviewPage() {
         title="Admin overview"
         description="The last 30 days (UTC) of every metered call, the freshness of every data source, and what waits for an admin."
       />
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Card>
-          <p className="text-sm text-muted">Pending access requests</p>
-          <p className="text-2xl font-semibold tabular-nums">{o.pendingAccessRequests}</p>
-          <Link href="/admin/access-requests" className="text-sm">
-            Review access requests
-          </Link>
-        </Card>
-        <Card>
-          <p className="text-sm text-muted">Endpoints pending licensing (endpoint × environment)</p>
-          <p className="text-2xl font-semibold tabular-nums">{o.pendingEndpoints}</p>
-          <Link href="/admin/licensing" className="text-sm">
-            Open the licensing review
-          </Link>
-        </Card>
-      </div>
+      <PendingCards overview={o} />
 
       <Section id="calls-h" title="Calls per route per day">
-        <div className="grid gap-4">
-          {(["A", "B"] as const).map((f) => {
-            const routes = family(f).filter((r) => r.total > 0); // the table below lists every route
-            const total = routes.reduce((n, r) => n + r.total, 0);
-            return (
-              <OverviewChart
-                key={f}
-                id={`family-${f}`}
-                title={`Family ${f}: calls per route per day`}
-                days={o.days}
-                kind="stacked"
-                series={routes.map((r) => ({ name: `${r.method} ${short(r.path)}`, values: r.perDay }))}
-                summary={`${total.toLocaleString("en-US")} calls to family ${f} in 30 days.`}
-                calls={total}
-                empty={`No calls to family ${f} in the last 30 days.`}
-              />
-            );
-          })}
-        </div>
-        <AdminTable
+        <FamilyCharts overview={o} />
+        <DataTable
           caption="Calls per route, 30 days"
-          columns={[
-            { label: "Route" },
-            { label: "Family", width: "w-24" },
-            { label: "Calls (30 days)", width: "w-36" },
-            { label: "Today", width: "w-28" },
-          ]}
-        >
-          {o.routes.map((r) => (
-            <Row key={r.endpointId}>
-              <Cell label="Route">
-                <code className="text-xs">
-                  {r.method} {r.path}
-                </code>
-              </Cell>
-              <Cell label="Family">{r.family}</Cell>
-              <Cell label="Calls (30 days)" className="tabular-nums">
-                {r.total.toLocaleString("en-US")}
-              </Cell>
-              <Cell label="Today" className="tabular-nums">
-                {(r.perDay.at(-1) ?? 0).toLocaleString("en-US")}
-              </Cell>
-            </Row>
-          ))}
-        </AdminTable>
+          columns={ROUTE_COLUMNS}
+          rows={o.routes}
+          rowKey={(r) => r.endpointId}
+          wrap
+        />
       </Section>
 
       <Section id="rates-h" title="Error and limit rates">
@@ -119,38 +112,14 @@ export default async function AdminOverviewPage() {
       </Section>
 
       <Section id="top-h" title="Top accounts by calls">
-        {o.topAccounts.length === 0 ? (
-          <EmptyState title="No calls in the last 30 days." />
-        ) : (
-          <AdminTable
-            caption="Top accounts by calls, 30 days"
-            columns={[
-              { label: "Account", width: "w-1/4" },
-              { label: "Owner", width: "w-1/4" },
-              { label: "Calls (30 days)" },
-            ]}
-          >
-            {o.topAccounts.map((a) => (
-              <Row key={a.accountId}>
-                <Cell label="Account">
-                  <Link href={`/admin/accounts/${a.accountId}`}>{a.name}</Link>
-                </Cell>
-                <Cell label="Owner">{a.owner ?? "—"}</Cell>
-                <Cell label="Calls (30 days)">
-                  <span className="flex items-center gap-3">
-                    <span className="w-16 shrink-0 text-right tabular-nums">{a.calls.toLocaleString("en-US")}</span>
-                    <span aria-hidden="true" className="h-3 min-w-0 flex-1">
-                      <span
-                        className="block h-3 rounded-sm bg-accent"
-                        style={{ width: `${Math.max(1, (100 * a.calls) / topMax)}%` }}
-                      />
-                    </span>
-                  </span>
-                </Cell>
-              </Row>
-            ))}
-          </AdminTable>
-        )}
+        <DataTable
+          caption="Top accounts by calls, 30 days"
+          columns={topAccountColumns(topMax)}
+          rows={o.topAccounts}
+          rowKey={(a) => a.accountId}
+          empty={<EmptyState title="No calls in the last 30 days." />}
+          wrap
+        />
       </Section>
 
       <Section id="fresh-h" title="Data freshness">
@@ -159,30 +128,14 @@ export default async function AdminOverviewPage() {
           {IMPORT_STALE_MS / 86_400_000} days is stale; so is a demo market more than {DEMO_STALE_MS / 60_000} minutes
           behind the demo clock (it ticks in sessions, 14:30–21:00 UTC on weekdays).
         </p>
-        <AdminTable
+        <DataTable
           caption="Newest data per source"
-          columns={[
-            { label: "Source" },
-            { label: "Store", width: "w-24" },
-            { label: "Newest", width: "w-48" },
-            { label: "Age", width: "w-32" },
-            { label: "Status", width: "w-28" },
-          ]}
-        >
-          {o.freshness.map((f) => (
-            <Row key={`${f.source}-${f.env}`} tone={f.stale ? "bad" : undefined}>
-              <Cell label="Source">
-                <code className="text-xs">{f.source}</code>
-              </Cell>
-              <Cell label="Store">{f.env}</Cell>
-              <Cell label="Newest" className="tabular-nums">
-                {utc(f.newestAt)}
-              </Cell>
-              <Cell label="Age">{ago(f.newestAt, now)}</Cell>
-              <Cell label="Status">{f.stale ? <Badge tone="bad">Stale</Badge> : <Badge tone="ok">Fresh</Badge>}</Cell>
-            </Row>
-          ))}
-        </AdminTable>
+          columns={freshnessColumns(now)}
+          rows={o.freshness}
+          rowKey={(f) => `${f.source}-${f.env}`}
+          rowTone={(f) => (f.stale ? "bad" : undefined)}
+          wrap
+        />
         <SyncFreshness status={sync} now={now} />
       </Section>
     </div>

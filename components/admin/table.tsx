@@ -11,6 +11,8 @@ export interface Column {
 }
 
 /**
+ * Children-style table kept for `sync-freshness.tsx` only (changed on another branch); every other table is a
+ * `DataTable` (components/ui/data-table.tsx) with column definitions, and this one should move there too.
  * The portal's data table (components/ui/table.ts): fixed layout that fits its column at 1280 px, each row a stacked
  * card below 768 px with every cell labelled. Rows are `Row`s of `Cell`s in the columns' order.
  */

@@ -1,14 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { control } from "@/components/admin/fields";
-import { utc } from "@/components/admin/format";
 import { requireAdmin } from "@/components/admin/require-admin";
-import { AdminTable, Cell, Row } from "@/components/admin/table";
-import { Badge } from "@/components/ui/badge";
+import { auditColumns } from "@/components/admin/audit-columns";
+import { DataTable } from "@/components/ui/data-table";
 import { Button, buttonClass } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page";
-import { AuditDiff } from "@/components/admin/audit-diff";
 import { queryAudit } from "@/lib/domain/admin-audit";
 import { auditVocabulary, targetLabels } from "@/lib/domain/admin-audit-labels";
 import { DomainError } from "@/lib/domain/errors";
@@ -32,6 +30,75 @@ const LISTS: Partial<Record<(typeof FIELDS)[number]["name"], "actions" | "actors
   action: "actions",
 };
 
+type Problem = { message: string; field?: string } | null;
+
+/** The filter fields (with the known actions and actors to pick from), each with its hint and its error. */
+function FilterForm({
+  shown,
+  problem,
+  vocabulary,
+}: {
+  shown: Record<string, string | undefined>;
+  problem: Problem;
+  vocabulary: Awaited<ReturnType<typeof auditVocabulary>>;
+}) {
+  return (
+    <form
+      method="get"
+      noValidate
+      className="space-y-3 rounded-lg border border-line bg-surface p-4"
+      aria-label="Filter the audit log"
+    >
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+        {FIELDS.map((f) => {
+          const error = problem?.field === f.name ? problem.message : undefined;
+          return (
+            <div key={f.name} className="min-w-0 space-y-1">
+              <label htmlFor={`f-${f.name}`} className="block text-sm font-medium">
+                {f.label}
+              </label>
+              <input
+                id={`f-${f.name}`}
+                name={f.name}
+                defaultValue={shown[f.name] ?? ""}
+                maxLength={200}
+                list={LISTS[f.name] ? `f-${LISTS[f.name]}` : undefined}
+                autoComplete="off"
+                aria-invalid={error ? true : undefined}
+                aria-describedby={`f-${f.name}-hint${error ? ` f-${f.name}-error` : ""}`}
+                className={control}
+              />
+              <p id={`f-${f.name}-hint`} className="text-xs text-muted">
+                {f.hint}
+              </p>
+              {error ? (
+                <p id={`f-${f.name}-error`} className="text-sm text-bad">
+                  {error}
+                </p>
+              ) : null}
+            </div>
+          );
+        })}
+      </div>
+      {(["actions", "actors"] as const).map((list) => (
+        <datalist key={list} id={`f-${list}`}>
+          {vocabulary[list].map((v) => (
+            <option key={v} value={v} />
+          ))}
+        </datalist>
+      ))}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" variant="primary">
+          Filter
+        </Button>
+        <Link href="/admin/audit" className={buttonClass("ghost")}>
+          Clear
+        </Link>
+      </div>
+    </form>
+  );
+}
+
 export default async function AuditPage({
   searchParams,
 }: {
@@ -44,7 +111,7 @@ export default async function AuditPage({
   const parsed = auditQuery.safeParse(raw);
   const filter = parsed.success ? parsed.data : {};
   let page: Awaited<ReturnType<typeof queryAudit>> | null = null;
-  let problem: { message: string; field?: string } | null = parsed.success
+  let problem: Problem = parsed.success
     ? null
     : { message: "A filter is too long (at most 200 characters).", field: String(parsed.error.issues[0]?.path[0]) };
   const db = await portalDb();
@@ -77,59 +144,7 @@ export default async function AuditPage({
           </a>
         }
       />
-      <form
-        method="get"
-        noValidate
-        className="space-y-3 rounded-lg border border-line bg-surface p-4"
-        aria-label="Filter the audit log"
-      >
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
-          {FIELDS.map((f) => {
-            const error = problem?.field === f.name ? problem.message : undefined;
-            return (
-              <div key={f.name} className="min-w-0 space-y-1">
-                <label htmlFor={`f-${f.name}`} className="block text-sm font-medium">
-                  {f.label}
-                </label>
-                <input
-                  id={`f-${f.name}`}
-                  name={f.name}
-                  defaultValue={shown[f.name] ?? ""}
-                  maxLength={200}
-                  list={LISTS[f.name] ? `f-${LISTS[f.name]}` : undefined}
-                  autoComplete="off"
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={`f-${f.name}-hint${error ? ` f-${f.name}-error` : ""}`}
-                  className={control}
-                />
-                <p id={`f-${f.name}-hint`} className="text-xs text-muted">
-                  {f.hint}
-                </p>
-                {error ? (
-                  <p id={`f-${f.name}-error`} className="text-sm text-bad">
-                    {error}
-                  </p>
-                ) : null}
-              </div>
-            );
-          })}
-        </div>
-        {(["actions", "actors"] as const).map((list) => (
-          <datalist key={list} id={`f-${list}`}>
-            {vocabulary[list].map((v) => (
-              <option key={v} value={v} />
-            ))}
-          </datalist>
-        ))}
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" variant="primary">
-            Filter
-          </Button>
-          <Link href="/admin/audit" className={buttonClass("ghost")}>
-            Clear
-          </Link>
-        </div>
-      </form>
+      <FilterForm shown={shown} problem={problem} vocabulary={vocabulary} />
       {problem ? (
         <p role="alert" className="rounded-md border border-bad/40 bg-bad-soft px-3 py-2 text-sm text-bad">
           {problem.message}
@@ -139,44 +154,7 @@ export default async function AuditPage({
         <EmptyState title="No audit entries match.">Widen the time range or clear a filter.</EmptyState>
       ) : null}
       {page && page.rows.length > 0 ? (
-        <AdminTable
-          caption="Audit entries"
-          columns={[
-            { label: "When and request id", width: "w-36" },
-            { label: "Actor", width: "w-1/6" },
-            { label: "Action", width: "w-36" },
-            { label: "Target", width: "w-1/6" },
-            { label: "Before and after" },
-            { label: "Reason", width: "w-1/6" },
-          ]}
-        >
-          {page.rows.map((r) => (
-            <Row key={r.id}>
-              <Cell label="When and request id" className="text-xs">
-                <span className="tabular-nums">{utc(r.at)}</span>
-                <span className="block font-mono text-muted">{r.requestId ?? "no request id"}</span>
-              </Cell>
-              <Cell label="Actor" className="text-xs">
-                <span title={`${r.actorType}:${r.actorId}`}>{r.actor}</span>{" "}
-                <Badge tone={r.actorType === "admin" ? "info" : "neutral"}>{r.actorType}</Badge>
-              </Cell>
-              <Cell label="Action" className="text-xs">
-                <code>{r.action}</code>
-              </Cell>
-              <Cell label="Target" className="text-xs">
-                <span title={r.target} className="break-words">
-                  {labels.get(r.target) ?? r.target}
-                </span>
-              </Cell>
-              <Cell label="Before and after" className="text-xs">
-                <AuditDiff before={r.before} after={r.after} />
-              </Cell>
-              <Cell label="Reason" className="text-xs">
-                {r.reason ?? "—"}
-              </Cell>
-            </Row>
-          ))}
-        </AdminTable>
+        <DataTable caption="Audit entries" columns={auditColumns(labels)} rows={page.rows} rowKey={(r) => r.id} wrap />
       ) : null}
       <nav aria-label="Audit pages" className="flex gap-4 text-sm">
         {filter.cursor ? <Link href={`/admin/audit?${qs({})}`}>Newest entries</Link> : null}

@@ -1,11 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { utc } from "@/components/admin/format";
 import { LicensingFilter } from "@/components/admin/licensing-filter";
 import { LicensingForm } from "@/components/admin/licensing-form";
 import { requireAdmin } from "@/components/admin/require-admin";
-import { AdminTable, Cell, Row } from "@/components/admin/table";
-import { Badge } from "@/components/ui/badge";
+import { ENDPOINT_COLUMNS, HISTORY_COLUMNS } from "@/components/admin/licensing-columns";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader, Section } from "@/components/ui/page";
 import { licensingHistory, listLicensing } from "@/lib/domain/admin-licensing";
@@ -13,19 +12,6 @@ import { portalDb } from "@/lib/server/portal-db";
 
 export const metadata: Metadata = { title: "Licensing review" };
 export const dynamic = "force-dynamic";
-
-const STATE_WORDS: Record<string, string> = { enabled: "Enabled", pending_licensing: "Pending licensing" };
-
-/** A state in words with its code (the code is what the CLI and the API take). */
-const State = ({ state }: { state: string | null }) =>
-  state === null ? (
-    <>—</>
-  ) : (
-    <span className="inline-flex flex-wrap items-center gap-1">
-      <Badge tone={state === "enabled" ? "ok" : "warn"}>{STATE_WORDS[state] ?? state}</Badge>
-      <code className="text-xs text-muted">{state}</code>
-    </span>
-  );
 
 type Filter = { route?: string; env?: string; state?: string };
 const pick = (v: unknown) => (typeof v === "string" && v !== "" ? v : undefined);
@@ -73,38 +59,16 @@ export default async function LicensingPage({
       ) : null}
       {shown ? (
         <Section id="history" title={`History of ${shown}`}>
-          {items.length === 0 ? (
-            <EmptyState title="No changes recorded yet.">The state is still the catalogue's default.</EmptyState>
-          ) : (
-            <AdminTable
-              caption="Licensing history"
-              columns={[
-                { label: "When", width: "w-40" },
-                { label: "Who", width: "w-1/5" },
-                { label: "Environment", width: "w-28" },
-                { label: "Before", width: "w-36" },
-                { label: "After", width: "w-36" },
-                { label: "Reason" },
-              ]}
-            >
-              {items.map((h) => (
-                <Row key={h.id}>
-                  <Cell label="When" className="tabular-nums">
-                    {utc(h.at)}
-                  </Cell>
-                  <Cell label="Who">{h.actor}</Cell>
-                  <Cell label="Environment">{h.env ?? "—"}</Cell>
-                  <Cell label="Before">
-                    <State state={h.before} />
-                  </Cell>
-                  <Cell label="After">
-                    <State state={h.after} />
-                  </Cell>
-                  <Cell label="Reason">{h.reason ?? "—"}</Cell>
-                </Row>
-              ))}
-            </AdminTable>
-          )}
+          <DataTable
+            caption="Licensing history"
+            columns={HISTORY_COLUMNS}
+            rows={items}
+            rowKey={(h) => h.id}
+            empty={
+              <EmptyState title="No changes recorded yet.">The state is still the catalogue's default.</EmptyState>
+            }
+            wrap
+          />
         </Section>
       ) : null}
       <Section id="endpoints-h" title={`Endpoints by environment (${rows.length} of ${all.length})`}>
@@ -114,46 +78,13 @@ export default async function LicensingPage({
             <Link href="/admin/licensing">Clear the filters</Link>
           </EmptyState>
         ) : null}
-        <AdminTable
+        <DataTable
           caption="Endpoints by environment"
-          columns={[
-            { label: "Endpoint" },
-            { label: "Environment", width: "w-24" },
-            { label: "State", width: "w-40" },
-            { label: "Reason", width: "w-1/5" },
-            { label: "Changed", width: "w-56" },
-            { label: "History", width: "w-20", hidden: true },
-          ]}
-        >
-          {rows.map((r) => (
-            <Row key={`${r.endpointId}-${r.env}`}>
-              <Cell label="Endpoint">
-                <code className="text-xs">
-                  {r.method} {r.path}
-                </code>{" "}
-                <span className="text-xs text-muted">(family {r.family})</span>
-              </Cell>
-              <Cell label="Environment">{r.env}</Cell>
-              <Cell label="State">
-                <State state={r.state} />
-              </Cell>
-              <Cell label="Reason">{r.reason ?? "—"}</Cell>
-              <Cell label="Changed">
-                {r.changedBy ?? "—"}
-                <span className="block text-xs text-muted tabular-nums">{utc(r.changedAt)}</span>
-              </Cell>
-              <Cell label="History">
-                <Link href={`/admin/licensing?history=${encodeURIComponent(r.endpointId)}#history`}>
-                  History
-                  <span className="sr-only">
-                    {" "}
-                    of {r.method} {r.path} ({r.env})
-                  </span>
-                </Link>
-              </Cell>
-            </Row>
-          ))}
-        </AdminTable>
+          columns={ENDPOINT_COLUMNS}
+          rows={rows}
+          rowKey={(r) => `${r.endpointId}-${r.env}`}
+          wrap
+        />
       </Section>
     </div>
   );

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { DotsIcon } from "@/components/ui/icons";
 import { Menu, MenuItem, MenuLabel, MenuSeparator } from "@/components/ui/menu";
 import { EmptyState } from "@/components/ui/empty-state";
-import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
+import { actionsColumn, type Column, DataTable } from "@/components/ui/data-table";
 import { Truncate } from "@/components/ui/truncate";
 import { utcMinute } from "../format";
 
@@ -61,93 +61,65 @@ function RowActions({
   );
 }
 
-/** The account's keys; each row that still works has an actions menu (Roll, Revoke). Fits its column: names cut with the full text on hover and focus. */
-export function KeysTable({
-  keys,
-  canManage,
-  onRevoke,
-  onRoll,
-}: {
-  keys: KeyListItem[];
+interface KeyActions {
   /** Whether the member's role manages this key (its environment); no key manageable, no actions column. */
   canManage: (k: KeyListItem) => boolean;
   onRevoke: (k: KeyListItem) => void;
   onRoll: (k: KeyListItem) => void;
-}) {
-  const anyManaged = keys.some(canManage);
-  if (keys.length === 0)
-    return (
-      <EmptyState title="No keys yet">
-        Create a test key above: it works at once on demo data, in the playground and from your own code.
-      </EmptyState>
-    );
+}
+
+const keyColumns = ({ canManage, onRevoke, onRoll }: KeyActions, anyManaged: boolean): Column<KeyListItem>[] => [
+  { id: "name", header: "Name", rowHeader: true, cell: (k) => <Truncate text={k.name} /> },
+  { id: "key", header: "Key", width: "w-40", cell: (k) => <code className="text-xs">{k.prefix}…</code> },
+  {
+    id: "environment",
+    header: "Environment",
+    width: "w-32",
+    cell: (k) => (
+      <>
+        <Badge tone={k.env === "test" ? "neutral" : "info"}>{k.env === "test" ? "Test" : "Live"}</Badge>{" "}
+        <span className="text-xs text-muted">{k.plan}</span>
+      </>
+    ),
+  },
+  {
+    id: "last-used",
+    header: "Last used",
+    width: "w-44",
+    className: "text-xs text-muted tabular-nums",
+    cell: (k) => (
+      <>
+        <span className="text-fg">{utcMinute(k.lastUsedAt)}</span>
+        <span className="block" title={utcMinute(k.createdAt)}>
+          created {k.createdAt.slice(0, 10)}
+        </span>
+      </>
+    ),
+  },
+  { id: "status", header: "Status", width: "w-40", cell: (k) => <Status k={k} /> },
+  actionsColumn(
+    (k) =>
+      canManage(k) && (k.state === "active" || k.state === "inactive") ? (
+        <RowActions k={k} onRevoke={onRevoke} onRoll={onRoll} />
+      ) : null,
+    { width: "w-16", when: anyManaged },
+  ),
+];
+
+/** The account's keys; each row that still works has an actions menu (Roll, Revoke). Fits its column: names cut with the full text on hover and focus. */
+export function KeysTable({ keys, ...actions }: { keys: KeyListItem[] } & KeyActions) {
   return (
-    <div className={frame}>
-      <table className={table}>
-        <caption className="sr-only">
-          Your API keys. Only the display prefix is kept; the full key was shown once.
-        </caption>
-        <thead className={thead}>
-          <tr>
-            <th scope="col" className={th}>
-              Name
-            </th>
-            <th scope="col" className={`${th} w-40`}>
-              Key
-            </th>
-            <th scope="col" className={`${th} w-32`}>
-              Environment
-            </th>
-            <th scope="col" className={`${th} w-44`}>
-              Last used
-            </th>
-            <th scope="col" className={`${th} w-40`}>
-              Status
-            </th>
-            {anyManaged ? (
-              <th scope="col" className={`${th} w-16`}>
-                <span className="sr-only">Actions</span>
-              </th>
-            ) : null}
-          </tr>
-        </thead>
-        <tbody className={tbody}>
-          {keys.map((k) => (
-            <tr key={k.id} className={tr} data-key-id={k.id}>
-              <th scope="row" className={`${td} min-w-0 font-medium`}>
-                <Truncate text={k.name} />
-              </th>
-              <td className={td}>
-                <span className={cellLabel}>Key</span>
-                <code className="text-xs">{k.prefix}…</code>
-              </td>
-              <td className={td}>
-                <span className={cellLabel}>Environment</span>
-                <Badge tone={k.env === "test" ? "neutral" : "info"}>{k.env === "test" ? "Test" : "Live"}</Badge>{" "}
-                <span className="text-xs text-muted">{k.plan}</span>
-              </td>
-              <td className={`${td} text-xs text-muted tabular-nums`}>
-                <span className={cellLabel}>Last used</span>
-                <span className="text-fg">{utcMinute(k.lastUsedAt)}</span>
-                <span className="block" title={utcMinute(k.createdAt)}>
-                  created {k.createdAt.slice(0, 10)}
-                </span>
-              </td>
-              <td className={td}>
-                <span className={cellLabel}>Status</span>
-                <Status k={k} />
-              </td>
-              {anyManaged ? (
-                <td className={`${td} md:text-right`}>
-                  {canManage(k) && (k.state === "active" || k.state === "inactive") ? (
-                    <RowActions k={k} onRevoke={onRevoke} onRoll={onRoll} />
-                  ) : null}
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Your API keys. Only the display prefix is kept; the full key was shown once."
+      columns={keyColumns(actions, keys.some(actions.canManage))}
+      rows={keys}
+      rowKey={(k) => k.id}
+      rowData={(k) => ({ "data-key-id": k.id })}
+      empty={
+        <EmptyState title="No keys yet">
+          Create a test key above: it works at once on demo data, in the playground and from your own code.
+        </EmptyState>
+      }
+    />
   );
 }

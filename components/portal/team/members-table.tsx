@@ -2,92 +2,82 @@
 
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
+import { actionsColumn, type Column, DataTable } from "@/components/ui/data-table";
 import type { PendingInvitation, TeamMember } from "@/lib/domain/team";
 import { ROLE_LABELS } from "@/lib/shared/roles";
 import { utcMinute } from "../format";
 
 export type MemberAction = "role" | "remove" | "transfer";
 
-/** The members: e-mail and name, role, last sign-in, who invited them; actions on rows below Owner when allowed. */
-export function MembersTable({
-  members,
-  me,
-  manage,
-  transfer,
-  onAction,
-}: {
-  members: TeamMember[];
+interface MemberPermissions {
   me: string;
   /** The member may change roles and remove members below Owner. */
   manage: boolean;
   /** The member is the Owner and may hand ownership over. */
   transfer: boolean;
   onAction: (action: MemberAction, m: TeamMember) => void;
-}) {
+}
+
+const memberColumns = (
+  { me, manage, transfer, onAction }: MemberPermissions,
+  actions: boolean,
+): Column<TeamMember>[] => [
+  {
+    id: "member",
+    header: "Member",
+    rowHeader: true,
+    cell: (m) => (
+      <>
+        <span className="block truncate" title={m.email}>
+          {m.email}
+          {m.userId === me ? <span className="font-normal text-muted"> (you)</span> : null}
+        </span>
+        {m.name ? <span className="block truncate text-xs font-normal text-muted">{m.name}</span> : null}
+      </>
+    ),
+  },
+  {
+    id: "role",
+    header: "Role",
+    width: "w-28",
+    cell: (m) => <Badge tone={m.role === "owner" ? "info" : "neutral"}>{ROLE_LABELS[m.role]}</Badge>,
+  },
+  {
+    id: "last-sign-in",
+    header: "Last sign-in",
+    width: "w-44",
+    className: "text-xs tabular-nums",
+    cell: (m) => utcMinute(m.lastSignInAt),
+  },
+  {
+    id: "invited-by",
+    header: "Invited by",
+    width: "w-60",
+    className: "min-w-0 text-xs",
+    cell: (m) => (
+      <span className="truncate max-md:[overflow-wrap:anywhere] md:block" title={m.invitedBy ?? undefined}>
+        {m.invitedBy ?? "Created the account"}
+      </span>
+    ),
+  },
+  actionsColumn(
+    (m) => (m.role !== "owner" ? <RowButtons m={m} manage={manage} transfer={transfer} onAction={onAction} /> : null),
+    { width: "w-64", when: actions },
+  ),
+];
+
+/** The members: e-mail and name, role, last sign-in, who invited them; actions on rows below Owner when allowed. */
+export function MembersTable({ members, ...permissions }: { members: TeamMember[] } & MemberPermissions) {
   // The column exists only when a row has buttons (never the Owner's own), so the e-mails keep its width otherwise.
-  const actions = (manage || transfer) && members.some((m) => m.role !== "owner");
+  const actions = (permissions.manage || permissions.transfer) && members.some((m) => m.role !== "owner");
   return (
-    <div className={frame}>
-      <table className={table}>
-        <caption className="sr-only">Members of this account</caption>
-        <thead className={thead}>
-          <tr>
-            <th scope="col" className={th}>
-              Member
-            </th>
-            <th scope="col" className={`${th} w-28`}>
-              Role
-            </th>
-            <th scope="col" className={`${th} w-44`}>
-              Last sign-in
-            </th>
-            <th scope="col" className={`${th} w-60`}>
-              Invited by
-            </th>
-            {actions ? (
-              <th scope="col" className={`${th} w-64`}>
-                <span className="sr-only">Actions</span>
-              </th>
-            ) : null}
-          </tr>
-        </thead>
-        <tbody className={tbody}>
-          {members.map((m) => (
-            <tr key={m.userId} className={tr} data-member={m.email}>
-              <th scope="row" className={`${td} min-w-0 font-medium`}>
-                <span className="block truncate" title={m.email}>
-                  {m.email}
-                  {m.userId === me ? <span className="font-normal text-muted"> (you)</span> : null}
-                </span>
-                {m.name ? <span className="block truncate text-xs font-normal text-muted">{m.name}</span> : null}
-              </th>
-              <td className={td}>
-                <span className={cellLabel}>Role</span>
-                <Badge tone={m.role === "owner" ? "info" : "neutral"}>{ROLE_LABELS[m.role]}</Badge>
-              </td>
-              <td className={`${td} text-xs tabular-nums`}>
-                <span className={cellLabel}>Last sign-in</span>
-                {utcMinute(m.lastSignInAt)}
-              </td>
-              <td className={`${td} min-w-0 text-xs`}>
-                <span className={cellLabel}>Invited by</span>
-                <span className="truncate max-md:[overflow-wrap:anywhere] md:block" title={m.invitedBy ?? undefined}>
-                  {m.invitedBy ?? "Created the account"}
-                </span>
-              </td>
-              {actions ? (
-                <td className={`${td} md:text-right`}>
-                  {m.role !== "owner" ? (
-                    <RowButtons m={m} manage={manage} transfer={transfer} onAction={onAction} />
-                  ) : null}
-                </td>
-              ) : null}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Members of this account"
+      columns={memberColumns(permissions, actions)}
+      rows={members}
+      rowKey={(m) => m.userId}
+      rowData={(m) => ({ "data-member": m.email })}
+    />
   );
 }
 

@@ -1,9 +1,8 @@
 import { Badge } from "@/components/ui/badge";
-import { td } from "@/components/ui/table";
 import { Truncate } from "@/components/ui/truncate";
 
 /** A usage table's row header naming a key: its name, environment, revoked state and display prefix. */
-export function KeyRowHeader({
+export function KeyName({
   name,
   prefix,
   env,
@@ -15,7 +14,7 @@ export function KeyRowHeader({
   revoked?: boolean;
 }) {
   return (
-    <th scope="row" className={`${td} min-w-0 font-medium`}>
+    <>
       <span className="flex min-w-0 items-center gap-2">
         <Truncate text={name} />
         <Badge tone={env === "test" ? "neutral" : "info"} className="shrink-0">
@@ -28,6 +27,6 @@ export function KeyRowHeader({
         ) : null}
       </span>
       <code className="block bg-transparent p-0 text-xs font-normal text-muted">{prefix}…</code>
-    </th>
+    </>
   );
 }

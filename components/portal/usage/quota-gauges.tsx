@@ -1,8 +1,8 @@
 import { useId } from "react";
 import type { EnvQuota, KeyCalls, QuotaGauge, UsageSummary } from "@/lib/shared/usage-types";
 import { EmptyState } from "@/components/ui/empty-state";
-import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
-import { KeyRowHeader } from "./key-cell";
+import { type Column, DataTable } from "@/components/ui/data-table";
+import { KeyName } from "./key-cell";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 const pct = (used: number, of: number) => (of === 0 ? 0 : Math.min(100, Math.round((used / of) * 1000) / 10));
@@ -47,54 +47,39 @@ function EnvCard({ q, keys }: { q: EnvQuota; keys: number }) {
   );
 }
 
+const quotaCell = (id: string, header: string, width: string, label: string, value: (k: KeyCalls) => number) =>
+  ({
+    id,
+    header,
+    width,
+    label,
+    align: "right",
+    className: "tabular-nums",
+    cell: (k) => fmt(value(k)),
+  }) satisfies Column<KeyCalls>;
+
+const KEY_CALLS: Column<KeyCalls>[] = [
+  {
+    id: "key",
+    header: "Key",
+    rowHeader: true,
+    cell: (k) => <KeyName name={k.name} prefix={k.prefix} env={k.env} revoked={k.status === "revoked"} />,
+  },
+  quotaCell("today", "Calls today", "w-28", "Calls today", (k) => k.today),
+  quotaCell("month", "Calls this month", "w-32", "Calls this month", (k) => k.month),
+  quotaCell("quota-a", "Family A quota used", "w-36", "Family A quota used (month)", (k) => k.quotaA),
+  quotaCell("quota-b", "Family B quota used", "w-36", "Family B quota used (today)", (k) => k.quotaB),
+];
+
 function KeyCallsTable({ rows }: { rows: KeyCalls[] }) {
   return (
-    <div className={frame}>
-      <table className={table} aria-label="Calls by key">
-        <thead className={thead}>
-          <tr>
-            <th scope="col" className={th}>
-              Key
-            </th>
-            <th scope="col" className={`${th} w-28 text-right`}>
-              Calls today
-            </th>
-            <th scope="col" className={`${th} w-32 text-right`}>
-              Calls this month
-            </th>
-            <th scope="col" className={`${th} w-36 text-right`}>
-              Family A quota used
-            </th>
-            <th scope="col" className={`${th} w-36 text-right`}>
-              Family B quota used
-            </th>
-          </tr>
-        </thead>
-        <tbody className={tbody}>
-          {rows.map((k) => (
-            <tr key={k.keyId} className={tr} data-testid={`key-calls-${k.keyId}`}>
-              <KeyRowHeader name={k.name} prefix={k.prefix} env={k.env} revoked={k.status === "revoked"} />
-              <td className={`${td} tabular-nums md:text-right`}>
-                <span className={cellLabel}>Calls today</span>
-                {fmt(k.today)}
-              </td>
-              <td className={`${td} tabular-nums md:text-right`}>
-                <span className={cellLabel}>Calls this month</span>
-                {fmt(k.month)}
-              </td>
-              <td className={`${td} tabular-nums md:text-right`}>
-                <span className={cellLabel}>Family A quota used (month)</span>
-                {fmt(k.quotaA)}
-              </td>
-              <td className={`${td} tabular-nums md:text-right`}>
-                <span className={cellLabel}>Family B quota used (today)</span>
-                {fmt(k.quotaB)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      ariaLabel="Calls by key"
+      columns={KEY_CALLS}
+      rows={rows}
+      rowKey={(k) => k.keyId}
+      rowData={(k) => ({ "data-testid": `key-calls-${k.keyId}` })}
+    />
   );
 }
 

@@ -1,4 +1,5 @@
 import { ScrollRegion } from "@/components/scroll-region";
+import { type Column, DataTable, type TableStyle } from "@/components/ui/data-table";
 
 /** Past this many series the table is drawn long (one row per time and series): wide ones would scroll or squeeze. */
 const MAX_WIDE_SERIES = 6;
@@ -8,6 +9,52 @@ const MAX_WIDE_HEADER_CHARS = 40;
 /** Whether the table is drawn long: many series (the admin overview's routes), or names too long to sit side by side. */
 export const drawnLong = (columns: readonly string[]) =>
   columns.length > MAX_WIDE_SERIES || columns.reduce((n, c) => n + c.length, 0) > MAX_WIDE_HEADER_CHARS;
+
+/** A chart's number table: always a table (it scrolls inside its own region), compact, its header kept in view. */
+const COMPACT: TableStyle = {
+  frame: "",
+  table: "w-full table-fixed border-collapse text-left text-sm",
+  caption: "sr-only",
+  thead: "sticky top-0 bg-subtle",
+  th: "px-2 py-1",
+  tbody: "",
+  tr: "border-t border-line",
+  td: "px-2 py-1",
+  stacks: false,
+};
+
+type SeriesRow = { key: string; label: string; cells: (string | number)[] };
+/** One time and one series of the long layout. */
+type SeriesValue = { key: string; label: string; series: string; value: string | number };
+
+const timeColumn = <Row extends { label: string }>(timeLabel: string): Column<Row> => ({
+  id: "time",
+  header: timeLabel,
+  width: "w-28",
+  rowHeader: true,
+  className: "font-normal whitespace-nowrap",
+  cell: (r) => r.label,
+});
+
+const wideColumns = (timeLabel: string, columns: string[]): Column<SeriesRow>[] => [
+  timeColumn(timeLabel),
+  ...columns.map(
+    (c, i): Column<SeriesRow> => ({
+      id: c,
+      header: c,
+      align: "right",
+      headerClassName: "text-xs [overflow-wrap:anywhere]",
+      className: "tabular-nums",
+      cell: (r) => r.cells[i],
+    }),
+  ),
+];
+
+const longColumns = (timeLabel: string): Column<SeriesValue>[] => [
+  timeColumn(timeLabel),
+  { id: "series", header: "Series", className: "[overflow-wrap:anywhere]", cell: (v) => v.series },
+  { id: "value", header: "Value", width: "w-28", align: "right", className: "tabular-nums", cell: (v) => v.value },
+];
 
 /**
  * A chart's numbers as a table, folded under "Show the numbers as a table" (the charts' accessible alternative). A few
@@ -24,65 +71,31 @@ export function SeriesTable({
   title: string;
   timeLabel: string;
   columns: string[];
-  rows: { key: string; label: string; cells: (string | number)[] }[];
+  rows: SeriesRow[];
 }) {
-  const long = drawnLong(columns);
   return (
     <details>
       <summary className="cursor-pointer text-xs font-medium text-link">Show the numbers as a table</summary>
       <ScrollRegion label={`${title}: table`} className="mt-2 max-h-80 overflow-auto">
-        <table className="w-full table-fixed border-collapse text-left text-sm">
-          <caption className="sr-only">{title}</caption>
-          <thead className="sticky top-0 bg-subtle">
-            <tr>
-              <th scope="col" className="w-28 px-2 py-1">
-                {timeLabel}
-              </th>
-              {long ? (
-                <>
-                  <th scope="col" className="px-2 py-1">
-                    Series
-                  </th>
-                  <th scope="col" className="w-28 px-2 py-1 text-right">
-                    Value
-                  </th>
-                </>
-              ) : (
-                columns.map((c) => (
-                  <th key={c} scope="col" className="px-2 py-1 text-right text-xs [overflow-wrap:anywhere]">
-                    {c}
-                  </th>
-                ))
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {long
-              ? rows.flatMap((r) =>
-                  columns.map((c, i) => (
-                    <tr key={`${r.key} ${c}`} className="border-t border-line">
-                      <th scope="row" className="px-2 py-1 font-normal whitespace-nowrap">
-                        {r.label}
-                      </th>
-                      <td className="px-2 py-1 [overflow-wrap:anywhere]">{c}</td>
-                      <td className="px-2 py-1 text-right tabular-nums">{r.cells[i]}</td>
-                    </tr>
-                  )),
-                )
-              : rows.map((r) => (
-                  <tr key={r.key} className="border-t border-line">
-                    <th scope="row" className="px-2 py-1 font-normal whitespace-nowrap">
-                      {r.label}
-                    </th>
-                    {r.cells.map((c, i) => (
-                      <td key={columns[i]} className="px-2 py-1 text-right tabular-nums">
-                        {c}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-          </tbody>
-        </table>
+        {drawnLong(columns) ? (
+          <DataTable
+            caption={title}
+            tableStyle={COMPACT}
+            columns={longColumns(timeLabel)}
+            rows={rows.flatMap((r) =>
+              columns.map((c, i) => ({ key: `${r.key} ${c}`, label: r.label, series: c, value: r.cells[i] })),
+            )}
+            rowKey={(v) => v.key}
+          />
+        ) : (
+          <DataTable
+            caption={title}
+            tableStyle={COMPACT}
+            columns={wideColumns(timeLabel, columns)}
+            rows={rows}
+            rowKey={(r) => r.key}
+          />
+        )}
       </ScrollRegion>
     </details>
   );

@@ -5,10 +5,10 @@ import type { StreamKeyLeases, StreamMeteredRow, StreamUsage } from "@/lib/share
 import { portalFetch } from "@/components/portal/portal-fetch";
 import { Badge, statusTone } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
-import { cellLabel, frame, table, tbody, td, th, thead, tr } from "@/components/ui/table";
+import { type Column, DataTable } from "@/components/ui/data-table";
 import { Truncate } from "@/components/ui/truncate";
 import { QueryState } from "../query-state";
-import { KeyRowHeader } from "./key-cell";
+import { KeyName } from "./key-cell";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 const time = (iso: string) => iso.slice(0, 19).replace("T", " ");
@@ -17,100 +17,82 @@ const WHAT = {
   events: { ok: "Events delivered", refused: "Events refused" },
 } as const;
 
-function OpenStreamsTable({ keys }: { keys: StreamKeyLeases[] }) {
-  return (
-    <div className={frame}>
-      <table className={table} aria-label="Open streams by key">
-        <thead className={thead}>
-          <tr>
-            <th scope="col" className={th}>
-              Key
-            </th>
-            <th scope="col" className={`${th} w-44 text-right`}>
-              Open now
-            </th>
-            <th scope="col" className={`${th} w-44`}>
-              Oldest opened (UTC)
-            </th>
-          </tr>
-        </thead>
-        <tbody className={tbody}>
-          {keys.map((k) => (
-            <tr key={k.keyId} className={tr} data-testid={`stream-key-${k.keyId}`}>
-              <KeyRowHeader name={k.name} prefix={k.prefix} env={k.env} />
-              <td className={`${td} tabular-nums md:text-right`}>
-                <span className={cellLabel}>Open now</span>
-                {fmt(k.open)} of {fmt(k.limit)}
-                {k.open >= k.limit ? (
-                  <Badge tone="warn" className="ml-2">
-                    At limit
-                  </Badge>
-                ) : null}
-              </td>
-              <td className={`${td} text-xs text-muted tabular-nums`}>
-                <span className={cellLabel}>Oldest opened</span>
-                {k.oldestOpenedAt ? time(k.oldestOpenedAt) : "–"}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
+const OPEN_STREAMS: Column<StreamKeyLeases>[] = [
+  {
+    id: "key",
+    header: "Key",
+    rowHeader: true,
+    cell: (k) => <KeyName name={k.name} prefix={k.prefix} env={k.env} />,
+  },
+  {
+    id: "open",
+    header: "Open now",
+    width: "w-44",
+    align: "right",
+    className: "tabular-nums",
+    cell: (k) => (
+      <>
+        {fmt(k.open)} of {fmt(k.limit)}
+        {k.open >= k.limit ? (
+          <Badge tone="warn" className="ml-2">
+            At limit
+          </Badge>
+        ) : null}
+      </>
+    ),
+  },
+  {
+    id: "oldest",
+    header: "Oldest opened (UTC)",
+    label: "Oldest opened",
+    width: "w-44",
+    className: "text-xs text-muted tabular-nums",
+    cell: (k) => (k.oldestOpenedAt ? time(k.oldestOpenedAt) : "–"),
+  },
+];
 
-function MeteredTable({ rows }: { rows: StreamMeteredRow[] }) {
-  return (
-    <div className={frame}>
-      <table className={table} aria-label="Metered stream calls">
-        <thead className={thead}>
-          <tr>
-            <th scope="col" className={`${th} w-40`}>
-              Time (UTC)
-            </th>
-            <th scope="col" className={th}>
-              What
-            </th>
-            <th scope="col" className={`${th} w-24 text-right`}>
-              Calls
-            </th>
-            <th scope="col" className={`${th} w-56`}>
-              Status
-            </th>
-            <th scope="col" className={`${th} w-36`}>
-              Key
-            </th>
-          </tr>
-        </thead>
-        <tbody className={tbody}>
-          {rows.map((r) => (
-            <tr key={r.requestId} className={tr}>
-              <td className={`${td} text-xs text-muted tabular-nums`}>{time(r.time)}</td>
-              <td className={`${td} min-w-0`}>
-                <span className="block font-medium">{WHAT[r.kind][r.status === 200 ? "ok" : "refused"]}</span>
-                <Truncate text={r.requestId} min={24} className="font-mono text-xs text-muted" />
-              </td>
-              <td className={`${td} tabular-nums md:text-right`}>
-                <span className={cellLabel}>Calls</span>
-                {fmt(r.units)}
-              </td>
-              <td className={td}>
-                <span className="flex min-w-0 items-center gap-2">
-                  <Badge tone={statusTone(r.status)}>{r.status}</Badge>
-                  {r.errorCode ? <Truncate text={r.errorCode} min={26} className="font-mono text-xs" /> : null}
-                </span>
-              </td>
-              <td className={`${td} text-xs`}>
-                <span className={cellLabel}>Key</span>
-                <Truncate text={r.keyName || `${r.keyPrefix}…`} min={16} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
+const METERED: Column<StreamMeteredRow>[] = [
+  {
+    id: "time",
+    header: "Time (UTC)",
+    width: "w-40",
+    label: false,
+    className: "text-xs text-muted tabular-nums",
+    cell: (r) => time(r.time),
+  },
+  {
+    id: "what",
+    header: "What",
+    label: false,
+    className: "min-w-0",
+    cell: (r) => (
+      <>
+        <span className="block font-medium">{WHAT[r.kind][r.status === 200 ? "ok" : "refused"]}</span>
+        <Truncate text={r.requestId} min={24} className="font-mono text-xs text-muted" />
+      </>
+    ),
+  },
+  { id: "calls", header: "Calls", width: "w-24", align: "right", className: "tabular-nums", cell: (r) => fmt(r.units) },
+  {
+    id: "status",
+    header: "Status",
+    width: "w-56",
+    label: false,
+    cell: (r) => (
+      <span className="flex min-w-0 items-center gap-2">
+        <Badge tone={statusTone(r.status)}>{r.status}</Badge>
+        {r.errorCode ? <Truncate text={r.errorCode} min={26} className="font-mono text-xs" /> : null}
+      </span>
+    ),
+  },
+  {
+    id: "key",
+    header: "Key",
+    width: "w-36",
+    className: "text-xs",
+    cell: (r) => <Truncate text={r.keyName || `${r.keyPrefix}…`} min={16} />,
+  },
+];
 
 /**
  * The live stream (GET /api/v1/stream) on the usage page: each key's streams open now on every server (their leases,
@@ -163,20 +145,30 @@ export function StreamUsagePanel() {
                       : `${fmt(open)} ${open === 1 ? "stream" : "streams"} open now.`;
                   })()}
                 </p>
-                <OpenStreamsTable keys={u.keys} />
+                <DataTable
+                  ariaLabel="Open streams by key"
+                  columns={OPEN_STREAMS}
+                  rows={u.keys}
+                  rowKey={(k) => k.keyId}
+                  rowData={(k) => ({ "data-testid": `stream-key-${k.keyId}` })}
+                />
               </>
             )}
             <h3 className="pt-2 text-base font-semibold">Metered stream calls, last 24 hours</h3>
-            {u.recent.length === 0 ? (
-              <EmptyState
-                title="No stream calls in the last 24 hours"
-                action={<a href="/dashboard/playground">Open a stream in the playground</a>}
-              >
-                Each opening and each round of delivered events shows here with its number of calls.
-              </EmptyState>
-            ) : (
-              <MeteredTable rows={u.recent} />
-            )}
+            <DataTable
+              ariaLabel="Metered stream calls"
+              columns={METERED}
+              rows={u.recent}
+              rowKey={(r) => r.requestId}
+              empty={
+                <EmptyState
+                  title="No stream calls in the last 24 hours"
+                  action={<a href="/dashboard/playground">Open a stream in the playground</a>}
+                >
+                  Each opening and each round of delivered events shows here with its number of calls.
+                </EmptyState>
+              }
+            />
           </>
         )}
       </QueryState>
