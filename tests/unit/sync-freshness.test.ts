@@ -47,7 +47,7 @@ const dividends: SyncKindStatus = {
 const status = (kinds: SyncKindStatus[], provider: string | null = "massive") =>
   ({ provider, keySet: true, kinds }) as unknown as SyncStatus;
 /** `Run now` is a client button that refreshes through the App Router: rendered inside one that does nothing. */
-const router = { back() {}, forward() {}, refresh() {}, push() {}, replace() {}, prefetch() {} };
+const router = { back() {}, forward() {}, refresh() {}, push() {}, replace() {}, prefetch() {}, bfcacheId: "t" };
 const render = (s: SyncStatus) =>
   renderToStaticMarkup(
     createElement(AppRouterContext.Provider, { value: router }, createElement(SyncFreshness, { status: s, now: NOW })),
