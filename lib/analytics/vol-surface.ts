@@ -77,7 +77,12 @@ export const definitions = {
     "instrument with cash dividends going ex before the expiry (at 00:00 New York of the ex-date) they replace the " +
     "yield: the yield forward is (S − PV(D))·e^(rT), PV(D) = Σ D·e^(−r·t_D), and the American implied vols use the " +
     "escrowed model with the carry q that makes its forward F: S*·e^((r−q)T) = F, S* = S − Σ D·e^(−(r−q)·t_D) " +
-    "(see americanModel).",
+    "(see americanModel). An American-style instrument with no declared cash dividends is read with the undeclared " +
+    "ones its forwards imply: where the dividends implied by an expiry's forward (S − F·e^(−(r−q)T), beyond those " +
+    "already found) rise since the previous expiry by more than its tolerance and than a 10 % yield over the gap, a " +
+    "cash dividend going ex on the weekday in that gap whose escrowed model makes the strikes' estimates agree best " +
+    "(on that expiry and the next), of the amount that grows S* to the forward, is added when it fits the strikes " +
+    "better than the carry alone.",
   atmIv:
     "At-the-money implied volatility of one expiry (decimal): the smile's IV at the forward F = S·e^((r−q)T), linearly " +
     "interpolated in strike between the two listed strikes bracketing F. When F is not bracketed, the IV of the nearest " +
