@@ -672,7 +672,7 @@ export const ivDefinitions = {
     "European implied vol. With cash dividends the same steps run on the escrowed-dividend lattice (European guesses " +
     "on S*), and the slope is also taken over the 0.1 vol points below the solution: where exercise at an ex-date is " +
     "certain below some vol the price is flat there, and a solution at that kink is null by the same rule. Where that " +
-    "slope is below 0.1 × spot the answer is refined by secant steps on a finite-difference price of the same model " +
+    "slope is below 0.03 × spot the answer is refined by secant steps on a finite-difference price of the same model " +
     "(Crank–Nicolson in ln S* with the ex-dates on its time grid, extrapolated from two time grids), the lattice's own " +
     "error otherwise moving such low-vega IVs by up to 0.08 vol points.",
 } as const;
@@ -760,11 +760,11 @@ export function americanImpliedVol(price: number, input: AmericanIvInput): numbe
 }
 
 /**
- * Below this vega (fraction of spot per 1.00 of vol: one vol point moves the price by 1e-3 of spot) the lattice's own
+ * Below this vega (fraction of spot per 1.00 of vol: one vol point moves the price by 3e-4 of spot) the lattice's own
  * error (up to about 1e-5 of spot, 8e-5 at extreme vols) would move a cash-dividend IV by 0.01–0.08 vol points, so the
  * answer is refined on the finite-difference price (cashDividendAmericanFd).
  */
-export const CASH_FD_VEGA_FRACTION = 0.1;
+export const CASH_FD_VEGA_FRACTION = 0.03;
 
 /** Secant steps on `grid` from the lattice's solution `iv` and its slope there, until a step is below the IV tolerance. */
 function refineOnGrid(price: number, iv: number, slope: number, grid: (vol: number) => number): number {

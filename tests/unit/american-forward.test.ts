@@ -125,25 +125,32 @@ for (const width of [0.05, 0]) {
   });
 }
 
-test("an undeclared dividend under mids off by up to a cent: the same ex-date, the amount within 2 cents", () => {
+/** The quotes with each mid moved by up to a cent, the same seeded draw every run. */
+function noisy(quotes: OptionQuote[]): OptionQuote[] {
   let seed = 7;
-  const noise = () => {
+  return quotes.map((q) => {
     seed = (seed * 16807) % 2147483647;
-    return (2 * seed) / 2147483647 - 1;
-  };
-  const quotes = chain(0.05, 0, true).map((q) => {
-    const e = 0.01 * noise();
+    const e = 0.01 * ((2 * seed) / 2147483647 - 1);
     return { ...q, bid: Math.max(q.bid + e, 0.01), ask: q.ask + e };
   });
-  const found = impliedCashDividends(expiries(quotes), spot, 0, "2026-01-05", dated);
+}
+
+test("an undeclared dividend under mids off by up to a cent: the same ex-date, the amount within 2 cents", () => {
+  const found = impliedCashDividends(expiries(noisy(chain(0.05, 0, true))), spot, 0, "2026-01-05", dated);
   assert.equal(found.length, 1);
   assert.equal(found[0].exDate, dividend.exDate);
   assert.ok(Math.abs(found[0].amount - 1) <= 0.02, `amount ${found[0].amount}`);
 });
 
-test("continuous-yield chains hold no discrete dividend (zero-width and 5-cent quotes)", () => {
-  for (const width of [0, 0.05])
-    assert.deepEqual(impliedCashDividends(expiries(chain(width, 0.02, false)), spot, 0, "2026-01-05", dated), []);
+test("continuous carries hold no discrete dividend: a 2 % yield, a 30 % borrow (zero-width, 5-cent, noisy quotes)", () => {
+  for (const yieldQ of [0.02, 0.3]) {
+    for (const width of [0, 0.05])
+      assert.deepEqual(impliedCashDividends(expiries(chain(width, yieldQ, false)), spot, 0, "2026-01-05", dated), []);
+    assert.deepEqual(
+      impliedCashDividends(expiries(noisy(chain(0.05, yieldQ, false))), spot, 0, "2026-01-05", dated),
+      [],
+    );
+  }
 });
 
 test("strikes that disagree by more than their widths, √n and the model's part still fall back (a stale quote)", () => {
