@@ -8,7 +8,7 @@ import type { OptionRight } from "./bsm";
 import type { OptionTrade } from "./types";
 import { round } from "./round";
 import { newYorkDate } from "./exchange-calendar";
-import { conditionFlags } from "./trade-conditions";
+import { conditionFlags, type ConditionFlags } from "./trade-conditions";
 
 export const CONTRACT_MULTIPLIER = 100;
 
@@ -179,6 +179,131 @@ function clusters(prints: OptionTrade[], windowMs: number): OptionTrade[][] {
   return out;
 }
 
+/** Multi-leg prints count toward day volume only; late ones have no side; neither (nor auctions) join a sweep. */
+const hasNoSide = (f: ConditionFlags | undefined) => f?.multiLeg === true || f?.late === true;
+const joinsNoSweep = (f: ConditionFlags | undefined) => hasNoSide(f) || f?.auction === true;
+
+/** The valid prints in time order and what the flow rules read of each. */
+interface Prints {
+  valid: OptionTrade[];
+  flags: Map<OptionTrade, ConditionFlags>;
+  sideOf: (t: OptionTrade) => FlowSide;
+  /** Cumulative same-day volume of the print's contract at the print (cumulativeVolumes). */
+  cumVol: Map<OptionTrade, number>;
+}
+
+/** Prints with a positive finite size and price, not cancelled, time-ordered, with their sides and day volumes. */
+function readPrints(trades: OptionTrade[]): Prints {
+  const flags = new Map(trades.map((t) => [t, conditionFlags(t.condition)]));
+  const valid = trades
+    .filter((t) => t.size > 0 && Number.isFinite(t.size) && t.price > 0 && Number.isFinite(t.price))
+    .filter((t) => !flags.get(t)?.cancelled)
+    .sort(byTime);
+  const sides = new Map<OptionTrade, FlowSide>(
+    valid.map((t) => [t, hasNoSide(flags.get(t)) ? "unknown" : classifySide(t.price, t.bid, t.ask)]),
+  );
+  return { valid, flags, sideOf: (t) => sides.get(t) ?? "unknown", cumVol: cumulativeVolumes(valid) };
+}
+
+/** The sweeps: clusters of one contract's same-direction prints on 2+ exchanges with enough contracts and premium. */
+function findSweeps({ valid, flags, sideOf }: Prints, windowMs: number): OptionTrade[][] {
+  const byContractDir = new Map<string, OptionTrade[]>();
+  for (const t of valid) {
+    if (joinsNoSweep(flags.get(t))) continue;
+    const dir = direction(sideOf(t));
+    if (!dir) continue;
+    const k = `${contractKey(t)}|${dir}`;
+    const g = byContractDir.get(k);
+    if (g) g.push(t);
+    else byContractDir.set(k, [t]);
+  }
+  const sweeps: OptionTrade[][] = [];
+  for (const prints of byContractDir.values()) {
+    for (const c of clusters(prints, windowMs)) {
+      const contracts = c.reduce((s, p) => s + p.size, 0);
+      const premium = c.reduce((s, p) => s + p.price * p.size, 0) * CONTRACT_MULTIPLIER;
+      if (
+        new Set(c.map((p) => p.exchange)).size >= 2 &&
+        contracts >= SWEEP_MIN_CONTRACTS &&
+        premium >= SWEEP_MIN_PREMIUM
+      )
+        sweeps.push(c);
+    }
+  }
+  return sweeps;
+}
+
+/** The caller's open-interest lookup, asked once per contract. */
+function memoOpenInterest(openInterest: (t: FlowContractRef) => number | null): (t: OptionTrade) => number | null {
+  const cache = new Map<string, number | null>();
+  return (t) => {
+    const k = contractKey(t);
+    if (!cache.has(k)) {
+      cache.set(
+        k,
+        openInterest({ symbol: t.symbol.toUpperCase(), expiry: t.expiry, strike: t.strike, right: t.right }),
+      );
+    }
+    return cache.get(k) ?? null;
+  };
+}
+
+/** What turning candidates into events reads and keeps across them. */
+interface EventRules {
+  prints: Prints;
+  oiOf: (t: OptionTrade) => number | null;
+  blockMinContracts: number;
+  blockMinPremium: number;
+  spot: number | undefined;
+  /** Contract-days that already carry an unusual event. */
+  flaggedDays: Set<string>;
+}
+
+/** A sweep's side: its legs' when all agree, otherwise ask_side (bought) or bid_side (sold). */
+function sweepSide(legSides: FlowSide[]): FlowSide {
+  const side = legSides[0];
+  return legSides.some((s) => s !== side) ? (direction(side) === "buy" ? "ask_side" : "bid_side") : side;
+}
+
+/** The event of a sweep or of a single print, or null when a single print is neither a block nor newly unusual. */
+function flowEvent(legs: OptionTrade[], kind: "sweep" | "single", rules: EventRules): FlowEvent | null {
+  const first = legs[0];
+  const last = legs[legs.length - 1];
+  const size = legs.reduce((s, p) => s + p.size, 0);
+  const notional = legs.reduce((s, p) => s + p.price * p.size, 0);
+  const premium = round(notional * CONTRACT_MULTIPLIER, 2);
+  if (!Number.isFinite(premium)) return null; // an absurd price or size overflows: no event rather than Infinity
+  const oi = rules.oiOf(first);
+  const vol = rules.prints.cumVol.get(last) ?? size;
+  const unusual = oi !== null && vol > oi && vol >= UNUSUAL_MIN_VOLUME;
+  const isBlock =
+    kind === "single" &&
+    ((size >= rules.blockMinContracts && premium >= BLOCK_SIZE_MIN_PREMIUM) ||
+      (premium >= rules.blockMinPremium && size >= BLOCK_PREMIUM_MIN_CONTRACTS));
+  const day = `${contractKey(first)}|${tradingDate(last.ts)}`;
+  if (kind === "single" && !isBlock && (!unusual || rules.flaggedDays.has(day))) return null;
+  if (unusual) rules.flaggedDays.add(day);
+  const side = sweepSide(legs.map(rules.prints.sideOf));
+  return {
+    id: eventId(legs.map((p) => p.tradeId)),
+    symbol: first.symbol.toUpperCase(),
+    time: first.ts.toISOString(),
+    type: kind === "sweep" ? "sweep" : isBlock ? "block" : "unusual",
+    contract: { expiry: first.expiry, strike: first.strike, right: first.right === "C" ? "call" : "put" },
+    size,
+    avgPrice: round(notional / size, 4),
+    premium,
+    side,
+    sentiment: sentimentOf(side, first.right),
+    exchangeCount: new Set(legs.map((p) => p.exchange)).size,
+    legs: legs.length,
+    unusual,
+    volumeOiRatio: oi !== null && oi > 0 ? round(vol / oi, 4) : null,
+    // Only with a spot, so events built without one keep their shape.
+    ...(rules.spot === undefined ? {} : { moneyness: flowMoneyness(first.strike, first.right, rules.spot) }),
+  };
+}
+
 /**
  * Builds flow events from trade prints (any order, any number of symbols). Returns events newest first
  * (ties by id). Prints with a non-positive or non-finite size or price are ignored.
@@ -188,111 +313,27 @@ export function buildFlowEvents(
   openInterest: (t: FlowContractRef) => number | null,
   opts: FlowOptions = {},
 ): FlowEvent[] {
-  const windowMs = opts.sweepWindowMs ?? FLOW_DEFAULTS.sweepWindowMs;
-  const blockMinContracts = opts.blockMinContracts ?? FLOW_DEFAULTS.blockMinContracts;
-  const blockMinPremium = opts.blockMinPremium ?? FLOW_DEFAULTS.blockMinPremium;
-  const flags = new Map(trades.map((t) => [t, conditionFlags(t.condition)]));
-  const valid = trades
-    .filter((t) => t.size > 0 && Number.isFinite(t.size) && t.price > 0 && Number.isFinite(t.price))
-    .filter((t) => !flags.get(t)?.cancelled)
-    .sort(byTime);
-  /** Multi-leg prints count toward day volume only; late ones have no side; neither (nor auctions) join a sweep. */
-  const noSide = (t: OptionTrade) => flags.get(t)?.multiLeg === true || flags.get(t)?.late === true;
-  const noSweep = (t: OptionTrade) => noSide(t) || flags.get(t)?.auction === true;
-  const cumVol = cumulativeVolumes(valid);
-  const oiCache = new Map<string, number | null>();
-  const oiOf = (t: OptionTrade) => {
-    const k = contractKey(t);
-    if (!oiCache.has(k)) {
-      oiCache.set(
-        k,
-        openInterest({ symbol: t.symbol.toUpperCase(), expiry: t.expiry, strike: t.strike, right: t.right }),
-      );
-    }
-    return oiCache.get(k) ?? null;
-  };
-
-  const sides = new Map<OptionTrade, FlowSide>(
-    valid.map((t) => [t, noSide(t) ? "unknown" : classifySide(t.price, t.bid, t.ask)]),
-  );
-  const sideOf = (t: OptionTrade): FlowSide => sides.get(t) ?? "unknown";
-  const byContractDir = new Map<string, OptionTrade[]>();
-  for (const t of valid) {
-    if (noSweep(t)) continue;
-    const dir = direction(sideOf(t));
-    if (!dir) continue;
-    const k = `${contractKey(t)}|${dir}`;
-    const g = byContractDir.get(k);
-    if (g) g.push(t);
-    else byContractDir.set(k, [t]);
-  }
-  const inSweep = new Set<OptionTrade>();
-  const groups: OptionTrade[][] = [];
-  for (const prints of byContractDir.values()) {
-    for (const c of clusters(prints, windowMs)) {
-      const contracts = c.reduce((s, p) => s + p.size, 0);
-      const premium = c.reduce((s, p) => s + p.price * p.size, 0) * CONTRACT_MULTIPLIER;
-      if (
-        new Set(c.map((p) => p.exchange)).size >= 2 &&
-        contracts >= SWEEP_MIN_CONTRACTS &&
-        premium >= SWEEP_MIN_PREMIUM
-      ) {
-        groups.push(c);
-        for (const p of c) inSweep.add(p);
-      }
-    }
-  }
-
-  const events: FlowEvent[] = [];
-  const flaggedDays = new Set<string>(); // contract-days that already carry an unusual event
-  const make = (legs: OptionTrade[], kind: "sweep" | "single"): FlowEvent | null => {
-    const first = legs[0];
-    const last = legs[legs.length - 1];
-    const size = legs.reduce((s, p) => s + p.size, 0);
-    const notional = legs.reduce((s, p) => s + p.price * p.size, 0);
-    const premium = round(notional * CONTRACT_MULTIPLIER, 2);
-    if (!Number.isFinite(premium)) return null; // an absurd price or size overflows: no event rather than Infinity
-    const oi = oiOf(first);
-    const vol = cumVol.get(last) ?? size;
-    const unusual = oi !== null && vol > oi && vol >= UNUSUAL_MIN_VOLUME;
-    const isBlock =
-      kind === "single" &&
-      ((size >= blockMinContracts && premium >= BLOCK_SIZE_MIN_PREMIUM) ||
-        (premium >= blockMinPremium && size >= BLOCK_PREMIUM_MIN_CONTRACTS));
-    const day = `${contractKey(first)}|${tradingDate(last.ts)}`;
-    if (kind === "single" && !isBlock && (!unusual || flaggedDays.has(day))) return null;
-    if (unusual) flaggedDays.add(day);
-    const legSides = legs.map(sideOf);
-    let side = legSides[0];
-    if (legSides.some((s) => s !== side)) side = direction(side) === "buy" ? "ask_side" : "bid_side";
-    return {
-      id: eventId(legs.map((p) => p.tradeId)),
-      symbol: first.symbol.toUpperCase(),
-      time: first.ts.toISOString(),
-      type: kind === "sweep" ? "sweep" : isBlock ? "block" : "unusual",
-      contract: { expiry: first.expiry, strike: first.strike, right: first.right === "C" ? "call" : "put" },
-      size,
-      avgPrice: round(notional / size, 4),
-      premium,
-      side,
-      sentiment: sentimentOf(side, first.right),
-      exchangeCount: new Set(legs.map((p) => p.exchange)).size,
-      legs: legs.length,
-      unusual,
-      volumeOiRatio: oi !== null && oi > 0 ? round(vol / oi, 4) : null,
-      // Only with a spot, so events built without one keep their shape.
-      ...(opts.spot === undefined ? {} : { moneyness: flowMoneyness(first.strike, first.right, opts.spot) }),
-    };
+  const prints = readPrints(trades);
+  const sweeps = findSweeps(prints, opts.sweepWindowMs ?? FLOW_DEFAULTS.sweepWindowMs);
+  const inSweep = new Set(sweeps.flat());
+  const rules: EventRules = {
+    prints,
+    oiOf: memoOpenInterest(openInterest),
+    blockMinContracts: opts.blockMinContracts ?? FLOW_DEFAULTS.blockMinContracts,
+    blockMinPremium: opts.blockMinPremium ?? FLOW_DEFAULTS.blockMinPremium,
+    spot: opts.spot,
+    flaggedDays: new Set<string>(),
   };
   // In time order, so a contract-day's single unusual event is the print where it first crossed.
   const units: { legs: OptionTrade[]; kind: "sweep" | "single" }[] = [
-    ...groups.map((legs) => ({ legs, kind: "sweep" as const })),
-    ...valid
-      .filter((t) => !inSweep.has(t) && !flags.get(t)?.multiLeg)
+    ...sweeps.map((legs) => ({ legs, kind: "sweep" as const })),
+    ...prints.valid
+      .filter((t) => !inSweep.has(t) && !prints.flags.get(t)?.multiLeg)
       .map((t) => ({ legs: [t], kind: "single" as const })),
   ].sort((a, b) => byTime(a.legs[a.legs.length - 1], b.legs[b.legs.length - 1]));
+  const events: FlowEvent[] = [];
   for (const u of units) {
-    const e = make(u.legs, u.kind);
+    const e = flowEvent(u.legs, u.kind, rules);
     if (e) events.push(e);
   }
   return events.sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -12,6 +12,7 @@ import {
   legTemplates,
   parseStrategyRequest,
   StrategyInputError,
+  type LegTemplate,
   type StrategyName,
   type StrategyRequestInput,
 } from "./strategy-schema";
@@ -158,78 +159,94 @@ function nearestStrikes(rows: readonly OptionQuote[], right: "C" | "P", wanted: 
   return near.length ? `; nearest listed ${rightName(right)}s: ${near.join(", ")}` : "";
 }
 
-export function buildStrategyOutput(
-  input: StrategyRequestInput,
-  ctx: StrategyContext,
-): { output: StrategyOutput; riskFlags: RiskFlag[] } {
-  const req = parseStrategyRequest(input);
-  const symbol = req.symbol.toUpperCase();
-  const { spot, asOf, dividendYield: q } = ctx;
-  if (!(spot > 0) || !Number.isFinite(spot)) throw new RangeError("ctx.spot must be a positive number");
-  const years = yearFraction(asOf, req.expiry);
+/** The symbol's rows listed for the expiry, and its years to the expiry close; a passed or unlisted expiry is refused. */
+function expiryRows(chain: OptionQuote[], symbol: string, expiry: string, asOf: Date) {
+  const years = yearFraction(asOf, expiry);
   if (!(years > 0))
     throw new StrategyInputError(
       "expiry",
-      `expiry ${req.expiry} has passed${nearestExpiries(ctx.chain, symbol, req.expiry, asOf)}`,
+      `expiry ${expiry} has passed${nearestExpiries(chain, symbol, expiry, asOf)}`,
     );
-  const rows = ctx.chain.filter((c) => c.symbol.toUpperCase() === symbol && c.expiry === req.expiry);
+  const rows = chain.filter((c) => c.symbol.toUpperCase() === symbol && c.expiry === expiry);
   if (rows.length === 0)
     throw new StrategyInputError(
       "expiry",
-      `expiry ${req.expiry} is not listed for ${symbol}${nearestExpiries(ctx.chain, symbol, req.expiry, asOf)}`,
+      `expiry ${expiry} is not listed for ${symbol}${nearestExpiries(chain, symbol, expiry, asOf)}`,
     );
+  return { years, rows };
+}
+
+/** How the expiry's legs are priced: the model of the exercise style, its shared inputs and the expiry's ATM IV. */
+function pricingModel(ctx: StrategyContext, years: number, rows: OptionQuote[]) {
+  const { spot, asOf, dividendYield } = ctx;
   const rate = ctx.rate(years);
   const american = ctx.exerciseStyle === "american";
   const cash = american ? cashDividendsBefore(ctx.cashDividends ?? [], asOf, years) : [];
-  const base = { spot, years, rate, dividendYield: q, ...(cash.length ? { cashDividends: cash } : {}) };
+  const base = { spot, years, rate, dividendYield, ...(cash.length ? { cashDividends: cash } : {}) };
   const solve = american ? americanImpliedVol : impliedVol;
   const greeksAt = american ? americanGreeks : bsmGreeks;
   const atmIv = atmIvNearestSpot(rows, spot, (c, mid) => solve(mid, { ...base, strike: c.strike, right: c.right }));
+  return { rows, base, american, solve, greeksAt, atmIv };
+}
 
-  const templates = legTemplates(req.strategy, req.strikes);
-  const priced = templates.map((t) => {
-    if (t.right === "stock") return { t, quote: null, price: spot, iv: null, delta: 1, gamma: 0, theta: 0, vega: 0 };
-    const field = `strikes[${t.strikeIndex}]`;
-    const strike = t.strike ?? Number.NaN; // option legs always carry one
-    const atStrike = rows.filter((c) => sameStrike(c.strike, strike));
-    if (atStrike.length === 0)
-      throw new StrategyInputError(
-        field,
-        `strike ${t.strike} is not listed for expiry ${req.expiry}${nearestStrikes(rows, t.right, strike)}`,
-      );
-    const quote = atStrike.find((c) => c.right === t.right);
-    if (!quote)
-      throw new StrategyInputError(
-        field,
-        `no ${rightName(t.right)} is listed at strike ${t.strike} for expiry ${req.expiry}${nearestStrikes(rows, t.right, strike)}`,
-      );
-    if (!(quote.ask > 0) || !(quote.bid >= 0) || quote.ask < quote.bid) {
-      throw new StrategyInputError(
-        field,
-        `the ${rightName(t.right)} at strike ${t.strike} has no usable two-sided quote`,
-      );
-    }
-    const price = (quote.bid + quote.ask) / 2;
-    const contract = { ...base, strike: quote.strike, right: t.right };
-    let iv = solve(price, contract);
-    // No time value on an American leg: the ATM IV is a vol that reproduces the mid if it prices it at exercise value.
-    if (iv === null && american && atmIv !== null && price <= exerciseValue(contract) + 1e-9 * spot) {
-      if (Math.abs(americanPrice({ ...contract, vol: atmIv }) - price) <= 1e-9 * spot) iv = atmIv;
-    }
-    const vol = iv ?? atmIv;
-    // Zero vol would publish the intrinsic limit as if it were a market reading; no volatility is a refusal.
-    if (vol === null)
-      throw new StrategyInputError(
-        field,
-        `no implied volatility: neither the ${rightName(t.right)} at strike ${t.strike} nor any contract near spot for expiry ${req.expiry} has a mid that a volatility reproduces`,
-      );
-    const g = greeksAt({ ...contract, vol });
-    return { t, quote, price, iv, delta: g.delta, gamma: g.gamma, theta: g.theta / 365, vega: g.vega / 100 };
-  });
+type PricingModel = ReturnType<typeof pricingModel>;
 
+/** The request field an option leg's refusal names. */
+const strikeField = (t: LegTemplate) => `strikes[${t.strikeIndex}]`;
+
+/** The option leg's quote: listed at its strike and right, with a usable two-sided market, or the leg is refused. */
+function legQuote(t: LegTemplate, right: "C" | "P", rows: OptionQuote[], expiry: string): OptionQuote {
+  const field = strikeField(t);
+  const strike = t.strike ?? Number.NaN; // option legs always carry one
+  const atStrike = rows.filter((c) => sameStrike(c.strike, strike));
+  if (atStrike.length === 0)
+    throw new StrategyInputError(
+      field,
+      `strike ${t.strike} is not listed for expiry ${expiry}${nearestStrikes(rows, right, strike)}`,
+    );
+  const quote = atStrike.find((c) => c.right === right);
+  if (!quote)
+    throw new StrategyInputError(
+      field,
+      `no ${rightName(right)} is listed at strike ${t.strike} for expiry ${expiry}${nearestStrikes(rows, right, strike)}`,
+    );
+  if (!(quote.ask > 0) || !(quote.bid >= 0) || quote.ask < quote.bid) {
+    throw new StrategyInputError(field, `the ${rightName(right)} at strike ${t.strike} has no usable two-sided quote`);
+  }
+  return quote;
+}
+
+/** A leg priced at its quote mid (the stock leg at spot), with its IV and greeks per share (theta a day, vega a point). */
+function priceLeg(t: LegTemplate, model: PricingModel, expiry: string) {
+  const { base, american, solve, atmIv } = model;
+  const { spot } = base;
+  if (t.right === "stock") return { t, quote: null, price: spot, iv: null, delta: 1, gamma: 0, theta: 0, vega: 0 };
+  const quote = legQuote(t, t.right, model.rows, expiry);
+  const price = (quote.bid + quote.ask) / 2;
+  const contract = { ...base, strike: quote.strike, right: t.right };
+  let iv = solve(price, contract);
+  // No time value on an American leg: the ATM IV is a vol that reproduces the mid if it prices it at exercise value.
+  if (iv === null && american && atmIv !== null && price <= exerciseValue(contract) + 1e-9 * spot) {
+    if (Math.abs(americanPrice({ ...contract, vol: atmIv }) - price) <= 1e-9 * spot) iv = atmIv;
+  }
+  const vol = iv ?? atmIv;
+  // Zero vol would publish the intrinsic limit as if it were a market reading; no volatility is a refusal.
+  if (vol === null)
+    throw new StrategyInputError(
+      strikeField(t),
+      `no implied volatility: neither the ${rightName(t.right)} at strike ${t.strike} nor any contract near spot for expiry ${expiry} has a mid that a volatility reproduces`,
+    );
+  const g = model.greeksAt({ ...contract, vol });
+  return { t, quote, price, iv, delta: g.delta, gamma: g.gamma, theta: g.theta / 365, vega: g.vega / 100 };
+}
+
+type PricedTemplate = ReturnType<typeof priceLeg>;
+
+/** The position's payoff legs (signed shares), net premium and greeks, for `quantity` positions. */
+function positionOf(priced: PricedTemplate[], quantity: number) {
   // shares per leg: 100 per option contract; the stock leg's ratio is already in shares
-  const shares = (p: (typeof priced)[number]) => req.quantity * p.t.ratio * (p.t.right === "stock" ? 1 : 100);
-  const sign = (p: (typeof priced)[number]) => (p.t.action === "buy" ? 1 : -1);
+  const shares = (p: PricedTemplate) => quantity * p.t.ratio * (p.t.right === "stock" ? 1 : 100);
+  const sign = (p: PricedTemplate) => (p.t.action === "buy" ? 1 : -1);
   const payoffLegs: PayoffLeg[] = priced.map((p) => ({
     kind: p.t.right,
     strike: p.t.strike,
@@ -237,31 +254,53 @@ export function buildStrategyOutput(
     price: p.price,
   }));
   const netPremium = priced.reduce((s, p) => s + sign(p) * shares(p) * p.price, 0);
-  const payoff = analyzePayoff(payoffLegs);
   const greek = (k: "delta" | "gamma" | "theta" | "vega") =>
     r4(priced.reduce((s, p) => s + sign(p) * shares(p) * p[k], 0));
+  return {
+    payoffLegs,
+    netPremium,
+    greeks: { delta: greek("delta"), gamma: greek("gamma"), theta: greek("theta"), vega: greek("vega") },
+  };
+}
+
+const outputLeg = (p: PricedTemplate, quantity: number): StrategyLeg => ({
+  action: p.t.action,
+  right: p.t.right === "stock" ? "stock" : rightName(p.t.right),
+  strike: p.t.strike,
+  quantity: p.t.right === "stock" ? 100 * quantity : quantity,
+  price: r4(p.price),
+  iv: p.iv === null ? null : r4(p.iv),
+  delta: r4(p.delta),
+});
+
+export function buildStrategyOutput(
+  input: StrategyRequestInput,
+  ctx: StrategyContext,
+): { output: StrategyOutput; riskFlags: RiskFlag[] } {
+  const req = parseStrategyRequest(input);
+  const symbol = req.symbol.toUpperCase();
+  const { spot, asOf } = ctx;
+  if (!(spot > 0) || !Number.isFinite(spot)) throw new RangeError("ctx.spot must be a positive number");
+  const { years, rows } = expiryRows(ctx.chain, symbol, req.expiry, asOf);
+  const model = pricingModel(ctx, years, rows);
+  const { atmIv } = model;
+  const priced = legTemplates(req.strategy, req.strikes).map((t) => priceLeg(t, model, req.expiry));
+  const { payoffLegs, netPremium, greeks } = positionOf(priced, req.quantity);
+  const payoff = analyzePayoff(payoffLegs);
   const move = atmIv === null ? null : expectedMoveToDate(spot, atmIv, asOf, req.expiry);
 
   const output: StrategyOutput = {
     strategy: req.strategy,
     symbol,
     expiry: req.expiry,
-    legs: priced.map((p) => ({
-      action: p.t.action,
-      right: p.t.right === "stock" ? "stock" : rightName(p.t.right),
-      strike: p.t.strike,
-      quantity: p.t.right === "stock" ? 100 * req.quantity : req.quantity,
-      price: r4(p.price),
-      iv: p.iv === null ? null : r4(p.iv),
-      delta: r4(p.delta),
-    })),
+    legs: priced.map((p) => outputLeg(p, req.quantity)),
     netPremium: r2(netPremium),
     netType: netPremium >= 0 ? "debit" : "credit",
     maxProfit: payoff.maxProfit === null ? null : r2(payoff.maxProfit),
     maxLoss: payoff.maxLoss === null ? null : r2(payoff.maxLoss),
     breakevens: payoff.breakevens.map(r4),
-    greeks: { delta: greek("delta"), gamma: greek("gamma"), theta: greek("theta"), vega: greek("vega") },
-    probabilityOfProfit: atmIv === null ? null : r4(probabilityOfProfit(payoffLegs, { ...base, vol: atmIv })),
+    greeks,
+    probabilityOfProfit: atmIv === null ? null : r4(probabilityOfProfit(payoffLegs, { ...model.base, vol: atmIv })),
     expectedMove: move && { move: r2(move.move), movePct: r4(move.movePct), days: move.days },
   };
   return {

@@ -2,7 +2,6 @@
 import { VERSION } from "../version";
 import { PLAN_SEED } from "../domain/plans-catalogue";
 import { DEFAULT_PENDING_LIVE } from "../domain/seed";
-import { DISCLAIMER } from "../contract/disclaimer";
 import { ERROR_DESCRIPTIONS, ERROR_STATUS, type ErrorCode } from "./errors";
 import type { RouteDef } from "./route";
 import type { OpenApiDocument } from "../contract/openapi-document";
@@ -12,6 +11,7 @@ import { IDEMPOTENCY_KEY_PARAMETER } from "./idempotency-reference";
 import { IDEMPOTENT_METHODS } from "./idempotency";
 import { headersFor, RESPONSE_HEADERS } from "./openapi-headers";
 import { jsonSchema, objectParams } from "./openapi-schema";
+import { envelopeSchemas, errorSchemas, securitySchemes } from "./openapi-components";
 
 type Json = Record<string, unknown>;
 type OpenApiOperation = OpenApiDocument["paths"][string][string];
@@ -120,35 +120,66 @@ function responsesFor(route: RouteDef): Record<string, Response> {
   return out;
 }
 
+/** The operation's description ends with its family, its limits and whether live keys start pending licensing. */
+function limitNotes(route: RouteDef): string {
+  return [
+    `Family ${route.family}.`,
+    route.authenticated
+      ? ` Limits: the per-minute burst per key; the ${route.family === "A" ? "monthly" : "daily"} quota per account and key environment, shared by all of the account's keys of that environment.`
+      : " No key needed; never metered.",
+    DEFAULT_PENDING_LIVE.has(route.id) ? " Live keys: pending licensing by default." : "",
+  ].join("");
+}
+
+function operationFor(route: RouteDef): OpenApiOperation {
+  const op: OpenApiOperation = {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: `${route.description}\n\n${limitNotes(route)}`,
+    tags: route.tags,
+    "x-family": route.family,
+    parameters: [
+      ...objectParams(route.params, "path"),
+      ...objectParams(route.query, "query"),
+      ...(IDEMPOTENT_METHODS.has(route.method) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+      ...(route.streams ? [LAST_EVENT_ID_PARAMETER] : []),
+    ],
+    responses: responsesFor(route),
+    security: route.authenticated ? [{ bearer: [] }, { apiKey: [] }, { serviceKey: [] }] : [],
+  };
+  if (route.body)
+    op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(route.body, "input") } } };
+  return op;
+}
+
+/** Each plan's limits per family, as the pricing page states them. */
+function planLimits(): OpenApiDocument["x-plans"] {
+  return PLAN_SEED.map((p) => ({
+    plan: p.nameA,
+    tier: p.nameB,
+    familyA: { perMinute: p.aPerMinute, perMonth: p.aPerMonth },
+    familyB: {
+      perMinute: p.bPerMinute,
+      perDay: p.bPerDay,
+      maxPayloadBytes: p.bMaxPayloadBytes,
+      webhooks: p.webhooks,
+      streamsPerKey: p.streamsPerKey,
+    },
+    liveData: p.dataEntitlement,
+  }));
+}
+
+const errorCodes = (): OpenApiDocument["x-error-codes"] =>
+  Object.entries(ERROR_STATUS).map(([code, status]) => ({
+    code,
+    status,
+    description: ERROR_DESCRIPTIONS[code as ErrorCode],
+  }));
+
 export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
   const paths: OpenApiDocument["paths"] = {};
-  for (const route of routes) {
-    const notes = [
-      `Family ${route.family}.`,
-      route.authenticated
-        ? ` Limits: the per-minute burst per key; the ${route.family === "A" ? "monthly" : "daily"} quota per account and key environment, shared by all of the account's keys of that environment.`
-        : " No key needed; never metered.",
-      DEFAULT_PENDING_LIVE.has(route.id) ? " Live keys: pending licensing by default." : "",
-    ].join("");
-    const op: OpenApiOperation = {
-      operationId: route.operationId,
-      summary: route.summary,
-      description: `${route.description}\n\n${notes}`,
-      tags: route.tags,
-      "x-family": route.family,
-      parameters: [
-        ...objectParams(route.params, "path"),
-        ...objectParams(route.query, "query"),
-        ...(IDEMPOTENT_METHODS.has(route.method) ? [IDEMPOTENCY_KEY_PARAMETER] : []),
-        ...(route.streams ? [LAST_EVENT_ID_PARAMETER] : []),
-      ],
-      responses: responsesFor(route),
-      security: route.authenticated ? [{ bearer: [] }, { apiKey: [] }, { serviceKey: [] }] : [],
-    };
-    if (route.body)
-      op.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(route.body, "input") } } };
-    paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: op };
-  }
+  for (const route of routes)
+    paths[route.path] = { ...(paths[route.path] ?? {}), [route.method.toLowerCase()]: operationFor(route) };
   return {
     openapi: "3.1.0",
     info: {
@@ -167,118 +198,11 @@ export function buildOpenApi(routes: RouteDef[]): OpenApiDocument {
     webhooks: webhookOperations(),
     components: {
       headers: RESPONSE_HEADERS,
-      securitySchemes: {
-        bearer: {
-          type: "http",
-          scheme: "bearer",
-          description: "Authorization: Bearer svc_test_… | svc_live_… | svc_sk_live_…",
-        },
-        apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
-        serviceKey: { type: "apiKey", in: "header", name: "X-Service-Key" },
-      },
-      schemas: {
-        ErrorDetail: {
-          type: "object",
-          required: ["code", "message"],
-          additionalProperties: false,
-          properties: {
-            code: { type: "string", enum: Object.keys(ERROR_STATUS), description: "See x-error-codes." },
-            message: { type: "string", description: "Says what to fix; never a stack trace." },
-          },
-        },
-        ErrorA: {
-          type: "object",
-          required: ["error"],
-          additionalProperties: false,
-          properties: { error: { $ref: "#/components/schemas/ErrorDetail" } },
-        },
-        ErrorB: {
-          type: "object",
-          required: ["error", "data", "disclaimer", "isMockData", "timestamp", "dataLabel"],
-          properties: {
-            error: { $ref: "#/components/schemas/ErrorDetail" },
-            data: { type: "null" },
-            disclaimer: { type: "string", const: DISCLAIMER },
-            isMockData: { type: "boolean", example: true },
-            timestamp: { type: "string", format: "date-time" },
-            dataLabel: {
-              type: "string",
-              enum: ["live", "delayed-15m", "end-of-day", "demo", "none"],
-              description: "demo for test keys; none when no data was served.",
-              example: "demo",
-            },
-          },
-        },
-        EnvelopeA: {
-          type: "object",
-          description: "Family A's envelope around a route's `data` (each operation gives the data's schema).",
-          required: ["meta", "disclaimer", "not_financial_advice"],
-          properties: {
-            meta: {
-              type: "object",
-              required: ["endpoint", "plan", "environment", "data_freshness", "is_mock", "generated_at", "request_id"],
-              properties: {
-                endpoint: { type: "string", description: "Path of the request." },
-                plan: {
-                  type: "string",
-                  enum: PLAN_SEED.map((p) => p.nameA),
-                  description:
-                    "Plan whose limits the calling key has: Sandbox for test keys (whose features are the account plan's), the account's plan for live keys.",
-                  example: "Sandbox",
-                },
-                // The examples agree with each other (a test key's answer): never `live` beside `is_mock: true`.
-                environment: { type: "string", enum: ["test", "live"], example: "test" },
-                data_freshness: {
-                  type: "string",
-                  enum: ["live", "delayed-15m", "end-of-day", "demo"],
-                  description: "See Freshness labels.",
-                  example: "demo",
-                },
-                is_mock: { type: "boolean", description: "true for test keys (demo data).", example: true },
-                generated_at: { type: "string", format: "date-time", description: "UTC, milliseconds." },
-                request_id: { type: "string", description: "Same as the X-Request-Id response header." },
-              },
-            },
-            disclaimer: { type: "string", const: DISCLAIMER },
-            not_financial_advice: { type: "boolean", const: true },
-          },
-        },
-        EnvelopeB: {
-          type: "object",
-          description: "Family B's envelope around a route's `data` (each operation gives the data's schema).",
-          required: ["disclaimer", "isMockData", "timestamp", "dataLabel"],
-          properties: {
-            disclaimer: { type: "string", const: DISCLAIMER },
-            isMockData: { type: "boolean", example: true },
-            timestamp: { type: "string", format: "date-time" },
-            dataLabel: {
-              type: "string",
-              enum: ["live", "delayed-15m", "end-of-day", "demo", "none"],
-              description: "See Freshness labels; none on health.",
-              example: "demo",
-            },
-          },
-        },
-      },
+      securitySchemes: securitySchemes(),
+      schemas: { ...errorSchemas(), ...envelopeSchemas() },
     },
-    "x-plans": PLAN_SEED.map((p) => ({
-      plan: p.nameA,
-      tier: p.nameB,
-      familyA: { perMinute: p.aPerMinute, perMonth: p.aPerMonth },
-      familyB: {
-        perMinute: p.bPerMinute,
-        perDay: p.bPerDay,
-        maxPayloadBytes: p.bMaxPayloadBytes,
-        webhooks: p.webhooks,
-        streamsPerKey: p.streamsPerKey,
-      },
-      liveData: p.dataEntitlement,
-    })),
-    "x-error-codes": Object.entries(ERROR_STATUS).map(([code, status]) => ({
-      code,
-      status,
-      description: ERROR_DESCRIPTIONS[code as ErrorCode],
-    })),
+    "x-plans": planLimits(),
+    "x-error-codes": errorCodes(),
     "x-definitions": metricDefinitions(),
   };
 }

@@ -79,114 +79,127 @@ function freshPool(open: () => postgres.Sql, old: postgres.Sql): postgres.Sql {
   return next;
 }
 
+/** Which pool is current and when it is replaced by a fresh one (the rules above). */
+class PoolRenewal {
+  current: postgres.Sql;
+  ended = false;
+  private suspect = false; // a connection error, or a query never sent within its deadline, since the last renewal
+  private lastSuccess: number; // on the current pool (or when it opened)
+  private lastRenewal = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly open: () => postgres.Sql,
+    private readonly events: RenewingPoolEvents,
+  ) {
+    this.current = open();
+    this.lastSuccess = Date.now();
+  }
+
+  renew(reason: RenewReason): void {
+    if (this.ended || this.timer) return;
+    const wait = this.lastRenewal + RENEW_GAP_MS - Date.now();
+    if (wait > 0) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.renew(reason);
+      }, wait);
+      this.timer.unref();
+      return;
+    }
+    const old = this.current;
+    this.current = freshPool(this.open, old);
+    this.lastRenewal = this.lastSuccess = Date.now();
+    old.end({ timeout: RETIRE_TIMEOUT_S }).catch(() => {});
+    this.events.onRenew?.(reason);
+  }
+
+  /** `failure`: the error of a failed query or transaction; `unsent`: it missed its deadline before it was sent. */
+  outcome(pool: postgres.Sql, failure?: { err: unknown; unsent?: boolean }): void {
+    pools.inFlight--;
+    if (pool !== this.current || this.ended) return; // a retired pool's leftovers say nothing about the current one
+    if (!failure) {
+      this.lastSuccess = Date.now();
+      if (!this.suspect) return;
+      this.suspect = false;
+      this.renew("recovered");
+    } else if (isConnectionLost(failure.err)) {
+      if (!this.suspect) this.renew("connection lost");
+      this.suspect = true;
+    } else if (failure.unsent && isDeadline(failure.err)) {
+      this.suspect = true; // maybe on a connection that will never rejoin the pool
+      if (Date.now() - this.lastSuccess >= RENEW_GAP_MS) this.renew("stalled");
+    }
+  }
+
+  /** Ends the current pool. A retired one ends within its own bound; whoever awaits its statements sees them end. */
+  async end(options?: { timeout?: number }): Promise<void> {
+    this.ended = true;
+    clearTimeout(this.timer);
+    await this.current.end(options);
+  }
+}
+
+/** Watches a driver query's outcome from when it is first awaited (a fragment of another query never is). */
+function watchQuery<T>(query: T, pool: postgres.Sql, renewal: PoolRenewal): T {
+  if (!isDriverQuery(query)) return query;
+  const then = query.then;
+  let watched = false;
+  // biome-ignore lint/suspicious/noThenProperty: the outcome is known only once the query runs, i.e. is awaited
+  query.then = function (this: DriverQuery, onFulfilled, onRejected) {
+    if (!watched) {
+      watched = true;
+      pools.inFlight++;
+      then.call(
+        this,
+        () => renewal.outcome(pool),
+        (err: unknown) => renewal.outcome(pool, { err, unsent: !query.state }),
+      );
+    }
+    return then.call(this, onFulfilled, onRejected);
+  } as DriverQuery["then"];
+  return query;
+}
+
+function watchPromise<T>(promise: Promise<T>, pool: postgres.Sql, renewal: PoolRenewal): Promise<T> {
+  pools.inFlight++;
+  promise.then(
+    () => renewal.outcome(pool),
+    (err: unknown) => renewal.outcome(pool, { err }),
+  );
+  return promise;
+}
+
 /**
  * One `postgres.Sql` handle over a pool that `open` creates, renewed as described above. Queries, `unsafe`, `begin`
  * and `reserve` go to the pool current when they are made.
  */
 export function renewingPool(open: () => postgres.Sql, events: RenewingPoolEvents = {}): postgres.Sql {
-  let current = open();
-  let suspect = false; // a connection error, or a query never sent within its deadline, since the last renewal
-  let lastSuccess = Date.now(); // on the current pool (or when it opened)
-  let ended = false;
-  let lastRenewal = 0;
-  let timer: NodeJS.Timeout | undefined;
-
-  function renew(reason: RenewReason): void {
-    if (ended || timer) return;
-    const wait = lastRenewal + RENEW_GAP_MS - Date.now();
-    if (wait > 0) {
-      timer = setTimeout(() => {
-        timer = undefined;
-        renew(reason);
-      }, wait);
-      timer.unref();
-      return;
-    }
-    const old = current;
-    current = freshPool(open, old);
-    lastRenewal = lastSuccess = Date.now();
-    old.end({ timeout: RETIRE_TIMEOUT_S }).catch(() => {});
-    events.onRenew?.(reason);
-  }
-
-  /** `failure`: the error of a failed query or transaction; `unsent`: it missed its deadline before it was sent. */
-  function outcome(pool: postgres.Sql, failure?: { err: unknown; unsent?: boolean }): void {
-    pools.inFlight--;
-    if (pool !== current || ended) return; // a retired pool's leftovers say nothing about the current one
-    if (!failure) {
-      lastSuccess = Date.now();
-      if (!suspect) return;
-      suspect = false;
-      renew("recovered");
-    } else if (isConnectionLost(failure.err)) {
-      if (!suspect) renew("connection lost");
-      suspect = true;
-    } else if (failure.unsent && isDeadline(failure.err)) {
-      suspect = true; // maybe on a connection that will never rejoin the pool
-      if (Date.now() - lastSuccess >= RENEW_GAP_MS) renew("stalled");
-    }
-  }
-
-  /** Watches a driver query's outcome from when it is first awaited (a fragment of another query never is). */
-  function watchQuery<T>(query: T, pool: postgres.Sql): T {
-    if (!isDriverQuery(query)) return query;
-    const then = query.then;
-    let watched = false;
-    // biome-ignore lint/suspicious/noThenProperty: the outcome is known only once the query runs, i.e. is awaited
-    query.then = function (this: DriverQuery, onFulfilled, onRejected) {
-      if (!watched) {
-        watched = true;
-        pools.inFlight++;
-        then.call(
-          this,
-          () => outcome(pool),
-          (err: unknown) => outcome(pool, { err, unsent: !query.state }),
-        );
-      }
-      return then.call(this, onFulfilled, onRejected);
-    } as DriverQuery["then"];
-    return query;
-  }
-
-  function watchPromise<T>(promise: Promise<T>, pool: postgres.Sql): Promise<T> {
-    pools.inFlight++;
-    promise.then(
-      () => outcome(pool),
-      (err: unknown) => outcome(pool, { err }),
-    );
-    return promise;
-  }
-
-  /** Ends the current pool. A retired one ends within its own bound; whoever awaits its statements sees them end. */
-  async function end(options?: { timeout?: number }): Promise<void> {
-    ended = true;
-    clearTimeout(timer);
-    await current.end(options);
-  }
-
+  const renewal = new PoolRenewal(open, events);
+  const end = (options?: { timeout?: number }) => renewal.end(options);
   // Each runs on the pool current when it is called (not when the method was looked up).
   const call = (...args: unknown[]) => {
-    const pool = current;
-    return watchQuery((pool as unknown as (...a: unknown[]) => unknown)(...args), pool);
+    const pool = renewal.current;
+    return watchQuery((pool as unknown as (...a: unknown[]) => unknown)(...args), pool, renewal);
   };
   const unsafe = (...args: Parameters<postgres.Sql["unsafe"]>) => {
-    const pool = current;
-    return watchQuery(pool.unsafe(...args), pool);
+    const pool = renewal.current;
+    return watchQuery(pool.unsafe(...args), pool, renewal);
   };
   const begin = (...args: unknown[]) => {
-    const pool = current;
-    return watchPromise((pool.begin as (...a: unknown[]) => Promise<unknown>)(...args), pool);
+    const pool = renewal.current;
+    return watchPromise((pool.begin as (...a: unknown[]) => Promise<unknown>)(...args), pool, renewal);
   };
   const reserve = () => {
-    const pool = current;
-    return watchPromise(pool.reserve(), pool);
+    const pool = renewal.current;
+    return watchPromise(pool.reserve(), pool, renewal);
   };
   const methods: Record<string | symbol, unknown> = { unsafe, begin, reserve, end, close: end };
   return new Proxy(call as unknown as postgres.Sql, {
     get(_target, prop) {
       if (Object.hasOwn(methods, prop)) return methods[prop];
-      return Reflect.get(current, prop); // the driver's helpers are closures over their pool: no `this` to bind
+      return Reflect.get(renewal.current, prop); // the driver's helpers are closures over their pool: no `this` to bind
     },
-    has: (_target, prop) => Reflect.has(current, prop),
+    has: (_target, prop) => Reflect.has(renewal.current, prop),
   });
 }

@@ -101,31 +101,14 @@ export function portalRoutes(openDatabase: () => Promise<Database>) {
   ) {
     return (request: Request, routeCtx: RouteContext = NO_PARAMS): Promise<Response> =>
       servePortal(request, async (requestId) => {
-        const session = await currentPortalSession().catch((err) => {
-          log.error("portal session lookup failed", { request_id: requestId, ...errorFields(err) });
-          return undefined;
-        });
-        if (session === undefined)
-          return portalError(503, "unavailable", "The portal's store is unreachable; retry shortly.", requestId);
-        if (!session) return portalError(401, "unauthenticated", "Sign in to continue.", requestId);
-        const { user } = session;
-        if (!session.termsCurrent && !spec.outdatedTerms)
-          return portalError(403, "terms_required", "Accept the current terms of use at /terms first.", requestId);
-        if (spec.admin && !user.isAdmin)
-          return portalError(403, "forbidden", "This needs an administrator.", requestId);
-        // Admin routes answer to the operator's admin flag above; account roles govern the portal's own routes.
-        const refused = spec.admin ? null : roleRefusal(request, user.role, requestId);
-        if (refused) return refused;
-        if (spec.verified && !user.emailVerified)
-          return portalError(403, "email_unverified", "Verify your e-mail address first.", requestId);
+        const user = await signedInUser(request, spec, requestId);
+        if (user instanceof Response) return user;
         const actor: Actor = {
           type: "user",
           id: user.userId,
           email: user.email,
           role: user.role,
-          requestId,
-          ip: clientAddress(request),
-          userAgent: request.headers.get("user-agent") ?? undefined,
+          ...requestOrigin(request, requestId),
         };
         const database = await openDatabase();
         const query = clean(queryOf(request)); // on every route, and before a bad param (the input rule)
@@ -141,9 +124,7 @@ export function portalRoutes(openDatabase: () => Promise<Database>) {
           body: undefined,
         };
         if (spec.guard) await spec.guard(ctx);
-        const body = (
-          spec.body ? spec.body.parse(clean(await readBoundedJson(request, PORTAL_JSON_LIMIT))) : undefined
-        ) as Parsed<BS, undefined>;
+        const body = (await readBody(spec.body, request)) as Parsed<BS, undefined>;
         return portalData(await handler({ ...ctx, body }), requestId, spec.status);
       });
   }
@@ -155,14 +136,8 @@ export function portalRoutes(openDatabase: () => Promise<Database>) {
     return (request: Request): Promise<Response> =>
       servePortal(request, async (requestId) => {
         clean(queryOf(request));
-        const origin = {
-          requestId,
-          ip: clientAddress(request),
-          userAgent: request.headers.get("user-agent") ?? undefined,
-        };
-        const body = (
-          spec.body ? spec.body.parse(clean(await readBoundedJson(request, PORTAL_JSON_LIMIT))) : undefined
-        ) as Parsed<BS, undefined>;
+        const origin = requestOrigin(request, requestId);
+        const body = (await readBody(spec.body, request)) as Parsed<BS, undefined>;
         const database = await openDatabase();
         return portalData(
           await handler({ request, requestId, origin, body, database, db: database.db }),
@@ -173,6 +148,41 @@ export function portalRoutes(openDatabase: () => Promise<Database>) {
   }
 
   return { portalRoute, publicPortalRoute };
+}
+
+/** The signed-in user the route may serve, or the refusal: 503, 401, then 403 (terms, admin, role, e-mail). */
+async function signedInUser(
+  request: Request,
+  spec: PortalRouteOptions,
+  requestId: string,
+): Promise<PortalUser | Response> {
+  const session = await currentPortalSession().catch((err) => {
+    log.error("portal session lookup failed", { request_id: requestId, ...errorFields(err) });
+    return undefined;
+  });
+  if (session === undefined)
+    return portalError(503, "unavailable", "The portal's store is unreachable; retry shortly.", requestId);
+  if (!session) return portalError(401, "unauthenticated", "Sign in to continue.", requestId);
+  const { user } = session;
+  if (!session.termsCurrent && !spec.outdatedTerms)
+    return portalError(403, "terms_required", "Accept the current terms of use at /terms first.", requestId);
+  if (spec.admin && !user.isAdmin) return portalError(403, "forbidden", "This needs an administrator.", requestId);
+  // Admin routes answer to the operator's admin flag above; account roles govern the portal's own routes.
+  const refused = spec.admin ? null : roleRefusal(request, user.role, requestId);
+  if (refused) return refused;
+  if (spec.verified && !user.emailVerified)
+    return portalError(403, "email_unverified", "Verify your e-mail address first.", requestId);
+  return user;
+}
+
+/** Who sent the request, for audits. */
+function requestOrigin(request: Request, requestId: string): PublicPortalContext["origin"] {
+  return { requestId, ip: clientAddress(request), userAgent: request.headers.get("user-agent") ?? undefined };
+}
+
+/** The JSON body (bounded, input rule applied) parsed by the route's schema; undefined when the route takes none. */
+async function readBody(schema: z.ZodType | undefined, request: Request): Promise<unknown> {
+  return schema ? schema.parse(clean(await readBoundedJson(request, PORTAL_JSON_LIMIT))) : undefined;
 }
 
 /** A 403 when the member's role lacks the route's permission, or when no rule names the route (fail closed). */

@@ -45,6 +45,81 @@ export function createAgents() {
   };
 }
 
+/** An attempt's result before its latency is known. */
+type Outcome = Omit<AttemptResult, "latencyMs">;
+
+const failure = (error: AttemptError, detail: string): Outcome => ({
+  ok: false,
+  statusCode: null,
+  excerpt: null,
+  error,
+  detail,
+});
+
+/** The refusal of a target that may not be sent to (plain http in production, a refused IP literal), else null. */
+function addressRefusal(target: URL, host: string, loopbackTarget: boolean, options: SendOptions): Outcome | null {
+  if (options.httpsOnly && target.protocol !== "https:" && !loopbackTarget)
+    return failure("refused_address", "only https targets are allowed in production");
+  const refused =
+    isIP(host) && !loopbackTarget ? (options.allowPrivate ? alwaysRefusedRange(host) : refusedRange(host)) : null;
+  return refused ? failure("refused_address", `${host} is a ${refused} address`) : null;
+}
+
+/** The POST, on the caller's agents, connecting only to addresses the SSRF rules let through. */
+function postRequest(
+  target: URL,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+  loopbackTarget: boolean,
+): http.ClientRequest {
+  const isHttps = target.protocol === "https:";
+  return (isHttps ? https : http).request(target, {
+    method: "POST",
+    headers: {
+      ...headers,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      "user-agent": "options-research-webhooks/1",
+    },
+    agent: options.agents ? (isHttps ? options.agents.https : options.agents.http) : undefined,
+    lookup: guardedLookup(options.resolver ?? systemResolver, {
+      allowPrivate: options.allowPrivate,
+      allowLoopback: loopbackTarget,
+    }),
+  });
+}
+
+/** Reads at most 4 kB of the answer, then concludes: a 2xx is a success, a 3xx a redirect, anything else a failure. */
+function readAnswer(res: http.IncomingMessage, finish: (r: Outcome) => void): void {
+  const status = res.statusCode ?? 0;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const conclude = () => {
+    const excerpt = Buffer.concat(chunks)
+      .subarray(0, MAX_RESPONSE_BYTES)
+      .toString("utf8")
+      .slice(0, RESPONSE_EXCERPT_CHARS);
+    const ok = status >= 200 && status < 300;
+    finish({
+      ok,
+      statusCode: status,
+      excerpt,
+      error: ok ? null : status >= 300 && status < 400 ? "redirect" : "http_status",
+    });
+  };
+  res.on("data", (c: Buffer) => {
+    chunks.push(c);
+    size += c.length;
+    if (size >= MAX_RESPONSE_BYTES) {
+      conclude();
+      res.destroy(); // read no further than 4 kB
+    }
+  });
+  res.on("end", conclude);
+  res.on("error", () => conclude());
+}
+
 export function sendAttempt(
   url: string,
   headers: Record<string, string>,
@@ -52,109 +127,35 @@ export function sendAttempt(
   options: SendOptions,
 ): Promise<AttemptResult> {
   const started = performance.now();
-  const done = (r: Omit<AttemptResult, "latencyMs">): AttemptResult => ({
-    ...r,
-    latencyMs: Math.round(performance.now() - started),
-  });
+  const done = (r: Outcome): AttemptResult => ({ ...r, latencyMs: Math.round(performance.now() - started) });
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, "");
   const loopbackTarget = options.allowLoopback === true && isLoopbackHost(host);
-  if (options.httpsOnly && target.protocol !== "https:" && !loopbackTarget) {
-    return Promise.resolve(
-      done({
-        ok: false,
-        statusCode: null,
-        excerpt: null,
-        error: "refused_address",
-        detail: "only https targets are allowed in production",
-      }),
-    );
-  }
-  const refused =
-    isIP(host) && !loopbackTarget ? (options.allowPrivate ? alwaysRefusedRange(host) : refusedRange(host)) : null;
-  if (refused) {
-    return Promise.resolve(
-      done({
-        ok: false,
-        statusCode: null,
-        excerpt: null,
-        error: "refused_address",
-        detail: `${host} is a ${refused} address`,
-      }),
-    );
-  }
-  const isHttps = target.protocol === "https:";
-  const lib = isHttps ? https : http;
+  const refusal = addressRefusal(target, host, loopbackTarget, options);
+  if (refusal) return Promise.resolve(done(refusal));
+  const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (r: Omit<AttemptResult, "latencyMs">) => {
+    const finish = (r: Outcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve(done(r));
     };
-    const req = lib.request(target, {
-      method: "POST",
-      headers: {
-        ...headers,
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(body),
-        "user-agent": "options-research-webhooks/1",
-      },
-      agent: options.agents ? (isHttps ? options.agents.https : options.agents.http) : undefined,
-      lookup: guardedLookup(options.resolver ?? systemResolver, {
-        allowPrivate: options.allowPrivate,
-        allowLoopback: loopbackTarget,
-      }),
-    });
+    const req = postRequest(target, headers, body, options, loopbackTarget);
     const timer = setTimeout(() => {
       req.destroy();
-      finish({
-        ok: false,
-        statusCode: null,
-        excerpt: null,
-        error: "timeout",
-        detail: `no complete answer within ${options.timeoutMs ?? ATTEMPT_TIMEOUT_MS} ms`,
-      });
-    }, options.timeoutMs ?? ATTEMPT_TIMEOUT_MS);
+      finish(failure("timeout", `no complete answer within ${timeoutMs} ms`));
+    }, timeoutMs);
     req.on("error", (err: NodeJS.ErrnoException) => {
       const refused = err.code === "ERR_WEBHOOK_REFUSED_ADDRESS";
-      finish({
-        ok: false,
-        statusCode: null,
-        excerpt: null,
-        error: refused ? "refused_address" : "connection_error",
-        detail: refused ? err.message : (err.code ?? "connection failed"),
-      });
+      finish(
+        refused
+          ? failure("refused_address", err.message)
+          : failure("connection_error", err.code ?? "connection failed"),
+      );
     });
-    req.on("response", (res) => {
-      const status = res.statusCode ?? 0;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const conclude = () => {
-        const excerpt = Buffer.concat(chunks)
-          .subarray(0, MAX_RESPONSE_BYTES)
-          .toString("utf8")
-          .slice(0, RESPONSE_EXCERPT_CHARS);
-        const ok = status >= 200 && status < 300;
-        finish({
-          ok,
-          statusCode: status,
-          excerpt,
-          error: ok ? null : status >= 300 && status < 400 ? "redirect" : "http_status",
-        });
-      };
-      res.on("data", (c: Buffer) => {
-        chunks.push(c);
-        size += c.length;
-        if (size >= MAX_RESPONSE_BYTES) {
-          conclude();
-          res.destroy(); // read no further than 4 kB
-        }
-      });
-      res.on("end", conclude);
-      res.on("error", () => conclude());
-    });
+    req.on("response", (res) => readAnswer(res, finish));
     req.end(body);
   });
 }

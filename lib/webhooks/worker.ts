@@ -39,13 +39,75 @@ export interface WebhookWorker {
   stop(): Promise<void>;
 }
 
+/** What a process's deliveries share. */
+interface Deliveries {
+  database: Database;
+  options: WorkerOptions;
+  now: () => Date;
+  send: SendOptions;
+  leaseMs: number;
+  stopped: () => boolean;
+}
+
+/** One attempt; failures are recorded at once (they move the schedule), successes returned for one batched write. */
+async function deliver(claim: ClaimedDelivery, { database, options, now, send }: Deliveries): Promise<Success | null> {
+  const body = JSON.stringify(claim.payload);
+  const attemptedAt = now();
+  const headers = signedHeaders(claim.secrets, claim.eventId, Math.floor(attemptedAt.getTime() / 1000), body);
+  const loopback = options.testLoopback === true && claim.env === "test";
+  const result = await sendAttempt(claim.url, headers, body, loopback ? { ...send, allowLoopback: true } : send);
+  if (result.ok) return { claim, result, attemptedAt };
+  log.info("webhook attempt failed", {
+    webhookId: claim.webhookId,
+    eventId: claim.eventId,
+    status: result.statusCode,
+    error: result.error,
+    detail: result.detail,
+  });
+  await recordAttempt(database.sql, claim, result, attemptedAt, now(), options.random);
+  return null;
+}
+
+/** One lane: claims a batch, delivers it, records it, until nothing is due. */
+async function lane(deliveries: Deliveries, size: number): Promise<number> {
+  const { database, now, leaseMs } = deliveries;
+  let total = 0;
+  for (;;) {
+    const batch = await claimDue(database.sql, now(), size, leaseMs);
+    if (batch.length === 0) return total;
+    const results = await Promise.all(
+      batch.map((c) =>
+        deliver(c, deliveries).catch((err) => void log.warn("webhook delivery bookkeeping failed", errorFields(err))),
+      ),
+    );
+    // A lost write here only means the lease expires and the event is sent again (at least once).
+    await recordSuccesses(
+      database.sql,
+      results.filter((x): x is Success => !!x),
+      now(),
+    ).catch((err) => log.warn("webhook success bookkeeping failed", errorFields(err)));
+    total += batch.length;
+    if (deliveries.stopped()) return total;
+  }
+}
+
+/** The options' housekeeping, run at most every 30 s; its failure is logged, never thrown. */
+function throttledHousekeeping(options: WorkerOptions, now: () => Date): () => Promise<void> {
+  let keptAt = -Infinity;
+  return async () => {
+    const at = now();
+    if (!options.housekeeping || at.getTime() - keptAt < HOUSEKEEPING_MS) return;
+    keptAt = at.getTime();
+    await options.housekeeping(at).catch((err) => log.warn("webhook housekeeping failed", errorFields(err)));
+  };
+}
+
 export function startWebhookWorker(
   database: Database,
   options: WorkerOptions & { autoStart?: boolean },
 ): WebhookWorker {
   const now = options.now ?? (() => new Date());
   const concurrency = options.concurrency ?? 16;
-  const leaseMs = options.leaseMs ?? ATTEMPT_TIMEOUT_MS * 4;
   const pollMs = options.pollMs ?? 500;
   const agents = createAgents();
   const send: SendOptions = {
@@ -57,63 +119,21 @@ export function startWebhookWorker(
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let loop: Promise<unknown> = Promise.resolve();
-
-  /** One attempt; failures are recorded at once (they move the schedule), successes returned for one batched write. */
-  async function deliver(claim: ClaimedDelivery): Promise<Success | null> {
-    const body = JSON.stringify(claim.payload);
-    const attemptedAt = now();
-    const headers = signedHeaders(claim.secrets, claim.eventId, Math.floor(attemptedAt.getTime() / 1000), body);
-    const loopback = options.testLoopback === true && claim.env === "test";
-    const result = await sendAttempt(claim.url, headers, body, loopback ? { ...send, allowLoopback: true } : send);
-    if (result.ok) return { claim, result, attemptedAt };
-    log.info("webhook attempt failed", {
-      webhookId: claim.webhookId,
-      eventId: claim.eventId,
-      status: result.statusCode,
-      error: result.error,
-      detail: result.detail,
-    });
-    await recordAttempt(database.sql, claim, result, attemptedAt, now(), options.random);
-    return null;
-  }
-
-  /** One lane: claims a batch, delivers it, records it, until nothing is due. */
-  async function lane(size: number): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const batch = await claimDue(database.sql, now(), size, leaseMs);
-      if (batch.length === 0) return total;
-      const results = await Promise.all(
-        batch.map((c) =>
-          deliver(c).catch((err) => void log.warn("webhook delivery bookkeeping failed", errorFields(err))),
-        ),
-      );
-      // A lost write here only means the lease expires and the event is sent again (at least once).
-      await recordSuccesses(
-        database.sql,
-        results.filter((x): x is Success => !!x),
-        now(),
-      ).catch((err) => log.warn("webhook success bookkeeping failed", errorFields(err)));
-      total += batch.length;
-      if (stopped) return total;
-    }
-  }
-
-  const runOnce = () => lane(concurrency);
-  // In the background several lanes share the concurrency, so one slow endpoint holds up only its own lane's batch.
-  const runLanes = async () =>
-    (await Promise.all(Array.from({ length: LANES }, () => lane(Math.max(1, Math.ceil(concurrency / LANES)))))).reduce(
-      (a, b) => a + b,
-      0,
-    );
-
-  let keptAt = -Infinity;
-  const housekeeping = async () => {
-    const at = now();
-    if (!options.housekeeping || at.getTime() - keptAt < HOUSEKEEPING_MS) return;
-    keptAt = at.getTime();
-    await options.housekeeping(at).catch((err) => log.warn("webhook housekeeping failed", errorFields(err)));
+  const deliveries: Deliveries = {
+    database,
+    options,
+    now,
+    send,
+    leaseMs: options.leaseMs ?? ATTEMPT_TIMEOUT_MS * 4,
+    stopped: () => stopped,
   };
+
+  const runOnce = () => lane(deliveries, concurrency);
+  // In the background several lanes share the concurrency, so one slow endpoint holds up only its own lane's batch.
+  const laneSize = Math.max(1, Math.ceil(concurrency / LANES));
+  const runLanes = async () =>
+    (await Promise.all(Array.from({ length: LANES }, () => lane(deliveries, laneSize)))).reduce((a, b) => a + b, 0);
+  const housekeeping = throttledHousekeeping(options, now);
 
   const tick = () => {
     if (stopped) return;
