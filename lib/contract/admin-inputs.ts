@@ -23,6 +23,8 @@ export const licensingChangeBody = z
   })
   .strict();
 export type LicensingChangeInput = z.input<typeof licensingChangeBody>;
+/** The same change by path (the CLI's `licensing set`, the seed). */
+export const licensingStateBody = licensingChangeBody.pick({ env: true, state: true, reason: true });
 
 export const licensingHistoryQuery = z.object({ endpointId: z.string().max(200) });
 export const rejectBody = z.object({ reason: auditReason("A rejection reason has 3–500 characters.") }).strict();
