@@ -12,7 +12,7 @@ import { DomainError } from "./errors";
 import { parseInput } from "./input";
 import { planBody } from "../contract/portal-inputs";
 import { followAccountPlan, followAccountStatus } from "./webhook-lifecycle";
-import { PLAN_IDS, type PlanId } from "./plans-catalogue";
+import type { PlanId } from "./plans-catalogue";
 import type { AccountStatus } from "../shared/account-status";
 
 export interface AccountView {

@@ -8,7 +8,8 @@ import type { Db } from "../db/client";
 import { accounts } from "../../db/schema";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
-import { BROWSER_ORIGIN_MAX_LENGTH, MAX_BROWSER_ORIGINS } from "../contract/portal-inputs";
+import { BROWSER_ORIGIN_MAX_LENGTH, browserOriginsBody } from "../contract/portal-inputs";
+import { parseInput } from "./input";
 
 /**
  * One origin as a browser sends it in `Origin`: http or https, a host, an optional port, nothing else (no path, query,
@@ -47,9 +48,7 @@ export async function setBrowserOrigins(
   input: { accountId: string; origins: readonly string[] },
   actor: Actor,
 ): Promise<string[]> {
-  const origins = [...new Set(input.origins.map(normaliseOrigin))];
-  if (origins.length > MAX_BROWSER_ORIGINS)
-    throw new DomainError("invalid", `at most ${MAX_BROWSER_ORIGINS} origins`, { field: "origins" });
+  const origins = [...new Set(parseInput(browserOriginsBody, { origins: input.origins }).origins.map(normaliseOrigin))];
   return db.transaction(async (tx) => {
     const [before] = await tx
       .select({ origins: accounts.allowedOrigins })
