@@ -43,10 +43,14 @@ export const statusBody = z
   .strict();
 export const adminFlagBody = z.object({ admin: z.boolean() }).strict();
 
+/** The audit log's text filters: trimmed, blank means no filter. */
+export const AUDIT_TEXT_MAX = 200;
+const auditText = (field: string) =>
+  z.string().trim().max(AUDIT_TEXT_MAX, `${field} has at most ${AUDIT_TEXT_MAX} characters.`).optional();
 export const auditQuery = z.object({
-  actor: z.string().max(400).optional(),
-  action: z.string().max(400).optional(),
-  target: z.string().max(400).optional(),
+  actor: auditText("actor"),
+  action: auditText("action"),
+  target: auditText("target"),
   from: z.string().max(60).optional(),
   to: z.string().max(60).optional(),
   cursor: z.string().max(40).optional(),

@@ -21,7 +21,7 @@ import {
   rollKeyBody,
   signUpBody,
 } from "../../lib/contract/portal-inputs";
-import { auditReason, licensingChangeBody, searchQuery } from "../../lib/contract/admin-inputs";
+import { auditQuery, auditReason, licensingChangeBody, searchQuery } from "../../lib/contract/admin-inputs";
 import { CreateKeyForm } from "../../components/portal/keys/create-key-form";
 import { AccessForm } from "../../components/portal/access/access-form";
 import { LicensingForm } from "../../components/admin/licensing-form";
@@ -121,6 +121,7 @@ test("the schemas' choices are the domain's constants", () => {
   assert.deepEqual(choicesOf(licensingChangeBody.shape.state), [...LICENSING_STATES]);
   assert.equal(fieldAttrs(searchQuery.shape.q).maxLength, 200);
   assert.equal(fieldAttrs(auditReason()).minLength, 3);
+  assert.deepEqual(fieldAttrs(auditQuery.shape.actor), { required: false, maxLength: 200 }, "the audit filters' limit");
   assert.deepEqual(PLAN_IDS, ["sandbox", "starter", "pro", "enterprise"]);
 });
 
