@@ -6,7 +6,11 @@ import { ConfirmDialog } from "@/components/portal/confirm-dialog";
 import { ErrorNote } from "@/components/portal/error-note";
 import { portalFetch } from "@/components/portal/portal-fetch";
 import { Button } from "@/components/ui/button";
+import { fieldAttrs, lengthHint } from "@/lib/contract/field-attrs";
+import { auditReason } from "@/lib/contract/admin-inputs";
 import { fieldMessage, TextField } from "./fields";
+
+const REASON = auditReason();
 
 /**
  * A button for one admin action that changes state: it always asks first in a modal whose title names the target
@@ -84,9 +88,8 @@ export function ActionButton({
           <TextField
             id={`${id}-reason`}
             label="Reason"
-            hint="Kept in the audit log with this change."
-            required
-            maxLength={500}
+            hint={`Kept in the audit log with this change (${lengthHint(REASON)}).`}
+            {...fieldAttrs(REASON)}
             value={why}
             onChange={(e) => setWhy(e.target.value)}
             error={reasonError}

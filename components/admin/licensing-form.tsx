@@ -6,8 +6,12 @@ import { ErrorNote } from "@/components/portal/error-note";
 import { portalFetch } from "@/components/portal/portal-fetch";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/page";
-import type { LicensingChangeInput } from "@/lib/portal/admin-schemas";
+import { choicesOf, fieldAttrs, type FormValues, lengthHint } from "@/lib/contract/field-attrs";
+import { licensingChangeBody } from "@/lib/contract/admin-inputs";
 import { fieldMessage, SelectField, TextField } from "./fields";
+
+type LicensingChangeInput = FormValues<typeof licensingChangeBody>;
+const { env: ENV, state: STATE, reason: REASON } = licensingChangeBody.shape;
 
 interface Preview {
   status: number;
@@ -87,7 +91,7 @@ export function LicensingForm({ endpoints }: { endpoints: { id: string; label: s
             label="Environment"
             value={values.env}
             onChange={set("env")}
-            options={["live", "test"]}
+            options={choicesOf(ENV)}
             error={fieldMessage(error, "env")}
           />
           <SelectField
@@ -95,18 +99,17 @@ export function LicensingForm({ endpoints }: { endpoints: { id: string; label: s
             label="State"
             value={values.state}
             onChange={set("state")}
-            options={["enabled", "pending_licensing"]}
+            options={choicesOf(STATE)}
             error={fieldMessage(error, "state")}
           />
           <TextField
             id={`${id}-reason`}
             label="Reason"
             className="md:col-span-3"
-            required
-            maxLength={500}
+            {...fieldAttrs(REASON)}
             value={values.reason}
             onChange={set("reason")}
-            hint="Required, 3–500 characters; recorded in the audit log with your e-mail."
+            hint={`Required, ${lengthHint(REASON)}; recorded in the audit log with your e-mail.`}
             error={reasonError}
           />
         </div>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { Field } from "./field";
 import { portalResult } from "@/components/portal/portal-fetch";
+import { NEW_PASSWORD_FIELD } from "@/components/auth/new-password";
 
 export function ResetPasswordForm({ token }: { token: string }) {
   const [error, setError] = useState<{ message: string; field?: string } | null>(null);
@@ -35,9 +36,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
         name="password"
         type="password"
         autoComplete="new-password"
-        required
-        minLength={10}
-        hint="10 to 200 characters and hard to guess: a few unrelated words work well."
+        {...NEW_PASSWORD_FIELD}
         error={error?.field === "password" ? error.message : undefined}
       />
       {error && error.field !== "password" ? (

@@ -7,6 +7,11 @@ import { portalResult } from "@/components/portal/portal-fetch";
 import { signUpSentNote } from "@/lib/shared/verify-notice";
 import { buttonClass } from "@/components/ui/button";
 import { Field } from "./field";
+import { NEW_PASSWORD_FIELD } from "@/components/auth/new-password";
+import { fieldAttrs } from "@/lib/contract/field-attrs";
+import { signUpBody } from "@/lib/contract/portal-inputs";
+
+const EMAIL = fieldAttrs(signUpBody.shape.email);
 
 type Errors = Partial<Record<"email" | "password" | "acceptTerms" | "form", string>>;
 
@@ -55,15 +60,13 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
 
   return (
     <form onSubmit={onSubmit} className="max-w-md space-y-4" noValidate>
-      <Field label="E-mail" name="email" type="email" autoComplete="email" required error={errors.email} />
+      <Field label="E-mail" name="email" type="email" autoComplete="email" {...EMAIL} error={errors.email} />
       <Field
         label="Password"
         name="password"
         type="password"
         autoComplete="new-password"
-        required
-        minLength={10}
-        hint="10 to 200 characters and hard to guess: a few unrelated words work well."
+        {...NEW_PASSWORD_FIELD}
         error={errors.password}
       />
       <fieldset className="space-y-2 rounded border border-line p-3">

@@ -5,6 +5,7 @@ import { parseKey } from "../keys/format";
 import { TtlCache } from "../util/ttl-cache";
 import { delegatedKeyId } from "./delegation";
 import { ApiError } from "./errors";
+import { liveKeyRefusal } from "../contract/refusals";
 import type { GatewayConfig, Plan } from "./config-cache";
 
 export interface KeyRecord {
@@ -186,8 +187,8 @@ function judge(record: KeyRecord | null, config: GatewayConfig): Authentication 
     return { ok: false, caller, error: new ApiError("inactive_key", "This API key or its account is deactivated.") };
   }
   if (record.env === "live" && !plan.liveKeyStyles.includes(record.style === "sk" ? "sk" : "live")) {
-    const needs = record.style === "sk" ? "a paid plan (Starter or higher)" : "a Pro or Enterprise subscription";
-    return { ok: false, caller, error: new ApiError("subscription_required", `This live key needs ${needs}.`) };
+    const refusal = liveKeyRefusal(record.style === "sk" ? "sk" : "standard", plan.nameA);
+    return { ok: false, caller, error: new ApiError("subscription_required", refusal) };
   }
   return { ok: true, caller };
 }

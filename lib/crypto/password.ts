@@ -11,8 +11,7 @@ import { Gate } from "../util/gate";
 const ARGON2ID = 2; // Algorithm.Argon2id (a const enum, not importable under isolatedModules)
 const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-export const PASSWORD_MIN = 10;
-export const PASSWORD_MAX = 200;
+export { PASSWORD_MAX, PASSWORD_MIN } from "../shared/input-choices";
 
 /** Hashes running at once (one per core) and hashes allowed to wait for a turn; past that the caller is refused. */
 export const ARGON2_CONCURRENCY = Math.max(1, availableParallelism());

@@ -10,8 +10,11 @@ import { open, seal } from "../crypto/secret-box";
 import { recordAudit, type Actor } from "./audit";
 import { ACCESS_PROMISE_BUSINESS_DAYS, businessDaysBetween } from "./business-days";
 import { DomainError } from "./errors";
-import { EXPECTED_VOLUMES, type ExpectedVolume } from "../shared/access-volumes";
-import { assertMayHoldLiveKey, insertKey, KEY_NAME_MAX, type Tx } from "./keys";
+import type { ExpectedVolume } from "../shared/access-volumes";
+import { assertMayHoldLiveKey, insertKey, type Tx } from "./keys";
+import { parseInput, type Unchecked } from "./input";
+import { accessRequestBody, type AccessRequestInput, KEY_NAME_MAX } from "../contract/portal-inputs";
+import { rejectBody } from "../contract/admin-inputs";
 
 const SEAL_PURPOSE = "access-request-key";
 type Row = typeof accessRequests.$inferSelect;
@@ -34,24 +37,16 @@ export interface AccessRequestView {
   keyWaiting: boolean;
 }
 
-function text(value: unknown, field: string, label: string, min: number, max: number): string {
-  const v = typeof value === "string" ? value.trim() : "";
-  if (v.length < min || v.length > max)
-    throw new DomainError("invalid", `${label} has ${min}–${max} characters.`, { field });
-  return v;
-}
-
 export async function submitAccessRequest(
   db: Db,
-  input: { accountId: string; userId: string; company: unknown; useCase: unknown; expectedVolume: unknown },
+  input: { accountId: string; userId: string } & Unchecked<AccessRequestInput>,
   actor: Actor,
 ): Promise<AccessRequestView> {
-  const company = text(input.company, "company", "Company", 1, 120);
-  const useCase = text(input.useCase, "useCase", "Use case", 20, 2000);
-  if (typeof input.expectedVolume !== "string" || !Object.hasOwn(EXPECTED_VOLUMES, input.expectedVolume)) {
-    throw new DomainError("invalid", "Choose the expected volume.", { field: "expectedVolume" });
-  }
-  const expectedVolume = input.expectedVolume as ExpectedVolume;
+  const { company, useCase, expectedVolume } = parseInput(accessRequestBody, {
+    company: input.company,
+    useCase: input.useCase,
+    expectedVolume: input.expectedVolume,
+  });
   return db.transaction(async (tx) => {
     await assertMayHoldLiveKey(tx, input.accountId, input.userId, "sk");
     const pending = await tx
@@ -157,7 +152,7 @@ export async function rejectAccessRequest(
   actor: Actor,
   now = new Date(),
 ): Promise<AccessRequestView> {
-  const why = text(reason, "reason", "A rejection reason", 3, 500);
+  const why = parseInput(rejectBody, { reason }).reason;
   return db.transaction(async (tx) => {
     const row = await lockPending(tx, id);
     const [updated] = await tx

@@ -9,8 +9,10 @@ import { accounts, apiKeys, memberships, plans, users } from "../../db/schema";
 import { endUserSessions } from "./sessions";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
+import { parseInput } from "./input";
+import { planBody } from "../contract/portal-inputs";
 import { followAccountPlan, followAccountStatus } from "./webhook-lifecycle";
-import { PLAN_IDS, type PlanId } from "./plans-catalogue";
+import type { PlanId } from "./plans-catalogue";
 import type { AccountStatus } from "../shared/account-status";
 
 export interface AccountView {
@@ -54,9 +56,7 @@ export function normaliseEmail(email: string): string {
 }
 
 export function assertPlan(plan: string): PlanId {
-  if (!(PLAN_IDS as readonly string[]).includes(plan))
-    throw new DomainError("invalid", `plan must be one of ${PLAN_IDS.join(", ")}`, { field: "plan" });
-  return plan as PlanId;
+  return parseInput(planBody, { plan }).plan;
 }
 
 export interface NewAccountInput {

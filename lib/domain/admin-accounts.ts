@@ -11,19 +11,18 @@ import { apiKeys, memberships, users } from "../../db/schema";
 import { listAccounts, getAccount, type AccountListItem } from "./accounts";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
+import { parseInput } from "./input";
+import { deactivationBody, searchQuery } from "../contract/admin-inputs";
 import { changeKeyStatus, listKeys, type KeyListItem, type KeyView } from "./keys";
 import { usageByDay, type DailyUsageRow } from "./usage";
 import type { PlanId } from "./plans-catalogue";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isAccountId = (id: string) => UUID.test(id);
-export const SEARCH_MAX = 200;
 
 /** Accounts matching an e-mail (part), an account id, or a key prefix (part); at most 50, oldest first. */
 export async function searchAccounts(db: Db, q: string): Promise<AccountListItem[]> {
-  const term = (q ?? "").trim();
-  if (term.length < 2 || term.length > SEARCH_MAX)
-    throw new DomainError("invalid", `Search needs 2–${SEARCH_MAX} characters.`, { field: "q" });
+  const term = parseInput(searchQuery, { q }).q;
   const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const ids = new Set<string>();
   if (isAccountId(term)) ids.add(term.toLowerCase());
@@ -124,10 +123,7 @@ export async function setKeyActive(
  */
 export function deactivationReason(status: "active" | "inactive", reason: unknown): string | undefined {
   if (status === "active") return undefined;
-  const why = typeof reason === "string" ? reason.trim() : "";
-  if (why.length < 3 || why.length > 500)
-    throw new DomainError("invalid", "Give a reason for the deactivation (3–500 characters).", { field: "reason" });
-  return why;
+  return parseInput(deactivationBody, { reason }).reason;
 }
 
 /** Grants or removes the admin flag. An admin cannot remove their own flag, and the last admin stays. */

@@ -7,6 +7,8 @@ import { and, desc, eq, gte, ilike, inArray, lt, lte, or, sql, type SQL } from "
 import type { Db } from "../db/client";
 import { auditLog, users } from "../../db/schema";
 import { DomainError } from "./errors";
+import { parseInput } from "./input";
+import { auditQuery } from "../contract/admin-inputs";
 
 export interface AuditFilter {
   actor?: string;
@@ -36,7 +38,6 @@ export interface AuditRow {
 }
 
 export const AUDIT_PAGE_MAX = 200;
-const TEXT_MAX = 200;
 
 function time(value: string | undefined, field: string): Date | undefined {
   if (value === undefined || value === "") return undefined;
@@ -48,19 +49,12 @@ function time(value: string | undefined, field: string): Date | undefined {
   return d;
 }
 
-function textFilter(value: string | undefined, field: string): string | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  if (v === "") return undefined;
-  if (v.length > TEXT_MAX) throw new DomainError("invalid", `${field} has at most ${TEXT_MAX} characters.`, { field });
-  return v;
-}
+const auditTexts = auditQuery.pick({ actor: true, action: true, target: true });
 
 /** The WHERE clause of a filter, validated (a bad filter is a clear error, never an empty page). */
 export function auditWhere(filter: AuditFilter): SQL | undefined {
-  const actor = textFilter(filter.actor, "actor");
-  const action = textFilter(filter.action, "action");
-  const target = textFilter(filter.target, "target");
+  const texts = parseInput(auditTexts, { actor: filter.actor, action: filter.action, target: filter.target });
+  const [actor, action, target] = [texts.actor, texts.action, texts.target].map((v) => v || undefined);
   const from = time(filter.from, "from");
   const to = time(filter.to, "to");
   if (from && to && from > to) throw new DomainError("invalid", "from is after to.", { field: "from" });

@@ -8,10 +8,9 @@ import type { Actor } from "./audit";
 import { DomainError } from "./errors";
 import { setLicensing } from "./licensing";
 
-export const LICENSING_ENVS = ["live", "test"] as const;
-export const LICENSING_STATES = ["enabled", "pending_licensing"] as const;
-export type LicensingEnv = (typeof LICENSING_ENVS)[number];
-export type LicensingState = (typeof LICENSING_STATES)[number];
+import { LICENSING_ENVS, type LicensingEnv, type LicensingState } from "../shared/input-choices";
+import { licensingChangeBody, type LicensingChangeInput } from "../contract/admin-inputs";
+import { parseInput, type Unchecked } from "./input";
 
 export interface LicensingRow {
   endpointId: string;
@@ -101,24 +100,12 @@ export async function licensingHistory(db: Db, endpointId: string): Promise<Lice
   });
 }
 
-export interface LicensingChange {
-  endpointId: string;
-  env: string;
-  state: string;
-  reason: string;
-}
+export type LicensingChange = Unchecked<LicensingChangeInput>;
 
 /** Validates an admin's change before anything is written (the same checks whether or not it is then applied). */
 export async function checkLicensingChange(db: Db, input: LicensingChange) {
-  const endpoint = await requireEndpoint(db, input.endpointId);
-  if (!(LICENSING_ENVS as readonly string[]).includes(input.env))
-    throw new DomainError("invalid", "Environment is live or test.", { field: "env" });
-  if (!(LICENSING_STATES as readonly string[]).includes(input.state))
-    throw new DomainError("invalid", "State is enabled or pending_licensing.", { field: "state" });
-  const reason = (input.reason ?? "").trim();
-  if (reason.length < 3 || reason.length > 500)
-    throw new DomainError("invalid", "A reason of 3–500 characters is required.", { field: "reason" });
-  return { endpoint, env: input.env as LicensingEnv, state: input.state as LicensingState, reason };
+  const { endpointId, env, state, reason } = parseInput(licensingChangeBody, input);
+  return { endpoint: await requireEndpoint(db, endpointId), env, state, reason };
 }
 
 /** Changes one endpoint's state in one environment (audited by setLicensing); every process polls the table. */

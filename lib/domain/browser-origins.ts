@@ -8,9 +8,8 @@ import type { Db } from "../db/client";
 import { accounts } from "../../db/schema";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
-
-/** Most origins one account may list. */
-export const MAX_BROWSER_ORIGINS = 20;
+import { BROWSER_ORIGIN_MAX_LENGTH, browserOriginsBody } from "../contract/portal-inputs";
+import { parseInput } from "./input";
 
 /**
  * One origin as a browser sends it in `Origin`: http or https, a host, an optional port, nothing else (no path, query,
@@ -21,7 +20,8 @@ export function normaliseOrigin(input: string): string {
   const refuse = (why: string): never => {
     throw new DomainError("invalid", `'${text.slice(0, 80)}' is not a browser origin: ${why}`, { field: "origins" });
   };
-  if (text.length === 0 || text.length > 200) refuse("give scheme://host[:port], at most 200 characters");
+  if (text.length === 0 || text.length > BROWSER_ORIGIN_MAX_LENGTH)
+    refuse(`give scheme://host[:port], at most ${BROWSER_ORIGIN_MAX_LENGTH} characters`);
   if (text.includes("*")) refuse("wildcards are not allowed; list each origin");
   let url: URL;
   try {
@@ -48,9 +48,7 @@ export async function setBrowserOrigins(
   input: { accountId: string; origins: readonly string[] },
   actor: Actor,
 ): Promise<string[]> {
-  const origins = [...new Set(input.origins.map(normaliseOrigin))];
-  if (origins.length > MAX_BROWSER_ORIGINS)
-    throw new DomainError("invalid", `at most ${MAX_BROWSER_ORIGINS} origins`, { field: "origins" });
+  const origins = [...new Set(parseInput(browserOriginsBody, { origins: input.origins }).origins.map(normaliseOrigin))];
   return db.transaction(async (tx) => {
     const [before] = await tx
       .select({ origins: accounts.allowedOrigins })

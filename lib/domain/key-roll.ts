@@ -10,11 +10,10 @@ import type { Db } from "../db/client";
 import { apiKeys } from "../../db/schema";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
+import { parseInput } from "./input";
+import { rollKeyBody } from "../contract/portal-inputs";
+import { ROLL_OVERLAPS } from "../shared/input-choices";
 import { assertMayHoldLiveKey, insertKey, isExpired, lockKey, type CreatedKey } from "./keys";
-
-/** Overlap choices, in seconds: how long the old key keeps working after a roll. */
-export const ROLL_OVERLAPS = { now: 0, "1h": 3600, "24h": 86_400, "7d": 604_800 } as const;
-export type RollOverlap = keyof typeof ROLL_OVERLAPS;
 
 export interface RolledKey {
   /** The replacement, shown once. */
@@ -29,12 +28,7 @@ export async function rollKey(
   actor: Actor,
   now = new Date(),
 ): Promise<RolledKey> {
-  if (!Object.hasOwn(ROLL_OVERLAPS, input.overlap)) {
-    throw new DomainError("invalid", `Overlap is one of ${Object.keys(ROLL_OVERLAPS).join(", ")}.`, {
-      field: "overlap",
-    });
-  }
-  const overlap = input.overlap as RollOverlap;
+  const { overlap } = parseInput(rollKeyBody, { overlap: input.overlap });
   return db.transaction(async (tx) => {
     const [old] = await lockKey(tx, input.keyId, input.accountId);
     if (!old) throw new DomainError("not_found", "No such key.");

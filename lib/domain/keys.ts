@@ -9,6 +9,9 @@ import { accounts, apiKeys, plans, users } from "../../db/schema";
 import { generateKey, keyKindFor } from "../keys/format";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
+import { parseInput, type Unchecked } from "./input";
+import { liveKeyRefusal } from "../contract/refusals";
+import { createKeyBody, type CreateKeyInput, keyNameBody } from "../contract/portal-inputs";
 import { keyCreateCounters, takeHourly } from "./portal-limits";
 import { followKeyStatus } from "./webhook-lifecycle";
 
@@ -45,15 +48,6 @@ export interface CreatedKey {
   env: "test" | "live";
   /** The plan whose limits the key gets: Sandbox for test keys, the account's plan for live keys. */
   plan: string;
-}
-
-export const KEY_NAME_MAX = 80;
-
-function keyName(name: string | undefined, env: "test" | "live"): string {
-  const trimmed = (name ?? `${env} key`).trim();
-  if (trimmed.length === 0 || trimmed.length > KEY_NAME_MAX)
-    throw new DomainError("invalid", `A key name has 1–${KEY_NAME_MAX} characters.`, { field: "name" });
-  return trimmed;
 }
 
 /** Inserts a key and its audit entry in the caller's transaction; the account must exist. */
@@ -116,15 +110,8 @@ export async function createKey(
     throw new DomainError("invalid", "svc_sk_live_ keys are live keys; a test key has the standard style", {
       field: "env",
     });
-  const name = keyName(input.name, input.env);
+  const name = parseInput(keyNameBody, { name: input.name ?? `${input.env} key` }).name;
   return db.transaction((tx) => insertKey(tx, { accountId: input.accountId, env: input.env, style, name }, actor));
-}
-
-/** What a live key of this style needs (docs/api-contract.md §3), in the portal's words. */
-export function liveKeyRequirement(style: "standard" | "sk"): string {
-  return style === "sk"
-    ? "svc_sk_live_ keys need a paid plan (Starter or higher)"
-    : "Live keys (svc_live_) need the Pro or Enterprise plan";
 }
 
 /**
@@ -148,25 +135,20 @@ export async function assertMayHoldLiveKey(
     .where(eq(accounts.id, accountId));
   if (!row) throw new DomainError("not_found", "no such account");
   if (!row.styles.includes(style === "sk" ? "sk" : "live")) {
-    throw new DomainError(
-      "subscription_required",
-      `${liveKeyRequirement(style)}; this account is on ${row.name}. Change the plan first.`,
-      { field: "env" },
-    );
+    throw new DomainError("subscription_required", `${liveKeyRefusal(style, row.name)} Change the plan first.`, {
+      field: "env",
+    });
   }
 }
 
 /** Portal creation: a named test or live key; a live key needs a verified e-mail and a plan that admits it. */
 export async function createOwnKey(
   db: Db,
-  input: { accountId: string; userId: string; env: string; name: string },
+  input: { accountId: string; userId: string } & Unchecked<CreateKeyInput>,
   actor: Actor,
 ): Promise<CreatedKey> {
-  if (input.env !== "test" && input.env !== "live")
-    throw new DomainError("invalid", "Environment is Test or Live.", { field: "env" });
-  const env = input.env;
+  const { env, name } = parseInput(createKeyBody, { env: input.env, name: input.name });
   assertActorMay(actor, keyPermission(env));
-  const name = keyName(typeof input.name === "string" ? input.name : "", env);
   await takeHourly(db, keyCreateCounters(input.accountId, actor.ip), "keys created");
   return db.transaction(async (tx) => {
     if (env === "live") await assertMayHoldLiveKey(tx, input.accountId, input.userId, "standard");

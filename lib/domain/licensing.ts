@@ -5,6 +5,8 @@ import type { Db } from "../db/client";
 import { endpointLicensing, endpoints } from "../../db/schema";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
+import { parseInput } from "./input";
+import { licensingStateBody } from "../contract/admin-inputs";
 
 export interface EndpointView {
   id: string;
@@ -53,11 +55,7 @@ export async function setLicensing(
   },
   actor: Actor,
 ): Promise<EndpointView[]> {
-  const reason = input.reason.trim();
-  if (reason.length < 3) throw new DomainError("invalid", "a reason of at least 3 characters is required");
-  if (!["test", "live"].includes(input.env)) throw new DomainError("invalid", "env must be test or live");
-  if (!["enabled", "pending_licensing"].includes(input.state))
-    throw new DomainError("invalid", "state must be enabled or pending_licensing");
+  const { reason } = parseInput(licensingStateBody, { env: input.env, state: input.state, reason: input.reason });
   return db.transaction(async (tx) => {
     const filter = input.method
       ? and(eq(endpoints.path, input.path), eq(endpoints.method, input.method.toUpperCase()))

@@ -76,8 +76,7 @@ export const PLAN_SEED = [
   },
 ];
 
-export const PLAN_IDS = ["sandbox", "starter", "pro", "enterprise"] as const;
-export type PlanId = (typeof PLAN_IDS)[number];
+export { PLAN_IDS, type PlanId } from "../shared/input-choices";
 
 /**
  * The seed's concurrent open streams per key on a plan (1 for a plan not in the catalogue). The server reads the

@@ -3,9 +3,11 @@ import "server-only";
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, plans, users } from "../../db/schema";
-import { assertPlan, getAccount, setAccountPlan } from "./accounts";
+import { getAccount, setAccountPlan } from "./accounts";
 import type { Actor } from "./audit";
 import { DomainError } from "./errors";
+import { parseInput } from "./input";
+import { planBody } from "../contract/portal-inputs";
 
 export type PlanRow = typeof plans.$inferSelect;
 
@@ -28,14 +30,13 @@ export async function currentPlan(db: Db, accountId: string): Promise<PlanRow> {
  * audited.
  */
 export async function changeOwnPlan(db: Db, input: { accountId: string; plan: unknown }, actor: Actor) {
-  if (typeof input.plan !== "string") throw new DomainError("invalid", "Choose a plan.", { field: "plan" });
-  assertPlan(input.plan); // bad input is a 400 before any 403
+  const { plan } = parseInput(planBody, { plan: input.plan }); // bad input is a 400 before any 403
   const account = await getAccount(db, input.accountId);
-  if (account.planId === input.plan)
+  if (account.planId === plan)
     throw new DomainError("conflict", "The account is already on this plan.", { field: "plan" });
-  if (input.plan !== "sandbox" && actor.type === "user" && !(await verifiedUser(db, actor.id)))
+  if (plan !== "sandbox" && actor.type === "user" && !(await verifiedUser(db, actor.id)))
     throw new DomainError("forbidden", "Verify your e-mail address before choosing a paid plan.", { field: "plan" });
-  return setAccountPlan(db, input.accountId, input.plan, actor);
+  return setAccountPlan(db, input.accountId, plan, actor);
 }
 
 /** Paid plans (and with them webhooks to any URL) need a verified address: issue 30, docs/security.md. */

@@ -8,8 +8,10 @@ import type { Db } from "../db/client";
 import { accounts, invitations, memberships, users } from "../../db/schema";
 import { recordAudit, type Actor } from "./audit";
 import { DomainError } from "./errors";
+import { parseInput } from "./input";
+import { memberRoleBody } from "../contract/portal-inputs";
 import { endUserSessions } from "./sessions";
-import { isRole, ROLE_LABELS, type Role } from "../shared/roles";
+import { ROLE_LABELS, type Role } from "../shared/roles";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -75,8 +77,7 @@ export async function listTeam(db: Db, accountId: string, now = new Date()) {
 }
 
 export function parseRole(value: unknown): Role {
-  if (!isRole(value)) throw new DomainError("invalid", "Role is Owner, Admin, Developer or Viewer.", { field: "role" });
-  return value;
+  return parseInput(memberRoleBody, { role: value }).role;
 }
 
 /** The member row to change, locked; refuses the Owner (transfer instead) and one not in the account. */

@@ -3,7 +3,8 @@ import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, memberships, users } from "../../db/schema";
-import { hashPassword, PASSWORD_MAX, PASSWORD_MIN, verifyPassword } from "../crypto/password";
+import { hashPassword, verifyPassword } from "../crypto/password";
+import { newPassword } from "../contract/portal-inputs";
 import { passwordWeakness } from "../crypto/password-strength";
 import {
   type AccountView,
@@ -50,10 +51,7 @@ export function passwordProblem(password: string, userInputs: string[] = []): st
   return lengthProblem(password) ?? passwordWeakness(password, userInputs);
 }
 
-const lengthProblem = (password: string) =>
-  password.length < PASSWORD_MIN || password.length > PASSWORD_MAX
-    ? `Use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters for the password.`
-    : undefined;
+const lengthProblem = (password: string) => newPassword.safeParse(password).error?.issues[0]?.message;
 
 /** `lengthOnly`: the free check, for callers that score strength later, once the request has earned it. */
 export function assertPassword(password: string, userInputs: string[] = [], lengthOnly = false): void {

@@ -3,7 +3,7 @@
  * body for a pending endpoint (built with the API's error and envelope modules), or the note that calls are served.
  */
 import "server-only";
-import { errorBody } from "../api/envelope";
+import { errorBody, keyedErrorContext } from "../api/envelope";
 import { pendingLicensing } from "../api/stages/licensing";
 
 export interface LicensingPreview {
@@ -27,7 +27,7 @@ export function licensingPreview(
   const error = pendingLicensing(endpoint, env); // the very refusal the pipeline's licensing stage answers
   return {
     status: error.status,
-    body: errorBody(endpoint.family, error, { env, label: env === "test" ? "demo" : "none", now }),
+    body: errorBody(endpoint.family, error, keyedErrorContext(env, now)),
     summary: `${env} keys' calls to ${endpoint.method} ${endpoint.path} get ${error.status} ${error.code}.`,
   };
 }

@@ -24,6 +24,7 @@ import { readCallBody } from "../../lib/api/stages/read-body";
 import { refuse } from "../../lib/api/stages/refuse";
 import { resolveRoute } from "../../lib/api/stages/resolve-route";
 import { DomainError } from "../../lib/domain/errors";
+import { licensingPreview } from "../../lib/server/admin-licensing-preview";
 import { generateKey } from "../../lib/keys/format";
 
 const NOW = new Date("2026-11-27T10:00:30Z");
@@ -253,6 +254,24 @@ describe("readCallBody, checkLicensing, refuse", () => {
       body.error.message,
       "POST /api/v1/things/{name} is switched off for test keys pending a data-licensing review.",
     );
+  });
+
+  it("the admin console's licensing preview is the gateway's answer, status and body, both families and envs", async () => {
+    const id = route().id;
+    const pending = new Map([
+      [`${id}|test`, "pending_licensing" as const],
+      [`${id}|live`, "pending_licensing" as const],
+    ]);
+    for (const family of ["A", "B"] as const)
+      for (const env of ["test", "live"] as const) {
+        const d = deps({ match: createRouter([route({ family, envelope: family })]) });
+        const call = keyedCall(await resolved({}, d), { ...config(), licensing: pending }, { ...caller, env });
+        const shut = await checkLicensing(call, d);
+        assert.ok(shut instanceof Response);
+        const preview = licensingPreview(call.route, env, "pending_licensing", call.now);
+        assert.equal(shut.status, preview.status, `${family} ${env}`);
+        assert.deepEqual(await shut.json(), preview.body, `${family} ${env}`);
+      }
   });
 
   it("a refusal becomes 429 with Retry-After once the burst is spent", async () => {

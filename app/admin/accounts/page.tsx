@@ -9,6 +9,8 @@ import { searchAccounts } from "@/lib/domain/admin-accounts";
 import { accountHighlights } from "@/lib/domain/admin-account-lists";
 import { DomainError } from "@/lib/domain/errors";
 import { portalDb } from "@/lib/server/portal-db";
+import { fieldAttrs } from "@/lib/contract/field-attrs";
+import { searchQuery } from "@/lib/contract/admin-inputs";
 
 export const metadata: Metadata = { title: "Accounts and keys" };
 export const dynamic = "force-dynamic";
@@ -44,7 +46,7 @@ export default async function AccountsAdminPage({ searchParams }: { searchParams
             name="q"
             type="search"
             defaultValue={query}
-            maxLength={200}
+            maxLength={fieldAttrs(searchQuery.shape.q).maxLength}
             aria-invalid={problem ? true : undefined}
             aria-describedby={problem ? "q-error" : "q-hint"}
             className={`${control} min-w-0 flex-1 basis-56`}

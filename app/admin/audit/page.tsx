@@ -10,7 +10,8 @@ import { PageHeader } from "@/components/ui/page";
 import { queryAudit } from "@/lib/domain/admin-audit";
 import { auditVocabulary, targetLabels } from "@/lib/domain/admin-audit-labels";
 import { DomainError } from "@/lib/domain/errors";
-import { auditQuery } from "@/lib/portal/admin-schemas";
+import { fieldAttrs } from "@/lib/contract/field-attrs";
+import { auditQuery } from "@/lib/contract/admin-inputs";
 import { portalDb } from "@/lib/server/portal-db";
 
 export const metadata: Metadata = { title: "Audit log" };
@@ -61,7 +62,7 @@ function FilterForm({
                 id={`f-${f.name}`}
                 name={f.name}
                 defaultValue={shown[f.name] ?? ""}
-                maxLength={200}
+                maxLength={fieldAttrs(auditQuery.shape[f.name]).maxLength}
                 list={LISTS[f.name] ? `f-${LISTS[f.name]}` : undefined}
                 autoComplete="off"
                 aria-invalid={error ? true : undefined}
@@ -111,9 +112,8 @@ export default async function AuditPage({
   const parsed = auditQuery.safeParse(raw);
   const filter = parsed.success ? parsed.data : {};
   let page: Awaited<ReturnType<typeof queryAudit>> | null = null;
-  let problem: Problem = parsed.success
-    ? null
-    : { message: "A filter is too long (at most 200 characters).", field: String(parsed.error.issues[0]?.path[0]) };
+  const issue = parsed.error?.issues[0];
+  let problem: Problem = issue ? { message: issue.message, field: String(issue.path[0]) } : null;
   const db = await portalDb();
   const vocabulary = await auditVocabulary(db);
   if (!problem) {

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { requirePortalUser } from "@/lib/auth/portal-user";
 import { listAccessRequests } from "@/lib/domain/access-requests";
 import { EXPECTED_VOLUMES } from "@/lib/shared/access-volumes";
+import { liveKeyRequirement } from "@/lib/contract/refusals";
 import { currentPlan } from "@/lib/domain/plans";
 import { portalDb } from "@/lib/server/portal-db";
 import { AccessPanel } from "@/components/portal/access/access-panel";
@@ -25,7 +26,7 @@ export default async function AccessPage() {
           and we answer within 1–3 business days. Once approved, the key is shown to you once on this page.
         </p>
         <p>
-          <strong>svc_sk_live_ keys need a paid plan (Starter or higher)</strong> and a verified e-mail address.
+          <strong>{liveKeyRequirement("sk")}</strong> and a verified e-mail address.
           {planAdmits ? (
             ` Your plan, ${plan.nameA}, qualifies.`
           ) : (

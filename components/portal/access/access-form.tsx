@@ -3,12 +3,14 @@
 import type { FormEvent } from "react";
 import { Field } from "@/components/auth/field";
 import { RequiredMark } from "@/components/ui/required-mark";
-import type { z } from "zod";
-import type { accessRequestBody } from "@/lib/portal/schemas";
+import { choicesOf, fieldAttrs, type FormValues, lengthHint } from "@/lib/contract/field-attrs";
+import { accessRequestBody } from "@/lib/contract/portal-inputs";
 import { ErrorNote } from "../error-note";
 import { PortalApiError } from "../portal-fetch";
 
-/** The use case, 20–2,000 characters, with its hint and the portal's message when refused. */
+const { company, useCase, expectedVolume } = accessRequestBody.shape;
+
+/** The use case, with its length rule from the schema, its hint and the portal's message when refused. */
 function UseCaseField({ error }: { error?: string }) {
   return (
     <div className="space-y-1">
@@ -20,14 +22,13 @@ function UseCaseField({ error }: { error?: string }) {
         id="useCase"
         name="useCase"
         rows={4}
-        maxLength={2000}
-        required
+        {...fieldAttrs(useCase)}
         aria-describedby={`useCase-hint${error ? " useCase-error" : ""}`}
         aria-invalid={error ? true : undefined}
         className="block w-full rounded border border-line-strong px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-focus"
       />
       <p id="useCase-hint" className="text-xs text-muted">
-        What you will build and who sees the output (20–2,000 characters). Output may not be resold or redistributed.
+        What you will build and who sees the output ({lengthHint(useCase)}). Output may not be resold or redistributed.
       </p>
       {error ? (
         <p id="useCase-error" className="text-sm text-bad">
@@ -46,7 +47,7 @@ export function AccessForm({
   error,
 }: {
   volumes: Record<string, string>;
-  onSubmit: (input: z.input<typeof accessRequestBody>) => void;
+  onSubmit: (input: FormValues<typeof accessRequestBody>) => void;
   busy: boolean;
   error: unknown;
 }) {
@@ -76,8 +77,7 @@ export function AccessForm({
       <Field
         label="Company"
         name="company"
-        maxLength={120}
-        required
+        {...fieldAttrs(company)}
         autoComplete="organization"
         error={fieldError("company")}
       />
@@ -91,7 +91,7 @@ export function AccessForm({
           id="expectedVolume"
           name="expectedVolume"
           defaultValue=""
-          required
+          {...fieldAttrs(expectedVolume)}
           aria-invalid={volumeError ? true : undefined}
           aria-describedby={volumeError ? "expectedVolume-error" : undefined}
           className="block rounded border border-line-strong px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-focus"
@@ -99,9 +99,9 @@ export function AccessForm({
           <option value="" disabled>
             Choose…
           </option>
-          {Object.entries(volumes).map(([value, label]) => (
+          {choicesOf(expectedVolume).map((value) => (
             <option key={value} value={value}>
-              {label}
+              {volumes[value] ?? value}
             </option>
           ))}
         </select>

@@ -3,8 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { AccessRequestView } from "@/lib/domain/access-requests";
-import type { z } from "zod";
-import type { accessRequestBody } from "@/lib/portal/schemas";
+import type { FormValues } from "@/lib/contract/field-attrs";
+import type { accessRequestBody } from "@/lib/contract/portal-inputs";
 import { Badge } from "@/components/ui/badge";
 import { ErrorNote } from "../error-note";
 import { utcMinute } from "../format";
@@ -43,8 +43,8 @@ export function AccessPanel({
   const [shown, setShown] = useState<string | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: REQUESTS });
   const submit = useMutation({
-    mutationFn: (input: z.input<typeof accessRequestBody>) =>
-      portalFetch<AccessRequestView, z.input<typeof accessRequestBody>>("/api/portal/access-requests", {
+    mutationFn: (input: FormValues<typeof accessRequestBody>) =>
+      portalFetch<AccessRequestView, FormValues<typeof accessRequestBody>>("/api/portal/access-requests", {
         method: "POST",
         body: input,
       }),

@@ -2,8 +2,8 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import type { z } from "zod";
-import type { browserOriginsBody } from "@/lib/portal/schemas";
+import type { FormValues } from "@/lib/contract/field-attrs";
+import { type browserOriginsBody, MAX_BROWSER_ORIGINS } from "@/lib/contract/portal-inputs";
 import { ErrorNote } from "../error-note";
 import { portalFetch } from "../portal-fetch";
 
@@ -12,7 +12,7 @@ export function BrowserOriginsForm({ initial, canManage }: { initial: string[]; 
   const [text, setText] = useState(initial.join("\n"));
   const save = useMutation({
     mutationFn: (origins: string[]) =>
-      portalFetch<{ origins: string[] }, z.input<typeof browserOriginsBody>>("/api/portal/browser-origins", {
+      portalFetch<{ origins: string[] }, FormValues<typeof browserOriginsBody>>("/api/portal/browser-origins", {
         method: "PUT",
         body: { origins },
       }),
@@ -35,8 +35,9 @@ export function BrowserOriginsForm({ initial, canManage }: { initial: string[]; 
       <p className="text-sm text-muted">
         Web pages on these origins may call the API from the browser with this account&apos;s keys (CORS). One origin
         per line, as <code>https://app.example.com</code> or <code>http://127.0.0.1:5173</code>: scheme, host and port
-        only, at most 20. A key in browser code is visible to everyone who uses the page: use a test key, or an internal
-        tool whose users may see the key; otherwise call the API from your server. Changes apply within 5 seconds.
+        only, at most {MAX_BROWSER_ORIGINS}. A key in browser code is visible to everyone who uses the page: use a test
+        key, or an internal tool whose users may see the key; otherwise call the API from your server. Changes apply
+        within 5 seconds.
       </p>
       <label htmlFor="browser-origins" className="block text-sm font-medium">
         Origins

@@ -1,14 +1,21 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import type { z } from "zod";
 import { Field } from "@/components/auth/field";
 import { Button } from "@/components/ui/button";
-import type { createKeyBody } from "@/lib/portal/schemas";
+import { choicesOf, fieldAttrs, type FormValues, lengthHint } from "@/lib/contract/field-attrs";
+import { createKeyBody } from "@/lib/contract/portal-inputs";
+import type { KeyEnv } from "@/lib/shared/input-choices";
 import { ErrorNote } from "../error-note";
 import { PortalApiError } from "../portal-fetch";
 
-export type CreateKeyInput = z.input<typeof createKeyBody>;
+export type CreateKeyInput = FormValues<typeof createKeyBody>;
+
+const { name, env: envField } = createKeyBody.shape;
+const ENV_TEXT: Record<KeyEnv, [label: string, hint: string]> = {
+  test: ["Test", "svc_test_: demo data, Sandbox limits."],
+  live: ["Live", "svc_live_: live data; needs the Pro or Enterprise plan and a verified e-mail."],
+};
 
 /** Name, Environment (Test, Live) and Create key; a refusal names the field and, for a missing subscription, links to the plan. */
 export function CreateKeyForm({
@@ -45,18 +52,15 @@ export function CreateKeyForm({
         <Field
           label="Name"
           name="name"
-          maxLength={80}
-          required
-          hint="What uses this key, e.g. “CI runner” (1–80 characters)."
+          {...fieldAttrs(name)}
+          hint={`What uses this key, e.g. “CI runner” (${lengthHint(name)}).`}
           error={fieldError("name")}
         />
         <fieldset className="space-y-1.5">
           <legend className="mb-1 text-sm font-medium">Environment</legend>
-          {[
-            ["test", "Test", "svc_test_: demo data, Sandbox limits."],
-            ["live", "Live", "svc_live_: live data; needs the Pro or Enterprise plan and a verified e-mail."],
-          ]
-            .filter(([value]) => envs.includes(value as "test" | "live"))
+          {choicesOf(envField)
+            .filter((value) => envs.includes(value))
+            .map((value) => [value, ...ENV_TEXT[value]] as const)
             .map(([value, label, hint]) => (
               <div key={value} className="flex items-start gap-2">
                 <input

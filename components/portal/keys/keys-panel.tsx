@@ -4,8 +4,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { CreatedKey, KeyListItem } from "@/lib/domain/keys";
 import type { RolledKey } from "@/lib/domain/key-roll";
-import type { z } from "zod";
-import type { rollKeyBody } from "@/lib/portal/schemas";
+import { choicesOf, type FormValues } from "@/lib/contract/field-attrs";
+import { rollKeyBody } from "@/lib/contract/portal-inputs";
+import type { RollOverlap } from "@/lib/shared/input-choices";
 import { ConfirmDialog } from "../confirm-dialog";
 import { ErrorNote } from "../error-note";
 import { portalFetch } from "../portal-fetch";
@@ -14,12 +15,14 @@ import { CreateKeyForm, type CreateKeyInput } from "./create-key-form";
 import { KeysTable } from "./keys-table";
 
 const KEYS = ["portal", "keys"];
-const OVERLAPS = [
-  ["now", "Now: the old key stops at once"],
-  ["1h", "1 hour"],
-  ["24h", "24 hours"],
-  ["7d", "7 days"],
-] as const;
+const OVERLAP_LABELS: Record<RollOverlap, string> = {
+  now: "Now: the old key stops at once",
+  "1h": "1 hour",
+  "24h": "24 hours",
+  "7d": "7 days",
+};
+type RollBody = FormValues<typeof rollKeyBody>;
+const OVERLAPS = choicesOf(rollKeyBody.shape.overlap).map((value) => [value, OVERLAP_LABELS[value]] as const);
 
 /** The keys page's live part: create, the once-shown key, the table, and the revoke / roll confirmations. */
 /** `envs`: the key environments the member's role manages (Developer: test; Admin and Owner: test and live). */
@@ -57,7 +60,7 @@ export function KeysPanel({ initialKeys, envs }: { initialKeys: KeyListItem[]; e
   });
   const roll = useMutation({
     mutationFn: (input: { k: KeyListItem; overlap: string }) =>
-      portalFetch<RolledKey, z.input<typeof rollKeyBody>>(`/api/portal/keys/${encodeURIComponent(input.k.id)}/roll`, {
+      portalFetch<RolledKey, RollBody>(`/api/portal/keys/${encodeURIComponent(input.k.id)}/roll`, {
         method: "POST",
         body: { overlap: input.overlap },
       }),

@@ -4,8 +4,8 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { ErrorNote } from "../error-note";
-import type { z } from "zod";
-import type { planBody } from "@/lib/portal/schemas";
+import type { FormValues } from "@/lib/contract/field-attrs";
+import type { planBody } from "@/lib/contract/portal-inputs";
 import { portalFetch } from "../portal-fetch";
 
 interface PlanChoice {
@@ -27,7 +27,7 @@ export function PlanChange({ plans, current }: { plans: PlanChoice[]; current: s
   const [choice, setChoice] = useState(current);
   const change = useMutation({
     mutationFn: (plan: string) =>
-      portalFetch<{ plan: string }, z.input<typeof planBody>>("/api/portal/plan", { method: "PUT", body: { plan } }),
+      portalFetch<{ plan: string }, FormValues<typeof planBody>>("/api/portal/plan", { method: "PUT", body: { plan } }),
     onSuccess: () => router.refresh(),
   });
   function submit(event: FormEvent<HTMLFormElement>) {

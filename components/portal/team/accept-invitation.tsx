@@ -7,6 +7,7 @@ import { Field } from "@/components/auth/field";
 import { buttonClass } from "@/components/ui/button";
 import type { AcceptInvitationBody } from "@/lib/portal/schemas";
 import { portalResult } from "../portal-fetch";
+import { NEW_PASSWORD_FIELD } from "@/components/auth/new-password";
 
 type Errors = Partial<Record<"password" | "acceptTerms" | "form", string>>;
 
@@ -64,9 +65,7 @@ export function AcceptInvitation({
             name="password"
             type="password"
             autoComplete="new-password"
-            required
-            minLength={10}
-            hint="10 to 200 characters and hard to guess: a few unrelated words work well."
+            {...NEW_PASSWORD_FIELD}
             error={errors.password}
           />
           <fieldset className="space-y-2 rounded border border-line p-3">

@@ -4,7 +4,8 @@ import { useState, type FormEvent } from "react";
 import { Field } from "@/components/auth/field";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import type { InviteInput } from "@/lib/portal/schemas";
+import { fieldAttrs } from "@/lib/contract/field-attrs";
+import { inviteBody, type InviteInput } from "@/lib/contract/portal-inputs";
 import { ROLE_LABELS, type Role } from "@/lib/shared/roles";
 import { ErrorNote } from "../error-note";
 import { PortalApiError } from "../portal-fetch";
@@ -45,7 +46,14 @@ export function InviteDialog({
   return (
     <Dialog open={open} onOpenChange={(o) => (o ? undefined : onClose())} title="Invite member">
       <form onSubmit={submit} noValidate className="space-y-4">
-        <Field label="E-mail" name="email" type="email" autoComplete="off" required error={emailError} />
+        <Field
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="off"
+          {...fieldAttrs(inviteBody.shape.email)}
+          error={emailError}
+        />
         <div className="space-y-1">
           <label htmlFor="invite-role" className="block text-sm font-medium">
             Role

@@ -3,13 +3,11 @@ import { licensingState } from "../config-cache";
 import { ApiError } from "../errors";
 import type { KeyedCall, StageDeps } from "./call";
 import { refuse } from "./refuse";
+import { pendingLicensingMessage } from "../../contract/refusals";
 
 /** The refusal's one wording, for the gate, the stream's re-check and the admin console's preview. */
 export const pendingLicensing = (route: { method: string; path: string }, env: "test" | "live") =>
-  new ApiError(
-    "endpoint_pending_licensing",
-    `${route.method} ${route.path} is switched off for ${env} keys pending a data-licensing review.`,
-  );
+  new ApiError("endpoint_pending_licensing", pendingLicensingMessage(route, env));
 
 export async function checkLicensing(
   call: KeyedCall,
