@@ -40,6 +40,15 @@ const concurrency = Number(process.env.TEST_CONCURRENCY ?? DEFAULT_CONCURRENCY[s
  * restart while three other files ran).
  */
 const SOLO = /db-faults/;
+/**
+ * The operator CLI and the standalone API server, bundled once for the whole run (tests/helpers/bundles.ts): the
+ * integration files start a few hundred of them, each about 1.5 s of CPU cheaper than through tsx.
+ */
+if (suite === "integration") {
+  const built = spawnSync(process.execPath, ["scripts/build-api.mjs"], { stdio: "inherit" });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+  process.env.ORA_BUNDLES_DIR = "dist";
+}
 const run = (batch: string[], n: number) =>
   batch.length === 0
     ? 0

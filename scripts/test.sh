@@ -46,9 +46,21 @@ run_step() { # name, log file, command...
 }
 
 scripts/ensure-quantlib.sh  # QuantLib for tests/unit/quantlib-reference.test.ts (skipped with a message if absent)
-run_step "lint (biome, layer rules)" lint.log npm run -s lint
+# Lint and typecheck side by side (each mostly one thread), their output printed one after the other.
+step "lint (biome, layer rules) and typecheck, side by side"
+t0=$SECONDS
+(npm run -s lint >"$logs/lint.log" 2>&1; echo $? >"$logs/lint.rc") &
+(npx tsc --noEmit >"$logs/typecheck.log" 2>&1; echo $? >"$logs/typecheck.rc") &
+wait
+timings+=("$(printf '%-40s %4ds' "lint and typecheck (side by side)" $((SECONDS - t0)))")
+for s in lint typecheck; do
+  printf -- '--- %s ---\n' "$s"
+  rc=$(cat "$logs/$s.rc")
+  if [ "$rc" = 0 ]; then tail -n 3 "$logs/$s.log"; else cat "$logs/$s.log"; echo "FAILED: $s (exit $rc)"; failures=$((failures + 1)); fi
+done
+# The unit suite's "npm run lint passes on the real tree" then need not lint the same tree again.
+[ "$(cat "$logs/lint.rc")" = 0 ] && export LINT_PASSED=1
 ensure_postgres || exit 1
-run_step "typecheck" typecheck.log npx tsc --noEmit
 run_step "unit tests" unit.log npx tsx scripts/run-node-tests.ts unit
 run_step "integration tests (PostgreSQL)" integration.log npx tsx scripts/run-node-tests.ts integration
 run_step "embedded smoke (npm start on PGlite)" smoke.log npx tsx scripts/smoke-embedded.ts

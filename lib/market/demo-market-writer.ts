@@ -16,6 +16,7 @@ import {
   QUOTES,
   TRADES,
   YIELDS,
+  analyzeTables,
   bulkInsert,
   type Tx,
 } from "./store-bulk";
@@ -95,6 +96,10 @@ export async function seedDemoMarket(db: Db, opts: { seed: number | string; now:
     await bulkInsert(tx, "demo", TRADES, m.trades);
     return bumpMarketVersion(tx, "demo");
   });
+  await analyzeTables(
+    db,
+    [INSTRUMENTS, INSTRUMENT_STYLES, CASH_DIVIDENDS, BARS, YIELDS, QUOTES, TRADES].map((t) => t.table),
+  );
   return {
     asOf: m.asOf,
     rows: {

@@ -1,6 +1,7 @@
 /** Runs the real standalone API server (`lib/server/api-server.ts`) as a child process against a test database. */
 import { spawn, type ChildProcess } from "node:child_process";
 import { freePort } from "../../lib/util/free-port";
+import { bundled } from "./bundles";
 
 export interface RunningServer {
   baseUrl: string;
@@ -18,7 +19,7 @@ export async function startApiServer(
   { startupTimeoutMs = 150_000 } = {}, // start-up warms the whole demo market: slow on a busy machine
 ): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/api-server.ts"], {
+  const child = spawn(process.execPath, [bundled("api-server")], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,

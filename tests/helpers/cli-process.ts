@@ -1,5 +1,6 @@
 /** `npm run -s cli -- …` as an operator runs it, in a child process against the given database. */
 import { execFile } from "node:child_process";
+import { bundled } from "./bundles";
 
 export function runCli(
   databaseUrl: string,
@@ -8,7 +9,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ["--import", "tsx", "scripts/cli.ts", ...args],
+      [bundled("cli"), ...args],
       { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" }, timeout: 120_000 },
       (err, stdout, stderr) => {
         const exit = (err as { code?: unknown } | null)?.code;

@@ -24,6 +24,7 @@ import {
 import { changeOwnPlan, currentPlan, listPlans } from "../../lib/domain/plans";
 import { createOwnKey } from "../../lib/domain/keys";
 import { adminActor } from "../../lib/domain/audit";
+import { bundled } from "../helpers/bundles";
 
 const SECRET = "test-auth-secret-0123456789abcdef";
 const OPERATOR = adminActor("test-operator");
@@ -46,8 +47,8 @@ async function call(key: string) {
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
-      "npx",
-      ["tsx", "scripts/cli.ts", ...args],
+      process.execPath,
+      [bundled("cli"), ...args],
       { env: { ...process.env, DATABASE_URL: t.url, AUTH_SECRET: SECRET, LOG_LEVEL: "warn" }, timeout: 60_000 },
       (err, stdout, stderr) => {
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });

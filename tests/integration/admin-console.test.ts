@@ -21,6 +21,7 @@ import { queryAudit } from "../../lib/domain/admin-audit";
 import { adminOverview, demoTickStale } from "../../lib/domain/admin-overview";
 import { demoAccountWanted } from "../../lib/domain/demo-startup";
 import { listAllAccessRequests, submitAccessRequest } from "../../lib/domain/access-requests";
+import { bundled } from "../helpers/bundles";
 
 let t: TestDatabase;
 const FLOW = "GET /api/v1/options-flow";
@@ -29,8 +30,8 @@ const TABLES = ["api_keys", "audit_log", "endpoint_licensing", "users", "account
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
-      "npx",
-      ["tsx", "scripts/cli.ts", ...args],
+      process.execPath,
+      [bundled("cli"), ...args],
       { env: { ...process.env, DATABASE_URL: t.url, LOG_LEVEL: "warn" }, timeout: 60_000 },
       (err, stdout, stderr) =>
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),

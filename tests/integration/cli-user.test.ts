@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { verifyCredentials } from "../../lib/domain/users";
+import { bundled } from "../helpers/bundles";
 
 let t: TestDatabase;
 
@@ -17,7 +18,7 @@ interface Run {
 /** Runs the CLI with `stdin` written to its standard input (then closed). */
 function cli(stdin: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npx", ["tsx", "scripts/cli.ts", ...args], {
+    const child = spawn(process.execPath, [bundled("cli"), ...args], {
       env: { ...process.env, DATABASE_URL: t.url, LOG_LEVEL: "warn" },
     });
     let stdout = "";

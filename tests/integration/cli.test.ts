@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { meteredRoutes } from "../../lib/api/routes";
+import { bundled } from "../helpers/bundles";
 
 let t: TestDatabase;
 const stdouts: string[] = [];
@@ -24,8 +25,8 @@ interface Run {
 function cli(...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     execFile(
-      "npx",
-      ["tsx", "scripts/cli.ts", ...args],
+      process.execPath,
+      [bundled("cli"), ...args],
       { env: { ...process.env, DATABASE_URL: t.url, LOG_LEVEL: "warn" }, timeout: 60_000 },
       (err, stdout, stderr) => {
         const exit = (err as { code?: unknown } | null)?.code;
@@ -246,6 +247,24 @@ describe("operator CLI", () => {
       !r.json.some((e: { path: string }) => e.path === "/api/v1/health" || e.path === "/api/v1/openapi.json"),
       "unmetered routes are not listed",
     );
+  });
+
+  it("`npm run -s cli` (tsx on the sources, as an operator types it) answers as the bundle the other tests run", async () => {
+    const viaNpm = await new Promise<{ code: number; stdout: string }>((resolve, reject) =>
+      execFile(
+        "npm",
+        ["run", "-s", "cli", "--", "endpoint", "list"],
+        { env: { ...process.env, DATABASE_URL: t.url, LOG_LEVEL: "warn" }, timeout: 60_000 },
+        (err, stdout) => {
+          const exit = (err as { code?: unknown } | null)?.code;
+          if (err && typeof exit !== "number") return reject(err);
+          resolve({ code: err ? (exit as number) : 0, stdout });
+        },
+      ),
+    );
+    const viaBundle = await cli("endpoint", "list");
+    assert.equal(viaNpm.code, 0);
+    assert.deepEqual(JSON.parse(viaNpm.stdout), viaBundle.json);
   });
 
   it("endpoint set-licensing changes the state with a reason and audits actor and reason", async () => {

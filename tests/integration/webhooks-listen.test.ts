@@ -14,9 +14,10 @@ import { startReceiver } from "../helpers/webhook-receiver";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { seedReferenceData } from "../../lib/domain/seed";
 import { endpointCatalogue } from "../../lib/api/routes";
+import { bundled } from "../helpers/bundles";
 
 function cli(args: string[]): { child: ChildProcess; out: () => string; err: () => string; exited: Promise<number> } {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
+  const child = spawn(process.execPath, [bundled("cli"), ...args], {
     env: { ...process.env, LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -5,12 +5,13 @@
  */
 import { createHash } from "node:crypto";
 import { importRuns, instrumentExerciseStyles } from "../../../db/schema";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, getTableName, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { Bar, Instrument, MarketEnv, OptionQuote, TreasuryYield } from "../../analytics/types";
 import { invalidateIvHistory } from "../iv-history-store";
 import { newYorkDate } from "../../analytics/exchange-calendar";
 import { bumpMarketVersion } from "../versions";
+import { ANALYZE_AFTER_ROWS, analyzeTables } from "../store-bulk";
 import { specFor } from "./kinds";
 import { findUnknownSymbols } from "./known-symbols";
 import { KIND_TABLES, type KindTable } from "./tables";
@@ -59,7 +60,7 @@ export async function writeRows<K extends ImportKind>(
   if (rows.length === 0) return { ok: true, inserted: 0, updated: 0, unchanged: 0, errors: [] };
   const spec = specFor(kind);
   const invalid = checkRows(spec, rows, opts.lines);
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx): Promise<WriteResult> => {
     const unknown = await findUnknownSymbols(tx, spec, rows, env, opts.lines);
     const errors = sortErrors([...invalid, ...unknown]);
     if (errors.length) return nothing(errors);
@@ -86,6 +87,9 @@ export async function writeRows<K extends ImportKind>(
     const changedFrom = counts.inserted + counts.updated > 0 ? earliestDay(kind, rows) : null;
     return { ok: true, ...counts, errors: [], changedFrom };
   });
+  if (result.inserted + result.updated >= ANALYZE_AFTER_ROWS)
+    await analyzeTables(db, [getTableName(KIND_TABLES[kind].table)]);
+  return result;
 }
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
