@@ -2,7 +2,7 @@
 
 import type { PendingInvitation, TeamMember } from "@/lib/domain/team";
 import { ROLE_LABELS, type Role } from "@/lib/shared/roles";
-import { ConfirmDialog } from "../confirm-dialog";
+import { type ConfirmActions, ConfirmDialog } from "../confirm-dialog";
 import { ErrorNote } from "../error-note";
 import type { MemberAction } from "./members-table";
 
@@ -14,22 +14,15 @@ export function MemberDialogs({
   role,
   roles,
   onRole,
-  busy,
   error,
-  onConfirm,
-  onCancel,
+  ...common
 }: {
   acting: MemberActing | null;
   role: Role;
   roles: readonly Role[];
   onRole: (role: Role) => void;
-  busy: boolean;
-  error: unknown;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
+} & ConfirmActions) {
   const m = acting?.m;
-  const common = { busy, onConfirm, onCancel };
   return (
     <>
       <ConfirmDialog
@@ -90,25 +83,15 @@ export function MemberDialogs({
 /** The confirmation of withdrawing a pending invitation. */
 export function WithdrawDialog({
   withdrawing,
-  busy,
   error,
-  onConfirm,
-  onCancel,
-}: {
-  withdrawing: PendingInvitation | null;
-  busy: boolean;
-  error: unknown;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
+  ...actions
+}: { withdrawing: PendingInvitation | null } & ConfirmActions) {
   return (
     <ConfirmDialog
       open={withdrawing !== null}
       title={`Withdraw the invitation to ${withdrawing?.email ?? ""}?`}
       confirmLabel="Withdraw invitation"
-      busy={busy}
-      onConfirm={onConfirm}
-      onCancel={onCancel}
+      {...actions}
     >
       <p className="text-sm">The link mailed to {withdrawing?.email} stops working at once.</p>
       <ErrorNote error={error} />
