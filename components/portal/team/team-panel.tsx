@@ -8,6 +8,7 @@ import type { InviteInput } from "@/lib/portal/schemas";
 import { ROLES, type Role } from "@/lib/shared/roles";
 import { ErrorNote } from "../error-note";
 import { portalFetch } from "../portal-fetch";
+import { useConfirmed } from "../use-confirmed";
 import { InviteDialog } from "./invite-dialog";
 import { type MemberActing, MemberDialogs, WithdrawDialog } from "./member-dialogs";
 import { InvitationsList, type MemberAction, MembersTable } from "./members-table";
@@ -69,24 +70,6 @@ function useMemberAction(refresh: () => Promise<void>) {
   return { acting, setActing, role, setRole, act, start };
 }
 
-/** An invitation awaiting confirmation of its withdrawal, and the withdrawal. */
-function useWithdraw(refresh: () => Promise<void>) {
-  const [withdrawing, setWithdrawing] = useState<PendingInvitation | null>(null);
-  const withdraw = useMutation({
-    mutationFn: (i: PendingInvitation) =>
-      portalFetch(`/api/portal/team/invitations/${encodeURIComponent(i.id)}`, { method: "DELETE" }),
-    onSuccess: () => {
-      setWithdrawing(null);
-      void refresh();
-    },
-  });
-  const start = (i: PendingInvitation) => {
-    withdraw.reset();
-    setWithdrawing(i);
-  };
-  return { withdrawing, setWithdrawing, withdraw, start };
-}
-
 /** `Invite member` and the note on the last invitation sent, or why this member cannot invite. */
 function InviteBar({ manage, sent, onInvite }: { manage: boolean; sent: string | null; onInvite: () => void }) {
   return manage ? (
@@ -122,7 +105,12 @@ export function TeamPanel({
   const refresh = () => client.invalidateQueries({ queryKey: TEAM });
   const invitation = useInvite(refresh);
   const { acting, setActing, role, setRole, act, ...member } = useMemberAction(refresh);
-  const { withdrawing, setWithdrawing, withdraw, ...withdrawal } = useWithdraw(refresh);
+  const withdrawal = useConfirmed(
+    (i: PendingInvitation) =>
+      portalFetch(`/api/portal/team/invitations/${encodeURIComponent(i.id)}`, { method: "DELETE" }),
+    refresh,
+  );
+  const { pending: withdrawing, setPending: setWithdrawing, mutation: withdraw } = withdrawal;
   const data = team.data ?? initial;
 
   return (
