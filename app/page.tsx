@@ -13,6 +13,41 @@ const FEATURES = [
   ["Webhook alerts", "IV-rank, IV-change and no-trade alerts, signed per Standard Webhooks."],
 ] as const;
 
+/** Sign up, export the key and call an endpoint: the curl command to copy. */
+function QuickStart({ curl }: { curl: string }) {
+  return (
+    <section aria-labelledby="quick-start-heading" className="min-w-0 space-y-3">
+      <h2 id="quick-start-heading" className="text-sm font-semibold text-muted">
+        Quick start
+      </h2>
+      <ol className="list-decimal space-y-1 pl-5 text-sm text-muted">
+        <li>
+          <Link href="/signup" className="underline">
+            Sign up
+          </Link>{" "}
+          and create a test key (<code>svc_test_…</code>) on the Keys page.
+        </li>
+        <li>
+          Put it in a shell variable: <code>export API_KEY=svc_test_…</code>
+        </li>
+        <li>Call an endpoint:</li>
+      </ol>
+      <pre
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard user can scroll a long command
+        tabIndex={0}
+        className="rounded-lg bg-code-bg p-4 text-sm break-all whitespace-pre-wrap text-code-fg"
+        role="figure"
+        aria-label="curl example"
+      >
+        <code>{curl}</code>
+      </pre>
+      <p className="text-xs text-muted">
+        The key may also go in <code>x-api-key</code> or <code>X-Service-Key</code>.
+      </p>
+    </section>
+  );
+}
+
 export default async function HomePage() {
   const CURL = `curl -H "Authorization: Bearer $API_KEY" \\\n  ${await baseUrl()}/api/v1/ticker/AAPL/summary`;
   return (
@@ -39,35 +74,7 @@ export default async function HomePage() {
             Sandbox (Free Sandbox) plan on demo data · no card · a key in under a minute.
           </p>
         </div>
-        <section aria-labelledby="quick-start-heading" className="min-w-0 space-y-3">
-          <h2 id="quick-start-heading" className="text-sm font-semibold text-muted">
-            Quick start
-          </h2>
-          <ol className="list-decimal space-y-1 pl-5 text-sm text-muted">
-            <li>
-              <Link href="/signup" className="underline">
-                Sign up
-              </Link>{" "}
-              and create a test key (<code>svc_test_…</code>) on the Keys page.
-            </li>
-            <li>
-              Put it in a shell variable: <code>export API_KEY=svc_test_…</code>
-            </li>
-            <li>Call an endpoint:</li>
-          </ol>
-          <pre
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a keyboard user can scroll a long command
-            tabIndex={0}
-            className="rounded-lg bg-code-bg p-4 text-sm break-all whitespace-pre-wrap text-code-fg"
-            role="figure"
-            aria-label="curl example"
-          >
-            <code>{CURL}</code>
-          </pre>
-          <p className="text-xs text-muted">
-            The key may also go in <code>x-api-key</code> or <code>X-Service-Key</code>.
-          </p>
-        </section>
+        <QuickStart curl={CURL} />
       </section>
 
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="What the API offers">

@@ -1,14 +1,13 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { type ReactNode, useId, useState } from "react";
 import { ConfirmDialog } from "@/components/portal/confirm-dialog";
 import { ErrorNote } from "@/components/portal/error-note";
-import { portalFetch } from "@/components/portal/portal-fetch";
 import { Button } from "@/components/ui/button";
 import { fieldAttrs, lengthHint } from "@/lib/contract/field-attrs";
 import { auditReason } from "@/lib/contract/admin-inputs";
 import { fieldMessage, TextField } from "./fields";
+import { useAdminPost } from "./use-admin-post";
 
 const REASON = auditReason();
 
@@ -40,25 +39,11 @@ export function ActionButton({
   reason?: boolean;
   tone?: "primary" | "secondary" | "danger";
 }) {
-  const router = useRouter();
   const id = useId();
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, post } = useAdminPost();
   const [asking, setAsking] = useState(false);
   const [why, setWhy] = useState("");
-  const [error, setError] = useState<unknown>(null);
-  async function run() {
-    setBusy(true);
-    setError(null);
-    try {
-      await portalFetch(path, { method: "POST", body: { ...(body ?? {}), ...(reason ? { reason: why } : {}) } });
-      setAsking(false);
-      router.refresh();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const run = () => post(path, { ...(body ?? {}), ...(reason ? { reason: why } : {}) }, () => setAsking(false));
   const reasonError = fieldMessage(error, "reason");
   return (
     <span className="inline-flex max-w-full flex-col items-start gap-1">

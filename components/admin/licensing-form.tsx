@@ -1,7 +1,6 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useEffect, useId, useState } from "react";
+import { type Dispatch, type SetStateAction, useEffect, useId, useState } from "react";
 import { ErrorNote } from "@/components/portal/error-note";
 import { portalFetch } from "@/components/portal/portal-fetch";
 import { Button } from "@/components/ui/button";
@@ -9,6 +8,7 @@ import { Card } from "@/components/ui/page";
 import { choicesOf, fieldAttrs, type FormValues, lengthHint } from "@/lib/contract/field-attrs";
 import { licensingChangeBody } from "@/lib/contract/admin-inputs";
 import { fieldMessage, SelectField, TextField } from "./fields";
+import { useAdminPost } from "./use-admin-post";
 
 type LicensingChangeInput = FormValues<typeof licensingChangeBody>;
 const { env: ENV, state: STATE, reason: REASON } = licensingChangeBody.shape;
@@ -19,22 +19,9 @@ interface Preview {
   summary: string;
 }
 
-/** Endpoint, environment, `State` and a required `Reason`; the preview shows the exact answer callers will get. */
-export function LicensingForm({ endpoints }: { endpoints: { id: string; label: string }[] }) {
-  const router = useRouter();
-  const id = useId();
-  const [values, setValues] = useState<LicensingChangeInput>({
-    endpointId: endpoints[0]?.id ?? "",
-    env: "live",
-    state: "enabled",
-    reason: "",
-  });
+/** The exact answer callers would get for this endpoint, environment and state (null while it loads). */
+function usePreview({ endpointId, env, state }: LicensingChangeInput) {
   const [preview, setPreview] = useState<Preview | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const { endpointId, env, state } = values;
-
   useEffect(() => {
     let live = true;
     // The preview depends on endpoint, environment and state only; the reason is checked when the change is made.
@@ -48,25 +35,61 @@ export function LicensingForm({ endpoints }: { endpoints: { id: string; label: s
       live = false;
     };
   }, [endpointId, env, state]);
+  return preview;
+}
 
+/** Making the change: busy while it is sent, then what was saved or the refusal; a saved change clears the reason. */
+function useChange(values: LicensingChangeInput, setValues: Dispatch<SetStateAction<LicensingChangeInput>>) {
+  const { busy, error, post } = useAdminPost();
+  const [done, setDone] = useState<string | null>(null);
   async function submit(event: React.FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
     setDone(null);
-    try {
-      await portalFetch("/api/admin/licensing", { method: "POST", body: values });
+    await post("/api/admin/licensing", values, () => {
       setDone(
         `Saved: ${values.endpointId} (${values.env}) is now ${values.state}. Every server applies it within 5 s.`,
       );
       setValues((v) => ({ ...v, reason: "" }));
-      router.refresh();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
+  return { error, done, busy, submit };
+}
+
+/** The preview of what callers get: its summary and, when there is one, the answer's status and body. */
+function LicensingPreview({ preview }: { preview: Preview | null }) {
+  return (
+    <div className="space-y-2 text-sm" aria-live="polite">
+      <p className="font-medium">Preview of what callers get</p>
+      {preview ? (
+        <>
+          <p className="text-muted">{preview.summary}</p>
+          {preview.body ? (
+            <pre
+              data-testid="licensing-preview"
+              className="max-h-72 overflow-y-auto rounded-md bg-code-bg p-3 text-xs break-words whitespace-pre-wrap text-code-fg"
+            >
+              {`HTTP ${preview.status}\n${JSON.stringify(preview.body, null, 2)}`}
+            </pre>
+          ) : null}
+        </>
+      ) : (
+        <p className="text-muted">Loading the preview…</p>
+      )}
+    </div>
+  );
+}
+
+/** Endpoint, environment, `State` and a required `Reason`; the preview shows the exact answer callers will get. */
+export function LicensingForm({ endpoints }: { endpoints: { id: string; label: string }[] }) {
+  const id = useId();
+  const [values, setValues] = useState<LicensingChangeInput>({
+    endpointId: endpoints[0]?.id ?? "",
+    env: "live",
+    state: "enabled",
+    reason: "",
+  });
+  const preview = usePreview(values);
+  const { error, done, busy, submit } = useChange(values, setValues);
 
   const set = (k: keyof LicensingChangeInput) => (e: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [k]: e.target.value }));
@@ -113,24 +136,7 @@ export function LicensingForm({ endpoints }: { endpoints: { id: string; label: s
             error={reasonError}
           />
         </div>
-        <div className="space-y-2 text-sm" aria-live="polite">
-          <p className="font-medium">Preview of what callers get</p>
-          {preview ? (
-            <>
-              <p className="text-muted">{preview.summary}</p>
-              {preview.body ? (
-                <pre
-                  data-testid="licensing-preview"
-                  className="max-h-72 overflow-y-auto rounded-md bg-code-bg p-3 text-xs break-words whitespace-pre-wrap text-code-fg"
-                >
-                  {`HTTP ${preview.status}\n${JSON.stringify(preview.body, null, 2)}`}
-                </pre>
-              ) : null}
-            </>
-          ) : (
-            <p className="text-muted">Loading the preview…</p>
-          )}
-        </div>
+        <LicensingPreview preview={preview} />
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit" variant="primary" disabled={busy}>
             Change state

@@ -1,12 +1,11 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import { ConfirmDialog } from "@/components/portal/confirm-dialog";
 import { ErrorNote } from "@/components/portal/error-note";
-import { portalFetch } from "@/components/portal/portal-fetch";
 import { Button } from "@/components/ui/button";
 import { fieldMessage, SelectField } from "./fields";
+import { useAdminPost } from "./use-admin-post";
 
 /** `Plan` choice and `Change plan` for one account, confirmed in a dialog naming the account and both plans. */
 export function PlanForm({
@@ -20,27 +19,17 @@ export function PlanForm({
   plan: string;
   plans: readonly string[];
 }) {
-  const router = useRouter();
   const id = useId();
   const [value, setValue] = useState(plan);
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, post } = useAdminPost();
   const [done, setDone] = useState(false);
   const [asking, setAsking] = useState(false);
   async function submit() {
-    setError(null);
     setDone(false);
-    setBusy(true);
-    try {
-      await portalFetch(`/api/admin/accounts/${accountId}/plan`, { method: "POST", body: { plan: value } });
+    await post(`/api/admin/accounts/${accountId}/plan`, { plan: value }, () => {
       setDone(true);
       setAsking(false);
-      router.refresh();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
   const planError = fieldMessage(error, "plan");
   return (

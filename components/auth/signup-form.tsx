@@ -7,6 +7,7 @@ import { portalResult } from "@/components/portal/portal-fetch";
 import { signUpSentNote } from "@/lib/shared/verify-notice";
 import { buttonClass } from "@/components/ui/button";
 import { Field } from "./field";
+import { TermsField } from "./terms-field";
 import { NEW_PASSWORD_FIELD } from "@/components/auth/new-password";
 import { fieldAttrs } from "@/lib/contract/field-attrs";
 import { signUpBody } from "@/lib/contract/portal-inputs";
@@ -69,32 +70,7 @@ export function SignUpForm({ terms }: { terms: readonly string[] }) {
         {...NEW_PASSWORD_FIELD}
         error={errors.password}
       />
-      <fieldset className="space-y-2 rounded border border-line p-3">
-        <legend className="px-1 text-sm font-medium">Terms of use</legend>
-        <ul className="list-disc space-y-1 pl-5 text-sm text-muted">
-          {terms.map((t) => (
-            <li key={t}>{t}</li>
-          ))}
-        </ul>
-        <div className="flex items-start gap-2">
-          <input
-            id="acceptTerms"
-            name="acceptTerms"
-            type="checkbox"
-            className="mt-1"
-            aria-describedby={errors.acceptTerms ? "acceptTerms-error" : undefined}
-            aria-invalid={errors.acceptTerms ? true : undefined}
-          />
-          <label htmlFor="acceptTerms" className="text-sm">
-            I accept the terms of use
-          </label>
-        </div>
-        {errors.acceptTerms ? (
-          <p id="acceptTerms-error" className="text-sm text-bad">
-            {errors.acceptTerms}
-          </p>
-        ) : null}
-      </fieldset>
+      <TermsField terms={terms} error={errors.acceptTerms} />
       {sent ? (
         <p role="status" className="text-sm">
           {sent}

@@ -4,6 +4,9 @@ import type { ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 
+/** What a confirmation of a mutation takes from it: busy while it runs, its error, confirm and cancel. */
+export type ConfirmActions = { busy: boolean; error: unknown; onConfirm: () => void; onCancel: () => void };
+
 /** A modal confirmation (focus kept inside, Escape cancels) with Cancel and the confirming action. */
 export function ConfirmDialog({
   open,

@@ -39,6 +39,41 @@ function UseCaseField({ error }: { error?: string }) {
   );
 }
 
+/** The expected volume, one of the schema's choices under its label, and the portal's message when refused. */
+function VolumeField({ volumes, error }: { volumes: Record<string, string>; error?: string }) {
+  return (
+    <div className="space-y-1">
+      <label htmlFor="expectedVolume" className="block text-sm font-medium text-fg">
+        Expected volume
+        <RequiredMark />
+      </label>
+      <select
+        id="expectedVolume"
+        name="expectedVolume"
+        defaultValue=""
+        {...fieldAttrs(expectedVolume)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? "expectedVolume-error" : undefined}
+        className="block rounded border border-line-strong px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-focus"
+      >
+        <option value="" disabled>
+          Choose…
+        </option>
+        {choicesOf(expectedVolume).map((value) => (
+          <option key={value} value={value}>
+            {volumes[value] ?? value}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <p id="expectedVolume-error" className="text-sm text-bad">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** The use-case form: company, use case and expected volume. */
 export function AccessForm({
   volumes,
@@ -82,35 +117,7 @@ export function AccessForm({
         error={fieldError("company")}
       />
       <UseCaseField error={useCaseError} />
-      <div className="space-y-1">
-        <label htmlFor="expectedVolume" className="block text-sm font-medium text-fg">
-          Expected volume
-          <RequiredMark />
-        </label>
-        <select
-          id="expectedVolume"
-          name="expectedVolume"
-          defaultValue=""
-          {...fieldAttrs(expectedVolume)}
-          aria-invalid={volumeError ? true : undefined}
-          aria-describedby={volumeError ? "expectedVolume-error" : undefined}
-          className="block rounded border border-line-strong px-3 py-2 focus-visible:outline focus-visible:outline-2 focus-visible:outline-focus"
-        >
-          <option value="" disabled>
-            Choose…
-          </option>
-          {choicesOf(expectedVolume).map((value) => (
-            <option key={value} value={value}>
-              {volumes[value] ?? value}
-            </option>
-          ))}
-        </select>
-        {volumeError ? (
-          <p id="expectedVolume-error" className="text-sm text-bad">
-            {volumeError}
-          </p>
-        ) : null}
-      </div>
+      <VolumeField volumes={volumes} error={volumeError} />
       {error && !fieldError("company") && !useCaseError && !volumeError ? <ErrorNote error={error} /> : null}
       <button
         type="submit"

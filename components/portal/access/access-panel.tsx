@@ -23,6 +23,56 @@ function age(r: AccessRequestView): string {
     : `waiting ${days} of our 1–3 business-day promise`;
 }
 
+/** One request: company and status, when it was sent and how long it waited, and the approved key's state. */
+function RequestItem({
+  r,
+  volume,
+  canManage,
+  revealing,
+  onReveal,
+}: {
+  r: AccessRequestView;
+  volume: string;
+  canManage: boolean;
+  revealing: boolean;
+  onReveal: () => void;
+}) {
+  return (
+    <li className="rounded-lg border border-line bg-surface p-4" data-request-id={r.id}>
+      <p className="font-medium">
+        {r.company}{" "}
+        <Badge className="ml-2" tone={r.status === "approved" ? "ok" : r.status === "rejected" ? "bad" : "info"}>
+          {STATUS[r.status]}
+        </Badge>
+      </p>
+      <p className="text-sm text-muted">
+        Sent {utcMinute(r.createdAt)} · {volume} · {age(r)}
+      </p>
+      {r.status === "rejected" && r.reason ? <p className="mt-1 text-sm">Reason: {r.reason}</p> : null}
+      {r.status === "approved" ? (
+        r.keyWaiting ? (
+          canManage ? (
+            <button
+              type="button"
+              onClick={onReveal}
+              disabled={revealing}
+              className="mt-2 rounded bg-accent px-3 py-2 text-sm font-medium text-accent-fg hover:bg-accent-hover disabled:opacity-60"
+            >
+              Show my key (once)
+            </button>
+          ) : (
+            <p className="mt-1 text-sm">The owner can show the key once.</p>
+          )
+        ) : (
+          <p className="mt-1 text-sm">
+            Key <code>{r.keyPrefix}…</code> was shown once; manage it on the Keys page.
+          </p>
+        )
+      ) : null}
+    </li>
+  );
+}
+
 /** Requests with their status and age; an approved request's key is shown once on demand. */
 export function AccessPanel({
   initial,
@@ -79,41 +129,14 @@ export function AccessPanel({
         ) : (
           <ul className="space-y-3">
             {list.map((r) => (
-              <li key={r.id} className="rounded-lg border border-line bg-surface p-4" data-request-id={r.id}>
-                <p className="font-medium">
-                  {r.company}{" "}
-                  <Badge
-                    className="ml-2"
-                    tone={r.status === "approved" ? "ok" : r.status === "rejected" ? "bad" : "info"}
-                  >
-                    {STATUS[r.status]}
-                  </Badge>
-                </p>
-                <p className="text-sm text-muted">
-                  Sent {utcMinute(r.createdAt)} · {volumes[r.expectedVolume] ?? r.expectedVolume} · {age(r)}
-                </p>
-                {r.status === "rejected" && r.reason ? <p className="mt-1 text-sm">Reason: {r.reason}</p> : null}
-                {r.status === "approved" ? (
-                  r.keyWaiting ? (
-                    canManage ? (
-                      <button
-                        type="button"
-                        onClick={() => reveal.mutate(r.id)}
-                        disabled={reveal.isPending}
-                        className="mt-2 rounded bg-accent px-3 py-2 text-sm font-medium text-accent-fg hover:bg-accent-hover disabled:opacity-60"
-                      >
-                        Show my key (once)
-                      </button>
-                    ) : (
-                      <p className="mt-1 text-sm">The owner can show the key once.</p>
-                    )
-                  ) : (
-                    <p className="mt-1 text-sm">
-                      Key <code>{r.keyPrefix}…</code> was shown once; manage it on the Keys page.
-                    </p>
-                  )
-                ) : null}
-              </li>
+              <RequestItem
+                key={r.id}
+                r={r}
+                volume={volumes[r.expectedVolume] ?? r.expectedVolume}
+                canManage={canManage}
+                revealing={reveal.isPending}
+                onReveal={() => reveal.mutate(r.id)}
+              />
             ))}
           </ul>
         )}

@@ -4,25 +4,42 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import type { CreatedKey, KeyListItem } from "@/lib/domain/keys";
 import type { RolledKey } from "@/lib/domain/key-roll";
-import { choicesOf, type FormValues } from "@/lib/contract/field-attrs";
-import { rollKeyBody } from "@/lib/contract/portal-inputs";
-import type { RollOverlap } from "@/lib/shared/input-choices";
-import { ConfirmDialog } from "../confirm-dialog";
+import type { FormValues } from "@/lib/contract/field-attrs";
+import type { rollKeyBody } from "@/lib/contract/portal-inputs";
 import { ErrorNote } from "../error-note";
 import { portalFetch } from "../portal-fetch";
+import { useConfirmed } from "../use-confirmed";
 import { NewKey, type ShownKey } from "./new-key";
 import { CreateKeyForm, type CreateKeyInput } from "./create-key-form";
+import { RevokeKeyDialog, RollKeyDialog } from "./key-dialogs";
 import { KeysTable } from "./keys-table";
 
 const KEYS = ["portal", "keys"];
-const OVERLAP_LABELS: Record<RollOverlap, string> = {
-  now: "Now: the old key stops at once",
-  "1h": "1 hour",
-  "24h": "24 hours",
-  "7d": "7 days",
-};
 type RollBody = FormValues<typeof rollKeyBody>;
-const OVERLAPS = choicesOf(rollKeyBody.shape.overlap).map((value) => [value, OVERLAP_LABELS[value]] as const);
+
+/** A key awaiting confirmation of its roll (with the overlap chosen), and the roll, which shows the replacement. */
+function useRoll(refresh: () => Promise<void>, show: (k: ShownKey) => void) {
+  const [rolling, setRolling] = useState<KeyListItem | null>(null);
+  const [overlap, setOverlap] = useState("1h");
+  const roll = useMutation({
+    mutationFn: (input: { k: KeyListItem; overlap: string }) =>
+      portalFetch<RolledKey, RollBody>(`/api/portal/keys/${encodeURIComponent(input.k.id)}/roll`, {
+        method: "POST",
+        body: { overlap: input.overlap },
+      }),
+    onSuccess: (r) => {
+      setRolling(null);
+      show({ label: "Your replacement key", key: r.key.key, id: r.key.id });
+      void refresh();
+    },
+  });
+  const start = (k: KeyListItem) => {
+    roll.reset();
+    setOverlap("1h");
+    setRolling(k);
+  };
+  return { rolling, setRolling, overlap, setOverlap, roll, start };
+}
 
 /** The keys page's live part: create, the once-shown key, the table, and the revoke / roll confirmations. */
 /** `envs`: the key environments the member's role manages (Developer: test; Admin and Owner: test and live). */
@@ -35,11 +52,14 @@ export function KeysPanel({ initialKeys, envs }: { initialKeys: KeyListItem[]; e
     initialData: initialKeys,
   });
   const [shown, setShown] = useState<ShownKey | null>(null);
-  const [revoking, setRevoking] = useState<KeyListItem | null>(null);
-  const [rolling, setRolling] = useState<KeyListItem | null>(null);
-  const [overlap, setOverlap] = useState("1h");
   const [formId, setFormId] = useState(0);
   const refresh = () => client.invalidateQueries({ queryKey: KEYS });
+  const revocation = useConfirmed(
+    (k: KeyListItem) => portalFetch(`/api/portal/keys/${encodeURIComponent(k.id)}/revoke`, { method: "POST" }),
+    refresh,
+  );
+  const { pending: revoking, setPending: setRevoking, mutation: revoke } = revocation;
+  const { rolling, setRolling, overlap, setOverlap, roll, ...rollover } = useRoll(refresh, setShown);
 
   const create = useMutation({
     mutationFn: (input: CreateKeyInput) =>
@@ -47,26 +67,6 @@ export function KeysPanel({ initialKeys, envs }: { initialKeys: KeyListItem[]; e
     onSuccess: (k) => {
       setShown({ label: `Your new ${k.env} key`, key: k.key, id: k.id });
       setFormId((n) => n + 1); // a fresh, empty form for the next key
-      void refresh();
-    },
-  });
-  const revoke = useMutation({
-    mutationFn: (k: KeyListItem) =>
-      portalFetch(`/api/portal/keys/${encodeURIComponent(k.id)}/revoke`, { method: "POST" }),
-    onSuccess: () => {
-      setRevoking(null);
-      void refresh();
-    },
-  });
-  const roll = useMutation({
-    mutationFn: (input: { k: KeyListItem; overlap: string }) =>
-      portalFetch<RolledKey, RollBody>(`/api/portal/keys/${encodeURIComponent(input.k.id)}/roll`, {
-        method: "POST",
-        body: { overlap: input.overlap },
-      }),
-    onSuccess: (r) => {
-      setRolling(null);
-      setShown({ label: "Your replacement key", key: r.key.key, id: r.key.id });
       void refresh();
     },
   });
@@ -98,62 +98,26 @@ export function KeysPanel({ initialKeys, envs }: { initialKeys: KeyListItem[]; e
         <KeysTable
           keys={keys.data ?? []}
           canManage={(k) => envs.includes(k.env)}
-          onRevoke={(k) => {
-            revoke.reset();
-            setRevoking(k);
-          }}
-          onRoll={(k) => {
-            roll.reset();
-            setOverlap("1h");
-            setRolling(k);
-          }}
+          onRevoke={revocation.start}
+          onRoll={rollover.start}
         />
       </section>
-      <ConfirmDialog
-        open={revoking !== null}
-        title={`Revoke key “${revoking?.name ?? ""}”?`}
-        confirmLabel="Revoke key"
-        danger
+      <RevokeKeyDialog
+        revoking={revoking}
         busy={revoke.isPending}
+        error={revoke.error}
         onConfirm={() => revoking && revoke.mutate(revoking)}
         onCancel={() => setRevoking(null)}
-      >
-        <p className="text-sm">
-          Calls with <code>{revoking?.prefix}…</code> will be refused with 401 <code>invalid_api_key</code> within 5
-          seconds. Revocation cannot be undone.
-        </p>
-        <ErrorNote error={revoke.error} />
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={rolling !== null}
-        title={`Roll key “${rolling?.name ?? ""}”?`}
-        confirmLabel="Roll key"
+      />
+      <RollKeyDialog
+        rolling={rolling}
+        overlap={overlap}
+        onOverlap={setOverlap}
         busy={roll.isPending}
+        error={roll.error}
         onConfirm={() => rolling && roll.mutate({ k: rolling, overlap })}
         onCancel={() => setRolling(null)}
-      >
-        <p className="text-sm">
-          A new key of the same kind replaces <code>{rolling?.prefix}…</code>. The old key keeps working for the overlap
-          you choose, then expires by itself.
-        </p>
-        <fieldset className="space-y-1">
-          <legend className="text-sm font-medium">Old key keeps working for</legend>
-          {OVERLAPS.map(([value, label]) => (
-            <div key={value} className="flex items-center gap-2 text-sm">
-              <input
-                type="radio"
-                id={`overlap-${value}`}
-                name="overlap"
-                value={value}
-                checked={overlap === value}
-                onChange={() => setOverlap(value)}
-              />
-              <label htmlFor={`overlap-${value}`}>{label}</label>
-            </div>
-          ))}
-        </fieldset>
-        <ErrorNote error={roll.error} />
-      </ConfirmDialog>
+      />
     </div>
   );
 }

@@ -17,6 +17,24 @@ const shortDate = (d: string) => {
   });
 };
 
+/** In the chart's place: why there is nothing to draw (no stored day, or no numeric field). */
+function NoChart({ id, empty }: { id: string; empty: boolean }) {
+  return (
+    <section aria-labelledby={`${id}-title`} className="space-y-2" data-testid="pg-history-chart">
+      <h3 id={`${id}-title`} className="text-sm font-medium">
+        Chart
+      </h3>
+      <div className="grid h-24 place-items-center rounded-md border border-dashed border-line p-3 text-center text-sm text-muted">
+        <p>
+          {empty
+            ? "No stored day in this range: try an earlier “from”, or a symbol with history."
+            : "None of the requested fields is a number: ask for price, iv_rank, atm_iv_30d and the like to draw them."}
+        </p>
+      </div>
+    </section>
+  );
+}
+
 /** A small line chart of one numeric field of a history answer, a field picker, a summary line and the table alternative. */
 export function HistoryChart({ series }: { series: HistorySeries }) {
   const id = useId();
@@ -25,22 +43,7 @@ export function HistoryChart({ series }: { series: HistorySeries }) {
   const field = picked && series.fields.includes(picked) ? picked : defaultField(series.fields);
   const title = `History${series.symbol ? ` of ${series.symbol}` : ""}${field ? `: ${fieldLabel(field)}` : ""}`;
 
-  if (series.rows.length === 0 || !field) {
-    return (
-      <section aria-labelledby={`${id}-title`} className="space-y-2" data-testid="pg-history-chart">
-        <h3 id={`${id}-title`} className="text-sm font-medium">
-          Chart
-        </h3>
-        <div className="grid h-24 place-items-center rounded-md border border-dashed border-line p-3 text-center text-sm text-muted">
-          <p>
-            {series.rows.length === 0
-              ? "No stored day in this range: try an earlier “from”, or a symbol with history."
-              : "None of the requested fields is a number: ask for price, iv_rank, atm_iv_30d and the like to draw them."}
-          </p>
-        </div>
-      </section>
-    );
-  }
+  if (series.rows.length === 0 || !field) return <NoChart id={id} empty={series.rows.length === 0} />;
 
   const summary = fieldSummary(series.rows, field);
   const line = colour("Family A");

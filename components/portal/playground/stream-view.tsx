@@ -31,23 +31,78 @@ export interface LiveStream {
 /** How often at most the screen reader hears "n new events". */
 const ANNOUNCE_MS = 5000;
 
-/** Opens the playground's stream route and follows it; Stop (or leaving the page) aborts the request. */
-export function useLiveStream(): LiveStream & { announcement: string } {
-  const [state, setState] = useState<StreamState>("idle");
-  const [items, setItems] = useState<StreamItem[]>([]);
-  const [ended, setEnded] = useState<LiveStream["ended"]>(null);
-  const [refused, setRefused] = useState<PlaygroundResponse | null>(null);
-  const [lastHeartbeat, setLastHeartbeat] = useState<Date | null>(null);
+type Ended = LiveStream["ended"];
+
+const STOPPED: Ended = { message: "Stopped.", bad: false };
+
+/** The portal's answer when the stream did not open: the gateway's refusal (passed to `onRefused`) or its own. */
+async function refusalOf(res: Response, onRefused: (r: PlaygroundResponse) => void): Promise<Ended> {
+  const json = (await res.json().catch(() => null)) as {
+    data?: PlaygroundResponse;
+    error?: { message?: string };
+  } | null;
+  if (res.ok && json?.data) {
+    onRefused(json.data);
+    return { message: `The gateway answered HTTP ${json.data.status}; the stream did not open.`, bad: true };
+  }
+  return { message: json?.error?.message ?? `The portal answered ${res.status}; try again.`, bad: true };
+}
+
+/** Reads an open stream to its end, passing on its events and heartbeats: why it ended. */
+async function readStream(res: Response, signal: AbortSignal, onMessage: (m: StreamMessage) => void): Promise<Ended> {
+  let why: Ended = null;
+  const parser = streamParser((m: StreamMessage) => {
+    if (m.kind === "event" || m.kind === "heartbeat") onMessage(m);
+    else if (m.kind === "error") why = { code: m.code, message: m.message, bad: true };
+    else why = { message: m.reason, bad: false };
+  });
+  const reader = res.body?.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      if (!reader) break;
+      const { value, done } = await reader.read();
+      if (done) break;
+      parser.feed(decoder.decode(value, { stream: true }));
+    }
+    return why ?? { message: "The stream ended.", bad: false };
+  } catch {
+    return signal.aborted
+      ? STOPPED
+      : (why ?? { message: "The connection dropped; run it again to resume.", bad: true });
+  }
+}
+
+/** Runs one stream request from its POST to its end: why it ended. */
+async function runStream(
+  body: unknown,
+  signal: AbortSignal,
+  on: { open: () => void; refused: (r: PlaygroundResponse) => void; message: (m: StreamMessage) => void },
+): Promise<Ended> {
+  let res: Response;
+  try {
+    res = await fetch("/api/portal/playground/stream", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+      credentials: "same-origin",
+      signal,
+    });
+  } catch {
+    return signal.aborted
+      ? STOPPED
+      : { message: "The portal could not be reached; check your connection and try again.", bad: true };
+  }
+  if (!(res.headers.get("content-type") ?? "").startsWith("text/event-stream")) return refusalOf(res, on.refused);
+  on.open();
+  return readStream(res, signal, on.message);
+}
+
+/** "n new events" for the screen reader, at most every ANNOUNCE_MS while the stream is open. */
+function useArrivalNotes(state: StreamState) {
   const [announcement, setAnnouncement] = useState("");
-  const abort = useRef<AbortController | null>(null);
   const unannounced = useRef(0);
   const total = useRef(0);
-
-  const stop = useCallback(() => {
-    abort.current?.abort();
-    abort.current = null;
-  }, []);
-  useEffect(() => stop, [stop]);
   useEffect(() => {
     if (state !== "open") return;
     const t = setInterval(() => {
@@ -57,6 +112,33 @@ export function useLiveStream(): LiveStream & { announcement: string } {
     }, ANNOUNCE_MS);
     return () => clearInterval(t);
   }, [state]);
+  const reset = useCallback(() => {
+    total.current = 0;
+    unannounced.current = 0;
+    setAnnouncement("");
+  }, []);
+  const arrived = useCallback(() => {
+    total.current = Math.min(total.current + 1, STREAM_LIST_CAP);
+    unannounced.current++;
+  }, []);
+  return { announcement, reset, arrived };
+}
+
+/** Opens the playground's stream route and follows it; Stop (or leaving the page) aborts the request. */
+export function useLiveStream(): LiveStream & { announcement: string } {
+  const [state, setState] = useState<StreamState>("idle");
+  const [items, setItems] = useState<StreamItem[]>([]);
+  const [ended, setEnded] = useState<LiveStream["ended"]>(null);
+  const [refused, setRefused] = useState<PlaygroundResponse | null>(null);
+  const [lastHeartbeat, setLastHeartbeat] = useState<Date | null>(null);
+  const abort = useRef<AbortController | null>(null);
+
+  const stop = useCallback(() => {
+    abort.current?.abort();
+    abort.current = null;
+  }, []);
+  useEffect(() => stop, [stop]);
+  const { announcement, reset, arrived } = useArrivalNotes(state);
 
   const start = useCallback(
     (body: unknown) => {
@@ -64,79 +146,25 @@ export function useLiveStream(): LiveStream & { announcement: string } {
       const ac = new AbortController();
       abort.current = ac;
       setItems([]);
-      total.current = 0;
-      unannounced.current = 0;
+      reset();
       setEnded(null);
       setRefused(null);
       setLastHeartbeat(null);
-      setAnnouncement("");
       setState("connecting");
-      const finish = (why: LiveStream["ended"]) => {
+      const message = (m: StreamMessage) => {
+        if (m.kind === "event") {
+          arrived();
+          setItems((list) => prependItems(list, [m.item]));
+        } else setLastHeartbeat(new Date());
+      };
+      void (async () => {
+        const why = await runStream(body, ac.signal, { open: () => setState("open"), refused: setRefused, message });
         if (abort.current === ac) abort.current = null;
         setEnded(why);
         setState("closed");
-      };
-      void (async () => {
-        let res: Response;
-        try {
-          res = await fetch("/api/portal/playground/stream", {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify(body),
-            credentials: "same-origin",
-            signal: ac.signal,
-          });
-        } catch {
-          finish(
-            ac.signal.aborted
-              ? { message: "Stopped.", bad: false }
-              : { message: "The portal could not be reached; check your connection and try again.", bad: true },
-          );
-          return;
-        }
-        if (!(res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-          const json = (await res.json().catch(() => null)) as {
-            data?: PlaygroundResponse;
-            error?: { message?: string };
-          } | null;
-          if (res.ok && json?.data) {
-            setRefused(json.data);
-            finish({ message: `The gateway answered HTTP ${json.data.status}; the stream did not open.`, bad: true });
-          } else
-            finish({ message: json?.error?.message ?? `The portal answered ${res.status}; try again.`, bad: true });
-          return;
-        }
-        setState("open");
-        let why: LiveStream["ended"] = null;
-        const parser = streamParser((m: StreamMessage) => {
-          if (m.kind === "event") {
-            total.current = Math.min(total.current + 1, STREAM_LIST_CAP);
-            unannounced.current++;
-            setItems((list) => prependItems(list, [m.item]));
-          } else if (m.kind === "heartbeat") setLastHeartbeat(new Date());
-          else if (m.kind === "error") why = { code: m.code, message: m.message, bad: true };
-          else why = { message: m.reason, bad: false };
-        });
-        const reader = res.body?.getReader();
-        const decoder = new TextDecoder();
-        try {
-          for (;;) {
-            if (!reader) break;
-            const { value, done } = await reader.read();
-            if (done) break;
-            parser.feed(decoder.decode(value, { stream: true }));
-          }
-          finish(why ?? { message: "The stream ended.", bad: false });
-        } catch {
-          finish(
-            ac.signal.aborted
-              ? { message: "Stopped.", bad: false }
-              : (why ?? { message: "The connection dropped; run it again to resume.", bad: true }),
-          );
-        }
       })();
     },
-    [stop],
+    [stop, reset, arrived],
   );
 
   return { state, items, ended, refused, lastHeartbeat, start, stop, announcement };

@@ -4,6 +4,7 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Field } from "@/components/auth/field";
+import { TermsField } from "@/components/auth/terms-field";
 import { buttonClass } from "@/components/ui/button";
 import type { AcceptInvitationBody } from "@/lib/portal/schemas";
 import { portalResult } from "../portal-fetch";
@@ -68,32 +69,7 @@ export function AcceptInvitation({
             {...NEW_PASSWORD_FIELD}
             error={errors.password}
           />
-          <fieldset className="space-y-2 rounded border border-line p-3">
-            <legend className="px-1 text-sm font-medium">Terms of use</legend>
-            <ul className="list-disc space-y-1 pl-5 text-sm text-muted">
-              {terms.map((t) => (
-                <li key={t}>{t}</li>
-              ))}
-            </ul>
-            <div className="flex items-start gap-2">
-              <input
-                id="acceptTerms"
-                name="acceptTerms"
-                type="checkbox"
-                className="mt-1"
-                aria-invalid={errors.acceptTerms ? true : undefined}
-                aria-describedby={errors.acceptTerms ? "acceptTerms-error" : undefined}
-              />
-              <label htmlFor="acceptTerms" className="text-sm">
-                I accept the terms of use
-              </label>
-            </div>
-            {errors.acceptTerms ? (
-              <p id="acceptTerms-error" className="text-sm text-bad">
-                {errors.acceptTerms}
-              </p>
-            ) : null}
-          </fieldset>
+          <TermsField terms={terms} error={errors.acceptTerms} />
         </>
       ) : null}
       {errors.form ? (

@@ -5,38 +5,22 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { PendingInvitation, TeamMember } from "@/lib/domain/team";
 import type { InviteInput } from "@/lib/portal/schemas";
-import { ROLE_LABELS, ROLES, type Role } from "@/lib/shared/roles";
-import { ConfirmDialog } from "../confirm-dialog";
+import { ROLES, type Role } from "@/lib/shared/roles";
 import { ErrorNote } from "../error-note";
 import { portalFetch } from "../portal-fetch";
+import { useConfirmed } from "../use-confirmed";
 import { InviteDialog } from "./invite-dialog";
+import { type MemberActing, MemberDialogs, WithdrawDialog } from "./member-dialogs";
 import { InvitationsList, type MemberAction, MembersTable } from "./members-table";
 
 type Team = { members: TeamMember[]; invitations: PendingInvitation[] };
 const TEAM = ["portal", "team"];
 const BELOW_OWNER = ROLES.filter((r) => r !== "owner");
 
-/** The team page's live part: the members, the pending invitations, `Invite member` and the confirmations. */
-export function TeamPanel({
-  initial,
-  me,
-  manage,
-  owner,
-}: {
-  initial: Team;
-  me: string;
-  manage: boolean;
-  owner: boolean;
-}) {
-  const client = useQueryClient();
-  const team = useQuery({ queryKey: TEAM, queryFn: () => portalFetch<Team>("/api/portal/team"), initialData: initial });
+/** The invitation in flight: the dialog's state, the mutation and the note on what was sent. */
+function useInvite(refresh: () => Promise<void>) {
   const [inviting, setInviting] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
-  const [acting, setActing] = useState<{ action: MemberAction; m: TeamMember } | null>(null);
-  const [withdrawing, setWithdrawing] = useState<PendingInvitation | null>(null);
-  const [role, setRole] = useState<Role>("developer");
-  const refresh = () => client.invalidateQueries({ queryKey: TEAM });
-
   const invite = useMutation({
     mutationFn: (body: InviteInput) =>
       portalFetch<{ invitation: PendingInvitation; delivery: "smtp" | "log" }, InviteInput>(
@@ -53,8 +37,19 @@ export function TeamPanel({
       void refresh();
     },
   });
+  const start = () => {
+    invite.reset();
+    setInviting(true);
+  };
+  return { inviting, setInviting, sent, invite, start };
+}
+
+/** A member action awaiting confirmation (with the role it would set) and its mutation. */
+function useMemberAction(refresh: () => Promise<void>) {
+  const [acting, setActing] = useState<MemberActing | null>(null);
+  const [role, setRole] = useState<Role>("developer");
   const act = useMutation({
-    mutationFn: ({ action, m }: { action: MemberAction; m: TeamMember }) => {
+    mutationFn: ({ action, m }: MemberActing) => {
       const path = `/api/portal/team/members/${encodeURIComponent(m.userId)}`;
       if (action === "remove") return portalFetch(path, { method: "DELETE" });
       if (action === "role") return portalFetch(path, { method: "PATCH", body: { role } });
@@ -67,145 +62,98 @@ export function TeamPanel({
       else void refresh();
     },
   });
-  const withdraw = useMutation({
-    mutationFn: (i: PendingInvitation) =>
+  const start = (action: MemberAction, member: TeamMember) => {
+    act.reset();
+    setRole(member.role === "owner" ? "admin" : member.role);
+    setActing({ action, m: member });
+  };
+  return { acting, setActing, role, setRole, act, start };
+}
+
+/** `Invite member` and the note on the last invitation sent, or why this member cannot invite. */
+function InviteBar({ manage, sent, onInvite }: { manage: boolean; sent: string | null; onInvite: () => void }) {
+  return manage ? (
+    <div className="flex flex-wrap items-center gap-3">
+      <Button variant="primary" onClick={onInvite}>
+        Invite member
+      </Button>
+      {sent ? (
+        <p role="status" className="text-sm">
+          {sent}
+        </p>
+      ) : null}
+    </div>
+  ) : (
+    <p className="text-sm text-muted">Only an Admin or the Owner can invite, change or remove members.</p>
+  );
+}
+
+/** The team page's live part: the members, the pending invitations, `Invite member` and the confirmations. */
+export function TeamPanel({
+  initial,
+  me,
+  manage,
+  owner,
+}: {
+  initial: Team;
+  me: string;
+  manage: boolean;
+  owner: boolean;
+}) {
+  const client = useQueryClient();
+  const team = useQuery({ queryKey: TEAM, queryFn: () => portalFetch<Team>("/api/portal/team"), initialData: initial });
+  const refresh = () => client.invalidateQueries({ queryKey: TEAM });
+  const invitation = useInvite(refresh);
+  const { acting, setActing, role, setRole, act, ...member } = useMemberAction(refresh);
+  const withdrawal = useConfirmed(
+    (i: PendingInvitation) =>
       portalFetch(`/api/portal/team/invitations/${encodeURIComponent(i.id)}`, { method: "DELETE" }),
-    onSuccess: () => {
-      setWithdrawing(null);
-      void refresh();
-    },
-  });
+    refresh,
+  );
+  const { pending: withdrawing, setPending: setWithdrawing, mutation: withdraw } = withdrawal;
   const data = team.data ?? initial;
-  const m = acting?.m;
 
   return (
     <div className="space-y-6">
-      {manage ? (
-        <div className="flex flex-wrap items-center gap-3">
-          <Button
-            variant="primary"
-            onClick={() => {
-              invite.reset();
-              setInviting(true);
-            }}
-          >
-            Invite member
-          </Button>
-          {sent ? (
-            <p role="status" className="text-sm">
-              {sent}
-            </p>
-          ) : null}
-        </div>
-      ) : (
-        <p className="text-sm text-muted">Only an Admin or the Owner can invite, change or remove members.</p>
-      )}
+      <InviteBar manage={manage} sent={invitation.sent} onInvite={invitation.start} />
       {team.isError ? <ErrorNote error={team.error} /> : null}
       <section aria-labelledby="members-title" className="space-y-2">
         <h2 id="members-title" className="text-base font-semibold">
           Members ({data.members.length})
         </h2>
-        <MembersTable
-          members={data.members}
-          me={me}
-          manage={manage}
-          transfer={owner}
-          onAction={(action, member) => {
-            act.reset();
-            setRole(member.role === "owner" ? "admin" : member.role);
-            setActing({ action, m: member });
-          }}
-        />
+        <MembersTable members={data.members} me={me} manage={manage} transfer={owner} onAction={member.start} />
       </section>
       <section aria-labelledby="invitations-title" className="space-y-2">
         <h2 id="invitations-title" className="text-base font-semibold">
           Pending invitations
         </h2>
-        <InvitationsList
-          invitations={data.invitations}
-          manage={manage}
-          onWithdraw={(i) => {
-            withdraw.reset();
-            setWithdrawing(i);
-          }}
-        />
+        <InvitationsList invitations={data.invitations} manage={manage} onWithdraw={withdrawal.start} />
       </section>
       <InviteDialog
-        open={inviting}
+        open={invitation.inviting}
         roles={owner ? ROLES : BELOW_OWNER}
-        busy={invite.isPending}
-        error={invite.error}
-        onInvite={(body) => invite.mutate(body)}
-        onClose={() => setInviting(false)}
+        busy={invitation.invite.isPending}
+        error={invitation.invite.error}
+        onInvite={(body) => invitation.invite.mutate(body)}
+        onClose={() => invitation.setInviting(false)}
       />
-      <ConfirmDialog
-        open={acting?.action === "remove"}
-        title={`Remove ${m?.email ?? ""}?`}
-        confirmLabel="Remove member"
-        danger
+      <MemberDialogs
+        acting={acting}
+        role={role}
+        roles={BELOW_OWNER}
+        onRole={setRole}
         busy={act.isPending}
+        error={act.error}
         onConfirm={() => acting && act.mutate(acting)}
         onCancel={() => setActing(null)}
-      >
-        <p className="text-sm">
-          {m?.email} ({m ? ROLE_LABELS[m.role] : ""}) leaves this account: every session of theirs ends at once, and
-          their next request is signed out. The account&apos;s keys keep working.
-        </p>
-        <ErrorNote error={act.error} />
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={acting?.action === "role"}
-        title={`Change the role of ${m?.email ?? ""}`}
-        confirmLabel="Change role"
-        busy={act.isPending}
-        onConfirm={() => acting && act.mutate(acting)}
-        onCancel={() => setActing(null)}
-      >
-        <div className="space-y-1">
-          <label htmlFor="member-role" className="block text-sm font-medium">
-            Role
-          </label>
-          <select
-            id="member-role"
-            value={role}
-            onChange={(e) => setRole(e.target.value as Role)}
-            className="block w-full rounded border border-line-strong bg-surface px-3 py-2 text-fg"
-          >
-            {BELOW_OWNER.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_LABELS[r]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <p className="text-sm">The new role applies to their next request.</p>
-        <ErrorNote error={act.error} />
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={acting?.action === "transfer"}
-        title={`Make ${m?.email ?? ""} the Owner?`}
-        confirmLabel="Transfer ownership"
-        danger
-        busy={act.isPending}
-        onConfirm={() => acting && act.mutate(acting)}
-        onCancel={() => setActing(null)}
-      >
-        <p className="text-sm">
-          {m?.email} becomes the account&apos;s one Owner (plan, ownership, deleting the account). You become Admin.
-        </p>
-        <ErrorNote error={act.error} />
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={withdrawing !== null}
-        title={`Withdraw the invitation to ${withdrawing?.email ?? ""}?`}
-        confirmLabel="Withdraw invitation"
+      />
+      <WithdrawDialog
+        withdrawing={withdrawing}
         busy={withdraw.isPending}
+        error={withdraw.error}
         onConfirm={() => withdrawing && withdraw.mutate(withdrawing)}
         onCancel={() => setWithdrawing(null)}
-      >
-        <p className="text-sm">The link mailed to {withdrawing?.email} stops working at once.</p>
-        <ErrorNote error={withdraw.error} />
-      </ConfirmDialog>
+      />
     </div>
   );
 }

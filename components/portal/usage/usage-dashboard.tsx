@@ -46,6 +46,23 @@ function headline(s: UsageSummary) {
   ];
 }
 
+/** The headline numbers as cards. */
+function Headline({ summary }: { summary: UsageSummary }) {
+  return (
+    <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+      {headline(summary).map((h) => (
+        <div key={h.label} className="rounded-lg border border-line bg-surface p-4">
+          <dt className="text-xs font-medium text-muted">{h.label}</dt>
+          <dd className="mt-1 text-2xl font-semibold tabular-nums">
+            {h.value}
+            {h.note ? <span className="ml-2 text-xs font-normal text-muted">{h.note}</span> : null}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 /** The request log has its own page (/dashboard/logs). */
 function LogsLink() {
   return (
@@ -77,17 +94,7 @@ export function UsageDashboard() {
           const minutes = seriesRows(s.minutes.minutes, s.minutes.cells, groupBy);
           return (
             <>
-              <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-                {headline(s).map((h) => (
-                  <div key={h.label} className="rounded-lg border border-line bg-surface p-4">
-                    <dt className="text-xs font-medium text-muted">{h.label}</dt>
-                    <dd className="mt-1 text-2xl font-semibold tabular-nums">
-                      {h.value}
-                      {h.note ? <span className="ml-2 text-xs font-normal text-muted">{h.note}</span> : null}
-                    </dd>
-                  </div>
-                ))}
-              </dl>
+              <Headline summary={s} />
               <section aria-labelledby="calls-heading" className="space-y-3">
                 <div className="flex flex-wrap items-end justify-between gap-3">
                   <h2 id="calls-heading" className="text-lg font-semibold">

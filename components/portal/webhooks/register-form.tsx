@@ -145,6 +145,103 @@ function EventChoice({
   );
 }
 
+/** Each field's error (the form's own check first, then the server's refusal on it) and its aria-describedby. */
+function fieldErrors(error: unknown, local: Partial<Record<FieldName, string>>) {
+  const server = error instanceof PortalApiError && error.field ? error : null;
+  // "webhook.symbols.2" is the symbols field's; the form never shows the API's path itself.
+  const named = server?.field?.replace(/^webhook\./, "").replace(/\.\d+$/, "");
+  const serverField = FIELDS.find((f) => f === named);
+  const errorOf = (name: FieldName) =>
+    local[name] ?? (serverField === name && server ? friendly(name, server.message) : undefined);
+  const describedBy = (id: string, name: FieldName, hint?: boolean) =>
+    [hint ? `${id}-hint` : "", errorOf(name) ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return { serverField, errorOf, describedBy };
+}
+type FieldErrors = ReturnType<typeof fieldErrors>;
+
+/** The webhook the form describes: its URL, the chosen events, the symbols upper-cased and the thresholds they need. */
+function webhookOf(f: FormData, events: string[]): RegisterInput["webhook"] {
+  const s = (k: string) => String(f.get(k) ?? "");
+  const webhook: RegisterInput["webhook"] = {
+    url: s("url").trim(),
+    events: events as RegisterInput["webhook"]["events"],
+    symbols: s("symbols")
+      .split(/[\s,]+/)
+      .filter(Boolean)
+      .map((x) => x.toUpperCase()),
+    description: s("description").trim() || undefined,
+  };
+  for (const t of THRESHOLDS) if (events.includes(t.event)) webhook[t.name] = num(s(t.name));
+  return webhook;
+}
+
+/** The endpoint's URL. */
+function UrlField({ fe }: { fe: FieldErrors }) {
+  return (
+    <Labelled
+      id="wh-url"
+      label="Endpoint URL"
+      required
+      error={fe.errorOf("url")}
+      hint="Where we POST each alert, signed per Standard Webhooks."
+    >
+      <input
+        id="wh-url"
+        name="url"
+        type="url"
+        required
+        placeholder="https://example.com/hooks"
+        className={field}
+        aria-invalid={fe.errorOf("url") ? true : undefined}
+        aria-describedby={fe.describedBy("wh-url", "url", true)}
+      />
+    </Labelled>
+  );
+}
+
+/** The API key whose environment the webhook takes, from the active ones. */
+function KeyField({ active, fe }: { active: KeyListItem[]; fe: FieldErrors }) {
+  return (
+    <Labelled
+      id="wh-key"
+      label="API key"
+      error={fe.errorOf("keyId")}
+      hint="The webhook gets this key's events: test keys demo data, live keys live data."
+    >
+      <select
+        id="wh-key"
+        name="keyId"
+        className={field}
+        defaultValue={active[0].id}
+        aria-describedby={fe.describedBy("wh-key", "keyId", true)}
+      >
+        {active.map((k) => (
+          <option key={k.id} value={k.id}>
+            {k.name || k.prefix} ({k.env})
+          </option>
+        ))}
+      </select>
+    </Labelled>
+  );
+}
+
+/** The thresholds the chosen events need, one number each. */
+function ThresholdFields({ events, fe }: { events: string[]; fe: FieldErrors }) {
+  return THRESHOLDS.filter((t) => events.includes(t.event)).map((t) => (
+    <Labelled key={t.name} id={`wh-${t.name}`} label={t.label} error={fe.errorOf(t.name)} required>
+      <input
+        id={`wh-${t.name}`}
+        name={t.name}
+        required
+        inputMode="decimal"
+        className={field}
+        aria-invalid={fe.errorOf(t.name) ? true : undefined}
+        aria-describedby={fe.describedBy(`wh-${t.name}`, t.name)}
+      />
+    </Labelled>
+  ));
+}
+
 /** Registration: the key (its environment is the webhook's), URL, events, symbols and the thresholds the events need. */
 export function RegisterForm({
   keys,
@@ -162,32 +259,16 @@ export function RegisterForm({
   const active = keys.filter((k) => k.state === "active");
   const [events, setEvents] = useState<string[]>(["iv_rank.crossed_above"]);
   const [local, setLocal] = useState<Partial<Record<FieldName, string>>>({});
-  const server = error instanceof PortalApiError && error.field ? error : null;
-  // "webhook.symbols.2" is the symbols field's; the form never shows the API's path itself.
-  const named = server?.field?.replace(/^webhook\./, "").replace(/\.\d+$/, "");
-  const serverField = FIELDS.find((f) => f === named);
-  const errorOf = (name: FieldName) =>
-    local[name] ?? (serverField === name && server ? friendly(name, server.message) : undefined);
-  const describedBy = (id: string, name: FieldName, hint?: boolean) =>
-    [hint ? `${id}-hint` : "", errorOf(name) ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  const fe = fieldErrors(error, local);
+  const { errorOf, describedBy } = fe;
 
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
-    const s = (k: string) => String(f.get(k) ?? "");
-    const webhook: RegisterInput["webhook"] = {
-      url: s("url").trim(),
-      events: events as RegisterInput["webhook"]["events"],
-      symbols: s("symbols")
-        .split(/[\s,]+/)
-        .filter(Boolean)
-        .map((x) => x.toUpperCase()),
-      description: s("description").trim() || undefined,
-    };
-    for (const t of THRESHOLDS) if (events.includes(t.event)) webhook[t.name] = num(s(t.name));
+    const webhook = webhookOf(f, events);
     const found = check(webhook);
     setLocal(found);
-    if (Object.keys(found).length === 0) onRegister({ keyId: s("keyId"), webhook });
+    if (Object.keys(found).length === 0) onRegister({ keyId: String(f.get("keyId") ?? ""), webhook });
   }
   if (active.length === 0)
     return (
@@ -201,58 +282,10 @@ export function RegisterForm({
       <h2 id="register-title" className="text-base font-semibold">
         Register a webhook
       </h2>
-      <Labelled
-        id="wh-url"
-        label="Endpoint URL"
-        required
-        error={errorOf("url")}
-        hint="Where we POST each alert, signed per Standard Webhooks."
-      >
-        <input
-          id="wh-url"
-          name="url"
-          type="url"
-          required
-          placeholder="https://example.com/hooks"
-          className={field}
-          aria-invalid={errorOf("url") ? true : undefined}
-          aria-describedby={describedBy("wh-url", "url", true)}
-        />
-      </Labelled>
-      <Labelled
-        id="wh-key"
-        label="API key"
-        error={errorOf("keyId")}
-        hint="The webhook gets this key's events: test keys demo data, live keys live data."
-      >
-        <select
-          id="wh-key"
-          name="keyId"
-          className={field}
-          defaultValue={active[0].id}
-          aria-describedby={describedBy("wh-key", "keyId", true)}
-        >
-          {active.map((k) => (
-            <option key={k.id} value={k.id}>
-              {k.name || k.prefix} ({k.env})
-            </option>
-          ))}
-        </select>
-      </Labelled>
+      <UrlField fe={fe} />
+      <KeyField active={active} fe={fe} />
       <EventChoice all={allEvents} chosen={events} onChange={setEvents} error={errorOf("events")} />
-      {THRESHOLDS.filter((t) => events.includes(t.event)).map((t) => (
-        <Labelled key={t.name} id={`wh-${t.name}`} label={t.label} error={errorOf(t.name)} required>
-          <input
-            id={`wh-${t.name}`}
-            name={t.name}
-            required
-            inputMode="decimal"
-            className={field}
-            aria-invalid={errorOf(t.name) ? true : undefined}
-            aria-describedby={describedBy(`wh-${t.name}`, t.name)}
-          />
-        </Labelled>
-      ))}
+      <ThresholdFields events={events} fe={fe} />
       <Labelled
         id="wh-symbols"
         label="Symbols"
@@ -273,7 +306,7 @@ export function RegisterForm({
       <Labelled id="wh-description" label="Description (optional)" error={errorOf("description")}>
         <input id="wh-description" name="description" maxLength={200} className={field} />
       </Labelled>
-      {error && !serverField ? <ErrorNote error={error} /> : null}
+      {error && !fe.serverField ? <ErrorNote error={error} /> : null}
       <Button type="submit" variant="primary" disabled={busy}>
         {busy ? "Registering…" : "Register webhook"}
       </Button>

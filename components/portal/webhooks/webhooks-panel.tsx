@@ -16,26 +16,9 @@ import { WebhookCard } from "./webhook-card";
 
 const KEY = ["portal", "webhooks"];
 
-/** The webhooks page's live part: the endpoints first; "Add endpoint" opens the form in a drawer (inline while there are none). */
-export function WebhooksPanel({
-  initial,
-  keys,
-  events,
-  canManage,
-  canRegister,
-}: {
-  initial: WebhookView[];
-  keys: KeyListItem[];
-  events: readonly string[];
-  canManage: boolean;
-  canRegister: boolean;
-}) {
+/** Registering an endpoint: the mutation, the drawer's state and the signing secret it answered (shown once). */
+function useRegister() {
   const client = useQueryClient();
-  const list = useQuery({
-    queryKey: KEY,
-    queryFn: () => portalFetch<WebhookView[]>("/api/portal/webhooks"),
-    initialData: initial,
-  });
   const [secret, setSecret] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const register = useMutation({
@@ -50,6 +33,42 @@ export function WebhooksPanel({
       void client.invalidateQueries({ queryKey: KEY });
     },
   });
+  return { secret, setSecret, adding, setAdding, register };
+}
+
+/** A new webhook's signing secret, shown once. */
+function SigningSecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
+  return (
+    <SecretOnce
+      label="Your webhook's signing secret"
+      what="signing secret"
+      secret={secret}
+      onDone={onDone}
+      note="Copy this secret now: it is shown only once. Verify each delivery's webhook-signature with it (Standard Webhooks)."
+    />
+  );
+}
+
+/** The webhooks page's live part: the endpoints first; "Add endpoint" opens the form in a drawer (inline while there are none). */
+export function WebhooksPanel({
+  initial,
+  keys,
+  events,
+  canManage,
+  canRegister,
+}: {
+  initial: WebhookView[];
+  keys: KeyListItem[];
+  events: readonly string[];
+  canManage: boolean;
+  canRegister: boolean;
+}) {
+  const list = useQuery({
+    queryKey: KEY,
+    queryFn: () => portalFetch<WebhookView[]>("/api/portal/webhooks"),
+    initialData: initial,
+  });
+  const { secret, setSecret, adding, setAdding, register } = useRegister();
   const mayAdd = canManage && canRegister;
   const form = (
     <RegisterForm
@@ -62,15 +81,7 @@ export function WebhooksPanel({
   );
   return (
     <div className="space-y-6">
-      {secret ? (
-        <SecretOnce
-          label="Your webhook's signing secret"
-          what="signing secret"
-          secret={secret}
-          onDone={() => setSecret(null)}
-          note="Copy this secret now: it is shown only once. Verify each delivery's webhook-signature with it (Standard Webhooks)."
-        />
-      ) : null}
+      {secret ? <SigningSecretOnce secret={secret} onDone={() => setSecret(null)} /> : null}
       {!canManage ? (
         <p className="text-sm text-muted">Only the account&apos;s owner can register or change webhooks.</p>
       ) : null}
