@@ -54,21 +54,3 @@ export class LastUsedTracker {
     return this.flushing;
   }
 }
-
-const trackers = new WeakMap<Database, LastUsedTracker>();
-
-function trackerFor(database: Database): LastUsedTracker {
-  let tracker = trackers.get(database);
-  if (!tracker) trackers.set(database, (tracker = new LastUsedTracker(database)));
-  return tracker;
-}
-
-/** Called once per authenticated call, after its response is decided; costs a map lookup. */
-export function touchLastUsed(database: Database, keyId: string, now: Date): void {
-  trackerFor(database).touch(keyId, now.getTime());
-}
-
-/** Writes what is queued (on shutdown, before the pool closes). */
-export function flushLastUsed(database: Database): Promise<void> {
-  return trackers.get(database)?.flush() ?? Promise.resolve();
-}

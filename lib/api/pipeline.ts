@@ -12,7 +12,8 @@ import { log } from "../log";
 import { AdmissionBatcher, type BatchOptions } from "./admission";
 import { ConfigCache } from "./config-cache";
 import { KeyVerifier } from "./credentials";
-import { touchLastUsed } from "./last-used";
+import { LastUsedTracker } from "./last-used";
+import { StreamHub } from "./stream/hub";
 import type { RouteDef } from "./route";
 import { createRouter } from "./router";
 import { admitAndAnswer, admitThenExecute } from "./stages/admit";
@@ -62,6 +63,8 @@ async function executeAndAdmit(call: KeyedCall, deps: StageDeps): Promise<Respon
 export function createPipeline(deps: PipelineDeps) {
   const env = appEnv();
   const config = new ConfigCache(deps.database, deps.configCacheTtlMs);
+  const lastUsed = new LastUsedTracker(deps.database);
+  let hub: StreamHub | undefined;
   const stageDeps: StageDeps = {
     database: deps.database,
     engine: deps.engine,
@@ -78,7 +81,8 @@ export function createPipeline(deps: PipelineDeps) {
     ),
     match: createRouter(deps.routes),
     clock: deps.clock ?? (() => new Date()),
-    touch: (keyId, now) => touchLastUsed(deps.database, keyId, now),
+    touch: (keyId, now) => lastUsed.touch(keyId, now.getTime()),
+    streams: () => (hub ??= new StreamHub(deps.database.sql)),
   };
 
   async function handle(request: Request): Promise<Response> {
@@ -100,5 +104,12 @@ export function createPipeline(deps: PipelineDeps) {
     return response;
   }
 
-  return { handle, invalidateConfig: () => config.invalidate() };
+  return {
+    handle,
+    invalidateConfig: () => config.invalidate(),
+    /** Ends the open streams; resolves once their leases are deleted (or the delete failed: they expire). */
+    closeStreams: (): Promise<void> => hub?.close() ?? Promise.resolve(),
+    /** Writes the queued last_used_at stamps (on shutdown, before the pool closes). */
+    flushLastUsed: () => lastUsed.flush(),
+  };
 }

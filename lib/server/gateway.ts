@@ -20,12 +20,10 @@ import { seedReferenceData } from "../domain/seed";
 import type { AnalyticsEngine } from "../engine/types";
 import { startMarketEngine } from "../engine/engine";
 import { errorFields, log } from "../log";
-import { flushLastUsed } from "../api/last-used";
 import { startUsagePartitionMaintenance } from "../api/usage-partitions";
 import { startIdempotencyExpiry } from "../api/idempotency";
 import { eventProducer } from "../webhooks/producer";
 import { streamProducer } from "../engine/stream-events";
-import { closeStreamHub } from "../api/stream/hub";
 import { startWebhookWorker } from "../webhooks/worker";
 import { trackCalls } from "./drain";
 import { disableExpiredKeyWebhooks } from "../domain/webhook-lifecycle";
@@ -146,7 +144,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return calls.inFlight;
     },
     drain: (by) => {
-      void closeStreamHub(requestDatabase.sql); // open streams end with an error event; clients resume elsewhere
+      void pipeline.closeStreams(); // open streams end with an error event; clients resume elsewhere
       return calls.settle(by);
     },
     database,
@@ -157,11 +155,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         stopPartitions();
         stopIdempotencyExpiry();
         stopQueueGauges();
-        await step("stream leases", () => closeStreamHub(requestDatabase.sql));
+        await step("stream leases", () => pipeline.closeStreams());
         await step("webhook worker", () => webhookWorker.stop());
         if (syncQueue) await step("sync queue", () => syncQueue.stop());
         await step("engine", () => engine.stop());
-        await step("last-used flush", () => flushLastUsed(requestDatabase));
+        await step("last-used flush", () => pipeline.flushLastUsed());
         await step("pool", () => database.close());
       })();
       return closing;

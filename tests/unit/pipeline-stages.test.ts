@@ -93,6 +93,9 @@ function deps(over: Partial<StageDeps> = {}): StageDeps {
     match: createRouter([route()]),
     clock: () => NOW,
     touch: () => {},
+    streams: () => {
+      throw new Error("no stage under test here opens a stream");
+    },
     ...over,
   };
 }

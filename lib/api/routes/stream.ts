@@ -8,7 +8,6 @@ import type { Caller } from "../credentials";
 import { ApiError, KEYED_ROUTE_ERRORS } from "../errors";
 import { errorFields, log } from "../../log";
 import { defineRoute } from "../route";
-import { streamHub } from "../stream/hub";
 import { parseLastEventId } from "../stream-position";
 import { planName } from "../../shared/plan-name";
 
@@ -48,7 +47,7 @@ export const openStream = defineRoute({
     if (after instanceof ApiError) throw after;
     const refused = planRefusal(ctx.caller);
     if (refused) throw refused;
-    const hub = streamHub(ctx.database.sql);
+    const hub = ctx.streams();
     const limit = ctx.caller.plan.streamsPerKey;
     const lease = await hub.reserve(ctx.caller, limit, ctx.requestId).catch((err: unknown) => {
       log.error("stream lease failed", { request_id: ctx.requestId, ...errorFields(err) });

@@ -73,7 +73,7 @@ export function admitBurstOnly(call: KeyedCall, deps: Pick<StageDeps, "admission
  */
 export async function admitThenExecute(
   call: KeyedCall,
-  deps: Pick<StageDeps, "admission" | "touch" | "database" | "engine" | "config" | "verifier">,
+  deps: Pick<StageDeps, "admission" | "touch" | "database" | "engine" | "config" | "verifier" | "streams">,
 ): Promise<Response> {
   try {
     const admitted = await deps.admission.admit({
@@ -120,7 +120,7 @@ const ROLLBACK = new Error("rollback"); // thrown inside a transaction to undo a
  */
 async function executeInTransaction(
   call: KeyedCall,
-  deps: Pick<StageDeps, "database" | "engine" | "config" | "verifier">,
+  deps: Pick<StageDeps, "database" | "engine" | "config" | "verifier" | "streams">,
 ): Promise<{ outcome: Outcome; quotaUsed: number | null | undefined }> {
   let outcome: Outcome | undefined;
   let quotaUsed: number | null | undefined;

@@ -14,6 +14,7 @@ import type { ApiError } from "../errors";
 import type { AdmissionCall, LimitOutcome } from "../limits";
 import type { HandlerResult, RouteDef } from "../route";
 import type { Match } from "../router";
+import type { StreamHub } from "../stream/hub";
 
 /** What the stages use; each stage takes only what it reads (unit tests pass fakes). */
 export interface StageDeps {
@@ -26,6 +27,8 @@ export interface StageDeps {
   clock: () => Date;
   /** Records that a key was used (api_keys.last_used_at, batched). */
   touch: (keyId: string, now: Date) => void;
+  /** The pipeline's stream hub (its leases, re-checks and fan-out), created on the first stream. */
+  streams: () => StreamHub;
 }
 
 /** A request as it arrives, before any stage. */

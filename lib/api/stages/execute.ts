@@ -14,7 +14,7 @@ import { RETRY_SOON, storeUnreachable } from "./answer";
 import type { Call, Outcome, StageDeps } from "./call";
 import { pendingLicensing } from "./licensing";
 
-type ExecuteDeps = Pick<StageDeps, "database" | "engine" | "config" | "verifier">;
+type ExecuteDeps = Pick<StageDeps, "database" | "engine" | "config" | "verifier" | "streams">;
 
 export async function execute(call: Call, deps: ExecuteDeps): Promise<Outcome> {
   const { route } = call;
@@ -32,6 +32,7 @@ export async function execute(call: Call, deps: ExecuteDeps): Promise<Outcome> {
       accept: call.request.headers.get("accept"),
       headers: call.request.headers,
       recheck: () => recheck(call, deps),
+      streams: deps.streams,
     });
     return { ok: true, result };
   } catch (err) {

@@ -6,7 +6,7 @@ import { execute } from "./execute";
 
 export async function serveWithoutKey(
   call: Call,
-  deps: Pick<StageDeps, "database" | "engine" | "config" | "verifier">,
+  deps: Pick<StageDeps, "database" | "engine" | "config" | "verifier" | "streams">,
 ): Promise<Response> {
   const outcome = await execute(call, deps);
   if (!outcome.ok) return fail(call, outcome.error);

@@ -195,16 +195,3 @@ export class StreamHub {
     return freed;
   }
 }
-
-/** One hub per pool (per process in practice), created on the first stream. */
-const hubs = new WeakMap<object, StreamHub>();
-export function streamHub(sql: postgres.Sql): StreamHub {
-  let hub = hubs.get(sql);
-  if (!hub) hubs.set(sql, (hub = new StreamHub(sql)));
-  return hub;
-}
-
-/** Ends the pool's streams; resolves once their leases are deleted (or the delete failed: they expire). */
-export function closeStreamHub(sql: postgres.Sql): Promise<void> {
-  return hubs.get(sql)?.close() ?? Promise.resolve();
-}
