@@ -7,7 +7,7 @@ import type { Database } from "../db/client";
 import type { AnalyticsEngine, ViewSpec } from "../engine/types";
 import type { Caller } from "./credentials";
 import type { ApiError, ErrorCode } from "./errors";
-import type { StreamHub } from "./stream/hub";
+import type { StreamOpener } from "./stream/opener";
 
 export type Family = "A" | "B";
 /** The success body's shape: family A's `data` + `meta`, family B's flat envelope, or the bare data (the reference). */
@@ -37,7 +37,7 @@ export interface HandlerContext<
   /** Runs the key and licensing checks again with this request's credentials (the stream, every second). */
   recheck: () => Caller | ApiError | Promise<Caller | ApiError>;
   /** The pipeline's stream hub (the stream route). */
-  streams: () => StreamHub;
+  streams: () => StreamOpener;
 }
 
 export interface HandlerResult<T = unknown> {

@@ -14,7 +14,7 @@ import type { ApiError } from "../errors";
 import type { AdmissionCall, LimitOutcome } from "../limits";
 import type { HandlerResult, RouteDef } from "../route";
 import type { Match } from "../router";
-import type { StreamHub } from "../stream/hub";
+import type { StreamOpener } from "../stream/opener";
 
 /** What the stages use; each stage takes only what it reads (unit tests pass fakes). */
 export interface StageDeps {
@@ -28,7 +28,7 @@ export interface StageDeps {
   /** Records that a key was used (api_keys.last_used_at, batched). */
   touch: (keyId: string, now: Date) => void;
   /** The pipeline's stream hub (its leases, re-checks and fan-out), created on the first stream. */
-  streams: () => StreamHub;
+  streams: () => StreamOpener;
 }
 
 /** A request as it arrives, before any stage. */

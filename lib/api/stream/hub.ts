@@ -21,24 +21,15 @@ import { Derivations, isAfter, type Joined, type StoredRow, streamFilter } from 
 import { KeyChecks, type Recheck } from "./key-checks";
 import { type Batch, StreamMeter } from "./meter";
 import { type SourceOptions, StreamSource } from "./source";
+import type { OpenOptions, StreamOpener } from "./opener";
 
-export interface OpenOptions {
-  caller: Caller;
-  /** The stream's slot among its key's (taken with `reserve`, freed when the stream ends). */
-  lease: StreamLease;
-  query: StreamQuery;
-  requestId: string;
-  after: StreamPosition | null;
-  recheck: Recheck;
-  /** The route's own plan rule, applied again on every re-check. */
-  allowed: (caller: Caller) => ApiError | null;
-}
+export type { OpenOptions } from "./opener";
 
 export interface HubOptions extends SourceOptions {
   leases?: LeaseOptions;
 }
 
-export class StreamHub {
+export class StreamHub implements StreamOpener {
   /** The key's open streams across every process (stream_leases, migration 0022). */
   readonly leases: StreamLeases;
   private readonly fanOut = new FanOut((s) => void this.release(s.lease));
