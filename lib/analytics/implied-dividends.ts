@@ -27,8 +27,20 @@ export interface ExpiryQuotes {
 export const DISCRETE_DIVIDEND_MIN_YIELD = 0.1;
 /** Secant steps on a candidate dividend's amount (each one parity strip under the escrowed model). */
 const AMOUNT_STEPS = 4;
+/**
+ * The ex-date search is coarse to fine: every candidate weekday is first scored by one strip pass of its own expiry at
+ * the amount the expiry's forward implies (6 cash-dividend solves), and only the best DIVIDEND_REFINED are fitted in
+ * full (the amount's secant steps, each a strip warm-started from the last, and the next expiry's strip).
+ */
+export const DIVIDEND_REFINED = 3;
 
 type Dated = (rows: readonly CashDividendRow[], years: number) => CashDividend[];
+
+/** The implied dividends and each expiry's parity strip under them (null where no strike qualifies). */
+export interface ImpliedDividends {
+  rows: CashDividendRow[];
+  fits: (ParityFit | null)[];
+}
 
 /**
  * The undeclared cash dividends the chain's parity forwards imply (see the module comment), ascending; `dated` turns
@@ -41,85 +53,131 @@ export function impliedCashDividends(
   firstExDate: string,
   dated: Dated,
 ): CashDividendRow[] {
+  return impliedDividendFits(expiries, spot, q, firstExDate, dated).rows;
+}
+
+/**
+ * impliedCashDividends with each expiry's parity strip under the dividends found (those going ex before it), so the
+ * smile reuses them: every strip is fitted once per set of dividends (the check's own strip is the smile's).
+ */
+export function impliedDividendFits(
+  expiries: readonly ExpiryQuotes[],
+  spot: number,
+  q: number,
+  firstExDate: string,
+  dated: Dated,
+): ImpliedDividends {
   const found: CashDividendRow[] = [];
+  const fits: (ParityFit | null)[] = [];
+  const strip = stripCache(expiries, spot, dated);
   let from = firstExDate;
   let fromYears = 0;
   for (const [n, e] of expiries.entries()) {
     const window = { from, fromYears };
     [from, fromYears] = [nextDate(e.expiry), e.years];
-    const cash = dated(found, e.years);
-    const fit = parityFit(e.quotes, spot, e.years, e.rate, "american", cash);
+    const fit = strip(n, found);
+    fits.push(fit);
     if (fit === null) continue;
     const g = e.rate - q;
-    const known = cash.reduce((s, d) => s + d.amount * Math.exp(-g * d.years), 0);
+    const known = dated(found, e.years).reduce((s, d) => s + d.amount * Math.exp(-g * d.years), 0);
     const rise = spot - fit.forward * Math.exp(-g * e.years) - known;
     if (!(rise > fit.tolerance && rise > DISCRETE_DIVIDEND_MIN_YIELD * spot * (e.years - window.fromYears))) continue;
-    // The next expiry also holds the dividend and weighs its ex-date from further away: both strips score it.
-    const later = expiries[n + 1];
+    // The next expiry also holds the dividend and weighs its ex-date from further away: both strips score it, the
+    // candidates' warm-started from its strip without it.
+    const later = n + 1 < expiries.length ? strip(n + 1, found) : null;
     const laterSpread = (rows: readonly CashDividendRow[]) =>
-      later === undefined
-        ? 0
-        : (parityFit(later.quotes, spot, later.years, later.rate, "american", dated(rows, later.years))?.spread ?? 0);
-    const best = bestExDate(e, spot, g, fit, found, window.from, dated, laterSpread);
-    if (best !== null && best.score < fit.spread + laterSpread(found)) found.push(best.row);
+      later === null ? 0 : (strip(n + 1, rows, later.forward)?.spread ?? 0);
+    const best = bestExDate({ e, spot, g, fit, found, dated }, window.from, laterSpread);
+    if (best === null || !(best.score < fit.spread + (later?.spread ?? 0))) continue;
+    found.push(best.row);
+    fits[n] = best.fit;
   }
-  return found;
+  return { rows: found, fits };
 }
 
 /**
+ * The American parity strip of expiry n under the dividends `rows` going ex before it, fitted once per expiry and
+ * set of dividends (`start` warm-starts a strip not yet fitted).
+ */
+function stripCache(expiries: readonly ExpiryQuotes[], spot: number, dated: Dated) {
+  const held = new Map<string, ParityFit | null>();
+  return (n: number, rows: readonly CashDividendRow[], start?: number): ParityFit | null => {
+    const e = expiries[n];
+    const cash = dated(rows, e.years);
+    const key = `${n}|${cash.map((d) => `${d.years}:${d.amount}`).join(",")}`;
+    if (held.has(key)) return held.get(key) ?? null;
+    const fit = parityFit(e.quotes, spot, e.years, e.rate, "american", cash, { start });
+    held.set(key, fit);
+    return fit;
+  };
+}
+
+/** One expiry's search: its quotes, the carry g = r − q, its strip under the dividends found so far. */
+interface Search {
+  e: ExpiryQuotes;
+  spot: number;
+  g: number;
+  fit: ParityFit;
+  found: readonly CashDividendRow[];
+  dated: Dated;
+}
+
+type Candidate = { row: CashDividendRow; fit: ParityFit };
+
+/**
  * The candidate ex-date (a weekday from `from` to the expiry date) whose dividend fits the strikes best: the smallest
- * sum of this expiry's spread of estimates and the next expiry's (`laterSpread`, under the same dividends).
+ * sum of this expiry's spread of estimates and the next expiry's (`laterSpread`, under the same dividends), among
+ * the DIVIDEND_REFINED candidates whose one-pass strip of this expiry spreads least.
  */
 function bestExDate(
-  e: ExpiryQuotes,
-  spot: number,
-  g: number,
-  fit: ParityFit,
-  found: readonly CashDividendRow[],
+  s: Search,
   from: string,
-  dated: Dated,
   laterSpread: (rows: readonly CashDividendRow[]) => number,
-): { row: CashDividendRow; score: number } | null {
-  let best: { row: CashDividendRow; score: number } | null = null;
-  for (let exDate = from; exDate <= e.expiry; exDate = nextDate(exDate)) {
+): (Candidate & { score: number }) | null {
+  const coarse: { exDate: string; spread: number }[] = [];
+  for (let exDate = from; exDate <= s.e.expiry; exDate = nextDate(exDate)) {
     const weekday = new Date(`${exDate}T12:00:00Z`).getUTCDay();
     if (weekday === 0 || weekday === 6) continue;
-    const candidate = fitAmount(e, spot, g, fit.forward, found, exDate, dated);
+    const quick = fitAmount(s, exDate, 1, 1);
+    if (quick !== null) coarse.push({ exDate, spread: quick.fit.spread });
+  }
+  coarse.sort((a, b) => a.spread - b.spread || (a.exDate < b.exDate ? -1 : 1));
+  let best: (Candidate & { score: number }) | null = null;
+  for (const { exDate } of coarse.slice(0, DIVIDEND_REFINED)) {
+    const candidate = fitAmount(s, exDate, AMOUNT_STEPS);
     if (candidate === null) continue;
-    const score = candidate.fit.spread + laterSpread([...found, candidate.row]);
-    if (best === null || score < best.score) best = { row: candidate.row, score };
+    const score = candidate.fit.spread + laterSpread([...s.found, candidate.row]);
+    if (best === null || score < best.score || (score === best.score && exDate < best.row.exDate))
+      best = { ...candidate, score };
   }
   return best;
 }
 
 /**
  * The amount of a dividend going ex on `exDate` that grows the escrowed spot at carry g to the expiry's parity forward
- * under that same dividend (secant steps from the amount the first forward implies); null when it goes ex outside.
+ * under that same dividend (at most `steps` secant steps from the amount the first forward implies, each strip of at
+ * most `passes` passes warm-started from the last forward); null when it goes ex outside.
  */
-function fitAmount(
-  e: ExpiryQuotes,
-  spot: number,
-  g: number,
-  forward: number,
-  found: readonly CashDividendRow[],
-  exDate: string,
-  dated: Dated,
-): { row: CashDividendRow; fit: ParityFit } | null {
+function fitAmount(s: Search, exDate: string, steps: number, passes?: number): Candidate | null {
+  const { e, spot, g, found, dated } = s;
   const symbol = e.quotes[0]?.symbol ?? "";
   const at = (amount: number) => [...found, { symbol, exDate, amount }];
+  const known = dated(found, e.years);
   const probe = dated(at(1), e.years);
-  const own = probe.find((d) => !dated(found, e.years).some((k) => k.years === d.years));
+  const own = probe.find((d) => !known.some((k) => k.years === d.years));
   if (own === undefined) return null;
-  const pvKnown = probe.reduce((s, d) => (d === own ? s : s + d.amount * Math.exp(-g * d.years)), 0);
+  const pvKnown = probe.reduce((sum, d) => (d === own ? sum : sum + d.amount * Math.exp(-g * d.years)), 0);
   /** The amount the forward F implies: what is left of S − F·e^(−gT) after the known dividends, grown to t_D. */
   const implied = (f: number) => (spot - f * Math.exp(-g * e.years) - pvKnown) * Math.exp(g * own.years);
-  let a = implied(forward);
-  let best: { row: CashDividendRow; fit: ParityFit } | null = null;
+  let start = s.fit.forward;
+  let a = implied(start);
+  let best: Candidate | null = null;
   let prev: { a: number; residual: number } | null = null;
-  for (let n = 0; n < AMOUNT_STEPS && a > 0; n++) {
-    const fit = parityFit(e.quotes, spot, e.years, e.rate, "american", dated(at(a), e.years));
+  for (let n = 0; n < steps && a > 0; n++) {
+    const fit = parityFit(e.quotes, spot, e.years, e.rate, "american", dated(at(a), e.years), { start, passes });
     if (fit === null) return null;
     best = { row: { symbol, exDate, amount: a }, fit };
+    start = fit.forward;
     const residual = implied(fit.forward) - a;
     const next =
       prev !== null && residual !== prev.residual

@@ -56,8 +56,19 @@ const median = (xs: number[]) => {
 
 type ParityPair = { strike: number; call: number; put: number; width: number };
 
+/** Each quote list's pairs at the spot they were chosen for: the implied-dividend search strips one expiry many times. */
+const pairsMemo = new WeakMap<readonly OptionQuote[], { spot: number; pairs: ParityPair[] }>();
+
 /** The PARITY_STRIKES pairs nearest the forward (smallest |C − P|) among the qualifying strikes. */
 function parityPairs(quotes: readonly OptionQuote[], spot: number): ParityPair[] {
+  const held = pairsMemo.get(quotes);
+  if (held?.spot === spot) return held.pairs;
+  const pairs = choosePairs(quotes, spot);
+  pairsMemo.set(quotes, { spot, pairs });
+  return pairs;
+}
+
+function choosePairs(quotes: readonly OptionQuote[], spot: number): ParityPair[] {
   const pairs = new Map<number, { C?: OptionQuote; P?: OptionQuote }>();
   for (const quote of quotes) {
     if (Math.abs(quote.strike / spot - 1) > PARITY_BAND || usableMid(quote) === null) continue;
@@ -74,6 +85,15 @@ function parityPairs(quotes: readonly OptionQuote[], spot: number): ParityPair[]
     .slice(0, PARITY_STRIKES);
 }
 
+/**
+ * How an American strip starts and how long it may run: `start`, the forward whose carry the first pass uses (a
+ * nearby strip's forward, instead of the raw mids' median); `passes`, at most this many passes (PARITY_PASSES).
+ */
+export interface StripOptions {
+  start?: number;
+  passes?: number;
+}
+
 /** The parity strip (see definitions.impliedForward); null when no strike qualifies. */
 export function parityFit(
   quotes: readonly OptionQuote[],
@@ -82,6 +102,7 @@ export function parityFit(
   rate: number,
   style: ExerciseStyle = "european",
   cash: readonly CashDividend[] = [],
+  strip: StripOptions = {},
 ): ParityFit | null {
   const mids = parityPairs(quotes, spot);
   if (mids.length === 0) return null;
@@ -92,8 +113,9 @@ export function parityFit(
   let tolerance = growth * Math.max(...mids.map((m) => m.width)) * Math.sqrt(mids.length) + 1e-6 * spot;
   if (style === "american" && forward > 0) {
     // The premia depend on the carry, which depends on the forward: strip again until the forward settles.
+    if (strip.start !== undefined && strip.start > 0) forward = strip.start;
     let adjustment = 0;
-    for (let pass = 0; pass < PARITY_PASSES; pass++) {
+    for (let pass = 0; pass < (strip.passes ?? PARITY_PASSES); pass++) {
       const european = europeanEstimates(mids, spot, years, rate, forward, cash);
       if (european.estimates.length === 0) break;
       estimates = european.estimates;
@@ -118,7 +140,18 @@ export function impliedForward(
   style: ExerciseStyle = "european",
   cash: readonly CashDividend[] = [],
 ): ImpliedForward {
-  const fit = parityFit(quotes, spot, years, rate, style, cash);
+  return forwardOfFit(parityFit(quotes, spot, years, rate, style, cash), spot, years, rate, q, cash);
+}
+
+/** impliedForward from an expiry's parity strip already fitted under the same cash dividends. */
+export function forwardOfFit(
+  fit: ParityFit | null,
+  spot: number,
+  years: number,
+  rate: number,
+  q: number,
+  cash: readonly CashDividend[] = [],
+): ImpliedForward {
   const accepted = fit !== null && fit.spread <= fit.tolerance ? parityForward(fit.forward, spot, years, rate) : null;
   return accepted ?? yieldForward(spot, years, rate, q, cash);
 }

@@ -6,8 +6,8 @@ import { bsmGreeks, normCdf } from "./bsm";
 import type { OptionRight } from "./bsm";
 import { impliedVol } from "./iv";
 import { americanImpliedVol, escrowedCarry, type CashDividend } from "./american";
-import { impliedForward, mid, usableMid } from "./parity-forward";
-import { type ExpiryQuotes, impliedCashDividends } from "./implied-dividends";
+import { forwardOfFit, impliedForward, mid, usableMid, type ParityFit } from "./parity-forward";
+import { type ExpiryQuotes, impliedDividendFits } from "./implied-dividends";
 import type { CashDividendRow, ExerciseStyle, OptionQuote } from "./types";
 import { expiryClose, newYorkInstant } from "./exchange-calendar";
 
@@ -149,27 +149,37 @@ export function impliedVolSmile(
     .filter((e) => e.years > 0)
     .map((e) => ({ ...e, rate: rate(e.years) }));
   const dated = (rows: readonly CashDividendRow[], years: number) => cashDividendsBefore(rows, asOf, years);
-  const cashRows =
+  // The undeclared-dividend check fits each expiry's parity strip under the dividends it finds: the smile reuses them.
+  const implied =
     style === "american" && dividends.length === 0
-      ? impliedCashDividends(expiries, spot, q, asOf.toISOString().slice(0, 10), dated)
-      : dividends;
-  return expiries.flatMap((e) => {
-    const smile = expirySmile(e, spot, q, style, style === "american" ? dated(cashRows, e.years) : []);
+      ? impliedDividendFits(expiries, spot, q, asOf.toISOString().slice(0, 10), dated)
+      : null;
+  const cashRows = implied?.rows ?? dividends;
+  return expiries.flatMap((e, n) => {
+    const cash = style === "american" ? dated(cashRows, e.years) : [];
+    const smile = expirySmile(e, spot, q, style, cash, implied?.fits[n]);
     return smile === null ? [] : [smile];
   });
 }
 
-/** The smile of one expiry (see impliedVolSmile) with the cash dividends going ex before it; null when no quote solves. */
+/**
+ * The smile of one expiry (see impliedVolSmile) with the cash dividends going ex before it, `fit` its parity strip
+ * under them when already fitted; null when no quote solves.
+ */
 function expirySmile(
   e: ExpiryQuotes,
   spot: number,
   q: number,
   style: ExerciseStyle,
   cash: readonly CashDividend[],
+  fit?: ParityFit | null,
 ): ExpirySmile | null {
   const { expiry, years, rate: r, quotes: list } = e;
   const solve = style === "american" ? americanImpliedVol : impliedVol;
-  const implied = impliedForward(list, spot, years, r, q, style, cash);
+  const implied =
+    fit === undefined
+      ? impliedForward(list, spot, years, r, q, style, cash)
+      : forwardOfFit(fit, spot, years, r, q, cash);
   const { forward, dividendYield } = implied;
   // The American solve's carry: the one that grows S* = S − PV(D) to the forward (the forward's own q without cash).
   const solveCarry = cash.length > 0 ? escrowedCarry(spot, forward, years, r, cash) : dividendYield;
