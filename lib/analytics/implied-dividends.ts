@@ -25,8 +25,11 @@ export interface ExpiryQuotes {
  * discrete dividend, not a yield (a quarterly dividend of 0.5 % of spot over a week's gap reads as 26 %).
  */
 export const DISCRETE_DIVIDEND_MIN_YIELD = 0.1;
-/** Secant steps on a candidate dividend's amount (each one parity strip under the escrowed model). */
-const AMOUNT_STEPS = 4;
+/**
+ * Most secant steps on a candidate dividend's amount: each is one pass of the parity strip under the escrowed model,
+ * warm-started from the last step's forward, so the amount and the strip's forward settle together.
+ */
+const AMOUNT_STEPS = 8;
 /**
  * The ex-date search is coarse to fine: every candidate weekday is first scored by one strip pass of its own expiry at
  * the amount the expiry's forward implies (6 cash-dividend solves), and only the best DIVIDEND_REFINED are fitted in
@@ -144,7 +147,7 @@ function bestExDate(
   coarse.sort((a, b) => a.spread - b.spread || (a.exDate < b.exDate ? -1 : 1));
   let best: (Candidate & { score: number }) | null = null;
   for (const { exDate } of coarse.slice(0, DIVIDEND_REFINED)) {
-    const candidate = fitAmount(s, exDate, AMOUNT_STEPS);
+    const candidate = fitAmount(s, exDate, AMOUNT_STEPS, 1);
     if (candidate === null) continue;
     const score = candidate.fit.spread + laterSpread([...s.found, candidate.row]);
     if (best === null || score < best.score || (score === best.score && exDate < best.row.exDate))
