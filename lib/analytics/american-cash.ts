@@ -36,6 +36,8 @@ export interface CashLatticeInput {
   right: "C" | "P";
   /** Those going ex in (0, T), ascending. */
   dividends: readonly CashDividend[];
+  /** Lattice steps (odd, at most CASH_LATTICE_STEPS, the default): fewer for a coarse search. */
+  steps?: number;
 }
 
 /**
@@ -66,7 +68,7 @@ function fillPvs(i: CashLatticeInput, n: number, dt: number): void {
 
 /** American price under the escrowed-dividend model (see the module comment). */
 export function cashDividendAmerican(i: CashLatticeInput): number {
-  const n = CASH_LATTICE_STEPS;
+  const n = Math.min(i.steps ?? CASH_LATTICE_STEPS, CASH_LATTICE_STEPS);
   const { escrowed: S0, strike: K, years: T, rate: r, dividendYield: q, vol: v, dividends } = i;
   const dt = T / n;
   fillPvs(i, n, dt);

@@ -717,8 +717,11 @@ function europeanAt(i: AmericanIvInput, y: number, out: { price: number; vega: n
   out.vega = fwdS * normPdf(d1) * sqrtT;
 }
 
-/** American implied vol (see ivDefinitions.americanImpliedVol), or null. */
-export function americanImpliedVol(price: number, input: AmericanIvInput): number | null {
+/**
+ * American implied vol (see ivDefinitions.americanImpliedVol), or null. `cashSteps`: the cash-dividend lattice's
+ * steps, for a coarse search (CASH_LATTICE_STEPS, with the finite-difference refinement of low-vega answers, without).
+ */
+export function americanImpliedVol(price: number, input: AmericanIvInput, cashSteps?: number): number | null {
   const { spot, strike, years, rate, dividendYield, right } = input;
   const finite = [price, spot, strike, years, rate, dividendYield].every(Number.isFinite);
   if (!finite || spot <= 0 || strike <= 0 || years <= 0) return null;
@@ -743,6 +746,7 @@ export function americanImpliedVol(price: number, input: AmericanIvInput): numbe
       vol,
       right,
       dividends: divs,
+      steps: cashSteps,
     });
     return a > exercise ? a : exercise;
   };
@@ -753,7 +757,8 @@ export function americanImpliedVol(price: number, input: AmericanIvInput): numbe
   const below = Math.max(iv - CASH_VEGA_STEP, IV_MIN);
   const slope = (price - american(below)) / (iv - below);
   if (!(slope >= MIN_AMERICAN_VEGA_FRACTION * spot)) return null;
-  if (slope >= CASH_FD_VEGA_FRACTION * spot) return iv;
+  // A coarse search's lattice (cashSteps) is not refined: its answers only rank candidates.
+  if (slope >= CASH_FD_VEGA_FRACTION * spot || cashSteps !== undefined) return iv;
   const grid = (vol: number) =>
     cashDividendAmericanFd({ escrowed: sStar, strike, years, rate, dividendYield, vol, right, dividends: divs });
   return refineOnGrid(price, iv, slope, grid);

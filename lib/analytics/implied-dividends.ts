@@ -9,7 +9,7 @@
  * strikes better than the carry without it.
  */
 import { type CashDividend } from "./american";
-import { parityFit, type ParityFit } from "./parity-forward";
+import { parityFit, type ParityFit, type StripOptions } from "./parity-forward";
 import type { CashDividendRow, OptionQuote } from "./types";
 
 /** One expiry's quotes as the smile reads them. */
@@ -31,11 +31,14 @@ export const DISCRETE_DIVIDEND_MIN_YIELD = 0.1;
  */
 const AMOUNT_STEPS = 8;
 /**
- * The ex-date search is coarse to fine: every candidate weekday is first scored by one strip pass of its own expiry at
- * the amount the expiry's forward implies (6 cash-dividend solves), and only the best DIVIDEND_REFINED are fitted in
- * full (the amount's secant steps, each a strip warm-started from the last, and the next expiry's strip).
+ * The ex-date search is coarse to fine, on a cash-dividend lattice of SEARCH_LATTICE_STEPS (a twentieth of the
+ * full one's work): every candidate weekday is scored by one strip pass of its own expiry at the amount the expiry's
+ * forward implies (6 cash-dividend solves), only the best DIVIDEND_REFINED are fitted in full (the amount's secant
+ * steps and the next expiry's strip), and the one chosen is refitted on the full lattice before it is kept.
  */
 export const DIVIDEND_REFINED = 3;
+export const SEARCH_LATTICE_STEPS = 61;
+const SEARCH: StripOptions = { latticeSteps: SEARCH_LATTICE_STEPS };
 
 type Dated = (rows: readonly CashDividendRow[], years: number) => CashDividend[];
 
@@ -88,28 +91,31 @@ export function impliedDividendFits(
     // The next expiry also holds the dividend and weighs its ex-date from further away: both strips score it, the
     // candidates' warm-started from its strip without it.
     const later = n + 1 < expiries.length ? strip(n + 1, found) : null;
-    const laterSpread = (rows: readonly CashDividendRow[]) =>
-      later === null ? 0 : (strip(n + 1, rows, later.forward)?.spread ?? 0);
-    const best = bestExDate({ e, spot, g, fit, found, dated }, window.from, laterSpread);
-    if (best === null || !(best.score < fit.spread + (later?.spread ?? 0))) continue;
-    found.push(best.row);
-    fits[n] = best.fit;
+    const laterSpread = (rows: readonly CashDividendRow[], options: StripOptions = {}) =>
+      later === null ? 0 : (strip(n + 1, rows, { ...options, start: later.forward })?.spread ?? 0);
+    const search = { e, spot, g, fit, found, dated };
+    const chosen = bestExDate(search, window.from, laterSpread);
+    // Kept only when, refitted on the full lattice, it fits the strikes better than the carry alone.
+    const kept = chosen && fitAmount(search, chosen.row.exDate, AMOUNT_STEPS, {}, chosen);
+    if (!kept || !(kept.fit.spread + laterSpread([...found, kept.row]) < fit.spread + (later?.spread ?? 0))) continue;
+    found.push(kept.row);
+    fits[n] = kept.fit;
   }
   return { rows: found, fits };
 }
 
 /**
- * The American parity strip of expiry n under the dividends `rows` going ex before it, fitted once per expiry and
- * set of dividends (`start` warm-starts a strip not yet fitted).
+ * The American parity strip of expiry n under the dividends `rows` going ex before it, fitted once per expiry, set of
+ * dividends and lattice (`options.start` warm-starts a strip not yet fitted).
  */
 function stripCache(expiries: readonly ExpiryQuotes[], spot: number, dated: Dated) {
   const held = new Map<string, ParityFit | null>();
-  return (n: number, rows: readonly CashDividendRow[], start?: number): ParityFit | null => {
+  return (n: number, rows: readonly CashDividendRow[], options: StripOptions = {}): ParityFit | null => {
     const e = expiries[n];
     const cash = dated(rows, e.years);
-    const key = `${n}|${cash.map((d) => `${d.years}:${d.amount}`).join(",")}`;
+    const key = `${n}|${options.latticeSteps ?? ""}|${cash.map((d) => `${d.years}:${d.amount}`).join(",")}`;
     if (held.has(key)) return held.get(key) ?? null;
-    const fit = parityFit(e.quotes, spot, e.years, e.rate, "american", cash, { start });
+    const fit = parityFit(e.quotes, spot, e.years, e.rate, "american", cash, options);
     held.set(key, fit);
     return fit;
   };
@@ -128,29 +134,29 @@ interface Search {
 type Candidate = { row: CashDividendRow; fit: ParityFit };
 
 /**
- * The candidate ex-date (a weekday from `from` to the expiry date) whose dividend fits the strikes best: the smallest
- * sum of this expiry's spread of estimates and the next expiry's (`laterSpread`, under the same dividends), among
- * the DIVIDEND_REFINED candidates whose one-pass strip of this expiry spreads least.
+ * The candidate ex-date (a weekday from `from` to the expiry date) whose dividend fits the strikes best on the search's
+ * lattice: the smallest sum of this expiry's spread of estimates and the next expiry's (`laterSpread`, under the same
+ * dividends), among the DIVIDEND_REFINED candidates whose one-pass strip of this expiry spreads least.
  */
 function bestExDate(
   s: Search,
   from: string,
-  laterSpread: (rows: readonly CashDividendRow[]) => number,
-): (Candidate & { score: number }) | null {
-  const coarse: { exDate: string; spread: number }[] = [];
+  laterSpread: (rows: readonly CashDividendRow[], options: StripOptions) => number,
+): Candidate | null {
+  const coarse: Candidate[] = [];
   for (let exDate = from; exDate <= s.e.expiry; exDate = nextDate(exDate)) {
     const weekday = new Date(`${exDate}T12:00:00Z`).getUTCDay();
     if (weekday === 0 || weekday === 6) continue;
-    const quick = fitAmount(s, exDate, 1, 1);
-    if (quick !== null) coarse.push({ exDate, spread: quick.fit.spread });
+    const quick = fitAmount(s, exDate, 1, SEARCH);
+    if (quick !== null) coarse.push(quick);
   }
-  coarse.sort((a, b) => a.spread - b.spread || (a.exDate < b.exDate ? -1 : 1));
+  coarse.sort((a, b) => a.fit.spread - b.fit.spread || (a.row.exDate < b.row.exDate ? -1 : 1));
   let best: (Candidate & { score: number }) | null = null;
-  for (const { exDate } of coarse.slice(0, DIVIDEND_REFINED)) {
-    const candidate = fitAmount(s, exDate, AMOUNT_STEPS, 1);
+  for (const quick of coarse.slice(0, DIVIDEND_REFINED)) {
+    const candidate = fitAmount(s, quick.row.exDate, AMOUNT_STEPS, SEARCH, quick);
     if (candidate === null) continue;
-    const score = candidate.fit.spread + laterSpread([...s.found, candidate.row]);
-    if (best === null || score < best.score || (score === best.score && exDate < best.row.exDate))
+    const score = candidate.fit.spread + laterSpread([...s.found, candidate.row], SEARCH);
+    if (best === null || score < best.score || (score === best.score && candidate.row.exDate < best.row.exDate))
       best = { ...candidate, score };
   }
   return best;
@@ -158,10 +164,16 @@ function bestExDate(
 
 /**
  * The amount of a dividend going ex on `exDate` that grows the escrowed spot at carry g to the expiry's parity forward
- * under that same dividend (at most `steps` secant steps from the amount the first forward implies, each strip of at
- * most `passes` passes warm-started from the last forward); null when it goes ex outside.
+ * under that same dividend: at most `steps` secant steps, each one strip pass warm-started from the last forward, from
+ * `from` (an earlier fit of the same ex-date) or the amount the expiry's forward implies; null when it goes ex outside.
  */
-function fitAmount(s: Search, exDate: string, steps: number, passes?: number): Candidate | null {
+function fitAmount(
+  s: Search,
+  exDate: string,
+  steps: number,
+  options: StripOptions,
+  from?: Candidate,
+): Candidate | null {
   const { e, spot, g, found, dated } = s;
   const symbol = e.quotes[0]?.symbol ?? "";
   const at = (amount: number) => [...found, { symbol, exDate, amount }];
@@ -172,12 +184,13 @@ function fitAmount(s: Search, exDate: string, steps: number, passes?: number): C
   const pvKnown = probe.reduce((sum, d) => (d === own ? sum : sum + d.amount * Math.exp(-g * d.years)), 0);
   /** The amount the forward F implies: what is left of S − F·e^(−gT) after the known dividends, grown to t_D. */
   const implied = (f: number) => (spot - f * Math.exp(-g * e.years) - pvKnown) * Math.exp(g * own.years);
-  let start = s.fit.forward;
-  let a = implied(start);
+  let start = from?.fit.forward ?? s.fit.forward;
+  let a = from?.row.amount ?? implied(start);
   let best: Candidate | null = null;
   let prev: { a: number; residual: number } | null = null;
   for (let n = 0; n < steps && a > 0; n++) {
-    const fit = parityFit(e.quotes, spot, e.years, e.rate, "american", dated(at(a), e.years), { start, passes });
+    const cash = dated(at(a), e.years);
+    const fit = parityFit(e.quotes, spot, e.years, e.rate, "american", cash, { ...options, start, passes: 1 });
     if (fit === null) return null;
     best = { row: { symbol, exDate, amount: a }, fit };
     start = fit.forward;

@@ -92,6 +92,8 @@ function choosePairs(quotes: readonly OptionQuote[], spot: number): ParityPair[]
 export interface StripOptions {
   start?: number;
   passes?: number;
+  /** The cash-dividend lattice's steps in the American IV solves (fewer for the implied-dividend search). */
+  latticeSteps?: number;
 }
 
 /** The parity strip (see definitions.impliedForward); null when no strike qualifies. */
@@ -116,7 +118,7 @@ export function parityFit(
     if (strip.start !== undefined && strip.start > 0) forward = strip.start;
     let adjustment = 0;
     for (let pass = 0; pass < (strip.passes ?? PARITY_PASSES); pass++) {
-      const european = europeanEstimates(mids, spot, years, rate, forward, cash);
+      const european = europeanEstimates(mids, { spot, years, rate, forward, cash }, strip.latticeSteps);
       if (european.estimates.length === 0) break;
       estimates = european.estimates;
       const next = median(estimates);
@@ -187,20 +189,18 @@ export function yieldForward(
  */
 function europeanEstimates(
   mids: readonly { strike: number; call: number; put: number }[],
-  spot: number,
-  years: number,
-  rate: number,
-  forward: number,
-  cash: readonly CashDividend[],
+  at: { spot: number; years: number; rate: number; forward: number; cash: readonly CashDividend[] },
+  latticeSteps?: number,
 ): { estimates: number[]; adjustment: number } {
+  const { spot, years, rate, forward, cash } = at;
   const growth = Math.exp(rate * years);
   const carry = escrowedCarry(spot, forward, years, rate, cash);
   const sStar = escrowedSpot(spot, rate, carry, years, cash);
   const base = { spot, years, rate, dividendYield: carry, cashDividends: cash };
   let adjustment = 0;
   const estimates = mids.flatMap((m) => {
-    const cv = americanImpliedVol(m.call, { ...base, strike: m.strike, right: "C" });
-    const pv = americanImpliedVol(m.put, { ...base, strike: m.strike, right: "P" });
+    const cv = americanImpliedVol(m.call, { ...base, strike: m.strike, right: "C" }, latticeSteps);
+    const pv = americanImpliedVol(m.put, { ...base, strike: m.strike, right: "P" }, latticeSteps);
     if (cv === null || pv === null) return [];
     const eu = { spot: sStar, years, rate, dividendYield: carry, strike: m.strike };
     const c = bsmPrice({ ...eu, right: "C", vol: cv });
