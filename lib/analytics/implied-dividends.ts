@@ -199,7 +199,7 @@ function fitAmount(
       prev !== null && residual !== prev.residual
         ? a - (residual * (a - prev.a)) / (residual - prev.residual)
         : a + residual;
-    if (Math.abs(next - a) < 1e-6 * spot) break;
+    if (Math.abs(next - a) < 1e-5 * spot) break;
     prev = { a, residual };
     a = next;
   }
