@@ -8,7 +8,7 @@
  * the one that grows the escrowed spot at the carry r − q to that expiry's forward. It is kept only when it fits the
  * strikes better than the carry without it.
  */
-import { type CashDividend } from "./american";
+import type { CashDividend } from "./american";
 import { parityFit, type ParityFit, type StripOptions } from "./parity-forward";
 import type { CashDividendRow, OptionQuote } from "./types";
 
