@@ -2,12 +2,27 @@
  * Implied-volatility smiles per expiry, at-the-money IV, constant-maturity interpolation and 25-delta skew,
  * built from one option-chain snapshot. Conventions: ACT/365 year fractions; forward F = S·e^((r−q)T).
  */
-import { bsmGreeks, bsmPrice, normCdf } from "./bsm";
+import { bsmGreeks, normCdf } from "./bsm";
 import type { OptionRight } from "./bsm";
 import { impliedVol } from "./iv";
-import { americanImpliedVol, escrowedCarry, escrowedSpot, type CashDividend } from "./american";
+import { americanImpliedVol, escrowedCarry, type CashDividend } from "./american";
+import { forwardOfFit, impliedForward, mid, usableMid, type ParityFit } from "./parity-forward";
+import { type ExpiryQuotes, impliedDividendFits } from "./implied-dividends";
 import type { CashDividendRow, ExerciseStyle, OptionQuote } from "./types";
 import { expiryClose, newYorkInstant } from "./exchange-calendar";
+
+export {
+  AMERICAN_PARITY_ALLOWANCE,
+  PARITY_BAND,
+  PARITY_MAX_SPREAD,
+  PARITY_MAX_YIELD,
+  PARITY_MIN_YIELD,
+  PARITY_PASSES,
+  PARITY_SETTLED,
+  PARITY_STRIKES,
+  impliedForward,
+  type ImpliedForward,
+} from "./parity-forward";
 
 export type RateFn = (years: number) => number;
 
@@ -34,19 +49,6 @@ export interface ExpirySmile {
 const MS_PER_YEAR = 365 * 86_400_000;
 /** Largest distance (fraction of the forward) over which an unbracketed forward takes the nearest strike's IV. */
 export const ATM_FLAT_BAND = 0.025;
-/** Put–call parity forward: strikes within this fraction of spot, each leg's (ask − bid)/mid at most PARITY_MAX_SPREAD. */
-export const PARITY_BAND = 0.1;
-export const PARITY_MAX_SPREAD = 0.25;
-/** The forward is the median over this many strikes with the smallest |C − P| (the nearest the forward). */
-export const PARITY_STRIKES = 3;
-/** An implied carry yield above this (decimal, annual) is a bad print, not a forward: fall back to the yield. */
-export const PARITY_MAX_YIELD = 1;
-/**
- * Lowest implied carry yield accepted: a forward above S·e^((r + 0.01)T) would be a cash-and-carry arbitrage (buy the
- * stock, sell it forward) beyond a 1 % funding spread, so such quotes are inconsistent, not a forward.
- */
-export const PARITY_MIN_YIELD = -0.01;
-
 export const definitions = {
   yearFraction:
     "Time to expiry in years, ACT/365: (expiry close − as-of time) in milliseconds / (365 × 86,400,000). The expiry " +
@@ -75,7 +77,12 @@ export const definitions = {
     "instrument with cash dividends going ex before the expiry (at 00:00 New York of the ex-date) they replace the " +
     "yield: the yield forward is (S − PV(D))·e^(rT), PV(D) = Σ D·e^(−r·t_D), and the American implied vols use the " +
     "escrowed model with the carry q that makes its forward F: S*·e^((r−q)T) = F, S* = S − Σ D·e^(−(r−q)·t_D) " +
-    "(see americanModel).",
+    "(see americanModel). An American-style instrument with no declared cash dividends is read with the undeclared " +
+    "ones its forwards imply: where the dividends implied by an expiry's forward (S − F·e^(−(r−q)T), beyond those " +
+    "already found) rise since the previous expiry by more than its tolerance and than a 10 % yield over the gap, a " +
+    "cash dividend going ex on the weekday in that gap whose escrowed model makes the strikes' estimates agree best " +
+    "(on that expiry and the next), of the amount that grows S* to the forward, is added when it fits the strikes " +
+    "better than the carry alone.",
   atmIv:
     "At-the-money implied volatility of one expiry (decimal): the smile's IV at the forward F = S·e^((r−q)T), linearly " +
     "interpolated in strike between the two listed strikes bracketing F. When F is not bracketed, the IV of the nearest " +
@@ -103,25 +110,6 @@ export function yearFraction(from: Date, toDate: string): number {
   return (expiryClose(toDate).getTime() - from.getTime()) / MS_PER_YEAR;
 }
 
-function usableMid(q: OptionQuote): number | null {
-  if (!(q.bid > 0) || !(q.ask >= q.bid) || !Number.isFinite(q.ask)) return null;
-  return (q.bid + q.ask) / 2;
-}
-
-export interface ImpliedForward {
-  forward: number;
-  /** q with F = S·e^((r−q)T) (continuous, decimal): implied dividend plus borrow, or the instrument's yield. */
-  dividendYield: number;
-  source: "parity" | "yield";
-}
-
-const relSpread = (q: OptionQuote) => (q.ask - q.bid) / ((q.ask + q.bid) / 2);
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : 0.5 * (s[m - 1] + s[m]);
-};
-
 /**
  * The cash dividends going ex after asOf and before an expiry `years` away, each at its time from asOf to 00:00 New
  * York of its ex-date (ACT/365, as yearFraction).
@@ -135,110 +123,11 @@ export function cashDividendsBefore(dividends: readonly CashDividendRow[], asOf:
   return out;
 }
 
-/** Forward of one expiry from put–call parity (see definitions.impliedForward); the yield forward when none qualifies. */
-export function impliedForward(
-  quotes: readonly OptionQuote[],
-  spot: number,
-  years: number,
-  rate: number,
-  q: number,
-  style: ExerciseStyle = "european",
-  cash: readonly CashDividend[] = [],
-): ImpliedForward {
-  // With cash dividends before expiry the yield forward is the escrowed spot grown at r (they replace the yield).
-  const pvCash = cash.reduce((s, d) => s + d.amount * Math.exp(-rate * d.years), 0);
-  const fallback: ImpliedForward =
-    cash.length > 0
-      ? {
-          forward: (spot - pvCash) * Math.exp(rate * years),
-          dividendYield: -Math.log(1 - pvCash / spot) / years,
-          source: "yield",
-        }
-      : { forward: spot * Math.exp((rate - q) * years), dividendYield: q, source: "yield" };
-  const pairs = new Map<number, { C?: OptionQuote; P?: OptionQuote }>();
-  for (const quote of quotes) {
-    if (Math.abs(quote.strike / spot - 1) > PARITY_BAND || usableMid(quote) === null) continue;
-    if (!(relSpread(quote) <= PARITY_MAX_SPREAD)) continue;
-    const pair = pairs.get(quote.strike) ?? {};
-    pair[quote.right] ??= quote;
-    pairs.set(quote.strike, pair);
-  }
-  const mids = [...pairs.entries()]
-    .flatMap(([strike, p]) =>
-      p.C && p.P ? [{ strike, call: mid(p.C), put: mid(p.P), width: p.C.ask - p.C.bid + p.P.ask - p.P.bid }] : [],
-    )
-    .sort((a, b) => Math.abs(a.call - a.put) - Math.abs(b.call - b.put))
-    .slice(0, PARITY_STRIKES);
-  if (mids.length === 0) return fallback;
-  const growth = Math.exp(rate * years);
-  let estimates = mids.map((m) => m.strike + growth * (m.call - m.put));
-  let forward = median(estimates);
-  // Each estimate is known to within its quotes' widths (× e^(rT)); n strikes spread up to √n of the widest.
-  let tolerance = growth * Math.max(...mids.map((m) => m.width)) * Math.sqrt(mids.length) + 1e-6 * spot;
-  if (style === "american" && forward > 0) {
-    // The premia depend on the carry, which depends on the forward: strip again until the forward settles.
-    let adjustment = 0;
-    for (let pass = 0; pass < PARITY_PASSES; pass++) {
-      const european = europeanEstimates(mids, spot, years, rate, forward, cash);
-      if (european.estimates.length === 0) break;
-      estimates = european.estimates;
-      const next = median(estimates);
-      adjustment = european.adjustment;
-      const moved = Math.abs(next - forward);
-      forward = next;
-      if (moved <= PARITY_SETTLED * spot) break;
-    }
-    tolerance += 2 * adjustment + AMERICAN_PARITY_ALLOWANCE * spot;
-  }
-  // Strikes that disagree by more than that do not pin one forward (stale or inconsistent quotes).
-  if (Math.max(...estimates) - Math.min(...estimates) > tolerance) return fallback;
-  const dividendYield = rate - Math.log(forward / spot) / years;
-  if (!(forward > 0) || !(dividendYield >= PARITY_MIN_YIELD && dividendYield <= PARITY_MAX_YIELD)) return fallback;
-  return { forward, dividendYield, source: "parity" };
-}
-
-/** Most passes of the American forward's strip, and the move (fraction of spot) below which the forward has settled. */
-export const PARITY_PASSES = 4;
-export const PARITY_SETTLED = 1e-5;
-/** Part of the American parity tolerance for the model's own price error (fraction of spot). */
-export const AMERICAN_PARITY_ALLOWANCE = 1e-4;
-
 /**
- * American mids carry early-exercise premia that parity does not: each strike's call and put made European at its own
- * American IV under the raw forward's carry (with cash dividends the escrowed model on S* and the carry that grows S*
- * to the forward), and the largest change this made to an estimate (the model's part of it).
+ * Smiles of every unexpired expiry in the chain, ascending by expiry; expiries with no solvable quote are dropped. An
+ * American chain without declared cash dividends is read with the undeclared ones its forwards imply
+ * (impliedCashDividends).
  */
-function europeanEstimates(
-  mids: readonly { strike: number; call: number; put: number }[],
-  spot: number,
-  years: number,
-  rate: number,
-  forward: number,
-  cash: readonly CashDividend[],
-): { estimates: number[]; adjustment: number } {
-  const growth = Math.exp(rate * years);
-  const carry = escrowedCarry(spot, forward, years, rate, cash);
-  const sStar = escrowedSpot(spot, rate, carry, years, cash);
-  const base = { spot, years, rate, dividendYield: carry, cashDividends: cash };
-  let adjustment = 0;
-  const estimates = mids.flatMap((m) => {
-    const cv = americanImpliedVol(m.call, { ...base, strike: m.strike, right: "C" });
-    const pv = americanImpliedVol(m.put, { ...base, strike: m.strike, right: "P" });
-    if (cv === null || pv === null) return [];
-    const eu = { spot: sStar, years, rate, dividendYield: carry, strike: m.strike };
-    const c = bsmPrice({ ...eu, right: "C", vol: cv });
-    const p = bsmPrice({ ...eu, right: "P", vol: pv });
-    adjustment = Math.max(adjustment, growth * Math.abs(c - p - (m.call - m.put)));
-    return [m.strike + growth * (c - p)];
-  });
-  return { estimates, adjustment };
-}
-
-function mid(q: OptionQuote): number {
-  return (q.bid + q.ask) / 2;
-}
-
-/** Smiles of every unexpired expiry in the chain, ascending by expiry; expiries with no solvable quote are dropped. */
 export function impliedVolSmile(
   quotes: OptionQuote[],
   spot: number,
@@ -248,58 +137,78 @@ export function impliedVolSmile(
   style: ExerciseStyle = "european",
   dividends: readonly CashDividendRow[] = [],
 ): ExpirySmile[] {
-  const solve = style === "american" ? americanImpliedVol : impliedVol;
   const byExpiry = new Map<string, OptionQuote[]>();
   for (const quote of quotes) {
     const list = byExpiry.get(quote.expiry);
     if (list) list.push(quote);
     else byExpiry.set(quote.expiry, [quote]);
   }
-  const smiles: ExpirySmile[] = [];
-  for (const [expiry, list] of [...byExpiry.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const years = yearFraction(asOf, expiry);
-    if (!(years > 0)) continue;
-    const r = rate(years);
-    const cash = style === "american" ? cashDividendsBefore(dividends, asOf, years) : [];
-    const implied = impliedForward(list, spot, years, r, q, style, cash);
-    const { forward, dividendYield } = implied;
-    // The American solve's carry: the one that grows S* = S − PV(D) to the forward (the forward's own q without cash).
-    const solveCarry = cash.length > 0 ? escrowedCarry(spot, forward, years, r, cash) : dividendYield;
-    const byStrike = new Map<number, { C?: OptionQuote; P?: OptionQuote }>();
-    for (const quote of list) {
-      if (usableMid(quote) === null) continue;
-      const pair = byStrike.get(quote.strike) ?? {};
-      pair[quote.right] ??= quote;
-      byStrike.set(quote.strike, pair);
-    }
-    const points: SmilePoint[] = [];
-    for (const [strike, pair] of [...byStrike.entries()].sort(([a], [b]) => a - b)) {
-      const otm: OptionRight = strike < forward ? "P" : "C";
-      const candidates = [pair[otm], pair[otm === "P" ? "C" : "P"]].filter((x): x is OptionQuote => x !== undefined);
-      for (const quote of candidates) {
-        const m = mid(quote);
-        const iv =
-          cash.length > 0
-            ? americanImpliedVol(m, {
-                spot,
-                strike,
-                years,
-                rate: r,
-                dividendYield: solveCarry,
-                right: quote.right,
-                cashDividends: cash,
-              })
-            : solve(m, { spot, strike, years, rate: r, dividendYield, right: quote.right });
-        if (iv === null) continue;
-        const callDelta = bsmGreeks({ spot, strike, years, rate: r, dividendYield, vol: iv, right: "C" }).delta;
-        points.push({ strike, right: quote.right, mid: m, iv, callDelta });
-        break;
-      }
-    }
-    if (points.length > 0)
-      smiles.push({ expiry, years, rate: r, forward, dividendYield, forwardSource: implied.source, points });
+  const expiries = [...byExpiry.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([expiry, list]) => ({ expiry, years: yearFraction(asOf, expiry), quotes: list }))
+    .filter((e) => e.years > 0)
+    .map((e) => ({ ...e, rate: rate(e.years) }));
+  const dated = (rows: readonly CashDividendRow[], years: number) => cashDividendsBefore(rows, asOf, years);
+  // The undeclared-dividend check fits each expiry's parity strip under the dividends it finds: the smile reuses them.
+  const implied =
+    style === "american" && dividends.length === 0
+      ? impliedDividendFits(expiries, spot, q, asOf.toISOString().slice(0, 10), dated)
+      : null;
+  const cashRows = implied?.rows ?? dividends;
+  return expiries.flatMap((e, n) => {
+    const cash = style === "american" ? dated(cashRows, e.years) : [];
+    const smile = expirySmile(e, spot, q, style, cash, implied?.fits[n]);
+    return smile === null ? [] : [smile];
+  });
+}
+
+/**
+ * The smile of one expiry (see impliedVolSmile) with the cash dividends going ex before it, `fit` its parity strip
+ * under them when already fitted; null when no quote solves.
+ */
+function expirySmile(
+  e: ExpiryQuotes,
+  spot: number,
+  q: number,
+  style: ExerciseStyle,
+  cash: readonly CashDividend[],
+  fit?: ParityFit | null,
+): ExpirySmile | null {
+  const { expiry, years, rate: r, quotes: list } = e;
+  const solve = style === "american" ? americanImpliedVol : impliedVol;
+  const implied =
+    fit === undefined
+      ? impliedForward(list, spot, years, r, q, style, cash)
+      : forwardOfFit(fit, spot, years, r, q, cash);
+  const { forward, dividendYield } = implied;
+  // The American solve's carry: the one that grows S* = S − PV(D) to the forward (the forward's own q without cash).
+  const solveCarry = cash.length > 0 ? escrowedCarry(spot, forward, years, r, cash) : dividendYield;
+  const byStrike = new Map<number, { C?: OptionQuote; P?: OptionQuote }>();
+  for (const quote of list) {
+    if (usableMid(quote) === null) continue;
+    const pair = byStrike.get(quote.strike) ?? {};
+    pair[quote.right] ??= quote;
+    byStrike.set(quote.strike, pair);
   }
-  return smiles;
+  const points: SmilePoint[] = [];
+  for (const [strike, pair] of [...byStrike.entries()].sort(([a], [b]) => a - b)) {
+    const otm: OptionRight = strike < forward ? "P" : "C";
+    const candidates = [pair[otm], pair[otm === "P" ? "C" : "P"]].filter((x): x is OptionQuote => x !== undefined);
+    for (const quote of candidates) {
+      const m = mid(quote);
+      const base = { spot, strike, years, rate: r, right: quote.right };
+      const iv =
+        cash.length > 0
+          ? americanImpliedVol(m, { ...base, dividendYield: solveCarry, cashDividends: cash })
+          : solve(m, { ...base, dividendYield });
+      if (iv === null) continue;
+      const callDelta = bsmGreeks({ spot, strike, years, rate: r, dividendYield, vol: iv, right: "C" }).delta;
+      points.push({ strike, right: quote.right, mid: m, iv, callDelta });
+      break;
+    }
+  }
+  if (points.length === 0) return null;
+  return { expiry, years, rate: r, forward, dividendYield, forwardSource: implied.source, points };
 }
 
 /**

@@ -16,6 +16,8 @@ exactly as the production code counts years. Kinds:
 - "cash": American under the escrowed cash-dividend model, FdBlackScholesVanillaEngine(..., Escrowed),
   2000 × 1000 Crank–Nicolson; "cash_grid": the same on 800 × 400 (within 5e-5 of spot of 2000 × 1000 on the cases
   checked, the largest at vol ≥ 100 %; 6× faster). Dividends are (day, amount) pairs, ex at the start of that day.
+- "cash_iv": the "cash_grid" price (800 × 400) and the vega (central difference, ±0.005 in vol, on 400 × 200), to
+  check the cash-dividend IV where the vega is low.
 - "european": AnalyticEuropeanEngine price, delta, gamma, vega, theta (per year), rho.
 
 Standard library and QuantLib only.
@@ -123,6 +125,13 @@ def cash(case, t_grid=2000, x_grid=1000):
     return {"price": option.NPV()}
 
 
+def cash_iv(case):
+    vol = case[4]
+    up = cash(case[:4] + [vol + 0.005] + case[5:], 400, 200)["price"]
+    down = cash(case[:4] + [vol - 0.005] + case[5:], 400, 200)["price"]
+    return {"price": cash(case, 800, 400)["price"], "vega": (up - down) / 0.01}
+
+
 def european(case):
     strike, days, rate, q, vol, right = case[:6]
     process, _ = setup(rate, q, vol)
@@ -144,6 +153,7 @@ KINDS = {
     "american_check": american_check,
     "cash": cash,
     "cash_grid": lambda case: cash(case, 800, 400),
+    "cash_iv": cash_iv,
     "european": european,
 }
 

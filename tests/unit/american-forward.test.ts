@@ -11,6 +11,7 @@ import type { OptionRight } from "../../lib/analytics/bsm";
 import { computeSymbolMetrics } from "../../lib/analytics/vol-metrics";
 import { cashDividendsBefore, impliedForward, impliedVolSmile, yearFraction } from "../../lib/analytics/vol-surface";
 import type { CashDividendRow, Instrument, OptionQuote } from "../../lib/analytics/types";
+import { impliedCashDividends } from "../../lib/analytics/implied-dividends";
 import { NO_FLOW, flatDailyBars, quoteAt } from "./metrics-fixtures";
 
 const asOf = new Date("2026-01-05T20:00:00Z");
@@ -93,21 +94,63 @@ test("a declared $1 dividend, 5-cent quotes: the forward strip settles on the es
   assert.ok(Math.abs(m.termSlope ?? 1) <= 0.05 * VOL_POINT, `termSlope ${m.termSlope}`);
 });
 
-test("an undeclared $1 dividend, 5-cent quotes: every expiry keeps the market's forward, not the yield forward", () => {
-  // Before: the 18-day expiry's strikes spread 0.13 > the 0.10 tolerance and it fell back to S·e^(rT) = 100.22 for a
-  // true 99.22. The continuous carry cannot hold a dividend the day before expiry (calls are exercised to catch it),
-  // so its forward stays about 0.4 above the truth there, but a dollar nearer than the yield forward.
-  const quotes = chain(0.05, 0, true);
-  for (const s of impliedVolSmile(quotes, spot, asOf, () => r, 0, "american")) {
-    assert.equal(s.forwardSource, "parity", s.expiry);
-    const truth = trueForward(s.years, 0, true);
-    const yieldForward = spot * Math.exp(r * s.years);
-    assert.ok(Math.abs(s.forward - truth) <= 0.5, `${s.expiry}: ${s.forward} vs ${truth}`);
-    if (s.years > 18 / 365) assert.ok(Math.abs(s.forward - truth) < Math.abs(yieldForward - truth) / 2, s.expiry);
+/** The expiries of a chain as impliedVolSmile reads them, for impliedCashDividends. */
+function expiries(quotes: OptionQuote[]) {
+  return DAYS.map((d) => {
+    const expiry = dateIn(d);
+    return { expiry, years: yearFraction(asOf, expiry), rate: r, quotes: quotes.filter((q) => q.expiry === expiry) };
+  });
+}
+const dated = (rows: readonly CashDividendRow[], years: number) => cashDividendsBefore(rows, asOf, years);
+
+for (const width of [0.05, 0]) {
+  test(`an undeclared $1 dividend, ${width * 100}-cent quotes: the chain's own dividend is found; forward, ATM, skew exact`, () => {
+    // Before: the continuous carry cannot hold a dividend the day before expiry (calls are exercised to catch it):
+    // the 18-day forward read 99.61 for a true 99.22 (100.22, the yield forward, before that) and the 30-day ATM, skew
+    // and term slope were 0.42, 0.23 and −0.31 vol points off. Read as a discrete dividend they are exact.
+    const quotes = chain(width, 0, true);
+    const found = impliedCashDividends(expiries(quotes), spot, 0, "2026-01-05", dated);
+    assert.equal(found.length, 1);
+    assert.equal(found[0].exDate, dividend.exDate);
+    assert.ok(Math.abs(found[0].amount - 1) <= 1e-3, `amount ${found[0].amount}`);
+    for (const s of impliedVolSmile(quotes, spot, asOf, () => r, 0, "american")) {
+      assert.equal(s.forwardSource, "parity", s.expiry);
+      const truth = trueForward(s.years, 0, true);
+      assert.ok(Math.abs(s.forward - truth) <= 1e-4 * spot, `${s.expiry}: ${s.forward} vs ${truth}`);
+    }
+    const m = metrics(quotes);
+    assert.ok(Math.abs((m.atmIv30 ?? 0) - vol) <= 0.05 * VOL_POINT, `atmIv30 ${m.atmIv30}`);
+    assert.ok(Math.abs(m.skew25d ?? 1) <= 0.05 * VOL_POINT, `skew25d ${m.skew25d}`);
+    assert.ok(Math.abs(m.termSlope ?? 1) <= 0.05 * VOL_POINT, `termSlope ${m.termSlope}`);
+  });
+}
+
+/** The quotes with each mid moved by up to a cent, the same seeded draw every run. */
+function noisy(quotes: OptionQuote[]): OptionQuote[] {
+  let seed = 7;
+  return quotes.map((q) => {
+    seed = (seed * 16807) % 2147483647;
+    const e = 0.01 * ((2 * seed) / 2147483647 - 1);
+    return { ...q, bid: Math.max(q.bid + e, 0.01), ask: q.ask + e };
+  });
+}
+
+test("an undeclared dividend under mids off by up to a cent: the same ex-date, the amount within 2 cents", () => {
+  const found = impliedCashDividends(expiries(noisy(chain(0.05, 0, true))), spot, 0, "2026-01-05", dated);
+  assert.equal(found.length, 1);
+  assert.equal(found[0].exDate, dividend.exDate);
+  assert.ok(Math.abs(found[0].amount - 1) <= 0.02, `amount ${found[0].amount}`);
+});
+
+test("continuous carries hold no discrete dividend: a 2 % yield, a 30 % borrow (zero-width, 5-cent, noisy quotes)", () => {
+  for (const yieldQ of [0.02, 0.3]) {
+    for (const width of [0, 0.05])
+      assert.deepEqual(impliedCashDividends(expiries(chain(width, yieldQ, false)), spot, 0, "2026-01-05", dated), []);
+    assert.deepEqual(
+      impliedCashDividends(expiries(noisy(chain(0.05, yieldQ, false))), spot, 0, "2026-01-05", dated),
+      [],
+    );
   }
-  const m = metrics(quotes);
-  assert.ok(Math.abs((m.atmIv30 ?? 0) - vol) <= 0.5 * VOL_POINT, `atmIv30 ${m.atmIv30}`);
-  assert.ok(Math.abs(m.skew25d ?? 1) <= 0.5 * VOL_POINT, `skew25d ${m.skew25d}`);
 });
 
 test("strikes that disagree by more than their widths, √n and the model's part still fall back (a stale quote)", () => {
