@@ -82,7 +82,9 @@ export const definitions = {
     "already found) rise since the previous expiry by more than its tolerance and than a 10 % yield over the gap, a " +
     "cash dividend going ex on the weekday in that gap whose escrowed model makes the strikes' estimates agree best " +
     "(on that expiry and the next), of the amount that grows S* to the forward, is added when it fits the strikes " +
-    "better than the carry alone.",
+    "better than the carry alone. The search is bounded: each weekday is screened with one strip pass on a 61-step " +
+    "lattice, only the 3 that spread least are fitted (the amount by at most 8 secant steps), and the one chosen is " +
+    "refitted on the full lattice and kept only if it still beats the carry alone there (docs/analytics-models.md).",
   atmIv:
     "At-the-money implied volatility of one expiry (decimal): the smile's IV at the forward F = S·e^((r−q)T), linearly " +
     "interpolated in strike between the two listed strikes bracketing F. When F is not bracketed, the IV of the nearest " +
