@@ -23,8 +23,6 @@ import { type Batch, StreamMeter } from "./meter";
 import { type SourceOptions, StreamSource } from "./source";
 import type { OpenOptions, StreamOpener } from "./opener";
 
-export type { OpenOptions } from "./opener";
-
 export interface HubOptions extends SourceOptions {
   leases?: LeaseOptions;
 }
