@@ -6,8 +6,9 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { fieldAttrs } from "@/lib/contract/field-attrs";
 import { inviteBody, type InviteInput } from "@/lib/contract/portal-inputs";
-import { ROLE_LABELS, type Role } from "@/lib/shared/roles";
+import type { Role } from "@/lib/shared/roles";
 import { ErrorNote } from "../error-note";
+import { RoleOptions } from "./role-options";
 import { PortalApiError } from "../portal-fetch";
 
 const ROLE_HINTS: Record<Role, string> = {
@@ -66,11 +67,7 @@ export function InviteDialog({
             aria-describedby="invite-role-hint"
             className="block w-full rounded border border-line-strong bg-surface px-3 py-2 text-fg"
           >
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_LABELS[r]}
-              </option>
-            ))}
+            <RoleOptions roles={roles} />
           </select>
           <p id="invite-role-hint" className="text-xs text-muted">
             {ROLE_HINTS[role]}

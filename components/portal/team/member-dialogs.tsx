@@ -4,6 +4,7 @@ import type { PendingInvitation, TeamMember } from "@/lib/domain/team";
 import { ROLE_LABELS, type Role } from "@/lib/shared/roles";
 import { type ConfirmActions, ConfirmDialog } from "../confirm-dialog";
 import { ErrorNote } from "../error-note";
+import { RoleOptions } from "./role-options";
 import type { MemberAction } from "./members-table";
 
 export type MemberActing = { action: MemberAction; m: TeamMember };
@@ -54,11 +55,7 @@ export function MemberDialogs({
             onChange={(e) => onRole(e.target.value as Role)}
             className="block w-full rounded border border-line-strong bg-surface px-3 py-2 text-fg"
           >
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {ROLE_LABELS[r]}
-              </option>
-            ))}
+            <RoleOptions roles={roles} />
           </select>
         </div>
         <p className="text-sm">The new role applies to their next request.</p>
