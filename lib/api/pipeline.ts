@@ -10,6 +10,8 @@ import type { AnalyticsEngine } from "../engine/types";
 import { appEnv } from "../env";
 import { log } from "../log";
 import { AdmissionBatcher, type BatchOptions } from "./admission";
+import { requestUrl } from "./request-url";
+import { servedAnswerOf } from "./served-facts";
 import { ConfigCache } from "./config-cache";
 import { KeyVerifier } from "./credentials";
 import { LastUsedTracker } from "./last-used";
@@ -87,14 +89,14 @@ export function createPipeline(deps: PipelineDeps) {
 
   async function handle(request: Request): Promise<Response> {
     const started = performance.now();
-    const url = new URL(request.url);
+    const url = requestUrl(request);
     const served = await serve({ request, url, started }, stageDeps);
     // HEAD answers exactly like GET (status, headers, metering) without the body.
     const response =
       request.method === "HEAD" ? new Response(null, { status: served.status, headers: served.headers }) : served;
     if (log.enabled("info")) {
       log.info("request", {
-        request_id: response.headers.get("x-request-id"),
+        request_id: servedAnswerOf(served)?.headers["x-request-id"] ?? response.headers.get("x-request-id"),
         method: request.method,
         path: url.pathname,
         status: response.status,

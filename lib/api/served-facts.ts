@@ -21,18 +21,24 @@ export function noteServed(request: Request, learned: ServedFacts): void {
 
 export const servedFacts = (request: Request): ServedFacts => facts.get(request) ?? {};
 
-const texts = new WeakMap<Response, string>();
+/** What a textResponse was made from: its body text and its headers as given. */
+export interface ServedAnswer {
+  text: string;
+  headers: Record<string, string>;
+}
+
+const answers = new WeakMap<Response, ServedAnswer>();
 
 /**
- * A Response whose body text the HTTP layer can read back without reading the body: `response.text()` turns the
- * server's lightweight Response into a full one with a stream (about a tenth of a call's CPU in the profile of
- * 27 Nov, docs/benchmark.md), and the layer only wants the string it was made from.
+ * A Response whose body text and headers the HTTP layer can read back without reading the body or building a `Headers`:
+ * `response.text()` turns the server's lightweight Response into a full one with a stream (about a tenth of a call's
+ * CPU in the profile of 27 Nov, docs/benchmark.md), and the layer only wants the string and the record it was made from.
  */
-export function textResponse(text: string, init: ResponseInit): Response {
+export function textResponse(text: string, init: { status: number; headers: Record<string, string> }): Response {
   const response = new Response(text, init);
-  texts.set(response, text);
+  answers.set(response, { text, headers: init.headers });
   return response;
 }
 
-/** The body `response` was made from by textResponse; undefined for any other Response (read its body instead). */
-export const bodyTextOf = (response: Response): string | undefined => texts.get(response);
+/** What `response` was made from by textResponse; undefined for any other Response (read its body instead). */
+export const servedAnswerOf = (response: Response): ServedAnswer | undefined => answers.get(response);

@@ -3,6 +3,8 @@
  * origin the operator lists, or one the calling key's account lists; a preflight carries no key, so it is allowed for
  * an origin any account lists, and the answer itself is then shared only with the key's own account's origins.
  */
+import { requestUrl } from "../request-url";
+import { appendHeader, type HeaderRecord } from "./header-record";
 import type { OriginLists, OriginSource } from "./origins";
 
 export const PUBLIC_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/health"]);
@@ -17,8 +19,8 @@ export const CORS_EXPOSED_HEADERS =
 /** How long a browser may reuse a preflight answer (Chromium caps it at 2 hours). */
 export const CORS_MAX_AGE_SECONDS = 600;
 
-const pathOf = (url: string) => {
-  const p = new URL(url).pathname;
+const pathOf = (request: Request) => {
+  const p = requestUrl(request).pathname;
   return p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p;
 };
 
@@ -28,13 +30,13 @@ export const isPreflight = (request: Request) =>
 /** The preflight's answer: 204, with the CORS grant only when the origin may be allowed. */
 export async function preflight(request: Request, source: OriginSource): Promise<Response> {
   const origin = request.headers.get("origin") ?? "";
-  const headers = new Headers({ vary: "Origin", "cache-control": "no-store" });
-  const grant = await grantFor(pathOf(request.url), origin, source, null);
+  const headers: HeaderRecord = { vary: "Origin", "cache-control": "no-store" };
+  const grant = await grantFor(pathOf(request), origin, source, null);
   if (grant) {
-    headers.set("access-control-allow-origin", grant);
-    headers.set("access-control-allow-methods", CORS_METHODS);
-    headers.set("access-control-allow-headers", CORS_REQUEST_HEADERS);
-    headers.set("access-control-max-age", String(CORS_MAX_AGE_SECONDS));
+    headers["access-control-allow-origin"] = grant;
+    headers["access-control-allow-methods"] = CORS_METHODS;
+    headers["access-control-allow-headers"] = CORS_REQUEST_HEADERS;
+    headers["access-control-max-age"] = String(CORS_MAX_AGE_SECONDS);
   }
   return new Response(null, { status: 204, headers });
 }
@@ -42,18 +44,18 @@ export async function preflight(request: Request, source: OriginSource): Promise
 /** Adds the CORS grant to an answer, for the calling account's origins (or, with no key, any account's). */
 export async function addCorsHeaders(
   request: Request,
-  headers: Headers,
+  headers: HeaderRecord,
   source: OriginSource,
   accountId: string | undefined,
 ): Promise<void> {
   const origin = request.headers.get("origin");
-  const path = pathOf(request.url);
-  if (!PUBLIC_PATHS.has(path)) headers.append("vary", "Origin");
+  const path = pathOf(request);
+  if (!PUBLIC_PATHS.has(path)) appendHeader(headers, "vary", "Origin");
   if (!origin) return;
   const grant = await grantFor(path, origin, source, accountId ?? null);
   if (!grant) return;
-  headers.set("access-control-allow-origin", grant);
-  headers.set("access-control-expose-headers", CORS_EXPOSED_HEADERS);
+  headers["access-control-allow-origin"] = grant;
+  headers["access-control-expose-headers"] = CORS_EXPOSED_HEADERS;
 }
 
 async function grantFor(

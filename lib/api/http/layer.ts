@@ -3,10 +3,12 @@
  * coding, WWW-Authenticate, Location and problem details (docs/api-contract.md §11). The pipeline decides what is
  * answered and meters it; this layer only says it in HTTP.
  */
-import { bodyTextOf, servedFacts } from "../served-facts";
+import { requestUrl } from "../request-url";
+import { servedAnswerOf, servedFacts } from "../served-facts";
 import { cacheControl, entityTag, matchesIfNoneMatch } from "./caching";
 import { compressBody } from "./compress";
 import { addCorsHeaders, isPreflight, preflight } from "./cors";
+import { appendHeader, type HeaderRecord, headerRecord } from "./header-record";
 import type { OriginSource } from "./origins";
 import { locationOf, PROBLEM_TYPE, problemDetails, wwwAuthenticate } from "./semantics";
 
@@ -27,64 +29,66 @@ export function withHttpLayer(handle: Handle, origins: OriginSource, options: Ht
     if (isPreflight(request)) return preflight(request, origins);
     const response = await handle(request);
     const facts = servedFacts(request);
-    const headers = new Headers(response.headers);
+    const served = servedAnswerOf(response);
+    // The pipeline's answers carry their headers as a record: copied, never turned into a Headers (header-record.ts).
+    const headers = headerRecord(served ? served.headers : response.headers);
     await addCorsHeaders(request, headers, origins, facts.accountId);
-    if ((headers.get("content-type") ?? "").startsWith("text/event-stream"))
+    if ((headers["content-type"] ?? "").startsWith("text/event-stream"))
       return new Response(response.body, { status: response.status, headers });
-    return finish(request, response, headers, clock(), compress);
+    const text = request.method === "HEAD" ? null : (served?.text ?? (await response.text()));
+    return finish(request, response.status, text, headers, { now: clock(), compress });
   };
 }
 
 async function finish(
   request: Request,
-  response: Response,
-  headers: Headers,
-  now: Date,
-  compress: boolean,
+  status: number,
+  body: string | null,
+  headers: HeaderRecord,
+  options: { now: Date; compress: boolean },
 ): Promise<Response> {
-  const { status } = response;
-  const url = new URL(request.url);
-  let text = request.method === "HEAD" ? null : (bodyTextOf(response) ?? (await response.text()));
-  if (status === 401) headers.set("www-authenticate", wwwAuthenticate(codeOf(text)));
-  if (status === 201 && text !== null && !headers.has("location")) {
-    const location = locationOf(url.pathname, parse(text));
-    if (location) headers.set("location", location);
+  const { pathname } = requestUrl(request);
+  let text = body;
+  if (status === 401) headers["www-authenticate"] = wwwAuthenticate(codeOf(text));
+  if (status === 201 && text !== null && headers.location === undefined) {
+    const location = locationOf(pathname, parse(text));
+    if (location) headers.location = location;
   }
   if (status >= 400 && text !== null) {
-    const problem = problemDetails(request.headers.get("accept"), status, parse(text), headers.get("x-request-id"));
+    const problem = problemDetails(request.headers.get("accept"), status, parse(text), headers["x-request-id"] ?? null);
     if (problem) {
       text = JSON.stringify(problem);
-      headers.set("content-type", PROBLEM_TYPE);
+      headers["content-type"] = PROBLEM_TYPE;
     }
   }
   const readable = status === 200 && (request.method === "GET" || request.method === "HEAD");
-  if (readable && url.pathname !== HEALTH) {
+  if (readable && pathname !== HEALTH) {
     const facts = servedFacts(request);
     const payload = facts.payload ?? text;
     if (payload !== null) {
-      const etag = entityTag(status, headers.get("content-type") ?? "", payload);
-      headers.set("etag", etag);
-      headers.set("cache-control", cacheControl(facts.asOf, now));
+      const etag = entityTag(status, headers["content-type"] ?? "", payload);
+      headers.etag = etag;
+      headers["cache-control"] = cacheControl(facts.asOf, options.now);
       if (matchesIfNoneMatch(request.headers.get("if-none-match"), etag)) return notModified(headers);
     }
   }
   if (text === null) return new Response(null, { status, headers });
-  if (!compress) return new Response(text, { status, headers });
+  if (!options.compress) return new Response(text, { status, headers });
   return encode(request, status, headers, text);
 }
 
-async function encode(request: Request, status: number, headers: Headers, body: string) {
-  headers.append("vary", "Accept-Encoding");
+async function encode(request: Request, status: number, headers: HeaderRecord, body: string) {
+  appendHeader(headers, "vary", "Accept-Encoding");
   const compressed = await compressBody(body, request.headers.get("accept-encoding"));
   if (!compressed) return new Response(body, { status, headers });
-  headers.set("content-encoding", compressed.encoding);
-  headers.delete("content-length");
+  headers["content-encoding"] = compressed.encoding;
+  delete headers["content-length"];
   return new Response(compressed.body, { status, headers });
 }
 
 /** 304: the 200's headers but its body's (content-type, length, coding), which a 304 does not describe. */
-function notModified(headers: Headers): Response {
-  for (const h of ["content-type", "content-length", "content-encoding"]) headers.delete(h);
+function notModified(headers: HeaderRecord): Response {
+  for (const h of ["content-type", "content-length", "content-encoding"]) delete headers[h];
   return new Response(null, { status: 304, headers });
 }
 
