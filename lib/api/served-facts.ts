@@ -1,9 +1,11 @@
 /**
- * What the pipeline learned about a call that the HTTP layer (lib/api/http) needs after it: the calling account (CORS),
- * the payload's text (ETag), the data's as-of time (Cache-Control) and the route's family (the request metrics). Keyed
- * by the Request, so nothing outlives it.
+ * What the layers of one request share: its URL, parsed once, and what the pipeline learned about the call that the
+ * HTTP layer (lib/api/http) needs after it: the calling account (CORS), the payload's text (ETag), the data's as-of time
+ * (Cache-Control) and the route's family (the request metrics). One object per request, made by the first layer that
+ * asks and written in place by the stages (the Call holds it); keyed by the Request, so nothing outlives it.
  */
 export interface ServedFacts {
+  readonly url: URL;
   family?: "A" | "B";
   accountId?: string;
   /** The answer's payload as JSON text (or the whole body when it has no envelope): the representation's version. */
@@ -13,13 +15,17 @@ export interface ServedFacts {
 
 const facts = new WeakMap<Request, ServedFacts>();
 
-export function noteServed(request: Request, learned: ServedFacts): void {
-  const known = facts.get(request);
-  if (known) Object.assign(known, learned);
-  else facts.set(request, { ...learned });
+export function servedFacts(request: Request): ServedFacts {
+  let known = facts.get(request);
+  if (known === undefined) {
+    known = { url: new URL(request.url) };
+    facts.set(request, known);
+  }
+  return known;
 }
 
-export const servedFacts = (request: Request): ServedFacts => facts.get(request) ?? {};
+/** The request's URL, parsed once per request for every layer that reads it (pipeline, CORS, HTTP semantics). */
+export const requestUrl = (request: Request): URL => servedFacts(request).url;
 
 /** What a textResponse was made from: its body text and its headers as given. */
 export interface ServedAnswer {

@@ -3,7 +3,7 @@
  * origin the operator lists, or one the calling key's account lists; a preflight carries no key, so it is allowed for
  * an origin any account lists, and the answer itself is then shared only with the key's own account's origins.
  */
-import { requestUrl } from "../request-url";
+import { requestUrl } from "../served-facts";
 import { appendHeader, type HeaderRecord } from "./header-record";
 import type { OriginLists, OriginSource } from "./origins";
 

@@ -3,8 +3,7 @@
  * coding, WWW-Authenticate, Location and problem details (docs/api-contract.md §11). The pipeline decides what is
  * answered and meters it; this layer only says it in HTTP.
  */
-import { requestUrl } from "../request-url";
-import { servedAnswerOf, servedFacts } from "../served-facts";
+import { requestUrl, servedAnswerOf, servedFacts } from "../served-facts";
 import { cacheControl, entityTag, matchesIfNoneMatch } from "./caching";
 import { compressBody } from "./compress";
 import { addCorsHeaders, isPreflight, preflight } from "./cors";
@@ -30,8 +29,9 @@ export function withHttpLayer(handle: Handle, origins: OriginSource, options: Ht
     const response = await handle(request);
     const facts = servedFacts(request);
     const served = servedAnswerOf(response);
-    // The pipeline's answers carry their headers as a record: copied, never turned into a Headers (header-record.ts).
-    const headers = headerRecord(served ? served.headers : response.headers);
+    // The pipeline's answers carry their headers as a record made for this answer alone (stages/answer.ts `reply`), so it
+    // is completed in place and never turned into a Headers (header-record.ts); any other answer's are copied.
+    const headers = served ? served.headers : headerRecord(response.headers);
     await addCorsHeaders(request, headers, origins, facts.accountId);
     if ((headers["content-type"] ?? "").startsWith("text/event-stream"))
       return new Response(response.body, { status: response.status, headers });

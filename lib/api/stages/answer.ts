@@ -1,5 +1,5 @@
 /** Answers as the stages build them: error answers in the route family's shape, success envelopes, and the Response. */
-import { noteServed, textResponse } from "../served-facts";
+import { textResponse } from "../served-facts";
 import { dataLabel } from "../../engine/types";
 import { log } from "../../log";
 import { secondsLeft } from "../../limits/windows";
@@ -18,6 +18,10 @@ export const RETRY_SOON = { "retry-after": "5" };
 export const storeUnreachable = () =>
   new ApiError("data_source_unavailable", "The service's store is unreachable; retry shortly.");
 
+/**
+ * The pipeline's Response: its headers are a record with lower-case names made for this answer alone, which the HTTP
+ * layer completes in place (lib/api/http/layer.ts).
+ */
 export function reply(status: number, body: unknown, requestId: string, extra?: Record<string, string>): Response {
   const text = typeof body === "string" ? body : JSON.stringify(body);
   return textResponse(text, { status, headers: { "content-type": JSON_TYPE, ...extra, "x-request-id": requestId } });
@@ -112,7 +116,7 @@ export function refusalBytes(call: KeyedCall, limited: "burst" | "quota"): numbe
 export function answerOf(call: KeyedCall, outcome: Outcome): Answer {
   if (!outcome.ok) return errorAnswer(call, outcome.error);
   const { result } = outcome;
-  noteServed(call.request, { asOf: result.asOf }); // Cache-Control (lib/api/http)
+  call.facts.asOf = result.asOf; // Cache-Control (lib/api/http)
   const status = statusOf(call, outcome);
   if (result.text) {
     const { body, contentType } = result.text;

@@ -3,7 +3,7 @@
  * known, the answer before its rate-limit headers, and the dependencies every stage receives. Each stage is a function
  * `(call, deps) => Promise<next call | Response>`: a Response ends the call.
  */
-import { noteServed } from "../served-facts";
+import type { ServedFacts } from "../served-facts";
 import type { Database } from "../../db/client";
 import type { AnalyticsEngine, ViewSpec } from "../../engine/types";
 import { burstWindow, quotaWindow, type Window } from "../../limits/windows";
@@ -41,6 +41,8 @@ export interface Arrival {
 
 /** One request that resolved to a route. */
 export interface Call extends Arrival {
+  /** What the HTTP layer reads after the pipeline (lib/api/served-facts.ts), written in place by the stages. */
+  readonly facts: ServedFacts;
   /** The request path without a trailing slash. */
   readonly path: string;
   readonly requestId: string;
@@ -90,7 +92,7 @@ export const anonymous = (now: Date): ErrorContext => ({ env: null, label: "none
 /** The call with what its caller decides: the market view, the error context and the two limit windows. */
 export function keyedCall(call: Call, config: GatewayConfig, caller: Caller): KeyedCall {
   const { family } = call.route;
-  noteServed(call.request, { accountId: caller.accountId }); // CORS (lib/api/http)
+  call.facts.accountId = caller.accountId; // CORS (lib/api/http)
   return {
     ...call,
     caller,

@@ -2,7 +2,7 @@
 import { errorBody } from "../envelope";
 import { ApiError } from "../errors";
 import { requestIdFrom } from "../request-id";
-import { noteServed } from "../served-facts";
+import { servedFacts } from "../served-facts";
 import { reply } from "./answer";
 import { anonymous, type Arrival, type Call, DEMO_VIEW, type StageDeps } from "./call";
 
@@ -15,11 +15,13 @@ export async function resolveRoute(
   const requestId = requestIdFrom(request.headers);
   const path = url.pathname.length > 1 && url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : url.pathname;
   const m = deps.match(request.method === "HEAD" ? "GET" : request.method, path);
-  if (m.kind !== "not_found") noteServed(request, { family: m.route.family }); // the request metrics' label
+  const facts = servedFacts(request);
+  if (m.kind !== "not_found") facts.family = m.route.family; // the request metrics' label
   if (m.kind === "route") {
     const errorContext = anonymous(now);
     return {
       ...arrival,
+      facts,
       path,
       requestId,
       now,

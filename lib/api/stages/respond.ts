@@ -1,5 +1,4 @@
 /** The last stage: an admitted call's answer (or stream) with its windows' rate-limit headers. */
-import { noteServed } from "../served-facts";
 import { rateLimitHeaders } from "../rate-headers";
 import type { LimitOutcome } from "../limits";
 import type { StreamAnswer } from "../route";
@@ -26,7 +25,7 @@ export function withLimits(call: KeyedCall, answer: Answer, limits: LimitOutcome
 /** An admitted call's answer: marks its key used and adds the windows' headers. */
 export function respond(call: KeyedCall, answer: Answer, limits: LimitOutcome, deps: Pick<StageDeps, "touch">) {
   deps.touch(call.caller.keyId, call.now);
-  noteServed(call.request, { payload: typeof answer.body === "string" ? answer.body : answer.body.data }); // ETag
+  call.facts.payload = typeof answer.body === "string" ? answer.body : answer.body.data; // ETag
   return withLimits(call, answer, limits);
 }
 
