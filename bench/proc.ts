@@ -105,7 +105,7 @@ export async function startNext(
     detached: true,
   });
   let out = "";
-  const keep = (d: Buffer) => (out = (out + d).slice(-20_000));
+  const keep = (d: Buffer) => (out = (out + d).slice(-200_000));
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -169,7 +169,7 @@ export async function startStandalone(
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
-  const keep = (d: Buffer) => (out = (out + d).slice(-20_000));
+  const keep = (d: Buffer) => (out = (out + d).slice(-200_000));
   child.stdout!.on("data", keep);
   child.stderr!.on("data", keep);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

@@ -5,6 +5,7 @@
  * to the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); PROFILE_SECONDS (8) per route; PROFILE_ROUNDS (1)
  * rounds over the routes. PROFILE_FIXTURE=<file> keeps the seeded database and its keys in that JSON file and reuses
  * them on the next run (drop it with `dropdb` when done); without it the database is dropped at the end.
+ * PROFILE_SERVER_OUTPUT=<file> writes the end of the server's output there (e.g. with PROFILE_NODE_ARGS=--trace-gc).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import postgres from "postgres";
@@ -73,6 +74,7 @@ async function main() {
   } finally {
     await sql.end();
     await server.stop();
+    if (process.env.PROFILE_SERVER_OUTPUT) writeFileSync(process.env.PROFILE_SERVER_OUTPUT, server.output());
     await drop();
   }
 }

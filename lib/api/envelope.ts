@@ -98,10 +98,10 @@ export function errorBody(
   error: Pick<ErrorAnswerSpec, "code" | "message">,
   ctx: ErrorContext,
 ): unknown {
-  const err = { error: { code: error.code, message: error.message } };
-  if (family === "A") return err;
+  const err = { code: error.code, message: error.message };
+  if (family === "A") return { error: err };
   return {
-    ...err,
+    error: err,
     data: null,
     disclaimer: DISCLAIMER,
     isMockData: ctx.env === "test",

@@ -66,7 +66,7 @@ export function expiries(ctx: QueryContext, spec: ViewSpec, symbol: string) {
 }
 
 export function researchOutput(ctx: QueryContext, spec: ViewSpec, sent: StrategyRequest) {
-  const req = { ...sent, symbol: sent.symbol.toUpperCase() }; // symbols are case-insensitive on input
+  const req = Object.assign({}, sent, { symbol: sent.symbol.toUpperCase() }); // symbols are case-insensitive on input
   return ctx.withView(spec, (view) => {
     const a = ctx.symbolOf(spec, view, req.symbol);
     try {

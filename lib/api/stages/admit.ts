@@ -90,10 +90,10 @@ export async function admitThenExecute(
     else {
       const ran = await executeInTransaction(call, deps);
       if (ran.quotaUsed === null) {
-        limits = { ...admitted, limited: "quota", status: 403, quotaUsed: call.quota.limit }; // spent meanwhile
+        limits = Object.assign({}, admitted, { limited: "quota" as const, status: 403, quotaUsed: call.quota.limit }); // spent meanwhile
         answer = limitedAnswer(call, "quota");
       } else {
-        limits = { ...admitted, quotaUsed: ran.quotaUsed ?? admitted.quotaUsed };
+        limits = Object.assign({}, admitted, { quotaUsed: ran.quotaUsed ?? admitted.quotaUsed });
         answer = answerOf(call, ran.outcome);
       }
     }
@@ -127,8 +127,8 @@ async function executeInTransaction(
   try {
     await deps.database.db.transaction(async (tx) => {
       // Both handles run inside this transaction (on the embedded engine a query outside it would wait for it).
-      const database = { ...deps.database, db: tx, sql: clientOf(tx) };
-      outcome = await execute(call, { ...deps, database });
+      const database = Object.assign({}, deps.database, { db: tx, sql: clientOf(tx) });
+      outcome = await execute(call, Object.assign({}, deps, { database }));
       const status = statusOf(call, outcome);
       if (status < 200 || status >= 300) throw ROLLBACK;
       quotaUsed = await takeQuota(tx, call.caller.keyId, call.quota);

@@ -46,7 +46,7 @@ export interface ErrorAnswerOptions {
 export function errorAnswer(call: Call, error: ErrorAnswerSpec, options: ErrorAnswerOptions = {}): Answer {
   if (!options.sizeOnly && !call.route.errors.includes(error.code))
     log.error("undeclared error code", { request_id: call.requestId, endpoint: call.route.id, code: error.code });
-  const headers = options.headers ? { ...error.headers, ...options.headers } : error.headers;
+  const headers = options.headers ? Object.assign({}, error.headers, options.headers) : error.headers;
   const text = JSON.stringify(errorBody(call.route.family, error, call.errorContext));
   const { status, code, message } = error;
   return { status, code, message, body: text, bytes: Buffer.byteLength(text), headers };

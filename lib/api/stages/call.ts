@@ -93,13 +93,20 @@ export const anonymous = (now: Date): ErrorContext => ({ env: null, label: "none
 export function keyedCall(call: Call, config: GatewayConfig, caller: Caller): KeyedCall {
   const { family } = call.route;
   call.facts.accountId = caller.accountId; // CORS (lib/api/http)
-  return {
-    ...call,
+  return withCall(call, {
     caller,
     config,
     view: caller.env === "test" ? DEMO_VIEW : { env: "live", entitlement: caller.plan.dataEntitlement },
     errorContext: keyedErrorContext(caller.env, call.now),
     burst: burstWindow(family, caller.plan, call.now),
     quota: quotaWindow(family, caller.plan, call.now),
-  };
+  });
+}
+
+/**
+ * The call with some fields added or replaced. Object.assign, not `{ ...call, … }`: on Node 20 a spread followed by
+ * more properties costs 3–6 µs a call against about 0.2 µs (docs/benchmark.md, 28 Nov).
+ */
+export function withCall<C extends Call, T extends Partial<KeyedCall>>(call: C, more: T): C & T {
+  return Object.assign({}, call, more);
 }

@@ -87,7 +87,7 @@ async function replay(call: KeyedCall, answer: StoredAnswer, deps: ClaimDeps): P
   if (limits.limited === "burst") {
     const refused = limitedAnswer(call, "burst");
     const settled = { m: metered(call, refused), status: refused.status, errorCode: refused.code, limits };
-    await settle(deps.database.sql, { ...settled, burst: call.burst, quota: call.quota }).catch((err) =>
+    await settle(deps.database.sql, Object.assign(settled, { burst: call.burst, quota: call.quota })).catch((err) =>
       log.error("metering failed", { request_id: call.requestId, ...errorFields(err) }),
     );
     return respond(call, refused, limits, deps);
@@ -95,6 +95,6 @@ async function replay(call: KeyedCall, answer: StoredAnswer, deps: ClaimDeps): P
   log.info("idempotent replay", { request_id: call.requestId, replayed_request_id: answer.headers["x-request-id"] });
   return new Response(answer.body, {
     status: answer.status,
-    headers: { ...answer.headers, ...limitHeaders(call, limits), [REPLAYED_HEADER]: "true" },
+    headers: Object.assign({}, answer.headers, limitHeaders(call, limits), { [REPLAYED_HEADER]: "true" }),
   });
 }

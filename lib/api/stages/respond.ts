@@ -18,7 +18,7 @@ export function withLimits(call: KeyedCall, answer: Answer, limits: LimitOutcome
     answer.status,
     textOf(answer),
     call.requestId,
-    answer.headers ? { ...answer.headers, ...headers } : headers,
+    answer.headers ? Object.assign({}, answer.headers, headers) : headers,
   );
 }
 
