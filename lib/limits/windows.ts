@@ -52,7 +52,8 @@ export function quotaWindow(
   plan: Pick<WindowLimits, "aPerMonth" | "bPerDay">,
   now: Date,
 ): Window & { name: "day" | "month" } {
-  return { ...quotaBounds(family, now), limit: family === "A" ? plan.aPerMonth : plan.bPerDay };
+  const { name, bucket, start, end } = quotaBounds(family, now);
+  return { name, bucket, start, end, limit: family === "A" ? plan.aPerMonth : plan.bPerDay };
 }
 
 export const windowSeconds = (w: Window) => Math.round((w.end.getTime() - w.start.getTime()) / 1000);

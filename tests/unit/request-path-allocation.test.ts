@@ -32,7 +32,7 @@ const filesOf = (path: string): string[] =>
         .map((f) => join(path, f));
 
 /** `{ ...x,` followed by a property, a shorthand name or another spread. */
-const LEADING_SPREAD = /\{\s*\.\.\.[\w.?()]+\s*,\s*(?:\.\.\.|\[|[\w"'-]+\s*[:,}])/g;
+const LEADING_SPREAD = /\{\s*\.\.\.(?:[\w.?]+(?:\([^()]*\))?)+\s*,\s*(?:\.\.\.|\[|[\w"'-]+\s*[:,}])/g;
 
 test("no object literal on the request path starts with a spread and goes on (Object.assign or a literal instead)", () => {
   const found: string[] = [];
@@ -47,7 +47,13 @@ test("no object literal on the request path starts with a spread and goes on (Ob
 });
 
 test("the check finds the pattern it is meant to find", () => {
-  const bad = ["{ ...call, caller }", "{\n  ...call,\n  caller: x,\n}", "{ ...a, ...b }", '{ ...h, "x-a": "1" }'];
+  const bad = [
+    "{ ...call, caller }",
+    "{ ...bounds(family, now), limit: 1 }",
+    "{\n  ...call,\n  caller: x,\n}",
+    "{ ...a, ...b }",
+    '{ ...h, "x-a": "1" }',
+  ];
   for (const text of bad) assert.ok(text.match(LEADING_SPREAD), text);
   for (const text of ["{ a: 1, ...b }", "const { ...rest } = x", "[...a, b]", "f(...args, x)"])
     assert.equal(text.match(LEADING_SPREAD), null, text);

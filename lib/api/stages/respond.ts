@@ -37,5 +37,7 @@ export function openStream(
   deps: Pick<StageDeps, "touch">,
 ): Response {
   deps.touch(call.caller.keyId, call.now);
-  return stream.open({ ...limitHeaders(call, limits), "x-request-id": call.requestId }, limits.quotaUsed);
+  const headers = limitHeaders(call, limits);
+  headers["x-request-id"] = call.requestId;
+  return stream.open(headers, limits.quotaUsed);
 }
