@@ -5,12 +5,20 @@
  * to the server (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"); PROFILE_SECONDS (8) per route; PROFILE_ROUNDS (1)
  * rounds over the routes. PROFILE_FIXTURE=<file> keeps the seeded database and its keys in that JSON file and reuses
  * them on the next run (drop it with `dropdb` when done); without it the database is dropped at the end.
+ * PROFILE_RATE=<req/s> offers that fixed rate (bench/open-loop-worker.ts) instead of saturating with wrk.
  * PROFILE_SERVER_OUTPUT=<file> writes the end of the server's output there (e.g. with PROFILE_NODE_ARGS=--trace-gc).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+
+/** The process's user and system CPU time so far, ms (/proc/<pid>/stat utime and stime; USER_HZ 100). */
+function userSystemMs(pid: number): [number, number] {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return [Number(f[11]) * 10, Number(f[12]) * 10];
+}
 import postgres from "postgres";
 import { startCpu } from "./cpu";
-import { pickTool, runLoad } from "./load";
+import { pickTool, runLoad, runOpenLoop } from "./load";
 import { startStandalone } from "./proc";
 import { createFixture } from "./setup";
 
@@ -40,6 +48,17 @@ async function fixture(): Promise<{ kept: Kept; drop: () => Promise<void> }> {
   return { kept, drop: async () => {} };
 }
 
+/** wrk at saturation, or the open-loop generator at PROFILE_RATE; req/s, p99 and the calls answered. */
+async function measure(url: string, kept: Kept, seconds: number) {
+  const rate = Number(process.env.PROFILE_RATE ?? 0);
+  if (!rate) return runLoad(pickTool(), { url, keys: kept.keys, connections: 50, durationS: seconds, warmupS: 0 });
+  const r = await runOpenLoop(
+    { url, keys: kept.keys, rate, durationS: seconds, connections: 100, warmupS: 0 },
+    () => {},
+  );
+  return { reqPerSec: r.achievedRate, p99Ms: r.p99Ms, requests: r.requests, non2xx: r.non2xx };
+}
+
 async function main() {
   const routes = process.argv.slice(2).length ? process.argv.slice(2) : ["constant", "health", "pipeline"];
   const seconds = Number(process.env.PROFILE_SECONDS ?? 8);
@@ -55,19 +74,16 @@ async function main() {
         await runLoad(pickTool(), { url, keys: kept.keys, connections: 50, durationS: 1, warmupS: 0 });
         const [{ n: before }] = await sql<{ n: number }[]>`select count(*)::int as n from usage_events`;
         const cpu = startCpu(server.child.pid!, kept.name);
-        const load = await runLoad(pickTool(), {
-          url,
-          keys: kept.keys,
-          connections: 50,
-          durationS: seconds,
-          warmupS: 0,
-        });
+        const [user0, system0] = userSystemMs(server.child.pid!);
+        const load = await measure(url, kept, seconds);
         const used = cpu.stop();
+        const [user1, system1] = userSystemMs(server.child.pid!);
         const [{ n: after }] = await sql<{ n: number }[]>`select count(*)::int as n from usage_events`;
         const perCall = (ms = 0) => ((1000 * ms) / load.requests).toFixed(1);
         console.log(
           `${route.padEnd(9)} ${load.reqPerSec.toFixed(0).padStart(6)} req/s  p99 ${load.p99Ms.toFixed(2)} ms  ` +
-            `server ${perCall(used.serverMs)} µs/call  pg ${perCall(used.postgresMs)} µs/call  ` +
+            `server ${perCall(used.serverMs)} µs/call (user ${perCall(user1 - user0)}, system ${perCall(system1 - system0)})  ` +
+            `pg ${perCall(used.postgresMs)} µs/call  ` +
             `metered ${after - before}  non-2xx ${load.non2xx}`,
         );
       }
