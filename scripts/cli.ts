@@ -217,7 +217,14 @@ async function main(): Promise<number> {
   const [group, action] = parsed.positionals;
   // Talks to the running app over HTTP, never to the database: it runs for as long as the user listens.
   if (group === "webhooks" && action === "listen") return listenCommand(parsed.values);
-  const database = await connectForTool();
+  let database: Database;
+  try {
+    database = await connectForTool();
+  } catch (err) {
+    // One line, as for any other error: the reason, never a stack trace.
+    process.stderr.write(`error: cannot open the database: ${(err as Error).message.split("\n")[0]}\n`);
+    return 1;
+  }
   try {
     await seedReferenceData(database.db, endpointCatalogue());
     const result = await run(database, parsed.positionals, parsed.values);
@@ -253,4 +260,10 @@ async function listenCommand(flags: Flags): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code));
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`error: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}\n`);
+    process.exit(1);
+  },
+);

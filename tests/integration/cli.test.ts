@@ -490,3 +490,28 @@ describe("operator CLI", () => {
     }
   });
 });
+
+describe("cli without a reachable database", () => {
+  it("says so on one line and exits 1, with no stack trace", async () => {
+    const { createServer } = await import("node:net");
+    // A port that was free a moment ago: nothing listens there.
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, "127.0.0.1", () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const run = await new Promise<{ code: number; stderr: string; stdout: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        [bundled("cli"), "endpoint", "list"],
+        { env: { ...process.env, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/none`, LOG_LEVEL: "warn" } },
+        (err, stdout, stderr) => resolve({ code: (err as { code?: number } | null)?.code ?? 0, stderr, stdout }),
+      ),
+    );
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, "");
+    const lines = run.stderr.split("\n").filter((l) => l.trim() !== "");
+    assert.deepEqual(lines, [`error: cannot open the database: connect ECONNREFUSED 127.0.0.1:${port}`]);
+  });
+});
