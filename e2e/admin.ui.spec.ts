@@ -234,6 +234,7 @@ test("a key deactivated by an admin gets 403 inactive_key within 5 s, reactivate
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page.getByLabel("From", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await expect(page.locator("main").getByRole("alert")).toContainText("from is a date or time");
+  await expect(page.locator("main").getByText(/from is a date or time/), "said once, under its field").toHaveCount(1);
   expect(await newestAudit(), "no audit row was written").toBe(before);
   const bad = await page.request.post("/api/admin/licensing", {
     data: { endpointId: "GET /api/v1/options-flow", env: "live", state: "enabled", reason: "" },

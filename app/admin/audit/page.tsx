@@ -73,7 +73,7 @@ function FilterForm({
                 {f.hint}
               </p>
               {error ? (
-                <p id={`f-${f.name}-error`} className="text-sm text-bad">
+                <p id={`f-${f.name}-error`} role="alert" className="text-sm text-bad">
                   {error}
                 </p>
               ) : null}
@@ -145,7 +145,8 @@ export default async function AuditPage({
         }
       />
       <FilterForm shown={shown} problem={problem} vocabulary={vocabulary} />
-      {problem ? (
+      {/* A field's problem is said once, under the field (announced there); only one no field owns is said here. */}
+      {problem && !FIELDS.some((f) => f.name === problem.field) ? (
         <p role="alert" className="rounded-md border border-bad/40 bg-bad-soft px-3 py-2 text-sm text-bad">
           {problem.message}
         </p>
