@@ -4,7 +4,8 @@
  * the next one; when collections are cheap next to the program's allocation, as under the metered pipeline's load, it
  * picks 4. What fills the old generation there is promoted garbage (calls that outlive two scavenges), so the server's
  * peak RSS followed that factor: about 300 MB on a live set of 33–45 MB. A fixed factor of 1 + percent/100 bounds it;
- * the default 200 (3 ×) kept the peak near 215 MB with no measurable change in server CPU per call, while 50 (1.5 ×)
+ * the default 200 (3 ×) kept the benchmark's peak at 221–226 MB (266 MB with V8's own schedule), at a server CPU per
+ * call within run-to-run noise (0–5 % above V8's schedule at saturation on a shared 2-core machine), while 50 (1.5 ×)
  * cost about 15 % more CPU. Set at start-up with v8.setFlagsFromString: V8 reads the flag at each collection.
  */
 import { setFlagsFromString } from "node:v8";
