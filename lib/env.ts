@@ -84,6 +84,11 @@ const envSchema = z.object({
    * call answers 503 data_source_unavailable with Retry-After. Also the driver's connect timeout (docs/reliability.md).
    */
   DB_DEADLINE_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  /**
+   * The standalone API server's old-generation growing factor, as 1 + percent/100 (lib/server/heap-growing.ts,
+   * docs/operations.md "Memory of the standalone server"); 0 leaves V8's own schedule (up to 4 × under load).
+   */
+  API_HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(1000).default(200),
   /** How long a server drains on SIGTERM/SIGINT before it answers what is still in flight with 503 and exits. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
   /**

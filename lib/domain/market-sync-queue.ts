@@ -7,7 +7,7 @@
  * in place is retried no sooner than its Retry-After. A bad key, a malformed answer or a loop is recorded and not retried.
  */
 import "server-only";
-import PgBoss from "pg-boss";
+import type PgBoss from "pg-boss";
 import type { Database } from "../db/client";
 import { errorFields, log } from "../log";
 import type { VendorFailure } from "../market/massive/client";
@@ -36,7 +36,10 @@ export interface SyncQueueOptions {
 export async function startSyncQueue(opts: SyncQueueOptions): Promise<SyncQueue> {
   const config = syncConfig();
   const schedule = syncSchedule(config.MARKET_DATA_CRON);
-  const boss = new PgBoss({
+  // Loaded here, not at start-up: a server without MARKET_DATA_PROVIDER never holds pg-boss and its dependencies
+  // (node-postgres, cron-parser, luxon) in memory.
+  const { default: Boss } = await import("pg-boss");
+  const boss: PgBoss = new Boss({
     connectionString: opts.connectionString,
     schema: "pgboss",
     max: 3,

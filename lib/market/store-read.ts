@@ -18,6 +18,7 @@ import type {
 } from "../analytics/types";
 import { newYorkDate, newYorkInstant } from "../analytics/exchange-calendar";
 import { getOrInsert } from "../util/get-or-insert";
+import { type Interner, interner } from "../util/interner";
 
 export interface MarketSnapshot {
   instruments: Instrument[];
@@ -57,7 +58,6 @@ const tradeWindowStart = (newest: Date) =>
   newYorkInstant(newYorkDate(new Date(+newest - TRADE_WINDOW_MS)), 0).getTime();
 const FAR_FUTURE = "9999-12-31T00:00:00Z";
 
-const ms = (v: unknown) => new Date(Number(v));
 const quoteColumns = sql`
   select q.symbol, round(extract(epoch from q.as_of) * 1000)::float8 as as_of_ms, q.expiry::text as expiry, q.strike, q."right",
          q.bid, q.ask, q.last, q.volume, q.open_interest, s.rn_all = 1 as latest`;
@@ -97,13 +97,13 @@ function push<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
-function toQuote(r: Row): OptionQuote {
+function toQuote(r: Row, k: Interner): OptionQuote {
   return {
-    symbol: r.symbol as string,
-    asOf: ms(r.as_of_ms),
-    expiry: r.expiry as string,
+    symbol: k.text(r.symbol as string),
+    asOf: k.date(r.as_of_ms),
+    expiry: k.text(r.expiry as string),
     strike: num(r.strike),
-    right: r.right as OptionQuote["right"],
+    right: k.text(r.right as OptionQuote["right"]),
     bid: num(r.bid),
     ask: num(r.ask),
     last: r.last === null ? null : num(r.last),
@@ -212,9 +212,10 @@ export async function loadMarketDelta(db: Db, env: MarketEnv, previous: MarketSn
            from option_quotes q where q.env = ${env} and q.symbol = s.symbol and q.as_of = s.as_of) as chain
         from newest s`);
       const chains = new Map<string, OptionQuote[]>();
+      const k = interner();
       for (const c of chainRows) {
         const symbol = c.symbol as string;
-        const asOf = ms(c.as_of_ms);
+        const asOf = k.date(c.as_of_ms);
         const tuples = JSON.parse(c.chain as string) as [
           string,
           number,
@@ -229,10 +230,10 @@ export async function loadMarketDelta(db: Db, env: MarketEnv, previous: MarketSn
           symbol,
           tuples.map(([expiry, strike, right, bid, ask, last, volume, openInterest]) => ({
             symbol,
-            asOf: new Date(asOf),
-            expiry,
+            asOf,
+            expiry: k.text(expiry),
             strike,
-            right,
+            right: k.text(right),
             bid,
             ask,
             last,
@@ -308,6 +309,37 @@ export function instrumentOf(r: Row): Instrument {
   };
 }
 
+function toBar(r: Row, k: Interner): Bar {
+  return {
+    symbol: k.text(r.symbol as string),
+    interval: "1d",
+    ts: k.date(r.ts_ms),
+    open: num(r.open),
+    high: num(r.high),
+    low: num(r.low),
+    close: num(r.close),
+    volume: num(r.volume),
+  };
+}
+
+function toTrade(r: Row, k: Interner): OptionTrade {
+  return {
+    tradeId: r.trade_id as string,
+    symbol: k.text(r.symbol as string),
+    ts: k.date(r.ts_ms),
+    expiry: k.text(r.expiry as string),
+    strike: num(r.strike),
+    right: k.text(r.right as OptionTrade["right"]),
+    price: num(r.price),
+    size: num(r.size),
+    exchange: k.text(r.exchange as string),
+    condition: k.text(r.condition as string),
+    bid: num(r.bid),
+    ask: num(r.ask),
+  };
+}
+
+/** The rows of one read as a snapshot; equal texts and instants share one string and one Date (lib/util/interner.ts). */
 function assemble(
   instrumentRows: Row[],
   barRows: Row[],
@@ -317,23 +349,16 @@ function assemble(
   versionRows: Row[],
 ): MarketSnapshot {
   const instruments: Instrument[] = instrumentRows.map((r) => ({ ...instrumentOf(r), ...cashDividendsOf(r) }));
+  const k = interner();
   const dailyBarsBySymbol = new Map<string, Bar[]>();
   for (const r of barRows) {
-    push(dailyBarsBySymbol, r.symbol as string, {
-      symbol: r.symbol as string,
-      interval: "1d",
-      ts: ms(r.ts_ms),
-      open: num(r.open),
-      high: num(r.high),
-      low: num(r.low),
-      close: num(r.close),
-      volume: num(r.volume),
-    });
+    const bar = toBar(r, k);
+    push(dailyBarsBySymbol, bar.symbol, bar);
   }
   const latestChainBySymbol = new Map<string, OptionQuote[]>();
   const chainHistoryBySymbol = new Map<string, OptionQuote[][]>();
   for (const r of quoteRows) {
-    const q = toQuote(r);
+    const q = toQuote(r, k);
     if (r.latest) {
       push(latestChainBySymbol, q.symbol, q);
       continue;
@@ -345,20 +370,8 @@ function assemble(
   }
   const tradesBySymbol = new Map<string, OptionTrade[]>();
   for (const r of tradeRows) {
-    push(tradesBySymbol, r.symbol as string, {
-      tradeId: r.trade_id as string,
-      symbol: r.symbol as string,
-      ts: ms(r.ts_ms),
-      expiry: r.expiry as string,
-      strike: num(r.strike),
-      right: r.right as OptionTrade["right"],
-      price: num(r.price),
-      size: num(r.size),
-      exchange: r.exchange as string,
-      condition: r.condition as string,
-      bid: num(r.bid),
-      ask: num(r.ask),
-    });
+    const trade = toTrade(r, k);
+    push(tradesBySymbol, trade.symbol, trade);
   }
   const yields = yieldRows.map((r) => ({
     date: r.date as string,

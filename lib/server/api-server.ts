@@ -16,6 +16,7 @@ import { exitOnUnexpectedErrors } from "./process-guard";
 import { missingSecretReason } from "../auth/settings";
 import { unavailableResponse } from "./unavailable";
 import { METRICS_PATH, serveMetrics } from "./metrics-endpoint";
+import { applyHeapGrowing } from "./heap-growing";
 
 const MAX_HEADER_BYTES = 32 * 1024;
 /** Of the shutdown grace, the part kept for the shutdown steps after the calls in flight are answered. */
@@ -55,6 +56,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 export async function runApiServer(): Promise<void> {
   exitOnUnexpectedErrors("api server");
   const env = appEnv();
+  applyHeapGrowing(env.API_HEAP_GROWING_PERCENT); // before the engine loads the market: peak RSS (issue 33)
   // Webhook signing secrets are sealed under AUTH_SECRET: in production, as under `next start`, no start without it.
   const noSecret = missingSecretReason();
   if (noSecret) {
