@@ -29,6 +29,8 @@ const KEYS = Number(process.env.BENCH_KEYS ?? 8);
 // admission transactions in flight (the app's ADMISSION_IN_FLIGHT)
 const IN_FLIGHT = Number(process.env.PROBE_IN_FLIGHT ?? 1);
 const MODE = process.env.PROBE_MODE ?? "loops";
+// the admission gather window, µs (the app's ADMISSION_GATHER_US)
+const GATHER_US = Number(process.env.PROBE_GATHER_US ?? 0);
 const BIG = 1_000_000_000;
 const plan = { aPerMinute: BIG, aPerMonth: BIG, bPerMinute: BIG, bPerDay: BIG } as Plan;
 
@@ -78,7 +80,7 @@ async function main() {
         maxBatch: 256,
         maxQueue: 4096,
         maxInFlight: IN_FLIGHT,
-        gatherUs: Number(process.env.PROBE_GATHER_US ?? 0),
+        gatherUs: GATHER_US,
       });
     const all: [string, Record<string, string>][] = [
       ["default", {}],
@@ -96,7 +98,12 @@ async function main() {
       const db = openDatabase(url.toString(), { max: POOL });
       try {
         await loop(`select 1 (${name})`, test.name, () => db.sql`select 1`);
-        const batcher = new AdmissionBatcher(db.sql, { maxBatch: 256, maxQueue: 4096, maxInFlight: IN_FLIGHT });
+        const batcher = new AdmissionBatcher(db.sql, {
+          maxBatch: 256,
+          maxQueue: 4096,
+          maxInFlight: IN_FLIGHT,
+          gatherUs: GATHER_US,
+        });
         await loop(`batched admission (${name})`, test.name, (i) => {
           const now = new Date();
           const m = {

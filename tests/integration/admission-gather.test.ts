@@ -1,7 +1,7 @@
 /**
  * The admission gather window (ADMISSION_GATHER_US, lib/api/admission.ts) against a real PostgreSQL: a batch starts no
  * sooner than the window after the previous one, so calls arriving meanwhile share it; a call after a quiet spell goes
- * at once; maxBatch waiting calls end the wait; every call is still decided exactly and committed.
+ * at once; gatherCalls (or maxBatch) waiting calls end the wait; every call is still decided exactly and committed.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -94,6 +94,20 @@ describe("admission gather window", () => {
     assert.deepEqual(
       out.map((o) => o.burstUsed),
       [2, 3, 4, 5],
+    );
+  });
+
+  it("sends at once when gatherCalls calls wait, below maxBatch", async () => {
+    const k = await accountWithKey(t.db);
+    const b = new AdmissionBatcher(t.sql, { maxBatch: 100, maxQueue: 100, gatherUs: 10_000_000, gatherCalls: 3 });
+    await b.admit(callFor(k.keyId, k.accountId));
+    const t0 = performance.now();
+    const out = await Promise.all(Array.from({ length: 3 }, () => b.admit(callFor(k.keyId, k.accountId))));
+    assert.ok(performance.now() - t0 < 2000, "three waiting calls end the 10 s window");
+    assert.equal(b.batches, 2);
+    assert.deepEqual(
+      out.map((o) => o.burstUsed),
+      [2, 3, 4],
     );
   });
 
