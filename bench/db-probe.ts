@@ -3,7 +3,8 @@
  * loops for D seconds on a pool of P connections, no HTTP — next to `select 1` and the same statement with
  * synchronous_commit off, to tell database cost from HTTP/Node cost. Throwaway database, dropped at the end.
  * Env: PROBE_POOL (10), PROBE_CONCURRENCY (50), PROBE_SECONDS (4), BENCH_KEYS (8), PROBE_IN_FLIGHT (1), PROBE_VARIANTS
- * (e.g. "default,synchronous").
+ * (e.g. "default,synchronous"). PROBE_MODE=sizes or rates measures PostgreSQL CPU per admission batch and per call
+ * instead (bench/db-probe-batches.ts: PROBE_SIZES, PROBE_RATES, PROBE_FUNCTION, PROBE_GATHER_US).
  */
 import { sql } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
@@ -19,6 +20,7 @@ import { accountWithKey } from "../fixtures/accounts";
 import { createTestDatabase } from "../fixtures/test-db";
 import { startCpu } from "./cpu";
 import { median } from "./engine";
+import { probeRates, probeSizes } from "./db-probe-batches";
 
 const POOL = Number(process.env.PROBE_POOL ?? 10);
 const CONCURRENCY = Number(process.env.PROBE_CONCURRENCY ?? 50);
@@ -26,6 +28,9 @@ const SECONDS = Number(process.env.PROBE_SECONDS ?? 4);
 const KEYS = Number(process.env.BENCH_KEYS ?? 8);
 // admission transactions in flight (the app's ADMISSION_IN_FLIGHT)
 const IN_FLIGHT = Number(process.env.PROBE_IN_FLIGHT ?? 1);
+const MODE = process.env.PROBE_MODE ?? "loops";
+// the admission gather window, µs (the app's ADMISSION_GATHER_US)
+const GATHER_US = Number(process.env.PROBE_GATHER_US ?? 0);
 const BIG = 1_000_000_000;
 const plan = { aPerMinute: BIG, aPerMonth: BIG, bPerMinute: BIG, bPerDay: BIG } as Plan;
 
@@ -61,6 +66,22 @@ async function main() {
     const keyIds = [first.keyId];
     for (let i = 1; i < KEYS; i++)
       keyIds.push((await createKey(test.db, { accountId: first.accountId, env: "test" }, systemActor("probe"))).id);
+    const target = {
+      url: test.url,
+      name: test.name,
+      accountId: first.accountId,
+      keyIds,
+      seconds: SECONDS,
+      say: (line: string) => void process.stdout.write(`${line}\n`),
+    };
+    if (MODE === "sizes") return await probeSizes(target);
+    if (MODE === "rates")
+      return await probeRates(target, {
+        maxBatch: 256,
+        maxQueue: 4096,
+        maxInFlight: IN_FLIGHT,
+        gatherUs: GATHER_US,
+      });
     const all: [string, Record<string, string>][] = [
       ["default", {}],
       ["plan_cache_mode=force_generic_plan", { plan_cache_mode: "force_generic_plan" }],
@@ -77,7 +98,12 @@ async function main() {
       const db = openDatabase(url.toString(), { max: POOL });
       try {
         await loop(`select 1 (${name})`, test.name, () => db.sql`select 1`);
-        const batcher = new AdmissionBatcher(db.sql, { maxBatch: 256, maxQueue: 4096, maxInFlight: IN_FLIGHT });
+        const batcher = new AdmissionBatcher(db.sql, {
+          maxBatch: 256,
+          maxQueue: 4096,
+          maxInFlight: IN_FLIGHT,
+          gatherUs: GATHER_US,
+        });
         await loop(`batched admission (${name})`, test.name, (i) => {
           const now = new Date();
           const m = {

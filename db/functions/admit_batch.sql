@@ -1,7 +1,8 @@
 -- admit_batch: decides and records one batch of /api/v1 calls (lib/api/admission.ts). This file is the function's one
 -- source; a migration applies it (see db/functions/README.md): the latest migration that defines admit_batch carries
 -- this text verbatim (tests/unit/db-functions.test.ts checks it). History: 0009 (first), 0012 (account quota rows),
--- 0014 (paths), 0020 (answer sizes), 0024 (p_quota_checked, this source file), 0028 (error messages).
+-- 0014 (paths), 0020 (answer sizes), 0024 (p_quota_checked, this source file), 0028 (error messages), 0030 (the
+-- account rows named by one join on api_keys instead of calls of quota_counter_key: ~100 µs less CPU per batch).
 --
 -- Each call names its burst and quota counter rows ("slots", 1-based). The rows are locked in sorted order; the calls
 -- are decided in arrival order: the burst takes one unit per call while it has room (else 429 'burst'); then, where
@@ -69,15 +70,22 @@ BEGIN
   -- The quota is the account's per environment, shared by all its keys (docs/api-contract.md); the burst stays per key.
   -- Each distinct quota slot gets a companion row keyed by quota_counter_key (appended to the slots): that row decides,
   -- and the key's own quota row keeps tallying the key's share (the account row is never behind any of its keys' rows).
-  SELECT array_agg(a.e ORDER BY a.i) INTO v_acct FROM (
-    SELECT u.i, v_slots + dense_rank() OVER (ORDER BY quota_counter_key(u.kid) COLLATE "C", p_slot_buckets[u.s] COLLATE "C", p_slot_starts[u.s])::int AS e
-    FROM unnest(p_quota_slots, p_key_ids) WITH ORDINALITY AS u(s, kid, i)) a;
-  SELECT p_slot_keys || array_agg(d.k ORDER BY d.k COLLATE "C", d.b COLLATE "C", d.st),
-    p_slot_buckets || array_agg(d.b ORDER BY d.k COLLATE "C", d.b COLLATE "C", d.st),
-    p_slot_starts || array_agg(d.st ORDER BY d.k COLLATE "C", d.b COLLATE "C", d.st)
-  INTO p_slot_keys, p_slot_buckets, p_slot_starts
-  FROM (SELECT DISTINCT quota_counter_key(u.kid) AS k, p_slot_buckets[u.s] AS b, p_slot_starts[u.s] AS st
-        FROM unnest(p_quota_slots, p_key_ids) AS u(s, kid)) d;
+  -- One statement names them, ranks them in sorted order and appends the distinct ones. The name is quota_counter_key's
+  -- (db/functions/quota_counter_key.sql), written out here: a call of that SQL function plans its query again in every
+  -- statement that calls it, which cost a third of a one-call batch's CPU.
+  SELECT array_agg(v_slots + r.e ORDER BY r.i),
+    p_slot_keys || array_agg(r.k ORDER BY r.e) FILTER (WHERE r.first),
+    p_slot_buckets || array_agg(r.b ORDER BY r.e) FILTER (WHERE r.first),
+    p_slot_starts || array_agg(r.st ORDER BY r.e) FILTER (WHERE r.first)
+  INTO v_acct, p_slot_keys, p_slot_buckets, p_slot_starts
+  FROM (
+    SELECT q.*, dense_rank() OVER (ORDER BY q.k COLLATE "C", q.b COLLATE "C", q.st)::int AS e,
+      row_number() OVER (PARTITION BY q.k, q.b, q.st) = 1 AS first
+    FROM (
+      SELECT u.i, 'account:' || a.account_id::text || ':' || a.env::text AS k, p_slot_buckets[u.s] AS b, p_slot_starts[u.s] AS st
+      FROM unnest(p_quota_slots, p_key_ids) WITH ORDINALITY AS u(s, kid, i) LEFT JOIN api_keys a ON a.id = u.kid
+    ) q
+  ) r;
   IF array_position(p_slot_keys, NULL) IS NOT NULL THEN
     RAISE EXCEPTION 'admit_batch: a call names a key that does not exist';
   END IF;

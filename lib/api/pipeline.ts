@@ -77,6 +77,7 @@ export function createPipeline(deps: PipelineDeps) {
         maxBatch: env.ADMISSION_BATCH_MAX,
         maxQueue: env.ADMISSION_QUEUE_MAX,
         maxInFlight: env.ADMISSION_IN_FLIGHT,
+        gatherUs: env.ADMISSION_GATHER_US,
         deadlineMs: env.DB_DEADLINE_MS,
       },
     ),

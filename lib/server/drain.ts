@@ -36,7 +36,12 @@ export function trackCalls(): Calls {
       });
     },
     async settle(by) {
-      while (inFlight.size > 0 && Date.now() < by) await wait(POLL_MS);
+      // Done once no call was in flight at two polls in a row: a request a keep-alive client wrote just before the
+      // last answers left may still be unread (not yet a call), and closing its socket now would reset it.
+      for (let quiet = 0; quiet < 2 && Date.now() < by; ) {
+        quiet = inFlight.size > 0 ? 0 : quiet + 1;
+        if (quiet < 2) await wait(POLL_MS);
+      }
       for (const answer of [...inFlight]) answer(shuttingDownResponse());
     },
   };

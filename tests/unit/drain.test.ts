@@ -67,3 +67,18 @@ test("a store failure counts for health for a few seconds, and a success clears 
   assert.deepEqual(failingParts(pool, 3000), []);
   assert.deepEqual(failingParts({}, 3000), [], "another pool has its own state");
 });
+
+test("settle is over only once no call was in flight at two polls in a row: a call tracked between them is answered", async () => {
+  const calls = trackCalls();
+  const settled = calls.settle(Date.now() + 5000);
+  // Nothing in flight at the first poll; a call arrives before the second (a request that was still unread).
+  await new Promise((r) => setTimeout(r, 5));
+  let answered = false;
+  const late = calls.track(new Promise((r) => setTimeout(() => r(Response.json({ ok: true })), 60)));
+  void late.then(() => (answered = true));
+  await settled;
+  assert.ok(answered, "settle waited for the call that came after its first poll");
+  const answer = await late;
+  assert.equal(answer.status, 200, "the late call got its own answer, not the drain's 503");
+  assert.equal(calls.inFlight, 0);
+});
