@@ -87,12 +87,12 @@ const refusalSizes = new BoundedMemo<string, number>(4096);
  * size, and its message for the request log. The quota's is none where the quota is not checked (refuse.ts).
  */
 export function refusals(call: KeyedCall, quotaChecked = true) {
+  // Each window's refusal is made once here and used for both its size and its message.
+  const burst = limitRefusal(call, "burst");
+  const quota = quotaChecked ? limitRefusal(call, "quota") : null;
   return {
-    refusedBytes: { burst: refusalBytes(call, "burst"), quota: quotaChecked ? refusalBytes(call, "quota") : 0 },
-    refusedMessages: {
-      burst: limitRefusal(call, "burst").message,
-      quota: quotaChecked ? limitRefusal(call, "quota").message : null,
-    },
+    refusedBytes: { burst: refusalBytes(call, burst), quota: quota ? refusalBytes(call, quota) : 0 },
+    refusedMessages: { burst: burst.message, quota: quota ? quota.message : null },
   };
 }
 
@@ -102,9 +102,8 @@ export function refusals(call: KeyedCall, quotaChecked = true) {
  * the context's timestamp in family B, which is 24 characters for every year from 0 to 9999: so sizes are kept per
  * family, environment, label and message, and rendered afresh outside those years.
  */
-export function refusalBytes(call: KeyedCall, limited: "burst" | "quota"): number {
+export function refusalBytes(call: KeyedCall, refusal: ErrorAnswerSpec): number {
   if (call.request.method === "HEAD") return 0;
-  const refusal = limitRefusal(call, limited);
   const render = () => bytesOf(call, errorAnswer(call, refusal, { sizeOnly: true }));
   const { env, label, now } = call.errorContext;
   const year = now.getUTCFullYear();
