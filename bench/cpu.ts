@@ -7,15 +7,27 @@ import { processTree } from "./proc";
 
 const TICK_S = 0.01; // USER_HZ is 100 on Linux
 
-function procTicks(pid: number): { comm: string; ticks: number } | null {
+/** A process's name and its user and system CPU ticks so far (/proc/<pid>/stat utime and stime); null once it exited. */
+function procStat(pid: number): { comm: string; user: number; system: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const close = stat.lastIndexOf(")");
     const fields = stat.slice(close + 2).split(" ");
-    return { comm: stat.slice(stat.indexOf("(") + 1, close), ticks: Number(fields[11]) + Number(fields[12]) };
+    return { comm: stat.slice(stat.indexOf("(") + 1, close), user: Number(fields[11]), system: Number(fields[12]) };
   } catch {
     return null;
   }
+}
+
+function procTicks(pid: number): { comm: string; ticks: number } | null {
+  const s = procStat(pid);
+  return s && { comm: s.comm, ticks: s.user + s.system };
+}
+
+/** One process's user and system CPU time so far, ms (0 once it exited). */
+export function userSystemMs(pid: number): [number, number] {
+  const s = procStat(pid);
+  return s ? [s.user * TICK_S * 1000, s.system * TICK_S * 1000] : [0, 0];
 }
 
 /** Every postgres process, flagged when it is a backend of `database` (its title names the database). */

@@ -9,15 +9,8 @@
  * PROFILE_SERVER_OUTPUT=<file> writes the end of the server's output there (e.g. with PROFILE_NODE_ARGS=--trace-gc).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-
-/** The process's user and system CPU time so far, ms (/proc/<pid>/stat utime and stime; USER_HZ 100). */
-function userSystemMs(pid: number): [number, number] {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return [Number(f[11]) * 10, Number(f[12]) * 10];
-}
 import postgres from "postgres";
-import { startCpu } from "./cpu";
+import { startCpu, userSystemMs } from "./cpu";
 import { pickTool, runLoad, runOpenLoop } from "./load";
 import { startStandalone } from "./proc";
 import { createFixture } from "./setup";
