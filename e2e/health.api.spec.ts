@@ -11,6 +11,14 @@ test("GET /api/v1/health answers ok with a request id", async ({ request }) => {
   expect(typeof body.disclaimer).toBe("string");
 });
 
+test("an idle keep-alive connection stays open 65 s (HTTP_KEEP_ALIVE_TIMEOUT_MS), not Node's 5 s", async ({
+  request,
+}) => {
+  // A pooled client that reuses a connection the server has just closed sees ECONNRESET (docs/reliability.md).
+  const res = await request.get("/api/v1/health");
+  expect(res.headers()["keep-alive"]).toBe("timeout=65");
+});
+
 test("an unknown path under /api/v1 is a 404 in family A's error shape", async ({ request }) => {
   const res = await request.get("/api/v1/nope");
   expect(res.status()).toBe(404);

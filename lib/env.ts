@@ -10,9 +10,18 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   API_PORT: z.coerce.number().int().min(1).max(65535).default(3001),
   HOST: z.string().default("127.0.0.1"),
+  /**
+   * How long an idle keep-alive connection stays open (both servers). Longer than the idle timeout of the client or
+   * proxy in front (60 s at most load balancers), so the client, not the server, ends an idle connection: a server that
+   * closes first races a request the client is writing on it, which then sees a reset (ECONNRESET).
+   */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(65_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   DEMO_SEED: z.string().min(1).default("options-research-demo-v1"),
-  /** How long a verified key stays cached in a process; revocation takes effect within this time. */
+  /**
+   * How long a verified key stays cached in a process: a revocation, roll or deactivation made through another process
+   * takes effect within this time; one made through this process at once (lib/keys/standing.ts).
+   */
   KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(4000),
   /** How often a process re-reads licensing states and the plan catalogue. */
   CONFIG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(5000).default(4000),

@@ -126,7 +126,8 @@ async function main() {
     if (nextNeedsBuild()) await buildPhase(next);
     if (stopRequested) process.exit(0);
     process.stdout.write("▸ starting the server (the key box follows once it answers)…\n");
-    code = await run(next, ["start", "-p", String(env.PORT), "-H", env.HOST], extraEnv);
+    const keepAlive = ["--keepAliveTimeout", String(env.HTTP_KEEP_ALIVE_TIMEOUT_MS)];
+    code = await run(next, ["start", "-p", String(env.PORT), "-H", env.HOST, ...keepAlive], extraEnv);
   }
   await embedded?.stop();
   process.exit(code);

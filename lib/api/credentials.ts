@@ -2,6 +2,7 @@
 import type postgres from "postgres";
 import type { Database } from "../db/client";
 import { parseKey } from "../keys/format";
+import { onKeyStandingChanged } from "../keys/standing";
 import { TtlCache } from "../util/ttl-cache";
 import { delegatedKeyId } from "./delegation";
 import { ApiError } from "./errors";
@@ -85,6 +86,8 @@ function toRecord(r: postgres.Row): KeyRecord {
 
 export class KeyVerifier {
   private readonly cache: TtlCache<string, KeyRecord | null>;
+  /** Ends the subscription to this process's key-standing notices (lib/keys/standing.ts). */
+  readonly close: () => void;
 
   constructor(
     private readonly database: Database,
@@ -97,6 +100,12 @@ export class KeyVerifier {
         where k.digest = ${digest}`;
       return rows.length === 0 ? null : toRecord(rows[0]);
     });
+    // A change committed through this process takes effect on its next call, not after the cache's lifetime.
+    this.close = onKeyStandingChanged((change) =>
+      this.cache.invalidateWhere((record) =>
+        "keyId" in change ? record?.id === change.keyId : record?.accountId === change.accountId,
+      ),
+    );
   }
 
   lookup(digest: string): KeyRecord | null | Promise<KeyRecord | null> {

@@ -66,10 +66,11 @@ export function createPipeline(deps: PipelineDeps) {
   const config = new ConfigCache(deps.database, deps.configCacheTtlMs);
   const lastUsed = new LastUsedTracker(deps.database);
   let hub: StreamHub | undefined;
+  const verifier = new KeyVerifier(deps.database, deps.keyCacheTtlMs);
   const stageDeps: StageDeps = {
     database: deps.database,
     engine: deps.engine,
-    verifier: new KeyVerifier(deps.database, deps.keyCacheTtlMs),
+    verifier,
     config,
     admission: new AdmissionBatcher(
       deps.database.sql,
@@ -111,6 +112,8 @@ export function createPipeline(deps: PipelineDeps) {
     invalidateConfig: () => config.invalidate(),
     /** Ends the open streams; resolves once their leases are deleted (or the delete failed: they expire). */
     closeStreams: (): Promise<void> => hub?.close() ?? Promise.resolve(),
+    /** Ends the key cache's subscription to this process's key-standing notices. */
+    stopKeyNotices: () => verifier.close(),
     /** Writes the queued last_used_at stamps (on shutdown, before the pool closes). */
     flushLastUsed: () => lastUsed.flush(),
   };

@@ -5,6 +5,7 @@
  * invitations stop working, a pending access request is rejected and an unseen issued key's ciphertext is dropped, every
  * member leaves and every session of theirs ends. The account row stays with status `deleted`, which nothing reverses.
  */
+import { announceKeyStanding } from "../keys/standing";
 import "server-only";
 import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -50,7 +51,7 @@ export async function deleteAccount(
   now = new Date(),
 ): Promise<DeletedAccount> {
   assertActorMay(actor, "delete_account");
-  return db.transaction(async (tx) => {
+  const deleted = db.transaction(async (tx) => {
     const [account] = await tx
       .select({ name: accounts.name, status: accounts.status, planId: accounts.planId })
       .from(accounts)
@@ -85,6 +86,7 @@ export async function deleteAccount(
       sessionsEnded,
     };
   });
+  return announceKeyStanding(deleted, { accountId: input.accountId });
 }
 
 /** What deleting the account would end, for the confirmation to name: keys that still work, live webhooks, members. */

@@ -2,6 +2,7 @@
  * Accounts, the people in them and their plans: the same functions serve the CLI, the portal and the admin console (by
  * id; the CLI resolves e-mails first).
  */
+import { announceKeyStanding } from "../keys/standing";
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -207,7 +208,7 @@ export async function getAccount(db: Db, accountId: string) {
 
 export async function setAccountPlan(db: Db, accountId: string, plan: string, actor: Actor) {
   const planId = assertPlan(plan);
-  return db.transaction(async (tx) => {
+  const changed = db.transaction(async (tx) => {
     const [before] = await tx
       .select({ planId: accounts.planId, status: accounts.status })
       .from(accounts)
@@ -227,6 +228,7 @@ export async function setAccountPlan(db: Db, accountId: string, plan: string, ac
     });
     return { accountId, plan: planId as PlanId, status: after.status };
   });
+  return announceKeyStanding(changed, { accountId });
 }
 
 /**
@@ -243,7 +245,7 @@ export async function setAccountStatus(
   actor: Actor,
   reason?: string,
 ) {
-  return db.transaction(async (tx) => {
+  const changed = db.transaction(async (tx) => {
     const [before] = await tx
       .select({ status: accounts.status })
       .from(accounts)
@@ -288,6 +290,7 @@ export async function setAccountStatus(
     });
     return { accountId, plan: after.planId as PlanId, status };
   });
+  return announceKeyStanding(changed, { accountId });
 }
 
 export const DISABLED_BY_DEACTIVATION = "account_deactivated";

@@ -2,6 +2,7 @@
  * Rolling a key: a new key of the same kind replaces it, and the old one keeps working for the chosen overlap, then
  * expires by itself.
  */
+import { announceKeyStanding } from "../keys/standing";
 import "server-only";
 import { assertActorMay } from "./permissions";
 import { keyPermission } from "../shared/roles";
@@ -29,7 +30,7 @@ export async function rollKey(
   now = new Date(),
 ): Promise<RolledKey> {
   const { overlap } = parseInput(rollKeyBody, { overlap: input.overlap });
-  return db.transaction(async (tx) => {
+  const rolled = db.transaction(async (tx) => {
     const [old] = await lockKey(tx, input.keyId, input.accountId);
     if (!old) throw new DomainError("not_found", "No such key.");
     assertActorMay(actor, keyPermission(old.env));
@@ -61,4 +62,5 @@ export async function rollKey(
     });
     return { key: created, old: { id: old.id, expiresAt: expiresAt.toISOString() } };
   });
+  return announceKeyStanding(rolled, { keyId: input.keyId });
 }

@@ -1,4 +1,5 @@
 /** API key lifecycle. The full key leaves this module once, in the creator's answer; only its digest is stored. */
+import { announceKeyStanding } from "../keys/standing";
 import "server-only";
 import { assertActorMay } from "./permissions";
 import { keyPermission } from "../shared/roles";
@@ -172,7 +173,7 @@ export async function changeKeyStatus(
   reason?: string,
 ): Promise<KeyView> {
   const rule = TRANSITIONS[action];
-  return db.transaction(async (tx) => {
+  const changed = db.transaction(async (tx) => {
     const [key] = await lockKey(tx, id, accountId);
     if (!key) throw new DomainError("not_found", `no key ${id}`);
     assertActorMay(actor, keyPermission(key.env));
@@ -204,6 +205,7 @@ export async function changeKeyStatus(
     });
     return toView(updated);
   });
+  return announceKeyStanding(changed, { keyId: id });
 }
 
 export function lockKey(tx: Tx, id: string, accountId?: string) {

@@ -82,6 +82,7 @@ export async function runApiServer(): Promise<void> {
       createServer(options, listenerWith(connections, listener as never))) as never,
     serverOptions: { maxHeaderSize: MAX_HEADER_BYTES, requestTimeout: 30_000, headersTimeout: 10_000 },
   }) as Server;
+  server.keepAliveTimeout = env.HTTP_KEEP_ALIVE_TIMEOUT_MS;
   answerClientErrors(server);
   try {
     await listen(server, env.API_PORT, env.HOST);

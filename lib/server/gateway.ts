@@ -155,6 +155,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         stopPartitions();
         stopIdempotencyExpiry();
         stopQueueGauges();
+        pipeline.stopKeyNotices();
         await step("stream leases", () => pipeline.closeStreams());
         await step("webhook worker", () => webhookWorker.stop());
         if (syncQueue) await step("sync queue", () => syncQueue.stop());

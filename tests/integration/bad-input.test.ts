@@ -751,6 +751,13 @@ describe("bad input on every route", () => {
       assert.ok(res.status >= 400 && res.status < 500, `${res.status}`);
       assert.ok(res.headers.get("x-request-id"), `X-Request-Id missing on ${res.status} ${res.text}`);
     });
+
+    it("keeps an idle keep-alive connection 65 s (HTTP_KEEP_ALIVE_TIMEOUT_MS), not Node's 5 s", async () => {
+      // A pooled client reusing a connection the server has just closed sees ECONNRESET (docs/reliability.md).
+      const res = await fetch(`${http.baseUrl}/api/v1/health`);
+      await res.arrayBuffer();
+      assert.equal(res.headers.get("keep-alive"), "timeout=65");
+    });
   });
 
   it("valid edge inputs are served: lower-case symbols, 50 symbols, a class-share symbol, limit 1 and 500", async () => {

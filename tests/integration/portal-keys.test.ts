@@ -12,7 +12,7 @@ import { expectRefused, newOwner } from "../helpers/portal-domain";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { changeKeyStatus, createOwnKey, listKeys } from "../../lib/domain/keys";
 import { rollKey } from "../../lib/domain/key-roll";
-import { setAccountPlan } from "../../lib/domain/accounts";
+import { setAccountPlan, setAccountStatus } from "../../lib/domain/accounts";
 import { systemActor } from "../../lib/domain/audit";
 import { LastUsedTracker } from "../../lib/api/last-used";
 
@@ -291,5 +291,60 @@ describe("portal keys", () => {
     }
     assert.ok(seen !== null, "last_used_at written within the flush period");
     assert.ok(seen >= started - 1000 && seen <= Date.now(), String(seen));
+  });
+
+  describe("a change committed through this process reaches its key cache at once", () => {
+    let cached: Harness;
+    before(async () => {
+      // The longest lifetime the product allows: without the notice, each change below would wait 5 s for it.
+      cached = await startRouteHarness(t.url, { env: { KEY_CACHE_TTL_MS: "5000" } });
+    });
+    after(async () => {
+      await cached?.stop();
+    });
+
+    const callCached = async (key: string) => {
+      const res = await fetch(`${cached.baseUrl}/api/v1/ticker/AAPL/summary`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      return { status: res.status, code: errorCodeOf(await res.text()) };
+    };
+
+    it("a change made elsewhere (another process, here plain SQL) waits for the cache's lifetime", async () => {
+      const o = await newOwner(t.db);
+      const k = await createOwnKey(t.db, { accountId: o.accountId, userId: o.userId, env: "test", name: "k" }, o.actor);
+      assert.equal((await callCached(k.key)).status, 200);
+      await t.sql`update api_keys set status = 'revoked' where id = ${k.id}`;
+      assert.equal(
+        (await callCached(k.key)).status,
+        200,
+        "still the cached record: the notice is what makes it prompt",
+      );
+    });
+
+    it("revoke, roll with 'now', deactivate and reactivate the account: the next call sees each", async () => {
+      const o = await newOwner(t.db);
+      const make = (name: string) =>
+        createOwnKey(t.db, { accountId: o.accountId, userId: o.userId, env: "test", name }, o.actor);
+      const revoked = await make("revoked");
+      assert.equal((await callCached(revoked.key)).status, 200);
+      await changeKeyStatus(t.db, revoked.id, "revoke", o.actor, o.accountId);
+      assert.deepEqual(await callCached(revoked.key), { status: 401, code: "invalid_api_key" });
+
+      const rolled = await make("rolled");
+      assert.equal((await callCached(rolled.key)).status, 200);
+      const next = await rollKey(
+        t.db,
+        { accountId: o.accountId, userId: o.userId, keyId: rolled.id, overlap: "now" },
+        o.actor,
+      );
+      assert.deepEqual(await callCached(rolled.key), { status: 401, code: "invalid_api_key" });
+      assert.equal((await callCached(next.key.key)).status, 200);
+
+      await setAccountStatus(t.db, o.accountId, "inactive", systemActor("test"));
+      assert.deepEqual(await callCached(next.key.key), { status: 403, code: "inactive_key" });
+      await setAccountStatus(t.db, o.accountId, "active", systemActor("test"));
+      assert.equal((await callCached(next.key.key)).status, 200);
+    });
   });
 });
