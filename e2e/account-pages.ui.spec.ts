@@ -1,5 +1,5 @@
 /** The account pages and the dashboard shell: no serious or critical axe violation, usable at 375 px and by keyboard. */
-import AxeBuilder from "@axe-core/playwright";
+import { axe } from "./helpers/axe";
 import { expect, test, type Page } from "@playwright/test";
 import { signUpAndSignIn } from "../tests/helpers/portal";
 import { e2eSmtpPort } from "../tests/helpers/e2e-env";
@@ -8,7 +8,7 @@ import { startMailbox } from "../tests/helpers/mailbox";
 async function expectAccessible(page: Page, path: string) {
   await page.goto(path);
   await expect(page.locator("main h1")).toBeVisible();
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(
     bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),

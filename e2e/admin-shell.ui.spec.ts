@@ -4,7 +4,7 @@
  * another host, no page scrolls sideways, no table needs a sideways scroll bar or squeezes a column at 1280 px, axe
  * finds nothing serious or critical in either theme; the pages work from the keyboard with a visible focus ring.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { axe } from "./helpers/axe";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { e2eCli, verifyEmail } from "../tests/helpers/e2e-cli";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
@@ -129,7 +129,7 @@ for (const scheme of ["light", "dark"] as const) {
           expect.soft(await sidewaysScrollers(page), `${path}: tables scroll sideways at 1280 px`).toEqual([]);
           expect.soft(await squeezedCells(page), `${path}: squeezed columns at 1280 px`).toEqual([]);
         }
-        const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+        const results = await axe(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
         const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
         expect
           .soft(

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import AxeBuilder from "@axe-core/playwright";
+import { axe } from "./helpers/axe";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { e2eCli, verifyEmail } from "../tests/helpers/e2e-cli";
 
@@ -85,7 +85,7 @@ for (const path of ["/dashboard/keys", "/dashboard/access", "/dashboard/plan"]) 
     await signUpAndSignIn(page.request, baseURL);
     await page.goto(path);
     await expect(page.locator("h1")).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await axe(page).analyze();
     const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { axe } from "./helpers/axe";
 import { signUpAndSignIn } from "../tests/helpers/portal";
 import { verifyEmail } from "../tests/helpers/e2e-cli";
 
@@ -125,13 +126,12 @@ test("bad input on the key form: a clear message, nothing created", async ({ pag
 });
 
 test("axe: the keys page with a key shown once and the roll dialog open", async ({ page, baseURL }) => {
-  const { default: AxeBuilder } = await import("@axe-core/playwright");
   await signUpAndSignIn(page.request, baseURL);
   await page.goto("/dashboard/keys");
   await createKey(page, "axe key");
   await rowAction(page, "axe key", "Roll");
   await expect(page.getByRole("dialog")).toBeVisible();
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 });

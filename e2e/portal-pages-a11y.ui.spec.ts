@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { axe } from "./helpers/axe";
 import { expect, test } from "@playwright/test";
 import { signUpAndSignIn } from "../tests/helpers/portal";
 import { blockOtherHosts } from "./helpers/same-host";
@@ -39,7 +39,7 @@ for (const width of [1280, 375]) {
         for (let i = 0; i < 40; i++) await page.mouse.wheel(0, 1500);
         await page.waitForTimeout(500);
       }
-      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      const results = await axe(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
       const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect(
         bad.map((v) => `${path}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target}`),

@@ -3,7 +3,7 @@
  * no page scrolls sideways, no table needs a sideways scroll bar at 1280 px with ten keys, a long key name and fifty
  * log rows, and axe finds nothing serious or critical in light or dark.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { axe } from "./helpers/axe";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { verifyEmail } from "../tests/helpers/e2e-cli";
 import { sidewaysScrollers } from "./helpers/page-checks";
@@ -98,7 +98,7 @@ for (const scheme of ["light", "dark"] as const) {
         expect.soft(overflow, `${path} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
         if (width === 1280) {
           expect.soft(await sidewaysScrollers(page), `${path}: tables scroll sideways at 1280 px`).toEqual([]);
-          const results = await new AxeBuilder({ page })
+          const results = await axe(page)
             .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
             .exclude("[data-testid=scalar-reference]") // the reference's own styles are checked by portal-pages-a11y
             .analyze();

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from "@playwright/test";
+import { axe } from "./helpers/axe";
 import { checkSecondUser, checkSignedOut, type PortalAuthzPlan } from "../tests/helpers/portal-authz";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { verifyEmail } from "../tests/helpers/e2e-cli";
@@ -321,13 +322,12 @@ test("authorization: signed out 401 / redirect, a second user 404 or 403 on ever
 
 test("axe and a 375 px screenshot of the page with a webhook and its deliveries", async ({ page, baseURL }) => {
   test.setTimeout(120_000);
-  const { default: AxeBuilder } = await import("@axe-core/playwright");
   const { origin, webhookId: id } = await proAccountWithWebhook(page.request, baseURL);
   expect((await page.request.post(`/api/portal/webhooks/${id}/test`, { headers: origin })).status()).toBe(200);
   await page.setViewportSize({ width: 375, height: 900 });
   await page.goto("/dashboard/webhooks");
   await expect(page.getByTestId("delivery")).toHaveCount(1);
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
   await page.screenshot({ path: test.info().outputPath("webhooks-375.png"), fullPage: true });
@@ -339,7 +339,7 @@ test("axe and a 375 px screenshot of the page with a webhook and its deliveries"
     .getByRole("button", { name: /^Actions for https?:/ })
     .click();
   await expect(page.getByRole("menuitem", { name: "Rotate secret" })).toBeVisible();
-  const open = await new AxeBuilder({ page }).analyze();
+  const open = await axe(page).analyze();
   expect(open.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
   await page.screenshot({ path: "test-results/webhooks-menu-1280.png" });
 });

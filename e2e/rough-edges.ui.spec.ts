@@ -3,14 +3,14 @@
  * clipped or pushed past the screen's edge); on phones the current tab of a row of tabs is scrolled into view; the docs
  * show the reference within the first screen at 1280 × 800. Each page in light and dark: axe clean, screenshots.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { axe } from "./helpers/axe";
 import { expect, test, type Page } from "@playwright/test";
 import { e2eCli } from "../tests/helpers/e2e-cli";
 import { signUpAndSignIn } from "../tests/helpers/portal";
 import { cutOff } from "./helpers/page-checks";
 
 async function axeClean(page: Page, what: string) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const results = await axe(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(
     bad.map((v) => `${v.id} (${v.nodes.length}) ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),

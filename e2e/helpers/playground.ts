@@ -1,5 +1,5 @@
 /** What the playground specs share: a signed-in user with a test key on the playground page, axe, the theme. */
-import AxeBuilder from "@axe-core/playwright";
+import { axe } from "./axe";
 import { type APIRequestContext, type BrowserContext, expect, type Page } from "@playwright/test";
 import { portalOrigin, signUpAndSignIn } from "../../tests/helpers/portal";
 import { blockOtherHosts } from "./same-host";
@@ -40,7 +40,7 @@ export async function chooseRoute(page: Page, route: string) {
 }
 
 export async function axeClean(page: Page, what: string) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const results = await axe(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(
     bad.map((v) => `${what}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target}`),
