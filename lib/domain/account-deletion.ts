@@ -5,8 +5,8 @@
  * invitations stop working, a pending access request is rejected and an unseen issued key's ciphertext is dropped, every
  * member leaves and every session of theirs ends. The account row stays with status `deleted`, which nothing reverses.
  */
-import { announceKeyStanding } from "../keys/standing";
 import "server-only";
+import { announceKeyStanding } from "../keys/standing";
 import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accessRequests, accounts, apiKeys, invitations, memberships, users } from "../../db/schema";

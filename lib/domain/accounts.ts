@@ -2,8 +2,8 @@
  * Accounts, the people in them and their plans: the same functions serve the CLI, the portal and the admin console (by
  * id; the CLI resolves e-mails first).
  */
-import { announceKeyStanding } from "../keys/standing";
 import "server-only";
+import { announceKeyStanding } from "../keys/standing";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, apiKeys, memberships, plans, users } from "../../db/schema";

@@ -2,8 +2,8 @@
  * Rolling a key: a new key of the same kind replaces it, and the old one keeps working for the chosen overlap, then
  * expires by itself.
  */
-import { announceKeyStanding } from "../keys/standing";
 import "server-only";
+import { announceKeyStanding } from "../keys/standing";
 import { assertActorMay } from "./permissions";
 import { keyPermission } from "../shared/roles";
 import { eq } from "drizzle-orm";

@@ -1,6 +1,6 @@
 /** API key lifecycle. The full key leaves this module once, in the creator's answer; only its digest is stored. */
-import { announceKeyStanding } from "../keys/standing";
 import "server-only";
+import { announceKeyStanding } from "../keys/standing";
 import { assertActorMay } from "./permissions";
 import { keyPermission } from "../shared/roles";
 import { randomBytes } from "node:crypto";

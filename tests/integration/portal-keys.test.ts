@@ -19,8 +19,9 @@ import { LastUsedTracker } from "../../lib/api/last-used";
 let t: TestDatabase;
 let api: Harness;
 
-async function call(key: string): Promise<{ status: number; code: string | null }> {
-  const res = await fetch(`${api.baseUrl}/api/v1/ticker/AAPL/summary`, { headers: { authorization: `Bearer ${key}` } });
+/** One summary call with `key`, through `via` (the file's harness unless a test starts its own). */
+async function call(key: string, via: Harness = api): Promise<{ status: number; code: string | null }> {
+  const res = await fetch(`${via.baseUrl}/api/v1/ticker/AAPL/summary`, { headers: { authorization: `Bearer ${key}` } });
   return { status: res.status, code: errorCodeOf(await res.text()) };
 }
 
@@ -303,12 +304,7 @@ describe("portal keys", () => {
       await cached?.stop();
     });
 
-    const callCached = async (key: string) => {
-      const res = await fetch(`${cached.baseUrl}/api/v1/ticker/AAPL/summary`, {
-        headers: { authorization: `Bearer ${key}` },
-      });
-      return { status: res.status, code: errorCodeOf(await res.text()) };
-    };
+    const callCached = (key: string) => call(key, cached);
 
     it("a change made elsewhere (another process, here plain SQL) waits for the cache's lifetime", async () => {
       const o = await newOwner(t.db);
