@@ -1,21 +1,16 @@
 /**
- * Accounts in the browser with real mail: the server sends to a loopback SMTP server this spec runs
- * (e2e/serve.mjs points SMTP_URL at it). Sign-up → verification mail → link → verified; resend; password reset;
+ * Accounts in the browser with real mail: the server sends to the loopback SMTP server that e2e/serve.mjs runs
+ * for the whole e2e run (tests/helpers/e2e-mailbox.ts reads what it received). Sign-up → verification mail → link → verified; resend; password reset;
  * throttled sign-in; a new terms version asked before the dashboard.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
-import { linkIn, startMailbox, type Mailbox } from "../tests/helpers/mailbox";
-import { e2eDatabase, e2eSmtpPort } from "../tests/helpers/e2e-env";
+import { linkIn } from "../tests/helpers/mailbox";
+import { e2eMailbox } from "../tests/helpers/e2e-mailbox";
+import { e2eDatabase } from "../tests/helpers/e2e-env";
 import { signIn, signUpAndSignIn } from "../tests/helpers/portal";
 
-let mailbox: Mailbox;
-test.beforeAll(async () => {
-  mailbox = await startMailbox(e2eSmtpPort());
-});
-test.afterAll(async () => {
-  await mailbox?.close();
-});
+const mailbox = e2eMailbox(); // every message the e2e server sent (e2e/serve.mjs)
 
 const newEmail = (tag: string) => `${tag}_${randomBytes(5).toString("hex")}@example.com`;
 

@@ -63,10 +63,9 @@ test("a user without the admin flag gets 403 on every admin route and 404 on eve
   }
 });
 
-test("as an admin, bad input on every admin write route is refused with a clear message and writes nothing", async ({
-  request,
-  baseURL,
-}) => {
+test("as an admin, bad input on every admin write route is refused with a clear message and writes nothing", {
+  tag: "@serial",
+}, async ({ request, baseURL }) => {
   test.setTimeout(120_000);
   const admin = await signUpAndSignIn(request, baseURL);
   expect((await e2eCli(baseURL, "admin", "grant", "--email", admin.email)).code).toBe(0);

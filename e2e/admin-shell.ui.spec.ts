@@ -11,6 +11,9 @@ import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { sidewaysScrollers } from "./helpers/page-checks";
 import { blockOtherHosts } from "./helpers/same-host";
 
+// Its tests share nothing: Playwright may spread them over the workers (the light and dark scans are the suite's longest).
+test.describe.configure({ mode: "parallel" });
+
 const LONG = "Quantitative research desk for systematic options-positioning strategies, EMEA and APAC";
 
 async function cli(baseURL: string | undefined, ...args: string[]) {

@@ -8,18 +8,12 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import { portalOrigin, signUpAndSignIn, type PortalTestUser } from "../tests/helpers/portal";
-import { e2eSmtpPort } from "../tests/helpers/e2e-env";
-import { decodeBody, startMailbox, type Mailbox } from "../tests/helpers/mailbox";
+import { e2eMailbox } from "../tests/helpers/e2e-mailbox";
+import { decodeBody } from "../tests/helpers/mailbox";
 import { e2eCli, verifyEmail } from "../tests/helpers/e2e-cli";
 import { LIVE_FLOW_KINDS, writeLiveFlowFiles } from "../tests/helpers/live-flow-files";
 
-let mailbox: Mailbox;
-test.beforeAll(async () => {
-  mailbox = await startMailbox(e2eSmtpPort());
-});
-test.afterAll(async () => {
-  await mailbox?.close();
-});
+const mailbox = e2eMailbox(); // every message the e2e server sent (e2e/serve.mjs)
 
 async function cli(baseURL: string | undefined, ...args: string[]) {
   const r = await e2eCli(baseURL, ...args);
@@ -159,7 +153,7 @@ test("access request: reject needs a reason; approved, the requester sees the sv
   await requesterContext.close();
 });
 
-test("a key deactivated by an admin gets 403 inactive_key within 5 s, reactivated it works; bad input on every admin form", async ({
+test("a key deactivated by an admin gets 403 inactive_key within 5 s, reactivated it works; the plan change audited", async ({
   page,
   baseURL,
 }) => {
@@ -214,8 +208,14 @@ test("a key deactivated by an admin gets 403 inactive_key within 5 s, reactivate
   await page.goto(`/admin/audit?target=${account.accountId}&action=key.deactivate`);
   await expect(entries).toContainText("Key posted in a public repository");
   await expect(entries.getByTitle(`key:${created.id}`)).toContainText(`${created.prefix}…`);
+});
 
-  // Bad input on every admin form: a clear message next to the field, nothing written.
+/** @serial: "nothing written" reads the newest audit row of the whole database, which no other spec may move meanwhile. */
+test("bad input on every admin form: a clear message next to the field, nothing written", { tag: "@serial" }, async ({
+  page,
+  baseURL,
+}) => {
+  await signInAdmin(page, baseURL);
   const newestAudit = async () =>
     ((await (await page.request.get("/api/admin/audit")).json()) as { data: { rows: { id: number }[] } }).data.rows[0]
       .id;

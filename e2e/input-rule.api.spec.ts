@@ -169,10 +169,9 @@ test("API routes: a control character in the path, query or body is a 400 invali
   }
 });
 
-test("sign-up with a NUL in the name answers the same for a taken and a free address, and writes nothing", async ({
-  request,
-  baseURL,
-}) => {
+test("sign-up with a NUL in the name answers the same for a taken and a free address, and writes nothing", {
+  tag: "@serial",
+}, async ({ request, baseURL }) => {
   const taken = await signUpAndSignIn(request, baseURL);
   const sql = e2eDatabase();
   try {
@@ -220,7 +219,7 @@ test("malformed percent-encoding on pages: a 400 page with the security headers,
   }
 });
 
-test("idle half-open connections to next start are capped per client", async ({ baseURL }) => {
+test("idle half-open connections to next start are capped per client", { tag: "@serial" }, async ({ baseURL }) => {
   const { hostname, port } = new URL(baseURL ?? "http://127.0.0.1:3100");
   const sockets = await Promise.all(
     Array.from(

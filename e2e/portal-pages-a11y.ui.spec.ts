@@ -4,6 +4,9 @@ import { signUpAndSignIn } from "../tests/helpers/portal";
 import { blockOtherHosts } from "./helpers/same-host";
 import { createKey } from "./helpers/playground";
 
+// Its tests share nothing: Playwright may spread them over the workers (the light and dark scans are the suite's longest).
+test.describe.configure({ mode: "parallel" });
+
 const PUBLIC = ["/", "/pricing", "/docs", "/docs/guides/limits"];
 const SIGNED_IN = ["/dashboard/usage", "/dashboard/logs", "/dashboard/playground"];
 

@@ -8,19 +8,12 @@
 import { expect, test } from "@playwright/test";
 import { PORTAL_ROUTE_RULES } from "../lib/portal/route-rules";
 import { can, ROLES, type Role } from "../lib/shared/roles";
-import { e2eSmtpPort } from "../tests/helpers/e2e-env";
-import { type Mailbox, startMailbox } from "../tests/helpers/mailbox";
+import { e2eMailbox } from "../tests/helpers/e2e-mailbox";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { concretePath, portalRouteList } from "../tests/helpers/portal-surface";
 import { inviteAndJoin } from "../tests/helpers/team";
 
-let mailbox: Mailbox;
-test.beforeAll(async () => {
-  mailbox = await startMailbox(e2eSmtpPort());
-});
-test.afterAll(async () => {
-  await mailbox?.close();
-});
+const mailbox = e2eMailbox(); // every message the e2e server sent (e2e/serve.mjs)
 
 /** Bodies that pass each route's schema, so the answer is the permission's, not a 400 for the shape. */
 const BODIES: Record<string, unknown> = {

@@ -87,10 +87,9 @@ test("security headers on a page (nonce CSP) and on an /api/v1 response", async 
   }
 });
 
-test("a cross-origin POST is refused on every state-changing portal route, and writes nothing", async ({
-  request,
-  baseURL,
-}) => {
+test("a cross-origin POST is refused on every state-changing portal route, and writes nothing", {
+  tag: "@serial",
+}, async ({ request, baseURL }) => {
   const user = await signUpAndSignIn(request, baseURL, newEmail("csrfvictim"));
   const sql = e2eDatabase();
   try {
@@ -170,7 +169,7 @@ test("authorization: signed out gets 401 or a redirect to sign-in; another user 
   }
 });
 
-test("bad input on every form route: a clear message naming the field, nothing written", async ({
+test("bad input on every form route: a clear message naming the field, nothing written", { tag: "@serial" }, async ({
   request,
   baseURL,
 }) => {
@@ -278,7 +277,8 @@ test("bad input on every form route: a clear message naming the field, nothing w
 });
 
 test("resend with the mail server down answers 503 with a clear message", async ({ request, baseURL }) => {
-  await signUpAndSignIn(request, baseURL, newEmail("nomail")); // nothing listens on the e2e SMTP port in this spec
+  // The e2e SMTP server (e2e/serve.mjs) answers 421, service not available, for `unreachable_` addresses.
+  await signUpAndSignIn(request, baseURL, newEmail("unreachable"));
   const res = await request.post("/api/portal/verify-email/resend", { data: {}, headers: portalOrigin(baseURL) });
   expect(res.status()).toBe(503);
   expect(await errorOf(res)).toEqual({

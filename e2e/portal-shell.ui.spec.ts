@@ -9,6 +9,9 @@ import { verifyEmail } from "../tests/helpers/e2e-cli";
 import { sidewaysScrollers } from "./helpers/page-checks";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 
+// Its tests share nothing: Playwright may spread them over the workers (the light and dark scans are the suite's longest).
+test.describe.configure({ mode: "parallel" });
+
 const LONG_NAME = "Nightly research export for the options-positioning dashboard of the EMEA desk"; // 78 of 80
 
 const PAGES = [

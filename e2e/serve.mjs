@@ -1,15 +1,15 @@
 // Starts the product for the e2e suite: embedded database in a throwaway data dir, demo ticker on.
 // The launcher (scripts/start.ts) builds the Next app first if .next is stale.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SMTPServer } from "smtp-server";
 
 const dataDir = mkdtempSync(join(tmpdir(), "ora-e2e-"));
 const port = process.env.E2E_PORT ?? "3100";
-// Mail goes to a loopback SMTP server that the mail specs start on this port (tests/helpers/e2e-env.ts); links point here.
-const smtpPort = process.env.E2E_SMTP_PORT ?? String(Number(port) + 25);
+const mailDir = join(dataDir, "mail");
 const env = {
   ...process.env,
   DATA_DIR: dataDir,
@@ -17,13 +17,57 @@ const env = {
   DEMO_TICKER: "on",
   WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true", // the webhook specs deliver to a receiver on loopback…
   NODE_EXTRA_CA_CERTS: fileURLToPath(new URL("./fixtures/loopback-tls.crt", import.meta.url)), // …over https with this test-only certificate
-  SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
   MAIL_FROM: "Options Research API <no-reply@example.com>",
   APP_URL: process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`,
 };
 // Specs that need the database itself (terms version, approvals) find it through this file.
 writeFileSync(join(tmpdir(), `ora-e2e-${port}.datadir`), dataDir);
 delete env.DATABASE_URL; // always the embedded engine, never a shared database
+
+/**
+ * One real SMTP server for the whole run: it accepts every message and keeps it as a file in the data directory
+ * (`mail/<n>.json`: recipients and the raw message; written whole, then renamed into place). The mail specs read it
+ * through tests/helpers/e2e-mailbox.ts, so they can run beside the other specs instead of each owning the port. One
+ * exception, for the spec of a mail server that is down: messages to `unreachable_…` addresses are answered 421.
+ */
+async function startMailSink() {
+  mkdirSync(mailDir, { recursive: true });
+  let received = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    // 421 (service not available) is what a server going down answers: the product's send fails as against a dead one.
+    onRcptTo(address, _session, callback) {
+      if (!address.address.toLowerCase().startsWith("unreachable_")) return callback();
+      const down = new Error("Service not available, closing transmission channel");
+      down.responseCode = 421;
+      callback(down);
+    },
+    onData(stream, session, callback) {
+      const chunks = [];
+      stream.on("data", (c) => chunks.push(c));
+      stream.on("end", () => {
+        const n = String(++received).padStart(6, "0");
+        const mail = {
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        };
+        writeFileSync(join(mailDir, `.${n}.tmp`), JSON.stringify(mail));
+        renameSync(join(mailDir, `.${n}.tmp`), join(mailDir, `${n}.json`));
+        callback();
+      });
+    },
+  });
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", resolve); // any free port: the specs read the files, not the port
+  });
+  return server;
+}
+const mailSink = await startMailSink();
+// The app's mail goes to it; links in the mail point at APP_URL.
+env.SMTP_URL = `smtp://127.0.0.1:${mailSink.server.address().port}`;
 
 // Own process group: npx does not wait for tsx on SIGTERM, so signals go to the whole group (npx, tsx, start.ts, next).
 const child = spawn("npx", ["tsx", "scripts/start.ts"], { stdio: "inherit", env, detached: true });
@@ -44,6 +88,7 @@ async function finish(code) {
   // Wait (up to 20 s) for the launcher to stop the server and the embedded database before removing its files.
   for (let i = 0; i < 200 && groupAlive(); i++) await new Promise((r) => setTimeout(r, 100));
   if (groupAlive()) process.kill(-child.pid, "SIGKILL");
+  mailSink.close();
   try {
     rmSync(dataDir, { recursive: true, force: true });
   } catch (err) {

@@ -1,5 +1,5 @@
 /**
- * A team in the browser with real mail (the test SMTP server on E2E_SMTP_PORT): the Owner invites a Developer, the
+ * A team in the browser with real mail (the e2e run's SMTP server, e2e/serve.mjs): the Owner invites a Developer, the
  * Developer accepts (signing up on the way), creates a test key, cannot create a live key or change the plan (the page
  * hides it and the route answers 403), and is removed: their next request is signed out. The Owner deletes an account
  * from the danger zone (typing its name or e-mail): its key stops working and the Owner is signed out. Axe clean in
@@ -7,21 +7,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { e2eSmtpPort } from "../tests/helpers/e2e-env";
-import { type Mailbox, startMailbox } from "../tests/helpers/mailbox";
+import { e2eMailbox } from "../tests/helpers/e2e-mailbox";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { invitationLink } from "../tests/helpers/team";
 import { axeClean, setScheme } from "./helpers/playground";
 import { sidewaysScrollers } from "./helpers/page-checks";
 import { blockOtherHosts } from "./helpers/same-host";
 
-let mailbox: Mailbox;
-test.beforeAll(async () => {
-  mailbox = await startMailbox(e2eSmtpPort());
-});
-test.afterAll(async () => {
-  await mailbox?.close();
-});
+const mailbox = e2eMailbox(); // every message the e2e server sent (e2e/serve.mjs)
 
 const WIDTHS = [1280, 375] as const;
 

@@ -1,24 +1,25 @@
 /** The operator CLI against the e2e server's embedded database (its data directory is recorded by e2e/serve.mjs). */
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { bundled } from "./bundles";
+import { e2eDataDirOf } from "./e2e-env";
 
-export function e2eDataDir(baseURL: string | undefined): string {
-  const port = new URL(baseURL ?? "http://127.0.0.1:3100").port;
-  return readFileSync(join(tmpdir(), `ora-e2e-${port}.datadir`), "utf8").trim();
-}
-
-/** Runs `npm run cli -- args` with the e2e server's DATA_DIR; resolves with its exit code and output. */
+/**
+ * Runs the operator CLI (`npm run cli -- args`, as its bundle: e2e/global-setup.ts builds it once per run) with the e2e
+ * server's DATA_DIR; resolves with its exit code and output.
+ */
 export function e2eCli(
   baseURL: string | undefined,
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: e2eDataDir(baseURL), LOG_LEVEL: "warn" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: e2eDataDirOf(Number(new URL(baseURL ?? "http://127.0.0.1:3100").port)),
+    LOG_LEVEL: "warn",
+  };
   delete env.DATABASE_URL;
   delete env.AUTH_SECRET; // the app's own secret is in the data directory
   return new Promise((resolve) => {
-    execFile("npx", ["tsx", "scripts/cli.ts", ...args], { env, timeout: 120_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [bundled("cli"), ...args], { env, timeout: 120_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });

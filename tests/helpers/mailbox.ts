@@ -7,12 +7,16 @@ export interface ReceivedMail {
   raw: string;
 }
 
-export interface Mailbox {
-  url: string;
-  port: number;
-  messages: ReceivedMail[];
+/** Mail received so far, as the tests read it. */
+export interface MailReader {
+  readonly messages: ReceivedMail[];
   /** The first message to `to` (waits for it to arrive, up to `timeoutMs`). */
   waitFor(to: string, timeoutMs?: number): Promise<ReceivedMail>;
+}
+
+export interface Mailbox extends MailReader {
+  url: string;
+  port: number;
   close(): Promise<void>;
 }
 

@@ -2,7 +2,7 @@
 import { randomBytes } from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
 import type { Role } from "../../lib/shared/roles";
-import { linkIn, type Mailbox } from "./mailbox";
+import { linkIn, type MailReader } from "./mailbox";
 import { portalOrigin, signIn } from "./portal";
 
 export interface TeamMemberUser {
@@ -12,7 +12,7 @@ export interface TeamMemberUser {
 }
 
 /** The invitation link mailed to `email` (waits for the mail), removed from the mailbox so a second one can be read. */
-export async function invitationLink(mailbox: Mailbox, email: string): Promise<string> {
+export async function invitationLink(mailbox: MailReader, email: string): Promise<string> {
   const mail = await mailbox.waitFor(email.toLowerCase(), 20_000);
   mailbox.messages.splice(mailbox.messages.indexOf(mail), 1);
   return linkIn(mail);
@@ -22,7 +22,7 @@ export async function invitationLink(mailbox: Mailbox, email: string): Promise<s
 export async function inviteAndJoin(
   owner: APIRequestContext,
   member: APIRequestContext,
-  mailbox: Mailbox,
+  mailbox: MailReader,
   role: Role,
   baseURL?: string,
 ): Promise<TeamMemberUser> {
