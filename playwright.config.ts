@@ -1,11 +1,13 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "@playwright/test";
 
 const baseURL = process.env.E2E_BASE_URL ?? "http://127.0.0.1:3100";
 /**
- * Workers on the one built app: E2E_WORKERS, else 2. The suite mostly waits (polls within a deadline, a stream's next
- * event, a second product starting): one worker left the machine's 2 cores half idle (310 CPU-s in 12 min).
+ * Workers on the one built app: E2E_WORKERS, else one more than the machine's cores. The suite mostly waits (polls
+ * within a deadline, a stream's next event, a second product starting): on 2 cores one worker left them half idle
+ * (310 CPU-s in 12 min), two used 78 % of them (6.1 min), three 4.9 min (docs/testing.md).
  */
-const workers = Number(process.env.E2E_WORKERS ?? 2);
+const workers = Number(process.env.E2E_WORKERS ?? availableParallelism() + 1);
 /**
  * Tests that must not overlap anything carry the tag `@serial`: the ones that count rows of the whole database (users,
  * audit, sign-up audits, the newest audit row) to show a refused request wrote nothing, and the one that fills the
