@@ -3,11 +3,13 @@
  * Usage: tsx scripts/run-node-tests.ts unit|integration [file-filter]
  * Files run in parallel, each in its own process (integration files each on their own database): TEST_CONCURRENCY
  * files at a time, by default the suite's figure below, measured fastest on 2 cores (docs/testing.md); the database
- * fault files (SOLO) then run one at a time.
+ * fault files (SOLO) then run two at a time. Integration files share the run's template databases (fixtures/test-db.ts:
+ * ORA_TEST_RUN_ID, ORA_TEST_RUN_AT), dropped when the run ends, passed or not.
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import { dropRunTemplates, newRunId } from "../fixtures/test-templates";
 
 const suite = process.argv[2];
 const filter = process.argv[3];
@@ -36,10 +38,11 @@ const DEFAULT_CONCURRENCY: Record<string, number> = { unit: 3, integration: 4 };
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? DEFAULT_CONCURRENCY[suite] ?? 2);
 /**
  * Files whose assertions time a server through a database outage (a 2 s deadline, a 3 s recovery): run after the
- * others, one at a time, so the other files' load on 2 cores does not decide them (seen: a 2 s stall 7 s after the
- * restart while three other files ran).
+ * others, SOLO_CONCURRENCY at a time, so the other files' load on 2 cores does not decide them (seen: a 2 s stall 7 s
+ * after the restart while three other files ran). Two at a time passed three runs in a row (docs/testing.md).
  */
 const SOLO = /db-faults/;
+const SOLO_CONCURRENCY = Number(process.env.SOLO_CONCURRENCY ?? 2);
 /**
  * The operator CLI and the standalone API server, bundled once for the whole run (tests/helpers/bundles.ts): the
  * integration files start a few hundred of them, each about 1.5 s of CPU cheaper than through tsx.
@@ -48,7 +51,12 @@ if (suite === "integration") {
   const built = spawnSync(process.execPath, ["scripts/build-api.mjs"], { stdio: "inherit" });
   if (built.status !== 0) process.exit(built.status ?? 1);
   process.env.ORA_BUNDLES_DIR = "dist";
+  process.env.ORA_TEST_RUN_AT = String(Date.now());
+  process.env.ORA_TEST_RUN_ID = newRunId(Number(process.env.ORA_TEST_RUN_AT));
 }
+/** Set by SIGINT or SIGTERM (Ctrl-C reaches the files too): the runner outlives them to drop the run's templates. */
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => (interrupted = true));
 const run = (batch: string[], n: number) =>
   batch.length === 0
     ? 0
@@ -61,8 +69,18 @@ const shared = run(
   files.filter((f) => !SOLO.test(f)),
   concurrency,
 );
-const alone = run(
-  files.filter((f) => SOLO.test(f)),
-  1,
-);
+const alone = interrupted
+  ? 130
+  : run(
+      files.filter((f) => SOLO.test(f)),
+      SOLO_CONCURRENCY,
+    );
+const runId = process.env.ORA_TEST_RUN_ID;
+if (suite === "integration" && runId) {
+  const dropped = await dropRunTemplates(runId).catch((err) => {
+    console.error(`could not drop the run's template databases: ${err}`);
+    return [];
+  });
+  if (dropped.length) console.log(`dropped ${dropped.length} template database(s) of run ${runId}`);
+}
 process.exit(shared || alone);

@@ -3,11 +3,10 @@
  * (Sandbox, demo data), a Pro live key (webhooks), an Enterprise live key on a per-minute limit of 1 (a real 429),
  * and a deactivated key. Plans are data: the test raises Sandbox's limits and sets the others' as it needs.
  */
-import { createTestDatabase, type TestDatabase } from "./test-db";
+import { createSeededTestDatabase, createTestDatabase, type TestDatabase } from "./test-db";
 import { startApiServer, type RunningServer } from "./api-server";
 import { accountWithKey } from "./accounts";
 import { lastFridayClose } from "./live-data";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { demoInstrumentsOn, writeDailySnapshots } from "../../lib/engine/history";
 import { changeKeyStatus } from "../../lib/domain/keys";
 import { systemActor } from "../../lib/domain/audit";
@@ -26,12 +25,14 @@ export interface ClientsServer {
 
 /** `market: false` skips the demo market (the slow part) for tests that only touch account resources. */
 export async function startClientsServer(label: string, opts: { market?: boolean } = {}): Promise<ClientsServer> {
-  const t = await createTestDatabase(label);
+  const now = lastFridayClose(new Date());
+  const t =
+    opts.market === false
+      ? await createTestDatabase(label)
+      : await createSeededTestDatabase(label, { seed: "options-research-demo-v1", now });
   let server: RunningServer | undefined;
   try {
     if (opts.market !== false) {
-      const now = lastFridayClose(new Date());
-      await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now });
       // A week of daily snapshots for the history methods (the seed writes a year; a week is enough here).
       const since = new Date(+now - 7 * 86_400_000).toISOString().slice(0, 10);
       await writeDailySnapshots(t.db, "demo", { since, instrumentsOn: demoInstrumentsOn("options-research-demo-v1") });

@@ -42,7 +42,10 @@ export async function writeLiveMarket(db: Db, symbols: string[], at: Date) {
 
 /** One print on a listed contract at `ts`, so the symbol's newest data is that recent. */
 export function printAt(m: ReturnType<typeof generateDemoMarket>, symbol: string, ts: Date, id: string): OptionTrade {
-  const q = m.chain.find((c) => c.symbol === symbol && c.bid > 0.5)!;
+  // A contract not expired on the print's date: the import refuses a print 36 h past its expiry day (a weekly
+  // expiring the day before a weekend print).
+  const day = ts.toISOString().slice(0, 10);
+  const q = m.chain.find((c) => c.symbol === symbol && c.bid > 0.5 && c.expiry >= day)!;
   return {
     tradeId: id,
     symbol,

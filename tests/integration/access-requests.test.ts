@@ -8,11 +8,10 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { errorCodeOf } from "../helpers/api-server";
 import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { expectRefused, newOwner, type Owner } from "../helpers/portal-domain";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { lastFridayClose, writeLiveMarket } from "../helpers/live-data";
 import {
   approveAccessRequest,
@@ -59,8 +58,7 @@ function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr:
 
 describe("access requests and plan", () => {
   before(async () => {
-    t = await createTestDatabase("access");
-    await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
+    t = await createSeededTestDatabase("access", { seed: "options-research-demo-v1", now: new Date() });
     await writeLiveMarket(t.db, ["AAPL", "MSFT"], lastFridayClose(new Date())); // live keys read the live store
     api = await startRouteHarness(t.url);
   });

@@ -7,10 +7,9 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { parse } from "csv-parse/sync";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { errorCodeOf, startApiServer, type RunningServer } from "../helpers/api-server";
 import { expectRefused, newOwner } from "../helpers/portal-domain";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { seedReferenceData } from "../../lib/domain/seed";
 import { endpointCatalogue } from "../../lib/api/routes";
 import { adminActor, type Actor } from "../../lib/domain/audit";
@@ -43,9 +42,8 @@ describe("admin console", () => {
   let admin: Awaited<ReturnType<typeof newOwner>>;
   let adminAct: Actor;
   before(async () => {
-    t = await createTestDatabase("admin");
+    t = await createSeededTestDatabase("admin", { seed: "options-research-demo-v1", now: new Date() });
     await seedReferenceData(t.db, endpointCatalogue());
-    await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
     admin = await newOwner(t.db);
     await t.sql`update users set is_admin = true where id = ${admin.userId}`;
     adminAct = { type: "admin", id: admin.userId, requestId: "req_admin_1" };

@@ -4,11 +4,10 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { accountWithKey } from "../helpers/accounts";
 import { lastFridayClose } from "../helpers/live-data";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { loadMarketInput } from "../../lib/engine/load";
 import { bumpMarketVersion } from "../../lib/market/versions";
 import { computeMarketView } from "../../lib/engine/compute";
@@ -34,8 +33,10 @@ let server: Harness;
 let key: string;
 
 before(async () => {
-  [a, b] = await Promise.all([createTestDatabase("payload_a"), createTestDatabase("payload_b")]);
-  await Promise.all([seedDemoMarket(a.db, { seed: SEED, now: AT }), seedDemoMarket(b.db, { seed: SEED, now: AT })]);
+  [a, b] = await Promise.all([
+    createSeededTestDatabase("payload_a", { seed: SEED, now: AT }),
+    createSeededTestDatabase("payload_b", { seed: SEED, now: AT }),
+  ]);
   server = await startRouteHarness(a.url);
   key = (await accountWithKey(a.db)).key;
   await a.sql`update plans set a_per_minute = 100000, b_per_minute = 100000 where id = 'sandbox'`;

@@ -5,11 +5,10 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { undeclaredErrors, undeclaredInLog } from "../helpers/declared-errors";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import {
   type Got,
   type RouteCase,
@@ -122,8 +121,7 @@ describe("bad input on every route", () => {
   const byId = (id: string) => routes.find((r) => r.id === id)!;
 
   before(async () => {
-    t = await createTestDatabase("badinput");
-    await seedDemoMarket(t.db, { seed: SEED, now: new Date() });
+    t = await createSeededTestDatabase("badinput", { seed: SEED, now: new Date() });
     outputsBody = await outputsBodyFromChain(t.sql);
     routes = routeCases({ outputsBody, historyDate: await historyFixture(t.db) });
     server = await startRouteHarness(t.url); // seeds the plan catalogue

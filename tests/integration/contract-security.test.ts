@@ -6,10 +6,9 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { undeclaredErrors, undeclaredInLog } from "../helpers/declared-errors";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { changeKeyStatus } from "../../lib/domain/keys";
 import { requireAccountByEmail, setAccountStatus } from "../../lib/domain/accounts";
 import { systemActor } from "../../lib/domain/audit";
@@ -86,8 +85,7 @@ describe("contract: keys, licensing, limits and shapes on every route", () => {
   const byId = (id: string) => routes.find((r) => r.id === id)!;
 
   before(async () => {
-    t = await createTestDatabase("contractsec");
-    await seedDemoMarket(t.db, { seed: SEED, now: new Date() });
+    t = await createSeededTestDatabase("contractsec", { seed: SEED, now: new Date() });
     routes = routeCases({ outputsBody: await outputsBodyFromChain(t.sql), historyDate: await historyFixture(t.db) });
     server = await startRouteHarness(t.url);
     base = server.baseUrl;

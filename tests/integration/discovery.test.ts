@@ -4,11 +4,10 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { accountWithKey } from "../helpers/accounts";
 import { lastFridayClose } from "../helpers/live-data";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { buildOpenApi } from "../../lib/api/openapi";
 import { allRoutes } from "../../lib/api/routes";
 
@@ -17,8 +16,10 @@ let server: Harness;
 let key: string;
 
 before(async () => {
-  t = await createTestDatabase("discovery");
-  await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: lastFridayClose(new Date()) });
+  t = await createSeededTestDatabase("discovery", {
+    seed: "options-research-demo-v1",
+    now: lastFridayClose(new Date()),
+  });
   // seeds the plan catalogue; plans are data, so the test raises Sandbox's limits after
   server = await startRouteHarness(t.url);
   await t.sql`update plans set b_per_minute = 100000, b_per_day = 100000 where id = 'sandbox'`;

@@ -5,7 +5,7 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { lastFridayClose } from "../helpers/live-data";
 import { advanceDemoMarket, seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { loadMarketDelta, loadMarketSnapshot } from "../../lib/market/store-read";
@@ -19,8 +19,10 @@ import type { Served, ViewSpec } from "../../lib/engine/types";
 
 let t: TestDatabase;
 before(async () => {
-  t = await createTestDatabase("engineinc");
-  await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: lastFridayClose(new Date()) });
+  t = await createSeededTestDatabase("engineinc", {
+    seed: "options-research-demo-v1",
+    now: lastFridayClose(new Date()),
+  });
 });
 after(async () => t?.drop());
 

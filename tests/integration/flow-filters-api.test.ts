@@ -1,11 +1,10 @@
 /** The options-flow filters through the real API server: side, expiry range and moneyness narrow the events. */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { accountWithKey } from "../helpers/accounts";
 import { lastFridayClose } from "../helpers/live-data";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 
 let t: TestDatabase;
 let server: Harness;
@@ -17,8 +16,10 @@ interface FlowEvent {
 }
 
 before(async () => {
-  t = await createTestDatabase("flow_filters_api");
-  await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: lastFridayClose(new Date()) });
+  t = await createSeededTestDatabase("flow_filters_api", {
+    seed: "options-research-demo-v1",
+    now: lastFridayClose(new Date()),
+  });
   server = await startRouteHarness(t.url);
   await t.sql`update plans set a_per_minute = 100000, a_per_month = 100000 where id = 'sandbox'`;
   key = (await accountWithKey(t.db)).key;

@@ -6,13 +6,12 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
 import { validAlertBody } from "../helpers/contract";
 import { setBrowserOrigins } from "../../lib/domain/browser-origins";
 import { systemActor } from "../../lib/domain/audit";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { lastFridayClose } from "../helpers/live-data";
 
 const LISTED = "http://127.0.0.1:4101";
@@ -27,8 +26,10 @@ let other: Awaited<ReturnType<typeof accountWithKey>>;
 let live: Awaited<ReturnType<typeof accountWithKey>>;
 
 before(async () => {
-  t = await createTestDatabase("http_semantics");
-  await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: lastFridayClose(new Date()) });
+  t = await createSeededTestDatabase("http_semantics", {
+    seed: "options-research-demo-v1",
+    now: lastFridayClose(new Date()),
+  });
   server = await startApiServer(t.url, { CORS_ORIGINS: OPERATOR, WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" });
   await t.sql`update plans set a_per_minute = 100000, b_per_minute = 100000, a_per_month = 100000, b_per_day = 100000`;
   mine = await accountWithKey(t.db, { plan: "pro" });

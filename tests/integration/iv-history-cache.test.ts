@@ -1,17 +1,15 @@
 /** The persisted daily ATM-IV cache: filled once, identical to solving from scratch, dropped when its inputs change. */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { lastFridayClose } from "../helpers/live-data";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { loadMarketInput } from "../../lib/engine/load";
 import { computeMarketView } from "../../lib/engine/compute";
 import { writeRows } from "../../lib/market/import";
 
 let t: TestDatabase;
 before(async () => {
-  t = await createTestDatabase("ivcache");
-  await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: lastFridayClose(new Date()) });
+  t = await createSeededTestDatabase("ivcache", { seed: "options-research-demo-v1", now: lastFridayClose(new Date()) });
 });
 after(async () => t?.drop());
 

@@ -5,10 +5,9 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer, errorCodeOf } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 
 const A_ROUTE = "/api/v1/ticker/AAPL/summary";
 const B_ROUTE = "/api/v1/ai/symbol/AAPL/summary";
@@ -99,8 +98,7 @@ function secondsInMonth(d: Date): number {
 
 describe("limits are exact across processes (docs/api-contract.md §4)", () => {
   before(async () => {
-    t = await createTestDatabase("limits");
-    await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
+    t = await createSeededTestDatabase("limits", { seed: "options-research-demo-v1", now: new Date() });
     servers = await Promise.all([startApiServer(t.url), startApiServer(t.url)]);
   });
   after(async () => {

@@ -7,10 +7,9 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer, errorCodeOf } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { changeKeyStatus } from "../../lib/domain/keys";
 import { requireAccountByEmail, setAccountStatus } from "../../lib/domain/accounts";
 import { systemActor } from "../../lib/domain/audit";
@@ -46,8 +45,7 @@ async function eventsFor(requestIds: string[]) {
 
 describe("metering and key propagation (docs/api-contract.md §2, §4)", () => {
   before(async () => {
-    t = await createTestDatabase("metering");
-    await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
+    t = await createSeededTestDatabase("metering", { seed: "options-research-demo-v1", now: new Date() });
     [victim, ...cached] = await Promise.all([
       startApiServer(t.url),
       startApiServer(t.url, { KEY_CACHE_TTL_MS: "4000" }),

@@ -5,11 +5,10 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { type RunningServer, startApiServer } from "../helpers/api-server";
 import { ensureNextBuild, startNextServer } from "../helpers/next-server";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 
 const TOKEN = "scrape-token-0123456789abcdef";
 const BEARER = { authorization: `Bearer ${TOKEN}` };
@@ -89,8 +88,7 @@ let t: TestDatabase;
 let key: string | undefined;
 
 before(async () => {
-  t = await createTestDatabase("metrics");
-  await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
+  t = await createSeededTestDatabase("metrics", { seed: "options-research-demo-v1", now: new Date() });
 });
 
 /** A Pro key, made once a server has seeded the plans. */

@@ -9,10 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
 import createClient from "openapi-fetch";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { lastFridayClose } from "../helpers/live-data";
 
 let t: TestDatabase;
@@ -20,8 +19,10 @@ let server: RunningServer;
 let key: string;
 
 before(async () => {
-  t = await createTestDatabase("openapi_ts");
-  await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: lastFridayClose(new Date()) });
+  t = await createSeededTestDatabase("openapi_ts", {
+    seed: "options-research-demo-v1",
+    now: lastFridayClose(new Date()),
+  });
   server = await startApiServer(t.url);
   key = (await accountWithKey(t.db)).key;
 });

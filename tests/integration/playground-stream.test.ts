@@ -5,9 +5,8 @@
  */
 import { after, before, beforeEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { startGateway, type Gateway } from "../../lib/server/gateway";
 import type { PlaygroundCredential } from "../../lib/domain/playground";
 import { openPlaygroundStream } from "../../lib/server/playground-stream";
@@ -59,8 +58,7 @@ describe("playground stream", { skip: streamMissing }, () => {
   /** Each test its own account's test key, by id (a Sandbox key allows 10 calls a minute and 2 streams at once). */
   let key: () => Promise<PlaygroundCredential>;
   before(async () => {
-    t = await createTestDatabase("playground_stream");
-    await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
+    t = await createSeededTestDatabase("playground_stream", { seed: "options-research-demo-v1", now: new Date() });
     gateway = await startGateway({ databaseUrl: t.url, poolMax: 4, demoTicker: false });
   });
   beforeEach(async () => {

@@ -5,9 +5,8 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { startGateway, type Gateway } from "../../lib/server/gateway";
 import { playgroundCredential, type PlaygroundCredential } from "../../lib/domain/playground";
 import { changeKeyStatus, createKey } from "../../lib/domain/keys";
@@ -33,8 +32,7 @@ const refused =
 
 describe("playground calls as an own key", () => {
   before(async () => {
-    t = await createTestDatabase("playground");
-    await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
+    t = await createSeededTestDatabase("playground", { seed: "options-research-demo-v1", now: new Date() });
     gateway = await startGateway({ databaseUrl: t.url, poolMax: 4, demoTicker: false });
   });
   after(async () => {

@@ -5,11 +5,10 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { errorCodeOf } from "../helpers/api-server";
 import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { expectRefused, newOwner } from "../helpers/portal-domain";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { changeKeyStatus, createOwnKey, listKeys } from "../../lib/domain/keys";
 import { rollKey } from "../../lib/domain/key-roll";
 import { setAccountPlan, setAccountStatus } from "../../lib/domain/accounts";
@@ -27,8 +26,7 @@ async function call(key: string, via: Harness = api): Promise<{ status: number; 
 
 describe("portal keys", () => {
   before(async () => {
-    t = await createTestDatabase("portalkeys");
-    await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
+    t = await createSeededTestDatabase("portalkeys", { seed: "options-research-demo-v1", now: new Date() });
     api = await startRouteHarness(t.url); // KEY_CACHE_TTL_MS=0: each call sees the database's state
     await t.sql`update plans set a_per_minute = 100000, a_per_month = 1000000`;
   });

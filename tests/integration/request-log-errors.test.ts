@@ -5,10 +5,9 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { changeKeyStatus, createKey } from "../../lib/domain/keys";
 import { systemActor } from "../../lib/domain/audit";
 import { requestLog } from "../../lib/domain/request-log";
@@ -19,8 +18,7 @@ let api: Harness;
 
 describe("request log error bodies", () => {
   before(async () => {
-    t = await createTestDatabase("request_log_errors");
-    await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
+    t = await createSeededTestDatabase("request_log_errors", { seed: "options-research-demo-v1", now: new Date() });
     api = await startRouteHarness(t.url);
   });
   after(async () => {

@@ -8,11 +8,10 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer } from "../helpers/api-server";
 import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { seedReferenceData } from "../../lib/domain/seed";
 import { endpointCatalogue } from "../../lib/api/routes";
 import { changeKeyStatus } from "../../lib/domain/keys";
@@ -29,9 +28,8 @@ describe("live stream", () => {
   let server: Harness;
 
   before(async () => {
-    t = await createTestDatabase("stream");
+    t = await createSeededTestDatabase("stream", { seed: SEED, now: new Date() });
     await seedReferenceData(t.db, endpointCatalogue());
-    await seedDemoMarket(t.db, { seed: SEED, now: new Date() });
     server = await startRouteHarness(t.url, { env: { KEY_CACHE_TTL_MS: "4000", CONFIG_CACHE_TTL_MS: "4000" } });
   });
   after(async () => {

@@ -5,10 +5,9 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { seedReferenceData } from "../../lib/domain/seed";
 import { endpointCatalogue } from "../../lib/api/routes";
 import { streamsPerKey } from "../../lib/domain/plans-catalogue";
@@ -26,9 +25,8 @@ describe("test mode mirrors live", () => {
   let server: RunningServer;
 
   before(async () => {
-    t = await createTestDatabase("test_mode");
+    t = await createSeededTestDatabase("test_mode", { seed: "options-research-demo-v1", now: new Date() });
     await seedReferenceData(t.db, endpointCatalogue());
-    await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
     server = await startApiServer(t.url, { WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" });
   });
   after(async () => {

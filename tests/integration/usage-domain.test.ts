@@ -4,10 +4,9 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { accountWithKey } from "../helpers/accounts";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { createKey } from "../../lib/domain/keys";
 import { systemActor } from "../../lib/domain/audit";
 import { usageSummary, type RequestLogEntry, type StatusClass } from "../../lib/domain/usage";
@@ -86,8 +85,7 @@ const quotaLimit = (header: string) => Number(/"(?:month|day)";q=(\d+)/.exec(hea
 
 describe("usage domain functions match the gateway's metering", () => {
   before(async () => {
-    t = await createTestDatabase("usage");
-    await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
+    t = await createSeededTestDatabase("usage", { seed: "options-research-demo-v1", now: new Date() });
     server = await startRouteHarness(t.url);
     first = await accountWithKey(t.db);
     const k2 = await createKey(t.db, { accountId: first.accountId, env: "test", name: "second" }, systemActor("test"));
@@ -377,8 +375,7 @@ describe("usage events of refused calls keep the size of the refusal that was se
   let account: Awaited<ReturnType<typeof accountWithKey>>;
 
   before(async () => {
-    db = await createTestDatabase("usage_refusals");
-    await seedDemoMarket(db.db, { seed: "options-research-demo-v1", now: new Date() });
+    db = await createSeededTestDatabase("usage_refusals", { seed: "options-research-demo-v1", now: new Date() });
     api = await startRouteHarness(db.url); // seeds the plans; its caches live 0 ms
     account = await accountWithKey(db.db);
     // Plans are data: a quota of one call and a burst of three, so each family answers 403 and then 429.

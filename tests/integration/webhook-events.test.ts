@@ -5,11 +5,11 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { systemActor } from "../../lib/domain/audit";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
 import { startReceiver, waitFor, type Receiver } from "../helpers/webhook-receiver";
-import { advanceDemoMarket, seedDemoMarket } from "../../lib/market/demo-market-writer";
+import { advanceDemoMarket } from "../../lib/market/demo-market-writer";
 import { registerWebhook } from "../../lib/domain/webhooks";
 import { lastFridayClose } from "../helpers/live-data";
 import { readMarketVersions } from "../../lib/market/versions";
@@ -27,9 +27,8 @@ describe("webhook events from analytics recomputes", () => {
   const seededAt = new Date(lastFridayClose(new Date()).getTime() - 3.5 * 3_600_000);
 
   before(async () => {
-    t = await createTestDatabase("whevents");
+    t = await createSeededTestDatabase("whevents", { seed: SEED, now: seededAt });
     await seedReferenceData(t.db, endpointCatalogue());
-    await seedDemoMarket(t.db, { seed: SEED, now: seededAt });
     r = await startReceiver();
   });
   after(async () => {

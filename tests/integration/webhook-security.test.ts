@@ -6,7 +6,7 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { accountWithKey } from "../helpers/accounts";
 import { newOwner } from "../helpers/portal-domain";
 import { manualClock, startReceiver, type Receiver } from "../helpers/webhook-receiver";
@@ -27,7 +27,6 @@ import { sign } from "../../lib/webhooks/signing";
 import { runMigrations } from "../../lib/db/migrate";
 import { meteredWebhookCall } from "../../lib/server/webhook-metering";
 import { startGateway, type Gateway } from "../../lib/server/gateway";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { DISCLAIMER } from "../../lib/contract/disclaimer";
 
 process.env.WEBHOOKS_ALLOW_PRIVATE_TARGETS = "true"; // the receiver is on loopback
@@ -380,8 +379,7 @@ describe("the portal's webhook test and replay are metered and limited like test
 describe("audit rows for every webhook action, from the API and from the portal", () => {
   let gateway: Gateway;
   before(async () => {
-    t = await createTestDatabase("whaudit");
-    await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
+    t = await createSeededTestDatabase("whaudit", { seed: "options-research-demo-v1", now: new Date() });
     gateway = await startGateway({ databaseUrl: t.url, poolMax: 4, demoTicker: false });
   });
   after(async () => {

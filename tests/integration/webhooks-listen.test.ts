@@ -7,11 +7,10 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startApiServer, type RunningServer } from "../helpers/api-server";
 import { accountWithKey } from "../helpers/accounts";
 import { startReceiver } from "../helpers/webhook-receiver";
-import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { seedReferenceData } from "../../lib/domain/seed";
 import { endpointCatalogue } from "../../lib/api/routes";
 import { bundled } from "../helpers/bundles";
@@ -42,9 +41,8 @@ describe("cli webhooks listen", () => {
   let server: RunningServer;
 
   before(async () => {
-    t = await createTestDatabase("webhooks_listen");
+    t = await createSeededTestDatabase("webhooks_listen", { seed: "options-research-demo-v1", now: new Date() });
     await seedReferenceData(t.db, endpointCatalogue());
-    await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
     server = await startApiServer(t.url);
   });
   after(async () => {
