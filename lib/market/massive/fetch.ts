@@ -23,19 +23,34 @@ import {
 
 const CONCURRENCY = 4;
 
-/** Runs `work` over items CONCURRENCY at a time, merging rows and skip counts; the first failure fails all. */
-async function each<T, R>(items: readonly T[], work: (item: T) => Promise<Mapped<R>>): Promise<Mapped<R>> {
+/**
+ * Runs `work` over items CONCURRENCY at a time, merging rows and skip counts; the first failure fails all. After a
+ * failure the other workers stop at their next page (`signal`) and are waited for: no request of a failed run is still
+ * going after it returns (one was seen taking a 429 meant for the next run).
+ */
+async function each<T, R>(
+  items: readonly T[],
+  work: (item: T, signal: AbortSignal) => Promise<Mapped<R>>,
+): Promise<Mapped<R>> {
   const out: Mapped<R> = { rows: [], skipped: {} };
   const results: Mapped<R>[] = new Array(items.length);
+  const stop = new AbortController();
+  let failure: { err: unknown } | null = null;
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
-      while (next < items.length) {
+      while (next < items.length && !stop.signal.aborted) {
         const i = next++;
-        results[i] = await work(items[i]);
+        try {
+          results[i] = await work(items[i], stop.signal);
+        } catch (err) {
+          failure ??= { err };
+          stop.abort();
+        }
       }
     }),
   );
+  if (failure) throw (failure as { err: unknown }).err;
   for (const r of results) {
     for (const row of r.rows) out.rows.push(row);
     for (const [k, n] of Object.entries(r.skipped)) out.skipped[k] = (out.skipped[k] ?? 0) + n;
@@ -43,16 +58,21 @@ async function each<T, R>(items: readonly T[], work: (item: T) => Promise<Mapped
   return out;
 }
 
-async function collect<T>(pages: AsyncGenerator<T[]>): Promise<T[]> {
+/** Every page's results; stops (throws) before the next page once `signal` is aborted. */
+async function collect<T>(pages: AsyncGenerator<T[]>, signal: AbortSignal): Promise<T[]> {
   const all: T[] = [];
-  for await (const page of pages) for (const r of page) all.push(r);
+  for await (const page of pages) {
+    signal.throwIfAborted();
+    for (const r of page) all.push(r);
+  }
   return all;
 }
 
 export function fetchChains(client: MassiveClient, symbols: readonly string[]): Promise<Mapped<OptionQuote>> {
-  return each(symbols, async (symbol) => {
+  return each(symbols, async (symbol, signal) => {
     const results = await collect(
       client.pages<SnapshotContract>(`/v3/snapshot/options/${encodeURIComponent(symbol)}`, { limit: 250 }),
+      signal,
     );
     return chainRows(symbol, results);
   });
@@ -65,9 +85,9 @@ export function fetchBars(
   from: string,
   to: string,
 ): Promise<Mapped<Bar>> {
-  return each(symbols, async (symbol) => {
+  return each(symbols, async (symbol, signal) => {
     const path = `/v2/aggs/ticker/${encodeURIComponent(symbol)}/range/1/day/${from}/${to}`;
-    const results = await collect(client.pages<AggBar>(path, { adjusted: "true", sort: "asc", limit: 50000 }));
+    const results = await collect(client.pages<AggBar>(path, { adjusted: "true", sort: "asc", limit: 50000 }), signal);
     return barRows(symbol, results);
   });
 }
@@ -78,13 +98,14 @@ export function fetchDividends(
   symbols: readonly string[],
   from: string,
 ): Promise<Mapped<CashDividendRow>> {
-  return each(symbols, async (symbol) => {
+  return each(symbols, async (symbol, signal) => {
     const results = await collect(
       client.pages<VendorDividend>("/v3/reference/dividends", {
         ticker: symbol,
         "ex_dividend_date.gte": from,
         limit: 1000,
       }),
+      signal,
     );
     return dividendRows(symbol, results);
   });
@@ -98,13 +119,14 @@ export function fetchTrades(
   quoteAt: QuoteAt,
 ): Promise<Mapped<OptionTrade>> {
   const work = [...contracts].flatMap(([symbol, tickers]) => tickers.map((t) => ({ symbol, ticker: t })));
-  return each(work, async ({ symbol, ticker }) => {
+  return each(work, async ({ symbol, ticker }, signal) => {
     const results = await collect(
       client.pages<VendorTrade>(`/v3/trades/${ticker}`, {
         "timestamp.gte": window.startNs,
         "timestamp.lt": window.endNs,
         limit: 50000,
       }),
+      signal,
     );
     return tradeRows(
       symbol,
