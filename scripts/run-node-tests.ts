@@ -69,6 +69,9 @@ const shared = run(
   files.filter((f) => !SOLO.test(f)),
   concurrency,
 );
+// spawnSync held the event loop: a signal that came meanwhile reaches its handler only once the loop polls again
+// (a timer's turn does; setImmediate's came too early, tried 28 Nov 2026).
+await new Promise((r) => setTimeout(r, 10));
 const alone = interrupted
   ? 130
   : run(

@@ -9,14 +9,18 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
-let dir: string | null = process.env.ORA_BUNDLES_DIR ?? null;
+/**
+ * Builds the bundles and records where in ORA_BUNDLES_DIR, so that child processes started afterwards (Playwright's
+ * workers after e2e/global-setup.ts) use them without building again. Returns the folder.
+ */
+export function buildBundles(): string {
+  const r = spawnSync(process.execPath, ["scripts/build-api.mjs"], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`building the bundles failed:\n${r.stdout}${r.stderr}`);
+  process.env.ORA_BUNDLES_DIR = "dist";
+  return "dist";
+}
 
 /** The path of a bundled entry point, to run as `node <path> …args`. */
 export function bundled(name: "cli" | "api-server"): string {
-  if (dir === null) {
-    const r = spawnSync(process.execPath, ["scripts/build-api.mjs"], { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`building the bundles failed:\n${r.stdout}${r.stderr}`);
-    dir = "dist";
-  }
-  return join(dir, `${name}.mjs`);
+  return join(process.env.ORA_BUNDLES_DIR ?? buildBundles(), `${name}.mjs`);
 }

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { e2eDataDirOf } from "./e2e-env";
-import type { MailReader, ReceivedMail } from "./mailbox";
+import { type MailReader, type ReceivedMail, waitForMail } from "./mailbox";
 
 /** The e2e server's mailbox (the server at E2E_PORT), found on first use: a spec may create it at module level. */
 export function e2eMailbox(): MailReader {
@@ -20,14 +20,6 @@ export function e2eMailbox(): MailReader {
     get messages() {
       return read();
     },
-    async waitFor(to, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = read().find((m) => m.to.includes(to.toLowerCase()));
-        if (found) return found;
-        if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    },
+    waitFor: (to, timeoutMs) => waitForMail(read, to, timeoutMs),
   };
 }

@@ -20,6 +20,19 @@ export interface Mailbox extends MailReader {
   close(): Promise<void>;
 }
 
+/** The first message to `to` among `read()`'s, polled until it arrives or `timeoutMs` passes. */
+export async function waitForMail(read: () => ReceivedMail[], to: string, timeoutMs = 15_000): Promise<ReceivedMail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const messages = read();
+    const found = messages.find((m) => m.to.includes(to.toLowerCase()));
+    if (found) return found;
+    if (Date.now() > deadline)
+      throw new Error(`no mail to ${to} within ${timeoutMs} ms (got ${messages.length} other(s))`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** The body with quoted-printable soft breaks and escapes undone, so links read as sent. */
 export function decodeBody(raw: string): string {
   const qp = /content-transfer-encoding:\s*quoted-printable/i.test(raw);
@@ -74,16 +87,7 @@ export async function startMailbox(
     url: `smtp://127.0.0.1:${actual}`,
     port: actual,
     messages,
-    async waitFor(to, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = messages.find((m) => m.to.includes(to.toLowerCase()));
-        if (found) return found;
-        if (Date.now() > deadline)
-          throw new Error(`no mail to ${to} within ${timeoutMs} ms (got ${messages.length} other(s))`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
+    waitFor: (to, timeoutMs) => waitForMail(() => messages, to, timeoutMs),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
