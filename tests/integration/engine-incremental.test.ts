@@ -22,6 +22,7 @@ before(async () => {
   t = await createSeededTestDatabase("engineinc", {
     seed: "options-research-demo-v1",
     now: lastFridayClose(new Date()),
+    ivHistory: "empty", // the first load below fills the cache
   });
 });
 after(async () => t?.drop());

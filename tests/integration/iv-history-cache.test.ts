@@ -9,7 +9,11 @@ import { writeRows } from "../../lib/market/import";
 
 let t: TestDatabase;
 before(async () => {
-  t = await createSeededTestDatabase("ivcache", { seed: "options-research-demo-v1", now: lastFridayClose(new Date()) });
+  t = await createSeededTestDatabase("ivcache", {
+    seed: "options-research-demo-v1",
+    now: lastFridayClose(new Date()),
+    ivHistory: "empty",
+  });
 });
 after(async () => t?.drop());
 

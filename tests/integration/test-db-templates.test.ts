@@ -3,7 +3,8 @@
  * the migrated template has the schema and rows of a database created and migrated on its own, and a copy of a seeded
  * template brought to `now` by advanceDemoMarket has, table by table, the rows of createTestDatabase then
  * seedDemoMarket at `now` (md5 of each table's rows in order), for a `now` in a session, across a close into the night
- * session, in a weekend night, and the wall clock; and it keeps the seed's planner statistics. Run on its own (no
+ * session, in a weekend night, and the wall clock; with its ATM-IV cache filled (the default), the rows of that seed
+ * followed by the engine's first load, which fills it; and it keeps the seed's planner statistics. Run on its own (no
  * runner), the file makes a run of its own and drops its templates.
  */
 import { after, before, describe, it } from "node:test";
@@ -20,6 +21,7 @@ import {
   type TestDatabase,
 } from "../helpers/test-db";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
+import { loadMarketInput } from "../../lib/engine/load";
 
 const SEED = "options-research-demo-v1";
 const MIN = 60_000;
@@ -30,9 +32,13 @@ async function fingerprint(t: TestDatabase): Promise<Record<string, string>> {
     select tablename as name from pg_tables where schemaname = 'public' order by 1`;
   const out: Record<string, string> = {};
   for (const { name } of tables) {
-    // The data version's time is when it was written; the version numbers are compared.
+    // The data version's time is when it was written, and a cached IV's when it was solved: the values are compared.
     const rows =
-      name === "market_data_versions" ? "(select env, version, base_version from market_data_versions)" : name;
+      name === "market_data_versions"
+        ? "(select env, version, base_version from market_data_versions)"
+        : name === "iv_history"
+          ? "(select env, symbol, date, atm_iv_30 from iv_history)"
+          : name;
     const [r] = await t.sql.unsafe<{ md5: string; n: string }[]>(
       `select md5(coalesce(string_agg(x::text, E'\\n' order by x::text), '')) as md5, count(*)::text as n from ${rows} x`,
     );
@@ -66,14 +72,25 @@ describe("test databases from templates", () => {
     if (own) await dropRunTemplates(run.id);
   });
 
-  /** A direct seed at `now` on a database created and migrated on its own, against a template's copy. */
-  async function compare(label: string, copy: () => Promise<TestDatabase>, now: number): Promise<void> {
+  /**
+   * A direct seed at `now` on a database created and migrated on its own (then, for a filled cache, the engine's
+   * first load), against a template's copy.
+   */
+  async function compare(
+    label: string,
+    copy: () => Promise<TestDatabase>,
+    now: number,
+    ivHistory: "filled" | "empty",
+  ): Promise<void> {
     const direct = await createTestDatabase(`${label}d`, { fromTemplate: false });
     const cloned = await copy();
     try {
       await seedDemoMarket(direct.db, { seed: SEED, now });
+      if (ivHistory === "filled") await loadMarketInput(direct.db, "demo");
       const [want, got] = await Promise.all([fingerprint(direct), fingerprint(cloned)]);
       assert.ok(Number.parseInt(want.option_quotes, 10) > 0, "the direct seed wrote chains");
+      const cached = Number.parseInt(want.iv_history, 10);
+      assert.ok(ivHistory === "filled" ? cached > 1000 : cached === 0, `iv_history: ${want.iv_history}`);
       assert.deepEqual(got, want);
     } finally {
       await Promise.all([direct.drop(), cloned.drop()]);
@@ -90,24 +107,33 @@ describe("test databases from templates", () => {
     }
   });
 
-  for (const [what, reference, now] of [
-    ["in a session", "2026-11-18T15:00:00.000Z", "2026-11-18T15:07:31.250Z"],
-    ["across the close into the night session", "2026-11-18T20:52:10.000Z", "2026-11-18T21:06:40.500Z"],
-    ["in a weekend night", "2026-11-21T09:00:00.000Z", "2026-11-21T09:13:05.000Z"],
+  // Each solve of the cache costs about 20 s of CPU: the cases that need one (an advance across a close makes a day
+  // history, which the copy then solves) are filled, the others show the empty path.
+  for (const [what, reference, now, ivHistory] of [
+    ["in a session", "2026-11-18T15:00:00.000Z", "2026-11-18T15:07:31.250Z", "empty"],
+    ["across the close into the night session", "2026-11-18T20:52:10.000Z", "2026-11-18T21:06:40.500Z", "filled"],
+    ["in a weekend night", "2026-11-21T09:00:00.000Z", "2026-11-21T09:13:05.000Z", "empty"],
   ] as const) {
-    it(`a seeded template advanced to now equals a seed at now: ${what}`, async () => {
+    it(`a seeded template advanced to now equals a seed at now: ${what}, ATM-IV cache ${ivHistory}`, async () => {
       await compare(
         "tplseed",
-        () => cloneSeeded(run, "tplseed", { seed: SEED, now: +new Date(now), reference: +new Date(reference) }),
+        () =>
+          cloneSeeded(run, "tplseed", {
+            seed: SEED,
+            now: +new Date(now),
+            reference: +new Date(reference),
+            ivHistory,
+          }),
         +new Date(now),
+        ivHistory,
       );
     });
   }
 
-  it("createSeededTestDatabase at the wall clock equals a seed at the same instant", async () => {
+  it("createSeededTestDatabase at the wall clock equals a seed at the same instant and its first load", async () => {
     const now = Date.now();
     assert.ok(seededReference(now, run.at) <= now);
-    await compare("tplwall", () => createSeededTestDatabase("tplwall", { seed: SEED, now }), now);
+    await compare("tplwall", () => createSeededTestDatabase("tplwall", { seed: SEED, now }), now, "filled");
   });
 
   it("a copy keeps the seed's planner statistics (ANALYZE in the template)", async () => {
