@@ -20,6 +20,7 @@ import { seedReferenceData } from "../lib/domain/seed";
 import { demoMarketOnStart } from "../lib/engine/demo-start";
 import { demoWallClock } from "../lib/market/demo-wall-clock";
 import { nextNeedsBuild } from "../lib/util/next-build";
+import { healthOk } from "./health-probe";
 import { phase } from "./start-progress";
 import { type RestrictedLogin, restrictedLogin } from "./restricted-login";
 
@@ -209,10 +210,7 @@ async function announceWhenReady(demo: DemoAccess): Promise<void> {
       ? `[${env.HOST}]`
       : env.HOST;
   for (;;) {
-    const res = await fetch(`http://${target}:${env.PORT}/api/v1/health`, {
-      signal: AbortSignal.timeout(10_000),
-    }).catch(() => null);
-    if (res?.ok && ((await res.json()) as { data?: { status?: string } }).data?.status === "ok") break;
+    if (await healthOk(`http://${target}:${env.PORT}/api/v1/health`)) break;
     await new Promise((r) => setTimeout(r, 250));
   }
   printDemoAccess(demo);
