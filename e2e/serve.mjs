@@ -1,10 +1,16 @@
-// Starts the product for the e2e suite: embedded database in a throwaway data dir, demo ticker on.
-// The launcher (scripts/start.ts) builds the Next app first if .next is stale.
+// Starts the product for the e2e suite (`npm start`'s launcher, scripts/start.ts, which builds the Next app first if
+// .next is stale) with the demo ticker on, a throwaway data dir and a throwaway database: a new one on the machine's
+// PostgreSQL (TEST_PG_URL, as the integration suite), dropped at the end with the login the launcher made for it; the
+// embedded engine when E2E_DATABASE=embedded or PostgreSQL does not answer. The embedded engine runs every statement
+// of the app in the launcher's process: on a saturated 2-core runner it built the demo market in 190 s (against
+// seconds), and its queue put the specs' 5 s deadlines at risk (docs/testing.md).
+import { randomBytes } from "node:crypto";
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import postgres from "postgres";
 import { SMTPServer } from "smtp-server";
 
 const dataDir = mkdtempSync(join(tmpdir(), "ora-e2e-"));
@@ -20,9 +26,52 @@ const env = {
   MAIL_FROM: "Options Research API <no-reply@example.com>",
   APP_URL: process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`,
 };
-// Specs that need the database itself (terms version, approvals) find it through this file.
+// Specs that need the database itself (terms version, approvals) find it through these files.
 writeFileSync(join(tmpdir(), `ora-e2e-${port}.datadir`), dataDir);
-delete env.DATABASE_URL; // always the embedded engine, never a shared database
+const databaseFile = join(tmpdir(), `ora-e2e-${port}.database`);
+rmSync(databaseFile, { force: true });
+delete env.DATABASE_URL; // never a shared database: a new one below, or the embedded engine
+delete env.DATABASE_OWNER_URL;
+
+/** A new database on the machine's PostgreSQL for this run, or null (embedded engine) when asked or not answering. */
+async function createDatabase() {
+  if (process.env.E2E_DATABASE === "embedded") return null;
+  const adminUrl = process.env.TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const admin = postgres(adminUrl, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  try {
+    const name = `orapi_e2e_${port}_${randomBytes(4).toString("hex")}`;
+    await admin.unsafe(`create database "${name}"`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return { adminUrl, name, url: url.toString() };
+  } catch (err) {
+    console.error(`e2e/serve: PostgreSQL at ${adminUrl} did not answer (${err.message}); using the embedded engine`);
+    return null;
+  } finally {
+    await admin.end({ timeout: 1 });
+  }
+}
+
+/** Drops the run's database and the login scripts/restricted-login.ts made for it (`ora_web_<database>`). */
+async function dropDatabase(db) {
+  const admin = postgres(db.adminUrl, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  try {
+    await admin.unsafe(`drop database if exists "${db.name}" with (force)`);
+    await admin.unsafe(`drop role if exists "ora_web_${db.name}"`);
+  } catch (err) {
+    console.error(`e2e/serve: could not drop ${db.name}: ${err.message}`);
+  } finally {
+    await admin.end({ timeout: 1 });
+    rmSync(databaseFile, { force: true });
+  }
+}
+
+const database = await createDatabase();
+if (database) {
+  env.DATABASE_URL = database.url;
+  env.DEMO_ACCOUNT = "on"; // as the embedded default: the demo account and key exist
+  writeFileSync(databaseFile, database.url);
+}
 
 /**
  * One real SMTP server for the whole run: it accepts every message and keeps it as a file in the data directory
@@ -89,6 +138,7 @@ async function finish(code) {
   for (let i = 0; i < 200 && groupAlive(); i++) await new Promise((r) => setTimeout(r, 100));
   if (groupAlive()) process.kill(-child.pid, "SIGKILL");
   mailSink.close();
+  if (database) await dropDatabase(database);
   try {
     rmSync(dataDir, { recursive: true, force: true });
   } catch (err) {

@@ -1,22 +1,23 @@
-/** The operator CLI against the e2e server's embedded database (its data directory is recorded by e2e/serve.mjs). */
+/** The operator CLI against the e2e server's database (e2e/serve.mjs records where it is). */
 import { execFile } from "node:child_process";
 import { bundled } from "./bundles";
-import { e2eDataDirOf } from "./e2e-env";
+import { e2eDataDirOf, e2eServerDatabaseUrl } from "./e2e-env";
 
 /**
  * Runs the operator CLI (`npm run cli -- args`, as its bundle: e2e/global-setup.ts builds it once per run) with the e2e
- * server's DATA_DIR; resolves with its exit code and output.
+ * server's DATA_DIR and database; resolves with its exit code and output.
  */
 export function e2eCli(
   baseURL: string | undefined,
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATA_DIR: e2eDataDirOf(Number(new URL(baseURL ?? "http://127.0.0.1:3100").port)),
-    LOG_LEVEL: "warn",
-  };
-  delete env.DATABASE_URL;
+  const port = Number(new URL(baseURL ?? "http://127.0.0.1:3100").port);
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: e2eDataDirOf(port), LOG_LEVEL: "warn" };
+  // The server's own database on PostgreSQL, as its owner (an operator's CLI), else its embedded engine (DATA_DIR).
+  const database = e2eServerDatabaseUrl(port);
+  if (database) env.DATABASE_URL = database;
+  else delete env.DATABASE_URL;
+  delete env.DATABASE_OWNER_URL;
   delete env.AUTH_SECRET; // the app's own secret is in the data directory
   return new Promise((resolve) => {
     execFile(process.execPath, [bundled("cli"), ...args], { env, timeout: 120_000 }, (err, stdout, stderr) => {
