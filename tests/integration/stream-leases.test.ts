@@ -182,7 +182,9 @@ describe("stream leases across processes", () => {
     };
 
     it("counts another process's streams: 429 past the limit, a slot freed elsewhere opens at once", async () => {
-      const a = await accountWithKey(t.db, { plan: "sandbox", env: "test" }); // Sandbox: 2 streams per key
+      // Starter: 2 streams per key, and a daily quota of 10,000 that the events s1 is sent (each one metered) cannot
+      // spend meanwhile. Sandbox's 100 were spent so in CI, some times of day: s2 was refused 403 plan_limit_exceeded.
+      const a = await accountWithKey(t.db, { plan: "starter", env: "test" });
       const elsewhere = new StreamLeases(pool());
       const held = await elsewhere.acquire({ keyId: a.keyId, accountId: a.accountId }, 2, "elsewhere");
       assert.ok(held);
