@@ -1,4 +1,5 @@
 /** A Server-Sent Events client for tests of GET /api/v1/stream: parsed events as they arrive, waits, disconnect. */
+import type postgres from "postgres";
 
 export interface Sse {
   id: string | null;
@@ -82,4 +83,21 @@ export async function storeFlowEvent(
   await sql`insert into stream_events (env, kind, symbol, premium, dedupe_key, payload)
     values (${env}, ${`flow.${type}`}, ${symbol}, ${premium}, ${id}, ${JSON.stringify(ev)}::text::jsonb)`;
   return id;
+}
+
+/**
+ * Waits until the engine's first store of stream rows for `env` has committed (its `stream_state` row exists). That
+ * first store holds every flow event in view (a whole session's on a weekend): a stream open before it is sent them all,
+ * each one metered, which spends a test key's 100-call day. Tests that count calls or open several streams wait here.
+ */
+export async function streamBaselineStored(
+  sql: postgres.Sql,
+  env: "test" | "live" = "test",
+  ms = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while ((await sql`select 1 from stream_state where env = ${env}`).length === 0) {
+    if (Date.now() > deadline) throw new Error(`no stream_state row for ${env} after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -11,6 +11,7 @@ import postgres from "postgres";
 import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { accountWithKey } from "../helpers/accounts";
+import { streamBaselineStored } from "../helpers/sse";
 import { seedReferenceData } from "../../lib/domain/seed";
 import { seedDemoMarket } from "../../lib/market/demo-market-writer";
 import { endpointCatalogue } from "../../lib/api/routes";
@@ -168,6 +169,7 @@ describe("stream leases across processes", () => {
     before(async () => {
       await seedDemoMarket(t.db, { seed: "options-research-demo-v1", now: new Date() });
       server = await startRouteHarness(t.url);
+      await streamBaselineStored(t.sql); // else s1 is sent a session's flow, each event metered: the 100 calls spent
     });
     after(async () => {
       await server?.stop();
@@ -182,9 +184,7 @@ describe("stream leases across processes", () => {
     };
 
     it("counts another process's streams: 429 past the limit, a slot freed elsewhere opens at once", async () => {
-      // Starter: 2 streams per key, and a daily quota of 10,000 that the events s1 is sent (each one metered) cannot
-      // spend meanwhile. Sandbox's 100 were spent so in CI, some times of day: s2 was refused 403 plan_limit_exceeded.
-      const a = await accountWithKey(t.db, { plan: "starter", env: "test" });
+      const a = await accountWithKey(t.db, { plan: "sandbox", env: "test" }); // a test key: 2 streams, 100 calls a day
       const elsewhere = new StreamLeases(pool());
       const held = await elsewhere.acquire({ keyId: a.keyId, accountId: a.accountId }, 2, "elsewhere");
       assert.ok(held);
