@@ -247,9 +247,11 @@ describe("portal accounts", () => {
     await mailQueueIdle();
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const ratio = median(existing) / median(created);
-    // Without the hash an existing address answered about ten times faster; the bound is loose for a busy machine.
+    // Without the hash an existing address answered about ten times faster (ratio 0.1): that is what this catches. A new
+    // address also writes the user, account and membership rows, which wait longer on a busy database than the hash
+    // does on the CPU: 0.45 on CI's loaded 2-core runner (28 Nov 2026) with the hash in place, so the bound is a third.
     assert.ok(
-      ratio > 0.5 && ratio < 2,
+      ratio > 1 / 3 && ratio < 3,
       `existing ${median(existing).toFixed(1)} ms, new ${median(created).toFixed(1)} ms`,
     );
   });
