@@ -2,6 +2,7 @@
 import { axe } from "./helpers/axe";
 import { expect, test, type Page } from "@playwright/test";
 import { signUpAndSignIn } from "../tests/helpers/portal";
+import { screenshot } from "./helpers/screenshot";
 
 async function expectAccessible(page: Page, path: string) {
   await page.goto(path);
@@ -69,7 +70,7 @@ test("the dashboard at 375 px: nav, disclaimer and overview fit without sideways
   await expect(page.getByRole("complementary", { name: "Disclaimer" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Resend verification mail" })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  await page.screenshot({ path: "test-results/dashboard-375.png", fullPage: true });
+  await screenshot(page, { path: "test-results/dashboard-375.png", fullPage: true });
   // Keyboard: Tab moves through the page to the dashboard nav with a visible focus ring.
   let reached = false;
   for (let i = 0; i < 20 && !reached; i++) {
@@ -84,9 +85,9 @@ test("the dashboard at 375 px: nav, disclaimer and overview fit without sideways
 test("signed-in pages at full width, for the record", async ({ page, baseURL }) => {
   await signUpAndSignIn(page.request, baseURL);
   await page.goto("/dashboard");
-  await page.screenshot({ path: "test-results/dashboard.png", fullPage: true });
+  await screenshot(page, { path: "test-results/dashboard.png", fullPage: true });
   await page.goto("/terms");
-  await page.screenshot({ path: "test-results/terms.png", fullPage: true });
+  await screenshot(page, { path: "test-results/terms.png", fullPage: true });
 });
 
 test("no page trips the Content-Security-Policy (scripts carry the nonce, nothing from another host)", async ({

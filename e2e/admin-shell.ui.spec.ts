@@ -10,6 +10,7 @@ import { e2eCli, verifyEmail } from "../tests/helpers/e2e-cli";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { sidewaysScrollers } from "./helpers/page-checks";
 import { blockOtherHosts } from "./helpers/same-host";
+import { screenshot } from "./helpers/screenshot";
 
 // Its tests share nothing: Playwright may spread them over the workers (the light and dark scans are the suite's longest).
 test.describe.configure({ mode: "parallel" });
@@ -140,7 +141,7 @@ for (const scheme of ["light", "dark"] as const) {
             `${path} at ${width} px in ${scheme}`,
           )
           .toEqual([]);
-        await page.screenshot({ path: `test-results/admin/${name}-${width}-${scheme}.png`, fullPage: true });
+        await screenshot(page, { path: `test-results/admin/${name}-${width}-${scheme}.png`, fullPage: true });
       }
     }
     for (const c of contexts) await c.dispose();

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signUpAndSignIn } from "../tests/helpers/portal";
+import { screenshot } from "./helpers/screenshot";
 
 test("sign up through the form lands on the dashboard, signed in", async ({ page }) => {
   const email = `form_${Date.now()}@example.com`;
@@ -51,5 +52,5 @@ test("sign-up with an address that already has an account says a message was sen
     `We sent a message to ${owner.email}. If you already have an account, it tells you how to sign in or reset your password.`,
   );
   await expect(page).toHaveURL(/\/signup$/);
-  await page.screenshot({ path: "test-results/signup-existing-address.png" });
+  await screenshot(page, { path: "test-results/signup-existing-address.png" });
 });

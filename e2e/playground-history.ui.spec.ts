@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { sidewaysScrollers } from "./helpers/page-checks";
 import { axeClean, playgroundOn, setScheme } from "./helpers/playground";
+import { screenshot } from "./helpers/screenshot";
 
 const HISTORY = "GET /api/v1/history/{symbol}";
 
@@ -53,7 +54,7 @@ test("getHistory in the playground draws the series, with a field picker, its ta
     await setScheme(page, scheme);
     await axeClean(page, `playground history (${scheme})`);
     await chart.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: info.outputPath(`history-chart-${scheme}.png`), fullPage: false });
+    await screenshot(page, { path: info.outputPath(`history-chart-${scheme}.png`), fullPage: false });
   }
   await page.setViewportSize({ width: 375, height: 900 });
   await chart.scrollIntoViewIfNeeded();
@@ -61,9 +62,9 @@ test("getHistory in the playground draws the series, with a field picker, its ta
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   expect(await sidewaysScrollers(page)).toEqual([]);
   await axeClean(page, "playground history (dark, 375 px)");
-  await page.screenshot({ path: info.outputPath("history-chart-375-dark.png"), fullPage: false });
+  await screenshot(page, { path: info.outputPath("history-chart-375-dark.png"), fullPage: false });
   await page.emulateMedia({ colorScheme: "light" });
-  await page.screenshot({ path: info.outputPath("history-chart-375-light.png"), fullPage: false });
+  await screenshot(page, { path: info.outputPath("history-chart-375-light.png"), fullPage: false });
   await page.setViewportSize({ width: 1280, height: 900 });
 
   // Only text columns: nothing to draw, and the chart says why.

@@ -7,6 +7,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { signUpAndSignIn } from "../tests/helpers/portal";
 import { axeClean, chooseRoute, createKey, setScheme } from "./helpers/playground";
 import { blockOtherHosts } from "./helpers/same-host";
+import { screenshot } from "./helpers/screenshot";
 
 /** Sends the playground's form; answers the status line, the request id and the body the API answered. */
 async function send(page: Page) {
@@ -31,7 +32,7 @@ async function looksRight(page: Page, what: string, shot: (name: string) => stri
       await axeClean(page, `${what} at ${width} px (${scheme})`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow, `${what} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
-      await page.screenshot({ path: shot(`${what}-${width}-${scheme}.png`), fullPage: true });
+      await screenshot(page, { path: shot(`${what}-${width}-${scheme}.png`), fullPage: true });
     }
   }
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -107,7 +108,7 @@ test("a key made on the Keys page answers 200 in the playground, chosen by name;
   await expect(shown).toContainText('"code": "invalid_request"');
   // The body as the playground showed it when the API answered: the same JSON.
   expect(JSON.parse((await shown.textContent())!)).toEqual(bad.body);
-  await page.screenshot({ path: info.outputPath("logs-error-drawer-1280.png") });
+  await screenshot(page, { path: info.outputPath("logs-error-drawer-1280.png") });
   await page.keyboard.press("Escape");
   await expect(drawer).toHaveCount(0);
   await page.getByRole("button", { name: "Show all requests" }).click();

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { sidewaysScrollers } from "./helpers/page-checks";
 import { axeClean, playgroundOn, setScheme } from "./helpers/playground";
+import { screenshot } from "./helpers/screenshot";
 
 const STREAM = "GET /api/v1/stream";
 
@@ -33,7 +34,7 @@ test("openStream in the playground: a live list that connects, passes heartbeats
         await setScheme(page, scheme);
         await axeClean(page, `playground stream (${scheme})`);
         await panel.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: info.outputPath(`stream-${scheme}.png`), fullPage: false });
+        await screenshot(page, { path: info.outputPath(`stream-${scheme}.png`), fullPage: false });
       }
       await page.setViewportSize({ width: 375, height: 900 });
       await panel.scrollIntoViewIfNeeded();
@@ -41,7 +42,7 @@ test("openStream in the playground: a live list that connects, passes heartbeats
         0,
       );
       expect(await sidewaysScrollers(page)).toEqual([]);
-      await page.screenshot({ path: info.outputPath("stream-375-dark.png"), fullPage: false });
+      await screenshot(page, { path: info.outputPath("stream-375-dark.png"), fullPage: false });
       await page.emulateMedia({ colorScheme: "light" });
       await page.setViewportSize({ width: 1280, height: 900 });
     }

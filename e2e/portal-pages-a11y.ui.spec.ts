@@ -3,6 +3,7 @@ import { expect, test } from "@playwright/test";
 import { signUpAndSignIn } from "../tests/helpers/portal";
 import { blockOtherHosts } from "./helpers/same-host";
 import { createKey } from "./helpers/playground";
+import { screenshot } from "./helpers/screenshot";
 
 // Its tests share nothing: Playwright may spread them over the workers (the light and dark scans are the suite's longest).
 test.describe.configure({ mode: "parallel" });
@@ -51,7 +52,7 @@ for (const width of [1280, 375]) {
       if (width === 375) {
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${path} scrolls sideways at 375 px`).toBeLessThanOrEqual(0);
-        await page.screenshot({
+        await screenshot(page, {
           path: info.outputPath(`${path.replace(/\W+/g, "_") || "home"}-375.png`),
           fullPage: false,
         });

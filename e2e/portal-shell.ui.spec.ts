@@ -8,6 +8,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { verifyEmail } from "../tests/helpers/e2e-cli";
 import { sidewaysScrollers } from "./helpers/page-checks";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
+import { screenshot } from "./helpers/screenshot";
 
 // Its tests share nothing: Playwright may spread them over the workers (the light and dark scans are the suite's longest).
 test.describe.configure({ mode: "parallel" });
@@ -113,7 +114,7 @@ for (const scheme of ["light", "dark"] as const) {
             )
             .toEqual([]);
         }
-        await page.screenshot({ path: `test-results/shell/${name}-${width}-${scheme}.png`, fullPage: true });
+        await screenshot(page, { path: `test-results/shell/${name}-${width}-${scheme}.png`, fullPage: true });
       }
     }
     expect(hydration, "hydration warnings").toEqual([]);
@@ -140,7 +141,7 @@ test("the request log at 1280 px: fifty rows, each on one line, and a row opens 
   const drawer = page.getByRole("dialog");
   await expect(drawer).toContainText("req_");
   await expect(drawer.getByLabel("curl command")).toContainText("curl");
-  await page.screenshot({ path: "test-results/shell/request-drawer-1280.png" });
+  await screenshot(page, { path: "test-results/shell/request-drawer-1280.png" });
   await page.keyboard.press("Escape");
   await expect(drawer).toHaveCount(0);
 });
@@ -169,7 +170,7 @@ test("the keys table at 1280 px: ten keys, one short row each, the long name cut
   await page.keyboard.press("Enter");
   await expect(page.getByRole("menuitem", { name: "Roll", exact: true })).toBeVisible();
   await expect(page.getByRole("menuitem", { name: "Revoke", exact: true })).toBeVisible();
-  await page.screenshot({ path: "test-results/shell/keys-menu-1280.png" });
+  await screenshot(page, { path: "test-results/shell/keys-menu-1280.png" });
   await page.keyboard.press("Escape");
   await expect(page.getByRole("menu")).toHaveCount(0);
   await page.mouse.move(0, 0);

@@ -9,6 +9,7 @@ import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { openSse, storeFlowEvent, uniqueStreamSymbol } from "../tests/helpers/sse";
 import { sidewaysScrollers } from "./helpers/page-checks";
 import { axeClean, setScheme } from "./helpers/playground";
+import { screenshot } from "./helpers/screenshot";
 
 test("the usage page shows each key's open streams and the stream's metered events", async ({
   page,
@@ -93,18 +94,18 @@ test("the usage page shows each key's open streams and the stream's metered even
     await setScheme(page, scheme);
     await axeClean(page, `usage page, streams open (${scheme})`);
     await section.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: info.outputPath(`usage-stream-1280-${scheme}.png`), fullPage: true });
-    await section.screenshot({ path: info.outputPath(`stream-section-1280-${scheme}.png`) });
+    await screenshot(page, { path: info.outputPath(`usage-stream-1280-${scheme}.png`), fullPage: true });
+    await screenshot(section, { path: info.outputPath(`stream-section-1280-${scheme}.png`) });
   }
   await page.setViewportSize({ width: 375, height: 900 });
   await section.scrollIntoViewIfNeeded();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   expect(await sidewaysScrollers(page)).toEqual([]);
-  await page.screenshot({ path: info.outputPath("usage-stream-375-dark.png"), fullPage: true });
-  await section.screenshot({ path: info.outputPath("stream-section-375-dark.png") });
+  await screenshot(page, { path: info.outputPath("usage-stream-375-dark.png"), fullPage: true });
+  await screenshot(section, { path: info.outputPath("stream-section-375-dark.png") });
   await setScheme(page, "light");
-  await page.screenshot({ path: info.outputPath("usage-stream-375-light.png"), fullPage: true });
-  await section.screenshot({ path: info.outputPath("stream-section-375-light.png") });
+  await screenshot(page, { path: info.outputPath("usage-stream-375-light.png"), fullPage: true });
+  await screenshot(section, { path: info.outputPath("stream-section-375-light.png") });
 
   // Leaving frees the slots at once: the page follows within its 5 s refresh.
   for (const s of streams) s.close();

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { signUpAndSignIn } from "../tests/helpers/portal";
 import { chooseRoute, createKey } from "./helpers/playground";
+import { screenshot } from "./helpers/screenshot";
 
 test("a call from the playground appears in the usage chart and the request log", async ({ page, baseURL }, info) => {
   test.setTimeout(120_000);
@@ -31,7 +32,7 @@ test("a call from the playground appears in the usage chart and the request log"
     .textContent())!.trim();
   expect(requestId).toMatch(/^req_/);
   await expect(page.locator("#pg-key option:checked")).toHaveText(/^Playground \(svc_test_\w+…, test\)$/);
-  await page.screenshot({ path: info.outputPath("playground.png"), fullPage: true });
+  await screenshot(page, { path: info.outputPath("playground.png"), fullPage: true });
 
   // A bad parameter is answered by the gateway itself, in the route family's error shape.
   await page.getByLabel(/^symbol/).fill("not a symbol");
@@ -50,7 +51,7 @@ test("a call from the playground appears in the usage chart and the request log"
   await expect(page.getByTestId("daily-chart-summary")).toContainText("2 calls in the last 30 days");
   await expect(page.locator(".recharts-bar-rectangle").first()).toBeVisible();
   await expect(page.getByText(/Family A quota: 1 of 100 calls this month/)).toBeVisible();
-  await page.screenshot({ path: info.outputPath("usage.png"), fullPage: true });
+  await screenshot(page, { path: info.outputPath("usage.png"), fullPage: true });
   await expect(page.getByTestId("quota-test")).toContainText("shared by");
 
   await page.getByRole("region", { name: "Request log" }).getByRole("link", { name: "Logs" }).click();
@@ -92,7 +93,7 @@ test("a call from the playground appears in the usage chart and the request log"
     `Burst: ${bad.headers["x-ratelimit-remaining"]} of 10 left this minuteQuota: ${quotaLeft} of 100 left`,
   );
   expect(quotaLeft).toBe("99"); // hand-checked: one 2xx so far this month on Sandbox's 100
-  await page.screenshot({ path: info.outputPath("request-detail.png"), fullPage: true });
+  await screenshot(page, { path: info.outputPath("request-detail.png"), fullPage: true });
 });
 
 test("usage and playground portal routes answer 401 signed out; the pages redirect to sign-in", async ({

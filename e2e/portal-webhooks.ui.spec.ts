@@ -5,6 +5,7 @@ import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { verifyEmail } from "../tests/helpers/e2e-cli";
 import { readFileSync } from "node:fs";
 import { startReceiver } from "../tests/helpers/webhook-receiver";
+import { screenshot } from "./helpers/screenshot";
 
 // The e2e server runs in production mode (https targets only) and trusts this test-only certificate (e2e/serve.mjs).
 const tls = {
@@ -330,8 +331,8 @@ test("axe and a 375 px screenshot of the page with a webhook and its deliveries"
   const results = await axe(page).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-  await page.screenshot({ path: test.info().outputPath("webhooks-375.png"), fullPage: true });
-  await page.screenshot({ path: "test-results/webhooks-375.png", fullPage: true });
+  await screenshot(page, { path: test.info().outputPath("webhooks-375.png"), fullPage: true });
+  await screenshot(page, { path: "test-results/webhooks-375.png", fullPage: true });
   // The row menu open at desktop width: axe-clean too.
   await page.setViewportSize({ width: 1280, height: 900 });
   await page
@@ -341,5 +342,5 @@ test("axe and a 375 px screenshot of the page with a webhook and its deliveries"
   await expect(page.getByRole("menuitem", { name: "Rotate secret" })).toBeVisible();
   const open = await axe(page).analyze();
   expect(open.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
-  await page.screenshot({ path: "test-results/webhooks-menu-1280.png" });
+  await screenshot(page, { path: "test-results/webhooks-menu-1280.png" });
 });

@@ -8,6 +8,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { e2eCli } from "../tests/helpers/e2e-cli";
 import { signUpAndSignIn } from "../tests/helpers/portal";
 import { cutOff } from "./helpers/page-checks";
+import { screenshot } from "./helpers/screenshot";
 
 async function axeClean(page: Page, what: string) {
   const results = await axe(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
@@ -34,7 +35,7 @@ for (const scheme of ["light", "dark"] as const) {
         expect(await cutOff(page), what).toEqual([]);
         await axeClean(page, what);
         const name = path === "/" ? "landing" : "pricing";
-        await page.screenshot({ path: info.outputPath(`${name}-${width}-${scheme}.png`), fullPage: true });
+        await screenshot(page, { path: info.outputPath(`${name}-${width}-${scheme}.png`), fullPage: true });
       }
     }
     // At 375 px every plan's limits are there to read, none past the edge: Enterprise's webhooks included.
@@ -60,7 +61,7 @@ test("on phones the current tab is scrolled into view, the page is not", async (
     await expect(current).toHaveAttribute("aria-current", "page");
     await expect(current).toBeInViewport({ ratio: 1 });
     expect(await page.evaluate(() => window.scrollY), `${path}: the page itself stays at the top`).toBe(0);
-    await page.screenshot({ path: info.outputPath(`tab-${tab.replace(/\W+/g, "-")}-375.png`) });
+    await screenshot(page, { path: info.outputPath(`tab-${tab.replace(/\W+/g, "-")}-375.png`) });
   }
   // The first tab of the row is where it was: nothing moves when the current tab is in view already.
   await page.goto("/dashboard");
@@ -83,19 +84,19 @@ for (const scheme of ["light", "dark"] as const) {
     const top = await reference.evaluate((el) => el.getBoundingClientRect().top);
     expect(top, "the reference starts in the upper half of the first screen").toBeLessThan(400);
     // The quick start is still one click away, and a keyboard opens it.
-    await page.screenshot({ path: info.outputPath(`docs-1280x800-${scheme}.png`) });
+    await screenshot(page, { path: info.outputPath(`docs-1280x800-${scheme}.png`) });
     await axeClean(page, `/docs at 1280 × 800 in ${scheme}`);
     const quickStart = page.getByRole("region", { name: "Quick start" });
     await quickStart.locator("summary").focus();
     await page.keyboard.press("Enter");
     await expect(quickStart.getByLabel("curl command", { exact: true })).toBeVisible();
-    await page.screenshot({ path: info.outputPath(`docs-1280x800-quick-start-${scheme}.png`) });
+    await screenshot(page, { path: info.outputPath(`docs-1280x800-quick-start-${scheme}.png`) });
     await axeClean(page, `/docs with the quick start open in ${scheme}`);
     await page.setViewportSize({ width: 375, height: 812 });
     await page.goto("/docs");
     await expect(title).toBeVisible({ timeout: 20_000 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
-    await page.screenshot({ path: info.outputPath(`docs-375-${scheme}.png`) });
+    await screenshot(page, { path: info.outputPath(`docs-375-${scheme}.png`) });
   });
 }
 

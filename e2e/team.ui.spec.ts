@@ -13,6 +13,7 @@ import { invitationLink } from "../tests/helpers/team";
 import { axeClean, setScheme } from "./helpers/playground";
 import { sidewaysScrollers } from "./helpers/page-checks";
 import { blockOtherHosts } from "./helpers/same-host";
+import { screenshot } from "./helpers/screenshot";
 
 const mailbox = e2eMailbox(); // every message the e2e server sent (e2e/serve.mjs)
 
@@ -25,7 +26,7 @@ async function checkLooks(page: Page, name: string) {
     for (const scheme of ["light", "dark"] as const) {
       await setScheme(page, scheme);
       await axeClean(page, `${name} ${scheme} ${width}px`);
-      await page.screenshot({ path: test.info().outputPath(`${name}-${width}-${scheme}.png`), fullPage: true });
+      await screenshot(page, { path: test.info().outputPath(`${name}-${width}-${scheme}.png`), fullPage: true });
     }
     expect(await sidewaysScrollers(page), `${name} at ${width}px`).toEqual([]);
     expect(
