@@ -36,3 +36,9 @@ export const cutOff = (page: Page, allow: string[] = []) =>
     }
     return found.slice(0, 10);
   }, allow);
+
+/**
+ * How long the API reference (Scalar, about 3 MB of script and the whole OpenAPI document) may take to render its first
+ * heading. On a saturated 2-core CI runner it took over 20 s (28 Nov 2026); a rendering that never comes still fails.
+ */
+export const REFERENCE_RENDER_MS = 45_000;
