@@ -1,5 +1,6 @@
 /** A Server-Sent Events client for tests of GET /api/v1/stream: parsed events as they arrive, waits, disconnect. */
 import type postgres from "postgres";
+import { waitFor } from "./webhook-receiver";
 
 export interface Sse {
   id: string | null;
@@ -90,14 +91,8 @@ export async function storeFlowEvent(
  * first store holds every flow event in view (a whole session's on a weekend): a stream open before it is sent them all,
  * each one metered, which spends a test key's 100-call day. Tests that count calls or open several streams wait here.
  */
-export async function streamBaselineStored(
-  sql: postgres.Sql,
-  env: "test" | "live" = "test",
-  ms = 60_000,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while ((await sql`select 1 from stream_state where env = ${env}`).length === 0) {
-    if (Date.now() > deadline) throw new Error(`no stream_state row for ${env} after ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export const streamBaselineStored = (sql: postgres.Sql, env: "test" | "live" = "test"): Promise<void> =>
+  waitFor(
+    `the engine's first stream store (${env})`,
+    async () => (await sql`select 1 from stream_state where env = ${env}`).length > 0,
+  );
