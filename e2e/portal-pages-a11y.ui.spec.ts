@@ -4,7 +4,7 @@ import { signUpAndSignIn } from "../tests/helpers/portal";
 import { blockOtherHosts } from "./helpers/same-host";
 import { createKey } from "./helpers/playground";
 import { screenshot } from "./helpers/screenshot";
-import { REFERENCE_RENDER_MS } from "./helpers/page-checks";
+import { referenceRendered } from "./helpers/page-checks";
 
 // Its tests share nothing: Playwright may spread them over the workers (the light and dark scans are the suite's longest).
 test.describe.configure({ mode: "parallel" });
@@ -38,9 +38,7 @@ for (const width of [1280, 375]) {
       await page.goto(path);
       await settled(page);
       if (path === "/docs") {
-        await expect(
-          page.getByTestId("scalar-reference").getByRole("heading", { name: "Options Market Research API" }),
-        ).toBeVisible({ timeout: REFERENCE_RENDER_MS });
+        await referenceRendered(page);
         // Scalar renders sections as they scroll into view: scroll through so axe sees all of them.
         for (let i = 0; i < 40; i++) await page.mouse.wheel(0, 1500);
         await page.waitForTimeout(500);

@@ -6,7 +6,7 @@
 import { axe } from "./helpers/axe";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { verifyEmail } from "../tests/helpers/e2e-cli";
-import { REFERENCE_RENDER_MS, sidewaysScrollers } from "./helpers/page-checks";
+import { referenceRendered, sidewaysScrollers } from "./helpers/page-checks";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { screenshot } from "./helpers/screenshot";
 
@@ -71,10 +71,7 @@ async function busyPageAt1280(page: Page, baseURL: string | undefined, path: str
 async function settled(page: Page) {
   await page.waitForLoadState("load");
   await expect(page.getByRole("status").filter({ hasText: /^Loading/ })).toHaveCount(0, { timeout: 20_000 });
-  if (page.url().endsWith("/docs"))
-    await expect(page.getByTestId("scalar-reference").getByRole("heading").first()).toBeVisible({
-      timeout: REFERENCE_RENDER_MS,
-    });
+  if (page.url().endsWith("/docs")) await referenceRendered(page);
 }
 
 for (const scheme of ["light", "dark"] as const) {

@@ -7,7 +7,7 @@ import { axe } from "./helpers/axe";
 import { expect, test, type Page } from "@playwright/test";
 import { e2eCli } from "../tests/helpers/e2e-cli";
 import { signUpAndSignIn } from "../tests/helpers/portal";
-import { cutOff, REFERENCE_RENDER_MS } from "./helpers/page-checks";
+import { cutOff, referenceRendered } from "./helpers/page-checks";
 import { screenshot } from "./helpers/screenshot";
 
 async function axeClean(page: Page, what: string) {
@@ -76,8 +76,7 @@ for (const scheme of ["light", "dark"] as const) {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto("/docs");
     const reference = page.getByTestId("scalar-reference");
-    const title = reference.getByRole("heading", { name: "Options Market Research API" });
-    await expect(title).toBeVisible({ timeout: REFERENCE_RENDER_MS });
+    const title = await referenceRendered(page);
     await expect(title).toBeInViewport({ ratio: 1 });
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
     // The reference's first words under its title are on the first screen too, not only its heading.
@@ -94,7 +93,7 @@ for (const scheme of ["light", "dark"] as const) {
     await axeClean(page, `/docs with the quick start open in ${scheme}`);
     await page.setViewportSize({ width: 375, height: 812 });
     await page.goto("/docs");
-    await expect(title).toBeVisible({ timeout: REFERENCE_RENDER_MS });
+    await referenceRendered(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
     await screenshot(page, { path: info.outputPath(`docs-375-${scheme}.png`) });
   });

@@ -1,5 +1,5 @@
 /** Layout checks the shell specs share. */
-import type { Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 /** Elements in main that scroll sideways (tables and their frames), with the overflow in px: a table must fit its column. */
 export const sidewaysScrollers = (page: Page) =>
@@ -41,4 +41,11 @@ export const cutOff = (page: Page, allow: string[] = []) =>
  * How long the API reference (Scalar, about 3 MB of script and the whole OpenAPI document) may take to render its first
  * heading. On a saturated 2-core CI runner it took over 20 s (28 Nov 2026); a rendering that never comes still fails.
  */
-export const REFERENCE_RENDER_MS = 45_000;
+const REFERENCE_RENDER_MS = 45_000;
+
+/** Waits (up to REFERENCE_RENDER_MS) until the API reference on the page shows its title; the title, for more checks. */
+export async function referenceRendered(page: Page): Promise<Locator> {
+  const title = page.getByTestId("scalar-reference").getByRole("heading", { name: "Options Market Research API" });
+  await expect(title).toBeVisible({ timeout: REFERENCE_RENDER_MS });
+  return title;
+}
