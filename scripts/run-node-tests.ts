@@ -5,10 +5,14 @@
  * files at a time, by default the suite's figure below, measured fastest on 2 cores (docs/testing.md); the database
  * fault files (SOLO) then run one at a time. Integration files share the run's template databases (fixtures/test-db.ts:
  * ORA_TEST_RUN_ID, ORA_TEST_RUN_AT), dropped when the run ends, passed or not.
+ * Files start longest first (tests/<suite>/durations.json, from an earlier run; files it does not list first of all), so
+ * a long file does not start last and run alone at the end; scripts/node-test-files.ts runs them in that order (the
+ * `node --test` command line sorts them by name). TEST_DURATIONS=update rewrites that file from this run.
  */
 import { spawnSync } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
 import { dropRunTemplates, newRunId } from "../fixtures/test-templates";
 
 const suite = process.argv[2];
@@ -26,9 +30,13 @@ function findTests(dir: string): string[] {
   });
 }
 
+const durationsFile = join("tests", suite, "durations.json");
+/** Seconds per file (paths relative to tests/) from an earlier run. */
+const known: Record<string, number> = existsSync(durationsFile) ? JSON.parse(readFileSync(durationsFile, "utf8")) : {};
+const expected = (f: string) => known[relative("tests", f)] ?? Number.POSITIVE_INFINITY;
 const files = findTests(join("tests", suite))
   .filter((f) => !filter || f.includes(filter))
-  .sort();
+  .sort((a, b) => expected(b) - expected(a) || (a < b ? -1 : a > b ? 1 : 0));
 if (files.length === 0) {
   console.error(`no test files in tests/${suite}${filter ? ` matching ${filter}` : ""}`);
   process.exit(1);
@@ -58,14 +66,14 @@ if (suite === "integration") {
 /** Set by SIGINT or SIGTERM (Ctrl-C reaches the files too): the runner outlives them to drop the run's templates. */
 let interrupted = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => (interrupted = true));
-const run = (batch: string[], n: number) =>
-  batch.length === 0
-    ? 0
-    : (spawnSync(
-        process.execPath,
-        ["--import", "tsx", "--test", "--test-reporter=spec", `--test-concurrency=${n}`, ...batch],
-        { stdio: "inherit", env: process.env },
-      ).status ?? 1);
+const measured = mkdtempSync(join(tmpdir(), "ora-durations-"));
+let batches = 0;
+const run = (batch: string[], n: number) => {
+  if (batch.length === 0) return 0;
+  const out = join(measured, `${batches++}.json`);
+  const args = ["--import", "tsx", "scripts/node-test-files.ts", String(n), out, ...batch];
+  return spawnSync(process.execPath, args, { stdio: "inherit", env: process.env }).status ?? 1;
+};
 const shared = run(
   files.filter((f) => !SOLO.test(f)),
   concurrency,
@@ -79,6 +87,16 @@ const alone = interrupted
       files.filter((f) => SOLO.test(f)),
       SOLO_CONCURRENCY,
     );
+if (process.env.TEST_DURATIONS === "update") {
+  const seconds = { ...known };
+  for (const name of readdirSync(measured))
+    for (const [file, ms] of Object.entries(JSON.parse(readFileSync(join(measured, name), "utf8")) as object))
+      seconds[relative(resolve("tests"), file)] = Math.max(1, Math.round(Number(ms) / 1000));
+  const sorted = Object.fromEntries(Object.entries(seconds).sort(([a], [b]) => (a < b ? -1 : 1)));
+  writeFileSync(durationsFile, `${JSON.stringify(sorted, null, 2)}\n`);
+  console.log(`wrote ${durationsFile}`);
+}
+rmSync(measured, { recursive: true, force: true });
 const runId = process.env.ORA_TEST_RUN_ID;
 if (suite === "integration" && runId) {
   const dropped = await dropRunTemplates(runId).catch((err) => {
