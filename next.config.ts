@@ -13,8 +13,10 @@ const nextConfig: NextConfig = {
     "prom-client",
   ],
   poweredByHeader: false,
-  // The app build checks the app's own sources; `npm test` typechecks the whole project, tests included.
-  typescript: { tsconfigPath: "tsconfig.app.json" },
+  // The app build checks the app's own sources; `npm test` typechecks the whole project, tests included, with the route
+  // types `next typegen` writes (the ones a build checks), and then sets NEXT_BUILD_TYPECHECKED=1 so the builds its
+  // suites start do not check the same sources again (about 24 s of CPU each).
+  typescript: { tsconfigPath: "tsconfig.app.json", ignoreBuildErrors: process.env.NEXT_BUILD_TYPECHECKED === "1" },
   reactStrictMode: true,
   async headers() {
     return [

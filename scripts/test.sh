@@ -50,7 +50,8 @@ scripts/ensure-quantlib.sh  # QuantLib for tests/unit/quantlib-reference.test.ts
 step "lint (biome, layer rules) and typecheck, side by side"
 t0=$SECONDS
 (npm run -s lint >"$logs/lint.log" 2>&1; echo $? >"$logs/lint.rc") &
-(npx tsc --noEmit >"$logs/typecheck.log" 2>&1; echo $? >"$logs/typecheck.rc") &
+# `npm run typecheck`: `next typegen`, then `tsc`, so the typecheck covers the route types a `next build` checks.
+(npm run -s typecheck >"$logs/typecheck.log" 2>&1; echo $? >"$logs/typecheck.rc") &
 wait
 timings+=("$(printf '%-40s %4ds' "lint and typecheck (side by side)" $((SECONDS - t0)))")
 for s in lint typecheck; do
@@ -60,15 +61,29 @@ for s in lint typecheck; do
 done
 # The unit suite's "npm run lint passes on the real tree" then need not lint the same tree again.
 [ "$(cat "$logs/lint.rc")" = 0 ] && export LINT_PASSED=1
+# The builds the suites start (the integration suite's, a launcher's when .next is stale) need not typecheck the app's
+# sources again when this typecheck passed (next.config.ts).
+[ "$(cat "$logs/typecheck.rc")" = 0 ] && export NEXT_BUILD_TYPECHECKED=1
 ensure_postgres || exit 1
 run_step "unit tests" unit.log npx tsx scripts/run-node-tests.ts unit
 run_step "integration tests (PostgreSQL)" integration.log npx tsx scripts/run-node-tests.ts integration
-run_step "embedded smoke (npm start on PGlite)" smoke.log npx tsx scripts/smoke-embedded.ts
+# The integration suite built the app; should it be stale, one build here, not one in each launcher at once.
+node --import tsx -e "import('./tests/helpers/next-server.ts').then((m) => m.ensureNextBuild())" || failures=$((failures + 1))
+# The embedded smoke run beside the browser suite: both begin with one launcher seeding a demo market, each mostly one
+# thread (side by side they keep the two cores busy); its output is printed after the browser suite's.
+smoke_t0=$SECONDS
+(npx tsx scripts/smoke-embedded.ts >"$logs/smoke.log" 2>&1; echo $? >"$logs/smoke.rc"; echo $((SECONDS - smoke_t0)) >"$logs/smoke.s") &
+smoke_pid=$!
 if ensure_chromium; then
-  run_step "end-to-end (Playwright, Chromium)" e2e.log npx playwright test
+  run_step "end-to-end (Playwright, Chromium; the smoke run beside it)" e2e.log npx playwright test
 else
   failures=$((failures + 1))
 fi
+wait "$smoke_pid"
+step "embedded smoke (npm start on PGlite), run beside the end-to-end step"
+timings+=("$(printf '%-40s %4ds' "embedded smoke (beside end-to-end)" "$(cat "$logs/smoke.s")")")
+cat "$logs/smoke.log"
+[ "$(cat "$logs/smoke.rc")" = 0 ] || { echo "FAILED: embedded smoke (exit $(cat "$logs/smoke.rc"))"; failures=$((failures + 1)); }
 
 passed=$(cat "$logs"/unit.log "$logs"/integration.log 2>/dev/null | sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' | awk '{s+=$1} END {print s+0}')
 failed=$(cat "$logs"/unit.log "$logs"/integration.log 2>/dev/null | sed -n 's/^ℹ fail \([0-9]*\)$/\1/p' | awk '{s+=$1} END {print s+0}')
