@@ -5,16 +5,11 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { parse } from "csv-parse/sync";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
 import { startRouteHarness, type Harness } from "../helpers/route-harness";
 import { accountWithKey } from "../helpers/accounts";
 import { lastFridayClose } from "../helpers/live-data";
-import {
-  demoInstrumentsOn,
-  seedDemoMarketWithHistory,
-  snapshotsAfterTick,
-  writeDailySnapshots,
-} from "../../lib/engine/history";
+import { demoInstrumentsOn, snapshotsAfterTick, writeDailySnapshots } from "../../lib/engine/history";
 import { loadMarketSnapshot } from "../../lib/market/store-read";
 import { advanceDemoMarket } from "../../lib/market/demo-market-writer";
 import { loadIvHistory } from "../../lib/market/iv-history-store";
@@ -30,15 +25,11 @@ let t: TestDatabase;
 let server: Harness;
 let key: string;
 let seededAt: Date;
-let seedMs: number;
 
 before(async () => {
-  t = await createTestDatabase("history");
   seededAt = lastFridayClose(new Date());
-  const started = performance.now();
-  const seeded = await seedDemoMarketWithHistory(t.db, { seed: SEED, now: seededAt });
-  seedMs = Math.round(performance.now() - started);
-  console.log(`seed ${seedMs} ms (market write ${seeded.writeMs} ms, snapshots ${seeded.snapshots.ms} ms)`);
+  // The seed with its year of snapshots (seedDemoMarketWithHistory), shared within a run with restricted-login's.
+  t = await createSeededTestDatabase("history", { seed: SEED, now: seededAt, history: true });
   server = await startRouteHarness(t.url);
   await t.sql`update plans set a_per_minute = 100000, a_per_month = 100000, b_per_minute = 100000, b_per_day = 100000`;
   key = (await accountWithKey(t.db)).key;
@@ -72,7 +63,6 @@ test("the seed writes a year of daily snapshots, one row per symbol with options
   const [{ symbols }] =
     await t.sql`select count(distinct symbol)::int as symbols from option_quotes where env = 'demo' and as_of = ${seededAt.toISOString()}::timestamptz`;
   assert.equal(rows, days * symbols, "every symbol with a chain, every day");
-  assert.ok(seedMs > 0);
 });
 
 test("a sample of days equals the engine's own computation from the stored data as of each day's close", async () => {

@@ -10,13 +10,21 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
-import { createTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { createSeededTestDatabase, type TestDatabase } from "../helpers/test-db";
+import { lastFridayClose } from "../helpers/live-data";
 import { freePort, superviseServer } from "../helpers/api-server";
 import { ensureNextBuild } from "../helpers/next-server";
 import { loginName, restrictedLogin } from "../../scripts/restricted-login";
 
 let t: TestDatabase;
 let dataDir: string;
+/**
+ * The demo market with its year of snapshots at a past close (within a run a copy of history.test's template), and the
+ * launcher's demo clock set to that instant: its demo-market phase finds the market current and writes nothing, where
+ * on an empty database it would build a year of sessions (about 35 s of CPU) that this file does not test
+ * (start-phases does).
+ */
+const marketAt = lastFridayClose(new Date());
 
 async function asLogin<T>(url: string, fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
@@ -29,7 +37,7 @@ async function asLogin<T>(url: string, fn: (sql: postgres.Sql) => Promise<T>): P
 
 describe("npm start serves as a restricted login", () => {
   before(async () => {
-    t = await createTestDatabase("rlogin");
+    t = await createSeededTestDatabase("rlogin", { seed: "options-research-demo-v1", now: marketAt, history: true });
     dataDir = mkdtempSync(join(tmpdir(), "ora-rlogin-"));
   });
   after(async () => {
@@ -93,6 +101,7 @@ describe("npm start serves as a restricted login", () => {
         AUTH_SECRET: "restricted-login-test-secret-0123456789abcdef",
         MAIL_TO_LOG: "on",
         DEMO_TICKER: "off",
+        DEMO_CLOCK_AT: marketAt.toISOString(),
         LOG_LEVEL: "warn",
         NEXT_TELEMETRY_DISABLED: "1",
       },

@@ -136,6 +136,17 @@ describe("test databases from templates", () => {
     await compare("tplwall", () => createSeededTestDatabase("tplwall", { seed: SEED, now }), now, "filled");
   });
 
+  it("a seed with history is only for a fixed instant before the run (its copies are not advanced)", async () => {
+    await assert.rejects(
+      createSeededTestDatabase("tplhist", { seed: SEED, now: Date.now() + 60_000, history: true }),
+      /fixed instant before the run/,
+    );
+    await assert.rejects(
+      createSeededTestDatabase("tplhist", { seed: SEED, now: run.at - 86_400_000, history: true, ivHistory: "empty" }),
+      /fills the ATM-IV cache/,
+    );
+  });
+
   it("a copy keeps the seed's planner statistics (ANALYZE in the template)", async () => {
     const t = await createSeededTestDatabase("tplstats", { seed: SEED, now: Date.now() });
     try {
