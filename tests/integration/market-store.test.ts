@@ -146,7 +146,16 @@ describe("market store (demo)", () => {
     const stopA = startDemoTicker(t, { seed: SEED, intervalMs: 50, now });
     const stopB = startDemoTicker(t, { seed: SEED, intervalMs: 50, now });
     const v0 = (await loadMarketSnapshot(t.db, "demo")).version;
-    await new Promise((r) => setTimeout(r, 1500));
+    // Both run until the market has moved more than three versions (not for a fixed time: on a loaded 2-core runner two
+    // ticks took 1.5 s, CI 29 Nov 2026), then the lock is checked while both still run.
+    const version = async () =>
+      Number(
+        (
+          await t.db.execute<{ v: string }>(sql`select version::text as v from market_data_versions where env = 'demo'`)
+        )[0]?.v ?? 0,
+      );
+    const deadline = Date.now() + 60_000;
+    while ((await version()) <= v0 + 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     // The database filter: other apps on the server tick too.
     const [locks] = await t.db.execute<{ n: string }>(sql`
       select count(*)::text as n from pg_locks
