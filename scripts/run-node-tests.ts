@@ -8,6 +8,7 @@
  * Files start longest first (tests/<suite>/durations.json, from an earlier run; files it does not list first of all), so
  * a long file does not start last and run alone at the end; scripts/node-test-files.ts runs them in that order (the
  * `node --test` command line sorts them by name). TEST_DURATIONS=update rewrites that file from this run.
+ * TEST_PHASE=shared or solo runs one of the two phases (`npm test` runs the unit suite beside the solo one).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -74,19 +75,30 @@ const run = (batch: string[], n: number) => {
   const args = ["--import", "tsx", "scripts/node-test-files.ts", String(n), out, ...batch];
   return spawnSync(process.execPath, args, { stdio: "inherit", env: process.env }).status ?? 1;
 };
-const shared = run(
-  files.filter((f) => !SOLO.test(f)),
-  concurrency,
-);
+/** TEST_PHASE: "shared" runs only the files that run in parallel, "solo" only the SOLO ones; unset, both. */
+const phase = process.env.TEST_PHASE ?? "both";
+if (!["both", "shared", "solo"].includes(phase)) {
+  console.error(`TEST_PHASE must be shared or solo, not ${phase}`);
+  process.exit(2);
+}
+const shared =
+  phase === "solo"
+    ? 0
+    : run(
+        files.filter((f) => !SOLO.test(f)),
+        concurrency,
+      );
 // spawnSync held the event loop: a signal that came meanwhile reaches its handler only once the loop polls again
 // (a timer's turn does; setImmediate's came too early, tried 28 Nov 2026).
 await new Promise((r) => setTimeout(r, 10));
 const alone = interrupted
   ? 130
-  : run(
-      files.filter((f) => SOLO.test(f)),
-      SOLO_CONCURRENCY,
-    );
+  : phase === "shared"
+    ? 0
+    : run(
+        files.filter((f) => SOLO.test(f)),
+        SOLO_CONCURRENCY,
+      );
 if (process.env.TEST_DURATIONS === "update") {
   const seconds = { ...known };
   for (const name of readdirSync(measured))
