@@ -91,23 +91,23 @@ export function cashDividendAmerican(i: CashLatticeInput): number {
     s *= ratio;
   }
   let next = dividends.length - 1; // the latest ex-date not yet passed going backwards
-  const atExGrowth: number[] = [];
-  const atExConstant: number[] = [];
+  // The ex-dates inside the current step, reused across steps (at most every dividend at once).
+  const atExGrowth = new Float64Array(dividends.length);
+  const atExConstant = new Float64Array(dividends.length);
   for (let step = n - 1; step >= 0; step--) {
     const t = step * dt;
     const pv = pvs[step];
     while (next >= 0 && dividends[next].years >= t + dt) next--;
     // Exercise exactly at each ex-date inside (t, t + dt): S*·e^(−qΔ) + PV(t_D)·e^(−rΔ) − K·e^(−rΔ), signed.
-    atExGrowth.length = 0;
-    atExConstant.length = 0;
+    let atEx = 0;
     for (let m = next; m >= 0 && dividends[m].years > t; m--) {
       const delta = dividends[m].years - t;
-      atExGrowth.push(Math.exp(-q * delta));
-      atExConstant.push((pvAt(i, dividends[m].years) - K) * Math.exp(-r * delta));
+      atExGrowth[atEx] = Math.exp(-q * delta);
+      atExConstant[atEx++] = (pvAt(i, dividends[m].years) - K) * Math.exp(-r * delta);
     }
     const shift = sign * (pv - K);
     let node = sign * S0 * d ** step; // signed: the exercise value is node + shift
-    if (atExGrowth.length === 0) {
+    if (atEx === 0) {
       for (let j = 0; j <= step; j++) {
         const c = pd * values[j] + pu * values[j + 1];
         const e = node + shift;
@@ -119,9 +119,9 @@ export function cashDividendAmerican(i: CashLatticeInput): number {
     for (let j = 0; j <= step; j++) {
       const c = pd * values[j] + pu * values[j + 1];
       let e = node + shift;
-      for (let m = 0; m < atExGrowth.length; m++) {
-        const atEx = node * atExGrowth[m] + sign * atExConstant[m];
-        if (atEx > e) e = atEx;
+      for (let m = 0; m < atEx; m++) {
+        const exercised = node * atExGrowth[m] + sign * atExConstant[m];
+        if (exercised > e) e = exercised;
       }
       values[j] = c > e ? c : e;
       node *= ratio;

@@ -320,4 +320,12 @@ test("the IV lookback refuses duplicate and malformed dates instead of counting 
   assert.throws(() => ivLookbackWindow([...ok, { date: "2025-03-02", atmIv30: 0.4 }], "2025-03-10"), RangeError);
   assert.throws(() => ivLookbackWindow([...ok, { date: "2025-3-3", atmIv30: 0.4 }], "2025-03-10"), RangeError);
   assert.throws(() => ivLookbackWindow([...ok, { date: "2025-02-30", atmIv30: 0.4 }], "2025-03-10"), RangeError);
+  // Gregorian leap years: every 4th, but not a century unless it divides by 400.
+  const feb29 = (year: string) => () => ivLookbackWindow([{ date: `${year}-02-29`, atmIv30: 0.4 }], `${year}-03-10`);
+  assert.deepEqual(feb29("2024")(), [0.4]);
+  assert.deepEqual(feb29("2000")(), [0.4]);
+  assert.throws(feb29("2100"), RangeError);
+  assert.throws(feb29("2025"), RangeError);
+  for (const date of ["2025-00-10", "2025-13-01", "2025-04-31", "2025-01-00", "2025-01-32"])
+    assert.throws(() => ivLookbackWindow([{ date, atmIv30: 0.4 }], "2026-01-01"), RangeError, date);
 });
