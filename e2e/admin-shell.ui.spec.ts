@@ -9,7 +9,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { e2eCli, verifyEmail } from "../tests/helpers/e2e-cli";
 import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { sidewaysScrollers } from "./helpers/page-checks";
-import { blockOtherHosts } from "./helpers/same-host";
+import { watchOtherHosts } from "./helpers/same-host";
 import { screenshot } from "./helpers/screenshot";
 
 // Its tests share nothing: Playwright may spread them over the workers (the light and dark scans are the suite's longest).
@@ -97,7 +97,7 @@ for (const scheme of ["light", "dark"] as const) {
   }) => {
     test.setTimeout(420_000);
     await page.emulateMedia({ colorScheme: scheme });
-    const foreign = await blockOtherHosts(page.context(), baseURL);
+    const foreign = await watchOtherHosts(page.context(), baseURL);
     const contexts: APIRequestContext[] = [];
     const newRequest = async () => {
       contexts.push(await playwright.request.newContext({ baseURL }));

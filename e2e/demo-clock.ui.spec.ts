@@ -11,7 +11,7 @@ import { freePort } from "../lib/util/free-port";
 import { demoClock } from "../lib/market/demo/clock";
 import { portalOrigin, signIn } from "../tests/helpers/portal";
 import { chooseRoute, createKey } from "./helpers/playground";
-import { blockOtherHosts } from "./helpers/same-host";
+import { watchOtherHosts } from "./helpers/same-host";
 
 const STREAM = "GET /api/v1/stream";
 /** A first start builds the demo market (a year of sessions): minutes on a busy machine. */
@@ -68,7 +68,7 @@ test("at a time when the US market is closed (a Saturday 07:00 UTC, injected), t
       })
       .toBe(200);
     const page = await context.newPage();
-    const foreign = await blockOtherHosts(context, base);
+    const foreign = await watchOtherHosts(context, base);
     const email = `night_${Date.now().toString(36)}@example.com`;
     const password = `pw-${Math.random().toString(36).slice(2)}-night`;
     const signup = await page.request.post("/api/portal/signup", {

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { blockOtherHosts } from "./helpers/same-host";
+import { watchOtherHosts } from "./helpers/same-host";
 import { referenceRendered } from "./helpers/page-checks";
 
 test("docs renders the OpenAPI document with Scalar, loading nothing from another host", async ({
@@ -8,7 +8,7 @@ test("docs renders the OpenAPI document with Scalar, loading nothing from anothe
   baseURL,
 }) => {
   test.setTimeout(90_000); // the document now declares every response's headers: a larger reference to render
-  const foreign = await blockOtherHosts(context, baseURL);
+  const foreign = await watchOtherHosts(context, baseURL);
   await page.goto("/docs");
   await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
   const reference = page.getByTestId("scalar-reference");

@@ -6,7 +6,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signUpAndSignIn } from "../tests/helpers/portal";
 import { axeClean, chooseRoute, createKey, setScheme } from "./helpers/playground";
-import { blockOtherHosts } from "./helpers/same-host";
+import { watchOtherHosts } from "./helpers/same-host";
 import { screenshot } from "./helpers/screenshot";
 
 /** Sends the playground's form; answers the status line, the request id and the body the API answered. */
@@ -45,7 +45,7 @@ test("a key made on the Keys page answers 200 in the playground, chosen by name;
   baseURL,
 }, info) => {
   test.setTimeout(240_000);
-  const foreign = await blockOtherHosts(context, baseURL);
+  const foreign = await watchOtherHosts(context, baseURL);
   await signUpAndSignIn(page.request, baseURL);
 
   // One key, made where the quick start says: the Keys page. It leads straight to the playground.

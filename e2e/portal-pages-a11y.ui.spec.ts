@@ -1,7 +1,7 @@
 import { axe } from "./helpers/axe";
 import { expect, test } from "@playwright/test";
 import { signUpAndSignIn } from "../tests/helpers/portal";
-import { blockOtherHosts } from "./helpers/same-host";
+import { watchOtherHosts } from "./helpers/same-host";
 import { createKey } from "./helpers/playground";
 import { screenshot } from "./helpers/screenshot";
 import { referenceRendered } from "./helpers/page-checks";
@@ -27,7 +27,7 @@ for (const width of [1280, 375]) {
     // Every page with axe in one test: on a saturated 2-core runner the 1280 px pass took over 180 s (28 Nov 2026).
     test.setTimeout(360_000);
     await page.setViewportSize({ width, height: 900 });
-    const foreign = await blockOtherHosts(context, baseURL);
+    const foreign = await watchOtherHosts(context, baseURL);
     await signUpAndSignIn(page.request, baseURL);
     const key = await createKey(page.request, baseURL);
     await page.request.post("/api/portal/playground/call", {

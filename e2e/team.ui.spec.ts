@@ -12,7 +12,7 @@ import { portalOrigin, signUpAndSignIn } from "../tests/helpers/portal";
 import { invitationLink } from "../tests/helpers/team";
 import { axeClean, setScheme } from "./helpers/playground";
 import { sidewaysScrollers } from "./helpers/page-checks";
-import { blockOtherHosts } from "./helpers/same-host";
+import { watchOtherHosts } from "./helpers/same-host";
 import { screenshot } from "./helpers/screenshot";
 
 const mailbox = e2eMailbox(); // every message the e2e server sent (e2e/serve.mjs)
@@ -39,7 +39,7 @@ async function checkLooks(page: Page, name: string) {
 
 async function newPage(browser: Browser, baseURL: string | undefined) {
   const context = await browser.newContext({ baseURL });
-  const foreign = await blockOtherHosts(context, baseURL);
+  const foreign = await watchOtherHosts(context, baseURL);
   return { context, page: await context.newPage(), foreign };
 }
 

@@ -2,7 +2,7 @@
 import { axe } from "./axe";
 import { type APIRequestContext, type BrowserContext, expect, type Page } from "@playwright/test";
 import { portalOrigin, signUpAndSignIn } from "../../tests/helpers/portal";
-import { blockOtherHosts } from "./same-host";
+import { watchOtherHosts } from "./same-host";
 
 /** Creates a key on the signed-in account as the Keys page does; the playground picks the newest usable key first. */
 export async function createKey(
@@ -18,7 +18,7 @@ export async function createKey(
 
 /** Signs up, creates a test key and opens the playground on `route`; answers the requests to other hosts. */
 export async function playgroundOn(page: Page, context: BrowserContext, baseURL: string | undefined, route: string) {
-  const foreign = await blockOtherHosts(context, baseURL);
+  const foreign = await watchOtherHosts(context, baseURL);
   await signUpAndSignIn(page.request, baseURL);
   await createKey(page.request, baseURL);
   await page.goto("/dashboard/playground");
