@@ -33,6 +33,7 @@ export {
   termSlope,
   yearFraction,
 } from "./vol-surface";
+import { isCalendarDay } from "../util/calendar-day";
 
 /** The lookback is 52 weeks of calendar dates (364 days) before today, plus today; gaps shorten it, never stretch it. */
 export const IV_LOOKBACK_CALENDAR_DAYS = 364;
@@ -96,21 +97,9 @@ export function ivLookbackStart(today: string): string {
   return new Date(Date.parse(`${today}T00:00:00Z`) - IV_LOOKBACK_CALENDAR_DAYS * 86_400_000).toISOString().slice(0, 10);
 }
 
-const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/**
- * A real calendar date written YYYY-MM-DD (Gregorian: February has 29 days in years divisible by 4, except centuries
- * not divisible by 400). Checked by arithmetic, not a Date: the history path checks every point of every day's window.
- */
-function isIsoDate(d: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(d)) return false;
-  const year = Number(d.slice(0, 4));
-  const month = Number(d.slice(5, 7));
-  const day = Number(d.slice(8, 10));
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  return day <= (month === 2 && leap ? 29 : MONTH_DAYS[month - 1]);
-}
+/** A real calendar date written YYYY-MM-DD. */
+const isIsoDate = (d: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(d) && isCalendarDay(Number(d.slice(0, 4)), Number(d.slice(5, 7)), Number(d.slice(8, 10)));
 
 /** The finite values of `points` dated within the 52 weeks before `today` (YYYY-MM-DD), today itself excluded; ascending. */
 export function ivLookbackWindow(points: readonly DatedIv[], today: string): number[] {

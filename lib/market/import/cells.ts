@@ -5,6 +5,7 @@ import type { Cells } from "./types";
 export class CellError extends Error {}
 
 import { SYMBOL_PATTERN as SYMBOL_RE } from "../../analytics/types";
+import { isCalendarDay } from "../../util/calendar-day";
 
 export { SYMBOL_RE };
 const NUMBER_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
@@ -67,8 +68,7 @@ export function parseText(s: string, col: string): string {
 
 /** Builds YYYY-MM-DD after checking that the day exists and the year is plausible (1900–2199). */
 function ymd(y: number, m: number, d: number, s: string, col: string): string {
-  const t = new Date(Date.UTC(y, m - 1, d));
-  if (y < 1900 || y > 2199 || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d) {
+  if (y < 1900 || y > 2199 || !isCalendarDay(y, m, d)) {
     throw new CellError(`${col} (${s}) is not a valid date`);
   }
   return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
