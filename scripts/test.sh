@@ -45,56 +45,61 @@ run_step() { # name, log file, command...
   [ "$rc" = 0 ] || { echo "FAILED: $name (exit $rc)"; failures=$((failures + 1)); }
 }
 
+# A step beside another: "$@" in the background, its output in $logs/<log>, its exit code and seconds beside it
+# (<log>.rc, <log>.s); finish_beside waits for it and prints it as a step of its own.
+start_beside() { # log, command...
+  local log="$1" t0=$SECONDS
+  shift
+  ("$@" >"$logs/$log" 2>&1; echo $? >"$logs/$log.rc"; echo $((SECONDS - t0)) >"$logs/$log.s") &
+}
+finish_beside() { # pid, step title, timing label, log
+  wait "$1"
+  step "$2"
+  timings+=("$(printf '%-40s %4ds' "$3" "$(cat "$logs/$4.s")")")
+  cat "$logs/$4"
+  [ "$(cat "$logs/$4.rc")" = 0 ] || { echo "FAILED: $3 (exit $(cat "$logs/$4.rc"))"; failures=$((failures + 1)); }
+}
+
 scripts/ensure-quantlib.sh  # QuantLib for tests/unit/quantlib-reference.test.ts (skipped with a message if absent)
 # Lint and typecheck side by side (each mostly one thread), their output printed one after the other.
 step "lint (biome, layer rules) and typecheck, side by side"
 t0=$SECONDS
-(npm run -s lint >"$logs/lint.log" 2>&1; echo $? >"$logs/lint.rc") &
+start_beside lint.log npm run -s lint
 # `npm run typecheck`: `next typegen`, then `tsc`, so the typecheck covers the route types a `next build` checks.
-(npm run -s typecheck >"$logs/typecheck.log" 2>&1; echo $? >"$logs/typecheck.rc") &
+start_beside typecheck.log npm run -s typecheck
 wait
 timings+=("$(printf '%-40s %4ds' "lint and typecheck (side by side)" $((SECONDS - t0)))")
 for s in lint typecheck; do
   printf -- '--- %s ---\n' "$s"
-  rc=$(cat "$logs/$s.rc")
+  rc=$(cat "$logs/$s.log.rc")
   if [ "$rc" = 0 ]; then tail -n 3 "$logs/$s.log"; else cat "$logs/$s.log"; echo "FAILED: $s (exit $rc)"; failures=$((failures + 1)); fi
 done
 # The unit suite's "npm run lint passes on the real tree" then need not lint the same tree again.
-[ "$(cat "$logs/lint.rc")" = 0 ] && export LINT_PASSED=1
+[ "$(cat "$logs/lint.log.rc")" = 0 ] && export LINT_PASSED=1
 # The builds the suites start (the integration suite's, a launcher's when .next is stale) need not typecheck the app's
 # sources again when this typecheck passed (next.config.ts).
-[ "$(cat "$logs/typecheck.rc")" = 0 ] && export NEXT_BUILD_TYPECHECKED=1
+[ "$(cat "$logs/typecheck.log.rc")" = 0 ] && export NEXT_BUILD_TYPECHECKED=1
 ensure_postgres || exit 1
 run_step "integration tests (PostgreSQL)" integration.log env TEST_PHASE=shared npx tsx scripts/run-node-tests.ts integration
 # The unit suite beside the integration suite's database fault files, which run one at a time and mostly wait (a 10 s
 # outage, a restart, a drain: about one core of two busy). At nice 19 it takes only what they leave, so their deadlines
 # see the machine as before; its output is printed after theirs.
-unit_t0=$SECONDS
-(nice -n 19 npx tsx scripts/run-node-tests.ts unit >"$logs/unit.log" 2>&1; echo $? >"$logs/unit.rc"; echo $((SECONDS - unit_t0)) >"$logs/unit.s") &
+start_beside unit.log nice -n 19 npx tsx scripts/run-node-tests.ts unit
 unit_pid=$!
 run_step "integration: database fault files (unit tests beside)" integration-faults.log env TEST_PHASE=solo npx tsx scripts/run-node-tests.ts integration
-wait "$unit_pid"
-step "unit tests (run beside the database fault files, at nice 19)"
-timings+=("$(printf '%-40s %4ds' "unit tests (beside the fault files)" "$(cat "$logs/unit.s")")")
-cat "$logs/unit.log"
-[ "$(cat "$logs/unit.rc")" = 0 ] || { echo "FAILED: unit tests (exit $(cat "$logs/unit.rc"))"; failures=$((failures + 1)); }
+finish_beside "$unit_pid" "unit tests (run beside the database fault files, at nice 19)" "unit tests (beside the fault files)" unit.log
 # The integration suite built the app; should it be stale, one build here, not one in each launcher at once.
 node --import tsx -e "import('./tests/helpers/next-server.ts').then((m) => m.ensureNextBuild())" || failures=$((failures + 1))
 # The embedded smoke run beside the browser suite: both begin with one launcher seeding a demo market, each mostly one
 # thread (side by side they keep the two cores busy); its output is printed after the browser suite's.
-smoke_t0=$SECONDS
-(npx tsx scripts/smoke-embedded.ts >"$logs/smoke.log" 2>&1; echo $? >"$logs/smoke.rc"; echo $((SECONDS - smoke_t0)) >"$logs/smoke.s") &
+start_beside smoke.log npx tsx scripts/smoke-embedded.ts
 smoke_pid=$!
 if ensure_chromium; then
   run_step "end-to-end (Playwright, Chromium; the smoke run beside it)" e2e.log npx playwright test
 else
   failures=$((failures + 1))
 fi
-wait "$smoke_pid"
-step "embedded smoke (npm start on PGlite), run beside the end-to-end step"
-timings+=("$(printf '%-40s %4ds' "embedded smoke (beside end-to-end)" "$(cat "$logs/smoke.s")")")
-cat "$logs/smoke.log"
-[ "$(cat "$logs/smoke.rc")" = 0 ] || { echo "FAILED: embedded smoke (exit $(cat "$logs/smoke.rc"))"; failures=$((failures + 1)); }
+finish_beside "$smoke_pid" "embedded smoke (npm start on PGlite), run beside the end-to-end step" "embedded smoke (beside end-to-end)" smoke.log
 
 passed=$(cat "$logs"/unit.log "$logs"/integration.log "$logs"/integration-faults.log 2>/dev/null | sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' | awk '{s+=$1} END {print s+0}')
 failed=$(cat "$logs"/unit.log "$logs"/integration.log "$logs"/integration-faults.log 2>/dev/null | sed -n 's/^ℹ fail \([0-9]*\)$/\1/p' | awk '{s+=$1} END {print s+0}')
