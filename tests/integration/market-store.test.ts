@@ -7,6 +7,7 @@ import { loadMarketSnapshot } from "../../lib/market/store-read";
 import { DEMO_TICKER_LOCK, startDemoTicker } from "../../lib/market/store-ticker";
 import { generateDemoMarket } from "../../lib/market/demo/simulator";
 import { dayStart, sessionClose } from "../../lib/market/demo/calendar";
+import { readMarketVersions } from "../../lib/market/versions";
 
 const SEED = "store-seed";
 const NOW = new Date("2026-11-18T17:42:31.250Z");
@@ -148,14 +149,9 @@ describe("market store (demo)", () => {
     const v0 = (await loadMarketSnapshot(t.db, "demo")).version;
     // Both run until the market has moved more than three versions (not for a fixed time: on a loaded 2-core runner two
     // ticks took 1.5 s, CI 29 Nov 2026), then the lock is checked while both still run.
-    const version = async () =>
-      Number(
-        (
-          await t.db.execute<{ v: string }>(sql`select version::text as v from market_data_versions where env = 'demo'`)
-        )[0]?.v ?? 0,
-      );
     const deadline = Date.now() + 60_000;
-    while ((await version()) <= v0 + 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while ((await readMarketVersions(t.db)).demo <= v0 + 3 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     // The database filter: other apps on the server tick too.
     const [locks] = await t.db.execute<{ n: string }>(sql`
       select count(*)::text as n from pg_locks
